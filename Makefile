@@ -1,0 +1,90 @@
+# agora — build, test, fuzz and benchmark.
+#
+#   make              ./agora (optimised)
+#   make test         setup, then every test suite (ASan+UBSan build with clang,
+#                     optimised build with gcc for the heavy tables, fuzz smoke run)
+#   make fuzz         the libFuzzer target over every game's parsers (FUZZ_SECONDS)
+#   make bench        agora bench
+#   make setup        install missing Debian packages (idempotent)
+
+CC ?= cc
+SAN_CC ?= clang
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+
+WARN := -Wall -Wextra -Wshadow -Werror
+BASE_CFLAGS := -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -pthread -MMD -MP
+OPT_CFLAGS := -O2 -g -march=x86-64-v2
+SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDLIBS := -lm -pthread
+
+LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/*.c))
+
+REL_LIB_OBJ := $(LIB_SRC:%.c=build/rel/%.o)
+REL_CLI_OBJ := $(CLI_SRC:%.c=build/rel/%.o)
+REL_TEST_OBJ := $(TEST_SRC:%.c=build/rel/%.o)
+SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
+SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
+SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
+
+.PHONY: all test test-only setup fuzz bench clean check-format
+all: agora
+
+agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
+	$(CC) $(OPT_CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/rel/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -c -o $@ $<
+
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(BASE_CFLAGS) $(SAN_CFLAGS) -c -o $@ $<
+
+# The list of tests is every TEST(...) line under tests/, so a new test file needs
+# no registration anywhere.
+build/test_list.h: $(TEST_SRC)
+	@mkdir -p build
+	grep -h -o '^TEST\(_HEAVY\)\?([a-z0-9_]*)' $(TEST_SRC) | \
+	  sed -e 's/^TEST_HEAVY(\(.*\))/TEST_ENTRY(\1, 1)/' -e 's/^TEST(\(.*\))/TEST_ENTRY(\1, 0)/' > $@.tmp
+	mv $@.tmp $@
+
+build/rel/tests/main.o build/san/tests/main.o: build/test_list.h
+
+# The CLI objects (less main) link into the tests so they can run commands in-process.
+build/agora-tests: $(REL_LIB_OBJ) $(filter-out build/rel/src/cli/main.o,$(REL_CLI_OBJ)) $(REL_TEST_OBJ)
+	$(CC) $(OPT_CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/agora-tests-san: $(SAN_LIB_OBJ) $(SAN_CLI_OBJ) $(SAN_TEST_OBJ)
+	$(SAN_CC) $(SAN_CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/fuzz-parsers: fuzz/fuzz_parsers.c $(LIB_SRC)
+	@mkdir -p build
+	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
+
+setup:
+	@scripts/setup
+
+test: setup
+	$(MAKE) test-only
+
+test-only: agora build/agora-tests build/agora-tests-san build/fuzz-parsers
+	@tests/run
+
+fuzz: build/fuzz-parsers
+	@mkdir -p build/fuzz-corpus
+	build/fuzz-parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz-corpus fuzz/seeds
+
+bench: agora
+	./agora bench
+
+check-format:
+	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) fuzz/*.c
+
+clean:
+	rm -rf build agora
+
+-include $(shell find build -name '*.d' 2>/dev/null)

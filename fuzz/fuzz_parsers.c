@@ -1,0 +1,62 @@
+/* libFuzzer target: arbitrary bytes into every registered game's position and move
+ * parsers.  A parse that succeeds must leave a state that passes the game's own
+ * consistency check and writes a text that parses back to the same key. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/registry.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    games_init();
+    if (size < 1)
+        return 0;
+    /* Byte 0 picks the game; the rest up to a newline is a position, the remainder a move. */
+    int count = 0;
+    while (game_registry[count])
+        count++;
+    const struct game *g = game_registry[data[0] % count];
+    char *text = malloc(size);
+    memcpy(text, data + 1, size - 1);
+    text[size - 1] = 0;
+    char *move_text = strchr(text, '\n');
+    if (move_text)
+        *move_text++ = 0;
+    void *st = game_state_new(g);
+    char err[ERROR_TEXT_MAX];
+    if (g->parse_position(st, text, err, sizeof err) != 0)
+        g->start(st);
+    if (g->check(st, err, sizeof err) != 0)
+        abort();
+    char written[POSITION_TEXT_MAX];
+    g->write_position(st, written, sizeof written);
+    void *again = game_state_new(g);
+    if (g->parse_position(again, written, err, sizeof err) != 0 || g->key(again) != g->key(st))
+        abort();
+    Move *moves = malloc(sizeof(Move) * (size_t)g->max_moves);
+    int n = g->gen_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        char mt[MOVE_TEXT_MAX];
+        g->move_text(st, moves[i], mt, sizeof mt);
+    }
+    if (move_text) {
+        Move m;
+        Key before = g->key(st);
+        if (g->parse_move(st, move_text, &m, err, sizeof err) == 0) {
+            g->make_move(st, m);
+            if (g->check(st, err, sizeof err) != 0)
+                abort();
+            g->unmake_move(st, m);
+        }
+        if (g->key(st) != before)
+            abort();
+    }
+    free(moves);
+    free(again);
+    free(st);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* The `agora` command line: one function per command, each against the game
+ * interface only.  Commands read and write through `struct cli_io` so the tests can
+ * run them in-process on memory streams. */
+#pragma once
+
+#include <stdio.h>
+
+#include "core/game.h"
+
+struct cli_io {
+    FILE *in, *out, *err;
+};
+
+/* Exit codes: 0 success, 1 a test failed (bench/perft compare), 2 bad input. */
+#define CLI_BAD_INPUT 2
+
+int cli_main(int argc, char **argv, struct cli_io *io);
+
+int cmd_perft(int argc, char **argv, struct cli_io *io);
+int cmd_moves(int argc, char **argv, struct cli_io *io);
+int cmd_play(int argc, char **argv, struct cli_io *io);
+int cmd_bench(int argc, char **argv, struct cli_io *io);
+
+/* Shared helpers (common.c). */
+int cli_error(struct cli_io *io, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const struct game *cli_game(struct cli_io *io, const char *name);
+/* A new state of `g` at `text`, or at the start when text is NULL; NULL after an error
+ * message on bad text. */
+void *cli_position(struct cli_io *io, const struct game *g, const char *text);
+/* Parse a whole decimal number in [lo, hi]; -1 with a message otherwise. */
+int cli_int(struct cli_io *io, const char *what, const char *text, long lo, long hi, long *out);
+double cli_seconds(void);
+/* Sort move texts with strcmp (for `moves` and tests). */
+void cli_sort_texts(char (*texts)[MOVE_TEXT_MAX], int n);

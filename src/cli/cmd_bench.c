@@ -1,0 +1,68 @@
+/* agora bench [GAME]: seeded random playouts for every game (or one), with plies
+ * per second, playouts per second and a signature (total plies) that changes only
+ * when the rules or the random stream change. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/playout.h"
+#include "core/registry.h"
+
+#define BENCH_MAX_PLIES 2000
+
+static void bench_game(const struct game *g, long playouts, uint64_t seed, struct cli_io *io)
+{
+    void *st = game_state_new(g);
+    int cap = g->max_plies < BENCH_MAX_PLIES ? g->max_plies : BENCH_MAX_PLIES;
+    Move *line = malloc(sizeof(Move) * (size_t)cap);
+    Move *buf = malloc(sizeof(Move) * (size_t)g->max_moves);
+    struct rng r;
+    rng_seed(&r, seed);
+    g->start(st);
+    int show_progress = io->err == stderr && isatty(STDERR_FILENO);
+    uint64_t plies = 0;
+    double t0 = cli_seconds();
+    for (long i = 0; i < playouts; i++) {
+        int n = playout(g, st, &r, cap, line, buf);
+        plies += (uint64_t)n;
+        playout_undo(g, st, line, n);
+        if (show_progress && (i & 1023) == 0)
+            fprintf(io->err, "\r%s: %ld/%ld playouts", g->name, i, playouts);
+    }
+    double dt = cli_seconds() - t0;
+    if (show_progress)
+        fprintf(io->err, "\r%40s\r", "");
+    fprintf(io->out, "%-12s playouts %ld  plies %llu  seconds %.3f  plies/s %.0f  playouts/s %.0f  "
+                     "signature %llu\n",
+            g->name, playouts, (unsigned long long)plies, dt, (double)plies / dt,
+            (double)playouts / dt, (unsigned long long)plies);
+    fflush(io->out);
+    free(buf);
+    free(line);
+    free(st);
+}
+
+int cmd_bench(int argc, char **argv, struct cli_io *io)
+{
+    const struct game *only = NULL;
+    long playouts = 20000, seed = 1;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--playouts") && i + 1 < argc) {
+            if (cli_int(io, "playout count", argv[++i], 1, 100000000, &playouts))
+                return CLI_BAD_INPUT;
+        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            if (cli_int(io, "seed", argv[++i], 0, 2147483647, &seed))
+                return CLI_BAD_INPUT;
+        } else if (argv[i][0] != '-' && !only) {
+            if (!(only = cli_game(io, argv[i])))
+                return CLI_BAD_INPUT;
+        } else {
+            return cli_error(io, "bench: unexpected argument '%s'", argv[i]);
+        }
+    }
+    for (int i = 0; game_registry[i]; i++)
+        if (!only || only == game_registry[i])
+            bench_game(game_registry[i], playouts, (uint64_t)seed, io);
+    return 0;
+}

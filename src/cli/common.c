@@ -1,0 +1,80 @@
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "core/registry.h"
+
+int cli_error(struct cli_io *io, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("agora: ", io->err);
+    vfprintf(io->err, fmt, ap);
+    fputc('\n', io->err);
+    va_end(ap);
+    return CLI_BAD_INPUT;
+}
+
+const struct game *cli_game(struct cli_io *io, const char *name)
+{
+    const struct game *g = name ? game_find(name) : NULL;
+    if (g)
+        return g;
+    char list[256] = "";
+    for (int i = 0; game_registry[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, game_registry[i]->name, sizeof list - strlen(list) - 1);
+    }
+    cli_error(io, "unknown game '%s' (games: %s)", name ? name : "", list);
+    return NULL;
+}
+
+void *cli_position(struct cli_io *io, const struct game *g, const char *text)
+{
+    void *st = game_state_new(g);
+    if (!st) {
+        cli_error(io, "out of memory");
+        return NULL;
+    }
+    if (!text) {
+        g->start(st);
+        return st;
+    }
+    char err[ERROR_TEXT_MAX];
+    if (g->parse_position(st, text, err, sizeof err) == 0)
+        return st;
+    cli_error(io, "bad %s position: %s", g->name, err);
+    free(st);
+    return NULL;
+}
+
+int cli_int(struct cli_io *io, const char *what, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || v < lo || v > hi) {
+        cli_error(io, "bad %s '%s' (expected a whole number from %ld to %ld)", what, text, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+double cli_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int compare_texts(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+void cli_sort_texts(char (*texts)[MOVE_TEXT_MAX], int n)
+{
+    qsort(texts, (size_t)n, MOVE_TEXT_MAX, compare_texts);
+}

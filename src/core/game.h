@@ -1,0 +1,158 @@
+/* The game interface: every game is one `const struct game` of function pointers.
+ *
+ * Everything above core (perft, bench, search, match, the CLI, the server, the tests)
+ * is written once against this table and works for every registered game.  A game's
+ * state is an opaque block of `state_size` bytes that the caller owns; the state
+ * carries its own history (for unmake and repetition), so make/unmake need no
+ * separate undo record.
+ *
+ * Contract shared by all functions below:
+ *  - a `Move` passed to make_move, move_text, describe_move ... is one that
+ *    gen_moves produced for that very state;
+ *  - parse functions return 0 on success; on failure they return -1, write one
+ *    line (no newline) naming the problem into `err` and leave the state untouched;
+ *  - text buffers are at least the *_TEXT_MAX sizes of types.h.
+ */
+#pragma once
+
+#include "types.h"
+
+enum result {
+    RESULT_ONGOING = 0,
+    RESULT_WHITE_WINS,
+    RESULT_BLACK_WINS,
+    RESULT_DRAW,
+};
+
+/* Why a game ended.  One list for all games, so the server and the browser can
+ * translate each reason once. */
+enum reason {
+    REASON_NONE = 0,
+    REASON_CHECKMATE,       /* chess */
+    REASON_STALEMATE,       /* chess */
+    REASON_BLOCKED,         /* the side to move has no legal move and loses */
+    REASON_ELIMINATION,     /* egara: the last enemy piece was captured */
+    REASON_FORMATION,       /* agon: guards on ring 1 with the queen on the throne */
+    REASON_FORMATION_LOSS,  /* agon: guards on ring 1 with the queen elsewhere */
+    REASON_REPETITION,      /* threefold (agon, egara) */
+    REASON_FIVEFOLD,        /* chess, automatic */
+    REASON_QUIET_LIMIT,     /* egara: 40 plies without capture, piece counts decide */
+    REASON_SEVENTY_FIVE,    /* chess, automatic */
+    REASON_DEAD_POSITION,   /* chess */
+    REASON_CLAIM_THREEFOLD, /* chess, claimed by the player to move */
+    REASON_CLAIM_FIFTY,     /* chess, claimed by the player to move */
+    REASON_AGREEMENT,
+    REASON_RESIGNATION,
+    REASON_TIME,
+    REASON_ADJUDICATION,    /* a match or server cap, not a rule */
+    REASON_COUNT
+};
+
+/* Draw claims the player to move may make (chess). */
+enum claim {
+    CLAIM_THREEFOLD = 1u << 0,
+    CLAIM_FIFTY_MOVES = 1u << 1,
+};
+
+struct game_status {
+    enum result result;
+    enum reason reason;
+    unsigned claims; /* enum claim bits, only while ongoing */
+};
+
+/* What a board display needs to show one legal move.  Cells are the game's own
+ * cell names ("e4", "f6", "d4"). */
+#define MOVE_DESC_CELLS 24
+#define CELL_NAME_MAX 8
+enum move_flag {
+    MOVE_FLAG_CAPTURE = 1u << 0,
+    MOVE_FLAG_RETURN = 1u << 1,     /* agon: a captured piece goes back */
+    MOVE_FLAG_CASTLE = 1u << 2,     /* chess; the rook's move is in also_from/also_to */
+    MOVE_FLAG_EN_PASSANT = 1u << 3, /* chess */
+    MOVE_FLAG_PROMOTION = 1u << 4,  /* chess; the piece letter is in promotion */
+    MOVE_FLAG_CHAIN = 1u << 5,      /* egara: more than one jump */
+};
+struct move_desc {
+    unsigned flags;
+    char from[CELL_NAME_MAX];
+    char to[CELL_NAME_MAX];
+    /* every cell the piece lands on, in order, ending with `to` */
+    int path_len;
+    char path[MOVE_DESC_CELLS][CELL_NAME_MAX];
+    /* cells whose pieces this move captures (removes or marks) */
+    int captured_len;
+    char captured[MOVE_DESC_CELLS][CELL_NAME_MAX];
+    char promotion; /* 'q', 'r', 'b', 'n' or 0 */
+    char also_from[CELL_NAME_MAX];
+    char also_to[CELL_NAME_MAX];
+};
+
+struct game {
+    const char *name;           /* "egara-guti": the name on the command line */
+    const char *title;          /* "Egara-guti": for people */
+    const char *const *aliases; /* NULL-terminated, may be NULL */
+    size_t state_size;
+    int max_moves; /* no position has more legal moves than this */
+    int max_plies; /* moves one state can hold in its history */
+
+    /* Build the game's tables (Zobrist keys, adjacency).  Called once by games_init. */
+    void (*init)(void);
+
+    void (*start)(void *st);
+    int (*parse_position)(void *st, const char *text, char *err, size_t err_size);
+    void (*write_position)(const void *st, char *buf, size_t size);
+
+    enum side (*side_to_move)(const void *st);
+    /* Plies made since start or parse: the depth of the state's history. */
+    int (*ply)(const void *st);
+    Key (*key)(const void *st);
+
+    /* The legal moves by the rules of the position alone; rules that depend on the
+     * history (repetition, move counters) are left to status.  Returns the count. */
+    int (*gen_moves)(const void *st, Move *moves);
+    void (*make_move)(void *st, Move m);
+    void (*unmake_move)(void *st, Move m);
+
+    /* Ongoing, or over with result and reason, for the side to move now. */
+    void (*status)(const void *st, struct game_status *out);
+
+    /* Move text (the game's canonical notation, UCI for chess) both ways. */
+    void (*move_text)(const void *st, Move m, char *buf, size_t size);
+    int (*parse_move)(const void *st, const char *text, Move *out, char *err, size_t err_size);
+    /* Text for people (SAN for chess); NULL means move_text. */
+    void (*move_display)(const void *st, Move m, char *buf, size_t size);
+    void (*describe_move)(const void *st, Move m, struct move_desc *out);
+
+    /* Static evaluation, side to move's point of view. */
+    Score (*evaluate)(const void *st);
+    /* Captures and other moves a quiescence search should look at. */
+    int (*is_noisy)(const void *st, Move m);
+
+    /* The board as text for a terminal, several lines. */
+    void (*render)(const void *st, char *buf, size_t size);
+    /* Recompute everything derivable from scratch; 0 if consistent. */
+    int (*check)(const void *st, char *err, size_t err_size);
+
+    /* Optional fast perft (bulk counting, direct calls); NULL uses core's. */
+    uint64_t (*perft)(void *st, int depth);
+};
+
+const char *result_name(enum result r);
+/* A short stable name ("checkmate", "quiet-limit") for APIs and logs. */
+const char *reason_name(enum reason r);
+/* A phrase for people: "the side to move has no legal move". */
+const char *reason_text(enum reason r);
+
+/* The legal moves of a game in progress: none once status says it is over. */
+int game_legal_moves(const struct game *g, const void *st, Move *moves);
+
+/* The move whose move_text is `text` among the legal moves, or an error naming
+ * the text.  Games use this after their own syntax check. */
+int game_find_move(const struct game *g, const void *st, const char *text, Move *out,
+                   char *err, size_t err_size);
+
+/* The display text (move_display, or move_text where a game has none). */
+void game_move_display(const struct game *g, const void *st, Move m, char *buf, size_t size);
+
+/* A fresh zeroed state of the game, or NULL without memory. */
+void *game_state_new(const struct game *g);

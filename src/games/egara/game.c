@@ -1,0 +1,34 @@
+/* Egara-guti's entry in the table of games. */
+#include "egara.h"
+#include "state.h"
+
+static const char *const aliases[] = {"egara", NULL};
+
+const struct game egara_game = {
+    .name = "egara-guti",
+    .title = "Egara-guti",
+    .aliases = aliases,
+    .state_size = sizeof(struct egara_state),
+    .max_moves = EGARA_MAX_MOVES,
+    .max_plies = EGARA_MAX_PLIES,
+    .init = egara_init,
+    .start = egara_start,
+    .parse_position = egara_parse_position,
+    .write_position = egara_write_position,
+    .side_to_move = egara_side_to_move,
+    .ply = egara_ply,
+    .key = egara_key,
+    .gen_moves = egara_gen_moves,
+    .make_move = egara_make_move,
+    .unmake_move = egara_unmake_move,
+    .status = egara_status,
+    .move_text = egara_move_text,
+    .parse_move = egara_parse_move,
+    .move_display = NULL,
+    .describe_move = egara_describe_move,
+    .evaluate = egara_evaluate,
+    .is_noisy = egara_is_noisy,
+    .render = egara_render,
+    .check = egara_check,
+    .perft = NULL,
+};

@@ -1,0 +1,142 @@
+/* Egara-guti state: start, keys, the end of the game, evaluation, self-check. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "state.h"
+
+Key egara_zobrist_piece[2][EGARA_POINTS];
+Key egara_zobrist_black;
+
+void egara_init(void)
+{
+    egara_board_init();
+    struct rng r;
+    rng_seed(&r, 0x45474152412d4755ULL); /* "EGARA-GU" */
+    for (int side = 0; side < 2; side++)
+        for (int p = 0; p < EGARA_POINTS; p++)
+            egara_zobrist_piece[side][p] = rng_next(&r);
+    egara_zobrist_black = rng_next(&r);
+}
+
+Key egara_compute_key(const struct egara_state *s)
+{
+    Key k = s->side == SIDE_BLACK ? egara_zobrist_black : 0;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t bits = s->pieces[side]; bits; bits &= bits - 1)
+            k ^= egara_zobrist_piece[side][__builtin_ctz(bits)];
+    return k;
+}
+
+void egara_start(void *st)
+{
+    struct egara_state *s = st;
+    memset(s, 0, offsetof(struct egara_state, history));
+    s->pieces[SIDE_WHITE] = (1u << 11) - 1;                        /* ranks 1-3 */
+    s->pieces[SIDE_BLACK] = EGARA_ALL_POINTS & ~((1u << 12) - 1); /* ranks 5-7 */
+    s->side = SIDE_WHITE;
+    s->key = egara_compute_key(s);
+}
+
+enum side egara_side_to_move(const void *st)
+{
+    return ((const struct egara_state *)st)->side;
+}
+
+int egara_ply(const void *st)
+{
+    return ((const struct egara_state *)st)->ply;
+}
+
+Key egara_key(const void *st)
+{
+    return ((const struct egara_state *)st)->key;
+}
+
+/* Times the current position has occurred since the last capture, itself included. */
+static int occurrences(const struct egara_state *s)
+{
+    int count = 1;
+    int oldest = s->ply - s->quiet;
+    for (int i = s->ply - 2; i >= 0 && i >= oldest; i -= 2)
+        if (s->history[i].key == s->key)
+            count++;
+    return count;
+}
+
+/* When neither side can capture any more, the side with more pieces wins. */
+static enum result by_piece_count(const struct egara_state *s)
+{
+    int white = __builtin_popcount(s->pieces[SIDE_WHITE]);
+    int black = __builtin_popcount(s->pieces[SIDE_BLACK]);
+    return white > black ? RESULT_WHITE_WINS : black > white ? RESULT_BLACK_WINS : RESULT_DRAW;
+}
+
+void egara_status(const void *st, struct game_status *out)
+{
+    const struct egara_state *s = st;
+    enum result other_wins = s->side == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
+    enum result mover_wins = s->side == SIDE_WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
+    out->claims = 0;
+    if (!s->pieces[s->side])
+        *out = (struct game_status){other_wins, REASON_ELIMINATION, 0};
+    else if (!s->pieces[!s->side])
+        *out = (struct game_status){mover_wins, REASON_ELIMINATION, 0};
+    else if (!egara_has_move(s))
+        *out = (struct game_status){other_wins, REASON_BLOCKED, 0};
+    else if (s->quiet >= EGARA_QUIET_LIMIT)
+        *out = (struct game_status){by_piece_count(s), REASON_QUIET_LIMIT, 0};
+    else if (occurrences(s) >= 3)
+        *out = (struct game_status){by_piece_count(s), REASON_REPETITION, 0};
+    else
+        *out = (struct game_status){RESULT_ONGOING, REASON_NONE, 0};
+}
+
+/* Material first; then the pieces the opponent could jump right now. */
+Score egara_evaluate(const void *st)
+{
+    const struct egara_state *s = st;
+    int us = s->side, them = !us;
+    Score score = 100 * (__builtin_popcount(s->pieces[us]) - __builtin_popcount(s->pieces[them]));
+    uint32_t empty = EGARA_ALL_POINTS & ~(s->pieces[0] | s->pieces[1]);
+    int exposed[2] = {0, 0};
+    for (int side = 0; side < 2; side++)
+        for (uint32_t bits = s->pieces[side]; bits; bits &= bits - 1) {
+            int p = __builtin_ctz(bits);
+            for (int j = 0; j < egara_board.jump_count[p]; j++) {
+                const struct egara_jump *jp = &egara_board.jumps[p][j];
+                if (((s->pieces[!side] >> jp->over) & 1) && ((empty >> jp->to) & 1))
+                    exposed[!side]++;
+            }
+        }
+    return score + 10 * (exposed[them] - exposed[us]);
+}
+
+int egara_is_noisy(const void *st, Move m)
+{
+    (void)st;
+    return EG_MOVE_JUMPS(m) > 0;
+}
+
+int egara_check(const void *st, char *err, size_t err_size)
+{
+    const struct egara_state *s = st;
+    if (s->side != SIDE_WHITE && s->side != SIDE_BLACK)
+        return fail(err, err_size, "bad side to move %d", (int)s->side);
+    if (s->pieces[0] & s->pieces[1])
+        return fail(err, err_size, "a point holds pieces of both sides");
+    for (int side = 0; side < 2; side++) {
+        if (s->pieces[side] & ~EGARA_ALL_POINTS)
+            return fail(err, err_size, "a piece stands off the board");
+        if (__builtin_popcount(s->pieces[side]) > EGARA_PIECES)
+            return fail(err, err_size, "more than %d pieces a side", EGARA_PIECES);
+    }
+    if (s->ply < 0 || s->ply > EGARA_MAX_PLIES)
+        return fail(err, err_size, "history depth %d out of range", s->ply);
+    if (s->quiet < 0)
+        return fail(err, err_size, "negative quiet count");
+    if (s->key != egara_compute_key(s))
+        return fail(err, err_size, "incremental key differs from the recomputed key");
+    return 0;
+}

@@ -1,0 +1,8 @@
+/* The table of games, in the order they are offered to people. */
+#include "core/registry.h"
+#include "egara/egara.h"
+
+const struct game *const game_registry[] = {
+    &egara_game,
+    NULL,
+};
