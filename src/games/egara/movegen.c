@@ -93,7 +93,9 @@ void egara_make_move(void *st, Move m)
         }
         s->quiet = 0;
     }
-    s->pieces[us] ^= (1u << from) | (1u << at);
+    /* Two toggles, not one mask: a chain may end where it began. */
+    s->pieces[us] ^= 1u << from;
+    s->pieces[us] ^= 1u << at;
     s->key ^= egara_zobrist_piece[us][from] ^ egara_zobrist_piece[us][at] ^ egara_zobrist_black;
     s->side = (enum side)them;
 }
@@ -110,7 +112,8 @@ void egara_unmake_move(void *st, Move m)
         s->pieces[them] |= 1u << egara_board.middle[at][to];
         at = to;
     }
-    s->pieces[us] ^= (1u << from) | (1u << at);
+    s->pieces[us] ^= 1u << at;
+    s->pieces[us] ^= 1u << from;
     s->side = (enum side)us;
     s->ply--;
     s->key = s->history[s->ply].key;
