@@ -24,6 +24,8 @@ static const struct command commands[] = {
     {"moves", cmd_moves},
     {"play", cmd_play},
     {"bench", cmd_bench},
+    {"match", cmd_match},
+    {"uci", cmd_uci},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

@@ -1,0 +1,165 @@
+/* The engine front: levels and caller limits merged into one plan, the search run,
+ * and the answer checked against the legal moves before it leaves. */
+#include <stdlib.h>
+
+#include "levels.h"
+#include "search.h"
+
+/* A search with nothing to stop it (no limit, not infinite) runs as level 8. */
+#define ENGINE_DEFAULT_LEVEL ENGINE_LEVEL_MAX
+/* MCTS given only a depth (which it has no use for) gets this many iterations. */
+#define ENGINE_MCTS_DEFAULT_NODES 100000
+#define ENGINE_MIN_HASH (256u << 10)
+#define ENGINE_MAX_HASH (64u << 20)
+
+struct engine {
+    struct tt tt;
+};
+
+struct engine *engine_new(size_t hash_mb)
+{
+    struct engine *e = calloc(1, sizeof *e);
+    size_t bytes = hash_mb ? hash_mb << 20 : ENGINE_MIN_HASH;
+    if (e && tt_init(&e->tt, bytes) != 0) {
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+static struct engine *engine_new_bytes(size_t bytes)
+{
+    struct engine *e = calloc(1, sizeof *e);
+    if (e && tt_init(&e->tt, bytes) != 0) {
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void engine_free(struct engine *e)
+{
+    if (!e)
+        return;
+    tt_free(&e->tt);
+    free(e);
+}
+
+void engine_clear(struct engine *e)
+{
+    tt_clear(&e->tt);
+}
+
+static uint64_t min_nonzero(uint64_t a, uint64_t b)
+{
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* The limits a search runs under: the caller's, tightened by the level's. */
+static void merge_plan(const struct game *g, int level, const struct engine_limits *given,
+                       struct engine_limits *lim, enum engine_algo *algo)
+{
+    *lim = given ? *given : (struct engine_limits){0};
+    int has_clock = lim->time_ms[0] > 0 || lim->time_ms[1] > 0 || lim->inc_ms[0] > 0 ||
+                    lim->inc_ms[1] > 0;
+    int bounded = lim->depth > 0 || lim->nodes > 0 || lim->movetime_ms > 0 || has_clock;
+    if (level <= 0 && !bounded && !lim->infinite)
+        level = ENGINE_DEFAULT_LEVEL;
+    *algo = lim->algo;
+    if (level > 0 && !lim->infinite) {
+        struct level_plan plan;
+        levels_plan(g, level, &plan);
+        lim->depth = (int)min_nonzero((uint64_t)lim->depth, (uint64_t)plan.depth);
+        lim->nodes = min_nonzero(lim->nodes, plan.nodes);
+        lim->movetime_ms = (int64_t)min_nonzero((uint64_t)lim->movetime_ms,
+                                                (uint64_t)plan.movetime_ms);
+        if (plan.noise > lim->noise)
+            lim->noise = plan.noise;
+        if (*algo == ENGINE_ALGO_AUTO)
+            *algo = plan.algo;
+    }
+    if (*algo == ENGINE_ALGO_AUTO)
+        *algo = engine_game_algo(g);
+    if (*algo == ENGINE_ALGO_MCTS && !lim->nodes && !lim->movetime_ms && !has_clock &&
+        !lim->infinite)
+        lim->nodes = ENGINE_MCTS_DEFAULT_NODES;
+}
+
+static int is_legal(const struct game *g, const void *st, Move m)
+{
+    Move *mv = malloc(sizeof(Move) * (size_t)g->max_moves);
+    int n = mv ? game_legal_moves(g, st, mv) : 0, found = 0;
+    for (int i = 0; i < n && !found; i++)
+        found = mv[i] == m;
+    free(mv);
+    return found;
+}
+
+static Move first_legal(const struct game *g, const void *st)
+{
+    Move *mv = malloc(sizeof(Move) * (size_t)g->max_moves);
+    Move m = mv && game_legal_moves(g, st, mv) > 0 ? mv[0] : 0;
+    free(mv);
+    return m;
+}
+
+Move engine_go(struct engine *e, const struct game *g, void *st, int level,
+               const struct engine_limits *limits, uint64_t seed, struct engine_result *out)
+{
+    struct engine_result local;
+    if (!out)
+        out = &local;
+    struct engine_limits lim;
+    enum engine_algo algo;
+    merge_plan(g, level, limits, &lim, &algo);
+    struct search_ctl ctl;
+    timeman_init(&ctl, &lim, g->side_to_move(st));
+    struct search_params p = {
+        .depth = lim.depth,
+        .noise = lim.noise,
+        .seed = seed,
+        .infinite = lim.infinite,
+        .on_info = lim.on_info,
+        .info_ctx = lim.info_ctx,
+    };
+    Move m = algo == ENGINE_ALGO_MCTS ? mcts_search(g, st, &p, &ctl, out)
+                                      : ab_search(g, st, &p, &ctl, &e->tt, out);
+    /* The last guard of "never an illegal move": a bug above costs strength only. */
+    if (m && !is_legal(g, st, m))
+        m = 0;
+    if (!m)
+        m = first_legal(g, st);
+    out->best = m;
+    return m;
+}
+
+Move engine_think(const struct game *g, void *st, int level, const struct engine_limits *limits,
+                  uint64_t seed, struct engine_result *out)
+{
+    /* A table sized to the work: about two entries a node, within bounds. */
+    struct engine_limits lim;
+    enum engine_algo algo;
+    merge_plan(g, level, limits, &lim, &algo);
+    size_t bytes = ENGINE_MAX_HASH;
+    if (lim.nodes && !lim.infinite) {
+        uint64_t want = lim.nodes * 2 * sizeof(struct tt_entry);
+        bytes = want < ENGINE_MIN_HASH ? ENGINE_MIN_HASH
+                : want > ENGINE_MAX_HASH ? ENGINE_MAX_HASH
+                                         : (size_t)want;
+    } else if (lim.depth && lim.depth <= 4 && !lim.infinite) {
+        bytes = ENGINE_MIN_HASH;
+    } else if (algo == ENGINE_ALGO_MCTS) {
+        bytes = ENGINE_MIN_HASH;
+    }
+    struct engine *e = engine_new_bytes(bytes);
+    if (!e) {
+        struct engine_result r = {0};
+        r.best = first_legal(g, st);
+        if (out)
+            *out = r;
+        return r.best;
+    }
+    Move m = engine_go(e, g, st, level, limits, seed, out);
+    engine_free(e);
+    return m;
+}
