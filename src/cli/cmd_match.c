@@ -726,10 +726,13 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
                 return cli_error(io, "match: bad %s '%s' (between 0 and 0.5)", a, argv[i]);
             *(a[7] == 'a' ? &m->sprt_alpha : &m->sprt_beta) = x;
         } else if (!strcmp(a, "--option") && has) {
+            /* The uci player given last (before this option, or the only one). */
             struct player *p = nplayers ? &m->players[nplayers - 1] : NULL;
+            if (p && p->kind != PLAYER_UCI && nplayers == 2 && m->players[0].kind == PLAYER_UCI)
+                p = &m->players[0];
             char *kv = argv[++i], *eq = strchr(kv, '=');
             if (!p || p->kind != PLAYER_UCI)
-                return cli_error(io, "match: --option '%s' must follow a uci: player", kv);
+                return cli_error(io, "match: --option '%s' needs a uci: player before it", kv);
             if (!eq || eq == kv || p->noptions == MATCH_MAX_OPTIONS)
                 return cli_error(io, "match: bad --option '%s' (expected NAME=VALUE)", kv);
             *eq = 0;

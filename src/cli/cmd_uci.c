@@ -390,7 +390,8 @@ int cmd_uci(int argc, char **argv, struct cli_io *io)
         if (!uci_line(&u, line))
             break;
     }
-    finish_search(&u, 1);
+    /* At the end of input a finite search still answers (a script's last `go`). */
+    finish_search(&u, u.searching && u.lim.infinite);
     free(line);
     free(u.st);
     engine_free(u.engine);

@@ -10,7 +10,7 @@
 /* MCTS given only a depth (which it has no use for) gets this many iterations. */
 #define ENGINE_MCTS_DEFAULT_NODES 100000
 #define ENGINE_MIN_HASH (256u << 10)
-#define ENGINE_MAX_HASH (64u << 20)
+#define ENGINE_MAX_HASH (32u << 20)
 
 struct engine {
     struct tt tt;
