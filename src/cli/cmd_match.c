@@ -6,7 +6,8 @@
  *   depth:N | nodes:N | movetime:MS     our engine at full strength within that limit
  *   uci:COMMAND         an external UCI engine (run by /bin/sh)
  * followed by any of ,tc=SECONDS+INC ,depth=N ,nodes=N ,movetime=MS ,algo=alphabeta|mcts
- * ,noise=CP ,name=NAME (e.g. level:8,tc=10+0.1 or nodes:20000,algo=mcts).
+ * ,noise=CP ,contempt=CP (-1: none) ,level=N ,name=NAME (e.g. level:8,tc=10+0.1 or
+ * nodes:20000,algo=mcts).
  *
  * Options: --games N (10), --concurrency N (1), --random-plies N (4; 0 for chess),
  * --openings FILE (one position text or EPD a line), --seed N, --max-plies N (1000,
@@ -143,8 +144,8 @@ static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
         return 0;
     }
     if (!strcmp(k, "depth") || !strcmp(k, "nodes") || !strcmp(k, "movetime") ||
-        !strcmp(k, "noise") || !strcmp(k, "level")) {
-        if (parse_limit(io, k, v, !strcmp(k, "noise") ? 0 : 1,
+        !strcmp(k, "noise") || !strcmp(k, "level") || !strcmp(k, "contempt")) {
+        if (parse_limit(io, k, v, !strcmp(k, "noise") ? 0 : !strcmp(k, "contempt") ? -1 : 1,
                         !strcmp(k, "level") ? ENGINE_LEVEL_MAX
                         : !strcmp(k, "depth") ? ENGINE_MAX_PLY - 1
                                               : 2000000000L,
@@ -158,6 +159,8 @@ static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
             p->lim.movetime_ms = n;
         else if (!strcmp(k, "noise"))
             p->lim.noise = (int)n;
+        else if (!strcmp(k, "contempt"))
+            p->lim.contempt = (int)n;
         else
             p->level = (int)n;
         return 0;

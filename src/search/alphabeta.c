@@ -34,6 +34,8 @@ struct ab {
     int16_t history[2][HISTORY_SIZE];
     int seldepth;
     int ply_room;    /* plies the state's history can still take */
+    enum side root_side;
+    int contempt;
 };
 
 static unsigned history_slot(Move m)
@@ -124,7 +126,10 @@ static int terminal(struct ab *s, int ply, Score *score)
     s->g->status(s->st, &gs);
     if (gs.result == RESULT_ONGOING)
         return 0;
-    *score = search_result_score(gs.result, s->g->side_to_move(s->st), ply);
+    enum side to_move = s->g->side_to_move(s->st);
+    *score = search_result_score(gs.result, to_move, ply);
+    if (gs.result == RESULT_DRAW)
+        *score = to_move == s->root_side ? -s->contempt : s->contempt;
     return 1;
 }
 
@@ -373,6 +378,8 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
     s->ctl = ctl;
     s->tt = tt;
     s->ply_room = g->max_plies - g->ply(st) - 1;
+    s->root_side = g->side_to_move(st);
+    s->contempt = p->contempt;
     tt_new_search(tt);
 
     /* The root's first order: the table move, noisy moves by their static score. */

@@ -9,6 +9,9 @@
 #define ENGINE_DEFAULT_LEVEL ENGINE_LEVEL_MAX
 /* MCTS given only a depth (which it has no use for) gets this many iterations. */
 #define ENGINE_MCTS_DEFAULT_NODES 100000
+/* A draw is worth this much less than an even position to the engine by default:
+ * enough to avoid repeating in an even position, far less than a piece. */
+#define ENGINE_CONTEMPT 15
 #define ENGINE_MIN_HASH (256u << 10)
 #define ENGINE_MAX_HASH (32u << 20)
 
@@ -75,6 +78,7 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
                                                 (uint64_t)plan.movetime_ms);
         if (plan.noise > lim->noise)
             lim->noise = plan.noise;
+
         if (*algo == ENGINE_ALGO_AUTO)
             *algo = plan.algo;
     }
@@ -119,6 +123,7 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         .noise = lim.noise,
         .seed = seed,
         .infinite = lim.infinite,
+        .contempt = lim.contempt > 0 ? lim.contempt : lim.contempt < 0 ? 0 : ENGINE_CONTEMPT,
         .on_info = lim.on_info,
         .info_ctx = lim.info_ctx,
     };

@@ -53,6 +53,7 @@ struct engine_limits {
     int infinite;          /* search until *stop (UCI `go infinite`) */
     enum engine_algo algo; /* force one search */
     int noise;             /* extra root noise in centipawns (low levels have their own) */
+    int contempt;          /* a draw's cost to the side to move, centipawns (-1: none) */
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };
