@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/match_openings.h"
 #include "cli/match_stats.h"
+#include "core/registry.h"
 #include "harness.h"
 
 /* Run `agora ARGS...` with `input` on stdin; returns the exit code, stdout in *out
@@ -135,4 +137,50 @@ TEST(search_match_stats)
     CHECK(match_sprt_llr(&strong, 0, 10) > hi);
     struct match_score weak = {200, 200, 600};
     CHECK(match_sprt_llr(&weak, 0, 10) < lo);
+}
+
+TEST(search_match_openings_files)
+{
+    const struct game *g = game_find("egara-guti");
+    char lines[] = "/tmp/agora-open-XXXXXX", pgn[] = "/tmp/agora-open-XXXXXX.pgn";
+    int fd1 = mkstemp(lines), fd2 = mkstemps(pgn, 4);
+    CHECK(fd1 >= 0 && fd2 >= 0);
+    if (fd1 < 0 || fd2 < 0)
+        return;
+    const char *a = "# two positions\nBBBBB/BBB/BBB/1/WWW/WWW/WWWWW w 0\n"
+                    "5/B2/3/1/W2/1W1/WWW1W w 4\n";
+    const char *b = "[Event \"x\"]\n\n1. c3-d4 e5xc3 2. b2xd4 *\n\n"
+                    "[FEN \"5/B2/3/1/W2/1W1/WWW1W w 4\"]\n1. b1-b2 {a comment} 1-0\n";
+    CHECK(write(fd1, a, strlen(a)) == (ssize_t)strlen(a));
+    CHECK(write(fd2, b, strlen(b)) == (ssize_t)strlen(b));
+    close(fd1);
+    close(fd2);
+    char **texts = NULL, err[ERROR_TEXT_MAX];
+    int n = 0;
+    CHECK(match_load_openings(g, lines, &texts, &n, err, sizeof err) == 0);
+    CHECK_EQ_INT(n, 2);
+    if (n == 2)
+        CHECK_STR(texts[1], "5/B2/3/1/W2/1W1/WWW1W w 4");
+    for (int i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    CHECK(match_load_openings(g, pgn, &texts, &n, err, sizeof err) == 0);
+    CHECK_EQ_INT(n, 2);
+    if (n == 2) {
+        CHECK_STR(texts[0], "BBBBB/BBB/BB1/W/1WW/1WW/WWWWW b 0");
+        CHECK_STR(texts[1], "5/B2/3/1/W2/WW1/W1W1W b 5");
+    }
+    for (int i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    /* A bad move names itself and loads nothing. */
+    FILE *f = fopen(pgn, "w");
+    if (f) {
+        fputs("1. c3-d5 *\n", f);
+        fclose(f);
+    }
+    CHECK(match_load_openings(g, pgn, &texts, &n, err, sizeof err) != 0);
+    CHECK(strstr(err, "c3-d5") != NULL && n == 0 && texts == NULL);
+    unlink(lines);
+    unlink(pgn);
 }

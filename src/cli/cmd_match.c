@@ -10,7 +10,7 @@
  * nodes:20000,algo=mcts).
  *
  * Options: --games N (10), --concurrency N (1), --random-plies N (4; 0 for chess),
- * --openings FILE (one position text or EPD a line), --seed N, --max-plies N (1000,
+ * --openings FILE (position texts or EPD lines, or a .pgn), --seed N, --max-plies N (1000,
  * then a draw by adjudication), --out FILE, --sprt ELO0,ELO1 [--sprt-alpha A]
  * [--sprt-beta B], --time-margin MS (50), --option NAME=VALUE (for the uci player
  * given last), --quiet.
@@ -27,6 +27,7 @@
 
 #include "cli.h"
 #include "core/rng.h"
+#include "match_openings.h"
 #include "match_stats.h"
 #include "match_uci.h"
 #include "search/engine.h"
@@ -619,54 +620,11 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Position texts or EPD lines, one a line; '#' starts a comment.  An EPD line
- * (four fields) gets the move counters a FEN parser wants. */
 static int load_openings(struct match *m, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return cli_error(m->io, "match: cannot read openings '%s'", path);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    void *st = game_state_new(m->g);
-    int lineno = 0, bad = 0;
-    while ((len = getline(&line, &cap, f)) >= 0 && !bad) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
-            line[--len] = 0;
-        if (!len || line[0] == '#')
-            continue;
-        char err[ERROR_TEXT_MAX], text[POSITION_TEXT_MAX];
-        snprintf(text, sizeof text, "%s", line);
-        if (m->g->parse_position(st, text, err, sizeof err) != 0) {
-            /* EPD: keep the four position fields, add "0 1". */
-            char f1[100], f2[8], f3[8], f4[8];
-            if (sscanf(line, "%99s %7s %7s %7s", f1, f2, f3, f4) == 4) {
-                snprintf(text, sizeof text, "%s %s %s %s 0 1", f1, f2, f3, f4);
-                if (m->g->parse_position(st, text, err, sizeof err) != 0)
-                    bad = 1;
-            } else {
-                bad = 1;
-            }
-            if (bad) {
-                cli_error(m->io, "match: %s line %d: %s", path, lineno, err);
-                break;
-            }
-        }
-        char **grown = realloc(m->openings, sizeof(char *) * (size_t)(m->nopenings + 1));
-        if (!grown)
-            break;
-        m->openings = grown;
-        m->openings[m->nopenings++] = strdup(text);
-    }
-    free(line);
-    free(st);
-    fclose(f);
-    if (bad)
-        return CLI_BAD_INPUT;
-    if (!m->nopenings)
-        return cli_error(m->io, "match: no positions in '%s'", path);
+    char err[ERROR_TEXT_MAX];
+    if (match_load_openings(m->g, path, &m->openings, &m->nopenings, err, sizeof err))
+        return cli_error(m->io, "match: openings: %s", err);
     return 0;
 }
 
