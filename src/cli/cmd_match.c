@@ -6,10 +6,11 @@
  *   depth:N | nodes:N | movetime:MS     our engine at full strength within that limit
  *   uci:COMMAND         an external UCI engine (run by /bin/sh)
  * followed by any of ,tc=SECONDS+INC ,depth=N ,nodes=N ,movetime=MS ,algo=alphabeta|mcts
- * ,noise=CP ,contempt=CP (-1: none) ,level=N ,name=NAME (e.g. level:8,tc=10+0.1 or
+ * ,noise=CP ,blunder=PERMILLE ,contempt=CP (-1: none) ,level=N ,name=NAME (e.g. level:8,tc=10+0.1 or
  * nodes:20000,algo=mcts).
  *
- * Options: --games N (10), --concurrency N (1), --random-plies N (4; 0 for chess),
+ * Options: --games N (10), --concurrency N (1), --random-plies N (8; 0 for chess),
+ * --balance CP (60: redraw random openings a quick search scores beyond +-CP; 0 off),
  * --openings FILE (position texts or EPD lines, or a .pgn), --seed N, --max-plies N (1000,
  * then a draw by adjudication), --out FILE, --sprt ELO0,ELO1 [--sprt-alpha A]
  * [--sprt-beta B], --time-margin MS (50), --option NAME=VALUE (for the uci player
@@ -66,6 +67,7 @@ struct match {
     const struct game *g;
     struct player players[2];
     int games, concurrency, random_plies, max_plies, quiet;
+    int balance; /* centipawns: the largest opening advantage accepted */
     int64_t time_margin_ms;
     uint64_t seed;
     char **openings;
@@ -145,8 +147,9 @@ static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
         return 0;
     }
     if (!strcmp(k, "depth") || !strcmp(k, "nodes") || !strcmp(k, "movetime") ||
-        !strcmp(k, "noise") || !strcmp(k, "level") || !strcmp(k, "contempt")) {
-        if (parse_limit(io, k, v, !strcmp(k, "noise") ? 0 : !strcmp(k, "contempt") ? -1 : 1,
+        !strcmp(k, "noise") || !strcmp(k, "level") || !strcmp(k, "contempt") ||
+        !strcmp(k, "blunder")) {
+        if (parse_limit(io, k, v, !strcmp(k, "noise") || !strcmp(k, "blunder") ? 0 : !strcmp(k, "contempt") ? -1 : 1,
                         !strcmp(k, "level") ? ENGINE_LEVEL_MAX
                         : !strcmp(k, "depth") ? ENGINE_MAX_PLY - 1
                                               : 2000000000L,
@@ -162,6 +165,8 @@ static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
             p->lim.noise = (int)n;
         else if (!strcmp(k, "contempt"))
             p->lim.contempt = (int)n;
+        else if (!strcmp(k, "blunder"))
+            p->lim.blunder = (int)(n > 1000 ? 1000 : n);
         else
             p->level = (int)n;
         return 0;
@@ -239,8 +244,22 @@ static int parse_player(struct cli_io *io, const char *spec, struct player *p)
     return 0;
 }
 
+/* Random plies can throw a piece away; a start where a quick search already sees
+ * one side far ahead is decided by the opening, not the players, so it is drawn
+ * again (after many tries any start will do).  --balance 0 turns this off. */
+#define MATCH_BALANCE_NODES 5000
+static int balanced(struct match *m, void *st, int attempt)
+{
+    if (m->balance <= 0 || m->random_plies == 0 || attempt >= 500)
+        return 1;
+    struct engine_limits lim = {.nodes = MATCH_BALANCE_NODES, .algo = ENGINE_ALGO_ALPHABETA};
+    struct engine_result r;
+    engine_think(m->g, st, 0, &lim, 1, &r);
+    return r.score <= m->balance && r.score >= -m->balance;
+}
+
 /* The start of pair `pair`: an opening line, then N seeded random plies that do not
- * end the game.  The plies made are appended to `line`. */
+ * end the game and leave it balanced.  The plies made are appended to `line`. */
 static int make_start(struct match *m, void *st, int pair, Move *line, Move *buf, char *err,
                       size_t err_size)
 {
@@ -265,7 +284,7 @@ static int make_start(struct match *m, void *st, int pair, Move *line, Move *buf
             line[n] = buf[rng_below(&r, (uint32_t)k)];
             g->make_move(st, line[n]);
         }
-        if (ok && game_legal_moves(g, st, buf) > 0)
+        if (ok && game_legal_moves(g, st, buf) > 0 && balanced(m, st, attempt))
             return n;
         while (n > 0)
             g->unmake_move(st, line[--n]);
@@ -656,6 +675,10 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
                 return CLI_BAD_INPUT;
             m->random_plies = (int)v;
             random_plies_set = 1;
+        } else if (!strcmp(a, "--balance") && has) {
+            if (cli_int(io, "balance", argv[++i], 0, 100000, &v))
+                return CLI_BAD_INPUT;
+            m->balance = (int)v;
         } else if (!strcmp(a, "--max-plies") && has) {
             if (cli_int(io, "ply cap", argv[++i], 1, 1000000, &v))
                 return CLI_BAD_INPUT;
@@ -723,7 +746,8 @@ int cmd_match(int argc, char **argv, struct cli_io *io)
     struct match m = {
         .games = 10,
         .concurrency = 1,
-        .random_plies = 4,
+        .random_plies = 8,
+        .balance = 60,
         .max_plies = 1000,
         .time_margin_ms = 50,
         .seed = 1,

@@ -14,7 +14,7 @@ static const char usage[] =
     "  bench [GAME] [--playouts N] [--seed N] [--depth N]\n"
     "                                           random-playout speed and a fixed-depth\n"
     "                                           search of every game (nodes/s, signature)\n"
-    "  match GAME PLAYER PLAYER [--games N] [--concurrency N] [--random-plies N]\n"
+    "  match GAME PLAYER PLAYER [--games N] [--concurrency N] [--random-plies N] [--balance CP]\n"
     "        [--openings FILE] [--seed N] [--max-plies N] [--out FILE] [--sprt E0,E1]\n"
     "        [--option NAME=VALUE] [--quiet]   engine against engine; PLAYER is random,\n"
     "                                           level:N, depth:N, nodes:N, movetime:MS or\n"

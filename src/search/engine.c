@@ -2,6 +2,7 @@
  * and the answer checked against the legal moves before it leaves. */
 #include <stdlib.h>
 
+#include "core/rng.h"
 #include "levels.h"
 #include "search.h"
 
@@ -78,6 +79,8 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
                                                 (uint64_t)plan.movetime_ms);
         if (plan.noise > lim->noise)
             lim->noise = plan.noise;
+        if (plan.blunder > lim->blunder)
+            lim->blunder = plan.blunder;
 
         if (*algo == ENGINE_ALGO_AUTO)
             *algo = plan.algo;
@@ -107,6 +110,57 @@ static Move first_legal(const struct game *g, const void *st)
     return m;
 }
 
+/* Does the side to move lose at once after m, or after some reply to it? */
+static int loses_at_once(const struct game *g, void *st, Move m, Move *mv)
+{
+    enum side us = g->side_to_move(st);
+    enum result lost = us == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
+    struct game_status gs;
+    g->make_move(st, m);
+    g->status(st, &gs);
+    int loses = gs.result == lost;
+    int n = gs.result == RESULT_ONGOING ? g->gen_moves(st, mv) : 0;
+    for (int i = 0; i < n && !loses; i++) {
+        g->make_move(st, mv[i]);
+        g->status(st, &gs);
+        loses = gs.result == lost;
+        g->unmake_move(st, mv[i]);
+    }
+    g->unmake_move(st, m);
+    return loses;
+}
+
+/* A level's deliberate blunder: now and then (seeded) a random move instead of the
+ * search's, though never one that loses on the spot. */
+static Move maybe_blunder(const struct game *g, void *st, Move best, int per_mille,
+                          uint64_t seed)
+{
+    if (per_mille <= 0 || !best)
+        return best;
+    struct rng r;
+    rng_seed(&r, seed ^ g->key(st) ^ 0xb1u);
+    if ((int)rng_below(&r, 1000) >= per_mille)
+        return best;
+    Move *mv = malloc(sizeof(Move) * (size_t)g->max_moves);
+    Move *scratch = malloc(sizeof(Move) * (size_t)g->max_moves);
+    Move pick = best;
+    if (mv && scratch) {
+        int n = game_legal_moves(g, st, mv);
+        /* Try the moves from a random starting point; keep the first safe one. */
+        int start = n ? (int)rng_below(&r, (uint32_t)n) : 0;
+        for (int k = 0; k < n; k++) {
+            Move m = mv[(start + k) % n];
+            if (!loses_at_once(g, st, m, scratch)) {
+                pick = m;
+                break;
+            }
+        }
+    }
+    free(mv);
+    free(scratch);
+    return pick;
+}
+
 Move engine_go(struct engine *e, const struct game *g, void *st, int level,
                const struct engine_limits *limits, uint64_t seed, struct engine_result *out)
 {
@@ -129,6 +183,7 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
     };
     Move m = algo == ENGINE_ALGO_MCTS ? mcts_search(g, st, &p, &ctl, out)
                                       : ab_search(g, st, &p, &ctl, &e->tt, out);
+    m = maybe_blunder(g, st, m, lim.blunder, seed);
     /* The last guard of "never an illegal move": a bug above costs strength only. */
     if (m && !is_legal(g, st, m))
         m = 0;

@@ -54,6 +54,7 @@ struct engine_limits {
     enum engine_algo algo; /* force one search */
     int noise;             /* extra root noise in centipawns (low levels have their own) */
     int contempt;          /* a draw's cost to the side to move, centipawns (-1: none) */
+    int blunder;           /* per mille of random (not at once losing) moves */
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };
