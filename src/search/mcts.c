@@ -14,8 +14,8 @@
 #define MCTS_EXPLORE 0.9
 /* A playout longer than this is judged by the evaluation. */
 #define MCTS_PLAYOUT_PLIES 200
-/* The tree stops growing here (about 1.5 GB would be needed for far more). */
-#define MCTS_MAX_NODES (8u << 20)
+/* The tree stops growing here: 4M nodes of 32 bytes, 128 MB a search. */
+#define MCTS_MAX_NODES (4u << 20)
 /* How an evaluation becomes a win probability: eval / scale on a logistic. */
 #define MCTS_EVAL_SCALE 150.0
 /* Progress reports (info lines) every this many iterations. */
