@@ -138,8 +138,10 @@ static void cmd_position(struct uci *u, char *args)
 {
     char err[ERROR_TEXT_MAX];
     void *st = game_state_new(u->g);
-    if (!st)
-        return say(u, "info string error: out of memory");
+    if (!st) {
+        say(u, "info string error: out of memory");
+        return;
+    }
     char *kind = next_word(&args);
     char *moves = find_word(args, "moves");
     if (moves) {
@@ -247,8 +249,10 @@ static void cmd_go(struct uci *u, char *args)
     u->lim = lim;
     u->seed = u->g->key(u->st) ^ (uint64_t)u->g->ply(u->st);
     atomic_store(&u->stop, 0);
-    if (pthread_create(&u->thread, NULL, search_thread, u) != 0)
-        return say(u, "info string error: cannot start the search");
+    if (pthread_create(&u->thread, NULL, search_thread, u) != 0) {
+        say(u, "info string error: cannot start the search");
+        return;
+    }
     u->searching = 1;
 }
 
@@ -256,8 +260,10 @@ static void cmd_setoption(struct uci *u, char *args)
 {
     /* setoption name <id, may have spaces> [value <x>] */
     char *name = strstr(args, "name ");
-    if (!name)
-        return say(u, "info string error: setoption needs 'name'");
+    if (!name) {
+        say(u, "info string error: setoption needs 'name'");
+        return;
+    }
     name += 5;
     char *value = strstr(name, " value ");
     if (value) {
@@ -268,16 +274,22 @@ static void cmd_setoption(struct uci *u, char *args)
         name++;
     if (!strcasecmp(name, "Level") && value) {
         int64_t v;
-        if (parse_i64(value, &v) || v > ENGINE_LEVEL_MAX)
-            return say(u, "info string error: Level is 0..%d", ENGINE_LEVEL_MAX);
+        if (parse_i64(value, &v) || v > ENGINE_LEVEL_MAX) {
+            say(u, "info string error: Level is 0..%d", ENGINE_LEVEL_MAX);
+            return;
+        }
         u->level = (int)v;
     } else if (!strcasecmp(name, "Hash") && value) {
         int64_t v;
-        if (parse_i64(value, &v) || v < 1 || v > UCI_MAX_HASH_MB)
-            return say(u, "info string error: Hash is 1..%d MB", UCI_MAX_HASH_MB);
+        if (parse_i64(value, &v) || v < 1 || v > UCI_MAX_HASH_MB) {
+            say(u, "info string error: Hash is 1..%d MB", UCI_MAX_HASH_MB);
+            return;
+        }
         struct engine *e = engine_new((size_t)v);
-        if (!e)
-            return say(u, "info string error: no memory for %lld MB", (long long)v);
+        if (!e) {
+            say(u, "info string error: no memory for %lld MB", (long long)v);
+            return;
+        }
         engine_free(u->engine);
         u->engine = e;
         u->hash_mb = (int)v;
