@@ -74,7 +74,7 @@ run: setup
 	./agora play egara-guti
 
 test: setup
-	$(MAKE) test-only
+	@$(MAKE) --no-print-directory test-only
 
 test-only: agora build/agora-tests build/agora-tests-san build/fuzz-parsers
 	@tests/run
