@@ -72,6 +72,12 @@ TEST(egara_board_data)
     CHECK_EQ_INT(egara_board.middle[egara_point_by_name("b7")][egara_point_by_name("b2")],
                  egara_point_by_name("b6"));
     CHECK(egara_board.adjacent[egara_point_by_name("b6")] & (1u << egara_point_by_name("b2")));
+    const struct board_layout *l = egara()->layout();
+    CHECK_EQ_INT(l->shape, BOARD_GRAPH);
+    CHECK_EQ_INT(l->cells, 23);
+    CHECK_EQ_INT(l->edges, 40);
+    CHECK_STR(l->cell[EGARA_CENTRE].name, "d4");
+    CHECK(l->cell[EGARA_CENTRE].flags & CELL_CENTRE);
 }
 
 TEST(egara_perft_table)

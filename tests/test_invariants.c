@@ -194,6 +194,38 @@ TEST(invariants_fast_perft_matches_generic)
     }
 }
 
+/* The layout names each cell once, and piece_at agrees with the position text's
+ * piece count. */
+TEST(invariants_layout)
+{
+    for (int gi = 0; game_registry[gi]; gi++) {
+        const struct game *g = game_registry[gi];
+        CHECK_MSG(g->layout && g->piece_at, "%s has no layout", g->name);
+        if (!g->layout || !g->piece_at)
+            continue;
+        const struct board_layout *l = g->layout();
+        CHECK(l->cells > 0);
+        for (int i = 0; i < l->cells; i++)
+            for (int j = 0; j < i; j++)
+                CHECK_MSG(strcmp(l->cell[i].name, l->cell[j].name) != 0, "%s: cell %s twice",
+                          g->name, l->cell[i].name);
+        for (int e = 0; e < l->edges; e++)
+            CHECK(l->edge[e][0] >= 0 && l->edge[e][0] < l->cells && l->edge[e][1] >= 0 &&
+                  l->edge[e][1] < l->cells);
+        void *st = game_state_new(g);
+        g->start(st);
+        char text[POSITION_TEXT_MAX];
+        g->write_position(st, text, sizeof text);
+        int letters = 0, pieces = 0;
+        for (const char *c = text; *c && *c != ' '; c++)
+            letters += (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z');
+        for (int i = 0; i < l->cells; i++)
+            pieces += g->piece_at(st, i, NULL) != 0;
+        CHECK_EQ_INT(pieces, letters);
+        free(st);
+    }
+}
+
 /* Every game rejects empty and junk position text with a message, state untouched. */
 TEST(invariants_bad_position_text)
 {

@@ -12,6 +12,7 @@ Key egara_zobrist_black;
 void egara_init(void)
 {
     egara_board_init();
+    egara_layout_init();
     struct rng r;
     rng_seed(&r, 0x45474152412d4755ULL); /* "EGARA-GU" */
     for (int side = 0; side < 2; side++)
