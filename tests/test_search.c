@@ -83,12 +83,10 @@ static const struct {
     const char *text;
     int plies;
 } egara_wins[] = {
-    {"5/3/3/B/2W/1B1/2W2 w 0", 1},
-    {"2W2/3/3/1/3/B1W/3WW w 7", 3},   /* f2-d2 b2xf2 f1xf6 */
-    {"5/B2/3/1/W2/1W1/WWW1W w 4", 3}, /* b1-b2, then a chain */
-    {"B1BBB/1B1/3/B/3/W2/5 b 11", 3}, /* black to move */
-    {"3B1/3/3/B/3/2W/W1W2 w 2", 5},
-    {"5/B2/3/W/3/2W/3W1 w 5", 5},
+    {"5/3/3/B/2W/1B1/2W2 w 0", 1},     {"2W2/3/3/1/3/B1W/3WW w 7", 3}, /* f2-d2 b2xf2 f1xf6 */
+    {"5/B2/3/1/W2/1W1/WWW1W w 4", 3},                                  /* b1-b2, then a chain */
+    {"B1BBB/1B1/3/B/3/W2/5 b 11", 3},                                  /* black to move */
+    {"3B1/3/3/B/3/2W/W1W2 w 2", 5},    {"5/B2/3/W/3/2W/3W1 w 5", 5},
     {"BB1B1/BBB/3/B/3/W2/1W3 b 5", 5},
 };
 
@@ -101,8 +99,7 @@ static void check_finds_wins(struct test_ctx *t__, enum engine_algo algo)
         if (!st)
             continue;
         int plies = egara_wins[i].plies;
-        CHECK_MSG(brute_wins(g, st, plies), "judge: no win in %d at %s", plies,
-                  egara_wins[i].text);
+        CHECK_MSG(brute_wins(g, st, plies), "judge: no win in %d at %s", plies, egara_wins[i].text);
         CHECK_MSG(plies < 3 || !brute_wins(g, st, plies - 2), "judge: a shorter win at %s",
                   egara_wins[i].text);
         struct engine_limits lim = {.algo = algo};
@@ -380,5 +377,17 @@ TEST(search_levels_grow)
                   (unsigned long long)r.nodes, (unsigned long long)last);
         last = r.nodes;
     }
+    free(st);
+}
+
+/* Found by the fuzz smoke run on this branch: text after a seventh '/' read past the
+ * table of rank sizes.  It is an error now, with a message. */
+TEST(search_egara_text_after_last_rank)
+{
+    const struct game *g = game_find("egara-guti");
+    void *st = game_state_new(g);
+    char err[ERROR_TEXT_MAX] = "";
+    CHECK(g->parse_position(st, "BBBB1/BBB/BBB/W/W1W/WWW/WWWWW/WWW w 0", err, sizeof err) != 0);
+    CHECK(strstr(err, "too many ranks") != NULL);
     free(st);
 }

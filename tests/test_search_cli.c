@@ -78,8 +78,8 @@ TEST(search_match_levels)
     if (fd < 0)
         return;
     close(fd);
-    char *argv[] = {"agora", "match", "egara", "level:2", "random", "--games", "4",
-                    "--concurrency", "2", "--quiet", "--out", path, NULL};
+    char *argv[] = {"agora",         "match", "egara",   "level:2", "random", "--games", "4",
+                    "--concurrency", "2",     "--quiet", "--out",   path,     NULL};
     char *out = NULL;
     CHECK_EQ_INT(run_cli("", &out, 12, argv), 0);
     CHECK(strstr(out, "games 4/4") != NULL);
@@ -100,10 +100,8 @@ TEST(search_match_levels)
 TEST(search_match_bad_input)
 {
     static const char *const bad[][3] = {
-        {"level:9", "random", NULL},
-        {"levle:2", "random", NULL},
-        {"level:2,tc=x", "random", NULL},
-        {"level:2", NULL, NULL},
+        {"level:9", "random", NULL},       {"levle:2", "random", NULL},
+        {"level:2,tc=x", "random", NULL},  {"level:2", NULL, NULL},
         {"level:2", "random", "--option"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

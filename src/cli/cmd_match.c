@@ -6,8 +6,8 @@
  *   depth:N | nodes:N | movetime:MS     our engine at full strength within that limit
  *   uci:COMMAND         an external UCI engine (run by /bin/sh)
  * followed by any of ,tc=SECONDS+INC ,depth=N ,nodes=N ,movetime=MS ,algo=alphabeta|mcts
- * ,noise=CP ,blunder=PERMILLE ,contempt=CP (-1: none) ,level=N ,name=NAME (e.g. level:8,tc=10+0.1 or
- * nodes:20000,algo=mcts).
+ * ,noise=CP ,blunder=PERMILLE ,contempt=CP (-1: none) ,level=N ,name=NAME (e.g. level:8,tc=10+0.1
+ * or nodes:20000,algo=mcts).
  *
  * Options: --games N (10), --concurrency N (1), --random-plies N (8; 0 for chess),
  * --balance CP (60: redraw random openings a quick search scores beyond +-CP; 0 off),
@@ -149,8 +149,11 @@ static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
     if (!strcmp(k, "depth") || !strcmp(k, "nodes") || !strcmp(k, "movetime") ||
         !strcmp(k, "noise") || !strcmp(k, "level") || !strcmp(k, "contempt") ||
         !strcmp(k, "blunder")) {
-        if (parse_limit(io, k, v, !strcmp(k, "noise") || !strcmp(k, "blunder") ? 0 : !strcmp(k, "contempt") ? -1 : 1,
-                        !strcmp(k, "level") ? ENGINE_LEVEL_MAX
+        if (parse_limit(io, k, v,
+                        !strcmp(k, "noise") || !strcmp(k, "blunder") ? 0
+                        : !strcmp(k, "contempt")                     ? -1
+                                                                     : 1,
+                        !strcmp(k, "level")   ? ENGINE_LEVEL_MAX
                         : !strcmp(k, "depth") ? ENGINE_MAX_PLY - 1
                                               : 2000000000L,
                         &n))
@@ -226,13 +229,15 @@ static int parse_player(struct cli_io *io, const char *spec, struct player *p)
                     return -1;
                 p->lim.movetime_ms = n;
             } else {
-                return cli_error(io, "match: unknown player '%s' (random, level:N, depth:N, "
-                                     "nodes:N, movetime:MS or uci:COMMAND)",
+                return cli_error(io,
+                                 "match: unknown player '%s' (random, level:N, depth:N, "
+                                 "nodes:N, movetime:MS or uci:COMMAND)",
                                  spec - len);
             }
         } else {
-            return cli_error(io, "match: unknown player '%s' (random, level:N, depth:N, "
-                                 "nodes:N, movetime:MS or uci:COMMAND)",
+            return cli_error(io,
+                             "match: unknown player '%s' (random, level:N, depth:N, "
+                             "nodes:N, movetime:MS or uci:COMMAND)",
                              spec - len);
         }
     }
@@ -294,8 +299,8 @@ static int make_start(struct match *m, void *st, int pair, Move *line, Move *buf
 
 /* "position startpos moves ..." or "position fen TEXT moves ..." for an external
  * engine: every move of the game so far, opening plies included. */
-static char *position_command(const struct game *g, const struct game_record *rec,
-                              void *scratch, const Move *line, int n)
+static char *position_command(const struct game *g, const struct game_record *rec, void *scratch,
+                              const Move *line, int n)
 {
     size_t cap = 64 + POSITION_TEXT_MAX + (size_t)n * MOVE_TEXT_MAX;
     char *cmd = malloc(cap);
@@ -323,8 +328,8 @@ static char *position_command(const struct game *g, const struct game_record *re
 
 /* One move of an external engine: 0 and the move, or a fault. */
 static enum fault uci_move(struct match *m, struct player *p, struct seat *seat,
-                           const struct game_record *rec, void *st, void *scratch,
-                           const Move *line, int n, const int64_t clock[2], Move *out)
+                           const struct game_record *rec, void *st, void *scratch, const Move *line,
+                           int n, const int64_t clock[2], Move *out)
 {
     const struct game *g = m->g;
     char err[ERROR_TEXT_MAX];
@@ -332,8 +337,8 @@ static enum fault uci_move(struct match *m, struct player *p, struct seat *seat,
         if (seat->started)
             uci_client_stop(seat->uci);
         pthread_mutex_lock(&m->lock); /* spawn one at a time: no fd leaks to children */
-        int rc = uci_client_start(seat->uci, p->command, p->opt_names, p->opt_values,
-                                  p->noptions, err, sizeof err);
+        int rc = uci_client_start(seat->uci, p->command, p->opt_names, p->opt_values, p->noptions,
+                                  err, sizeof err);
         pthread_mutex_unlock(&m->lock);
         seat->started = 1;
         if (rc) {
@@ -350,9 +355,8 @@ static enum fault uci_move(struct match *m, struct player *p, struct seat *seat,
     char go[256];
     int64_t wait_ms = MATCH_NO_MOVE_MS;
     if (p->tc_ms > 0 || p->inc_ms > 0) {
-        snprintf(go, sizeof go, "go wtime %lld btime %lld winc %lld binc %lld",
-                 (long long)clock[0], (long long)clock[1], (long long)p->inc_ms,
-                 (long long)p->inc_ms);
+        snprintf(go, sizeof go, "go wtime %lld btime %lld winc %lld binc %lld", (long long)clock[0],
+                 (long long)clock[1], (long long)p->inc_ms, (long long)p->inc_ms);
         wait_ms = clock[g->side_to_move(st)] + m->time_margin_ms + 1000;
     } else if (p->lim.movetime_ms) {
         snprintf(go, sizeof go, "go movetime %lld", (long long)p->lim.movetime_ms);
@@ -505,8 +509,8 @@ static void play_game(struct match *m, int index, struct seat seats[2], struct g
         double t0 = cli_seconds();
         Move mv = 0;
         uint64_t seed = m->seed * 0x9E3779B97F4A7C15ULL ^ ((uint64_t)index << 20) ^ (uint64_t)n;
-        enum fault f = player_move(m, p, &seats[who], rec, st, scratch, line, n, clock, &r, buf,
-                                   seed, &mv);
+        enum fault f =
+            player_move(m, p, &seats[who], rec, st, scratch, line, n, clock, &r, buf, seed, &mv);
         int64_t used = (int64_t)((cli_seconds() - t0) * 1000);
         if (f == FAULT_NONE && (p->tc_ms > 0 || p->inc_ms > 0)) {
             clock[side] -= used;
@@ -575,9 +579,9 @@ static void progress(struct match *m, int final)
         return;
     if (!final && !tty && n % (m->games >= 20 ? m->games / 10 : 1) != 0 && n != m->games)
         return;
-    fprintf(f, "%s%s vs %s: games %d/%d  +%d =%d -%d  score %.1f%%  elo ", !final && tty ? "\r" : "",
-            m->players[0].name, m->players[1].name, n, m->games, m->score.wins, m->score.draws,
-            m->score.losses, pct);
+    fprintf(f, "%s%s vs %s: games %d/%d  +%d =%d -%d  score %.1f%%  elo ",
+            !final && tty ? "\r" : "", m->players[0].name, m->players[1].name, n, m->games,
+            m->score.wins, m->score.draws, m->score.losses, pct);
     if (isinf(elo))
         fprintf(f, "%s", elo > 0 ? "+inf" : "-inf");
     else
@@ -699,8 +703,10 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
             m->quiet = 1;
         } else if (!strcmp(a, "--sprt") && has) {
             if (sscanf(argv[++i], "%lf,%lf", &m->elo0, &m->elo1) != 2 || m->elo0 >= m->elo1)
-                return cli_error(io, "match: bad --sprt '%s' (expected ELO0,ELO1 with "
-                                     "ELO0 < ELO1)", argv[i]);
+                return cli_error(io,
+                                 "match: bad --sprt '%s' (expected ELO0,ELO1 with "
+                                 "ELO0 < ELO1)",
+                                 argv[i]);
             m->sprt = 1;
         } else if ((!strcmp(a, "--sprt-alpha") || !strcmp(a, "--sprt-beta")) && has) {
             double x;
@@ -727,14 +733,17 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
         }
     }
     if (nplayers != 2)
-        return cli_error(io, "usage: agora match GAME PLAYER1 PLAYER2 [--games N] "
-                             "[--concurrency N] [--random-plies N] [--openings FILE] [--seed N] "
-                             "[--max-plies N] [--out FILE] [--sprt ELO0,ELO1] [--option NAME=VALUE]");
+        return cli_error(io,
+                         "usage: agora match GAME PLAYER1 PLAYER2 [--games N] "
+                         "[--concurrency N] [--random-plies N] [--openings FILE] [--seed N] "
+                         "[--max-plies N] [--out FILE] [--sprt ELO0,ELO1] [--option NAME=VALUE]");
     if (!random_plies_set && !strcmp(m->g->name, "chess"))
         m->random_plies = 0;
     if (!strcmp(m->players[0].name, m->players[1].name)) {
-        strncat(m->players[0].name, "#1", sizeof m->players[0].name - strlen(m->players[0].name) - 1);
-        strncat(m->players[1].name, "#2", sizeof m->players[1].name - strlen(m->players[1].name) - 1);
+        strncat(m->players[0].name, "#1",
+                sizeof m->players[0].name - strlen(m->players[0].name) - 1);
+        strncat(m->players[1].name, "#2",
+                sizeof m->players[1].name - strlen(m->players[1].name) - 1);
     }
     return 0;
 }

@@ -13,9 +13,9 @@
  * thinks. */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <strings.h>
 #include <time.h>
 

@@ -20,8 +20,7 @@ static int moments(const struct match_score *s, double *mean, double *var)
         return 0;
     double m = (s->wins + 0.5 * s->draws) / n;
     *mean = m;
-    *var = (s->wins * (1 - m) * (1 - m) + s->draws * (0.5 - m) * (0.5 - m) +
-            s->losses * m * m) / n;
+    *var = (s->wins * (1 - m) * (1 - m) + s->draws * (0.5 - m) * (0.5 - m) + s->losses * m * m) / n;
     return 1;
 }
 

@@ -28,12 +28,12 @@ struct ab {
     void *st;
     struct search_ctl *ctl;
     struct tt *tt;
-    Move *moves;     /* ENGINE_MAX_PLY + 1 lists of max_moves */
-    int32_t *order;  /* their ordering keys */
+    Move *moves;    /* ENGINE_MAX_PLY + 1 lists of max_moves */
+    int32_t *order; /* their ordering keys */
     Move killers[ENGINE_MAX_PLY][2];
     int16_t history[2][HISTORY_SIZE];
     int seldepth;
-    int ply_room;    /* plies the state's history can still take */
+    int ply_room; /* plies the state's history can still take */
     enum side root_side;
     int contempt;
 };
@@ -302,8 +302,7 @@ void search_pv_text(const struct game *g, void *st, const struct tt *tt, Move fi
     free(mv);
 }
 
-static void report(struct ab *s, const struct search_params *p, int depth, Score score,
-                   Move best)
+static void report(struct ab *s, const struct search_params *p, int depth, Score score, Move best)
 {
     if (!p->on_info)
         return;
@@ -405,8 +404,8 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
             g->make_move(st, m);
             if (p->noise > 0 || i == 0) {
                 /* Exact scores for every move when noise will choose among them. */
-                score = -negamax(s, depth - 1, -SCORE_INFINITE, p->noise > 0 ? SCORE_INFINITE
-                                                                              : -alpha, 1, 1);
+                score = -negamax(s, depth - 1, -SCORE_INFINITE,
+                                 p->noise > 0 ? SCORE_INFINITE : -alpha, 1, 1);
             } else {
                 score = -negamax(s, depth - 1, -alpha - 1, -alpha, 1, 0);
                 if (score > alpha && !ctl->stopped)

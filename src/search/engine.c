@@ -64,8 +64,8 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
                        struct engine_limits *lim, enum engine_algo *algo)
 {
     *lim = given ? *given : (struct engine_limits){0};
-    int has_clock = lim->time_ms[0] > 0 || lim->time_ms[1] > 0 || lim->inc_ms[0] > 0 ||
-                    lim->inc_ms[1] > 0;
+    int has_clock =
+        lim->time_ms[0] > 0 || lim->time_ms[1] > 0 || lim->inc_ms[0] > 0 || lim->inc_ms[1] > 0;
     int bounded = lim->depth > 0 || lim->nodes > 0 || lim->movetime_ms > 0 || has_clock;
     if (level <= 0 && !bounded && !lim->infinite)
         level = ENGINE_DEFAULT_LEVEL;
@@ -75,8 +75,8 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
         levels_plan(g, level, &plan);
         lim->depth = (int)min_nonzero((uint64_t)lim->depth, (uint64_t)plan.depth);
         lim->nodes = min_nonzero(lim->nodes, plan.nodes);
-        lim->movetime_ms = (int64_t)min_nonzero((uint64_t)lim->movetime_ms,
-                                                (uint64_t)plan.movetime_ms);
+        lim->movetime_ms =
+            (int64_t)min_nonzero((uint64_t)lim->movetime_ms, (uint64_t)plan.movetime_ms);
         if (plan.noise > lim->noise)
             lim->noise = plan.noise;
         if (plan.blunder > lim->blunder)
@@ -132,8 +132,7 @@ static int loses_at_once(const struct game *g, void *st, Move m, Move *mv)
 
 /* A level's deliberate blunder: now and then (seeded) a random move instead of the
  * search's, though never one that loses on the spot. */
-static Move maybe_blunder(const struct game *g, void *st, Move best, int per_mille,
-                          uint64_t seed)
+static Move maybe_blunder(const struct game *g, void *st, Move best, int per_mille, uint64_t seed)
 {
     if (per_mille <= 0 || !best)
         return best;
@@ -177,7 +176,9 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         .noise = lim.noise,
         .seed = seed,
         .infinite = lim.infinite,
-        .contempt = lim.contempt > 0 ? lim.contempt : lim.contempt < 0 ? 0 : ENGINE_CONTEMPT,
+        .contempt = lim.contempt > 0   ? lim.contempt
+                    : lim.contempt < 0 ? 0
+                                       : ENGINE_CONTEMPT,
         .on_info = lim.on_info,
         .info_ctx = lim.info_ctx,
     };
@@ -203,7 +204,7 @@ Move engine_think(const struct game *g, void *st, int level, const struct engine
     size_t bytes = ENGINE_MAX_HASH;
     if (lim.nodes && !lim.infinite) {
         uint64_t want = lim.nodes * 2 * sizeof(struct tt_entry);
-        bytes = want < ENGINE_MIN_HASH ? ENGINE_MIN_HASH
+        bytes = want < ENGINE_MIN_HASH   ? ENGINE_MIN_HASH
                 : want > ENGINE_MAX_HASH ? ENGINE_MAX_HASH
                                          : (size_t)want;
     } else if (lim.depth && lim.depth <= 4 && !lim.infinite) {

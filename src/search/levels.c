@@ -25,7 +25,9 @@ struct game_profile {
 #define MC ENGINE_ALGO_MCTS
 
 static const struct game_profile profiles[] = {
-    {"egara-guti", AB, 16,
+    {"egara-guti",
+     AB,
+     16,
      {
          {AB, 1, 0, 1000, 300, 350},
          {AB, 2, 0, 1000, 150, 250},
@@ -39,18 +41,19 @@ static const struct game_profile profiles[] = {
 };
 
 /* Until a game is measured: the same shape, with node budgets for a slower game. */
-static const struct game_profile default_profile = {
-    NULL, AB, 5,
-    {
-        {AB, 1, 0, 1000, 300, 350},
-        {AB, 2, 0, 1000, 150, 250},
-        {AB, 3, 0, 1000, 60, 200},
-        {AB, 4, 0, 1000, 30, 100},
-        {AB, 0, 3000, 1000, 0, 80},
-        {AB, 0, 12000, 1000, 0, 55},
-        {AB, 0, 60000, 1000, 0, 35},
-        {AB, 0, 500000, 2000, 0, 0},
-    }};
+static const struct game_profile default_profile = {NULL,
+                                                    AB,
+                                                    5,
+                                                    {
+                                                        {AB, 1, 0, 1000, 300, 350},
+                                                        {AB, 2, 0, 1000, 150, 250},
+                                                        {AB, 3, 0, 1000, 60, 200},
+                                                        {AB, 4, 0, 1000, 30, 100},
+                                                        {AB, 0, 3000, 1000, 0, 80},
+                                                        {AB, 0, 12000, 1000, 0, 55},
+                                                        {AB, 0, 60000, 1000, 0, 35},
+                                                        {AB, 0, 500000, 2000, 0, 0},
+                                                    }};
 
 static const struct game_profile *profile_of(const struct game *g)
 {

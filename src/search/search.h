@@ -7,12 +7,12 @@
 #include "tt.h"
 
 struct search_params {
-    int depth;      /* alpha-beta: the last iteration (1..ENGINE_MAX_PLY - 1) */
-    int noise;      /* centipawns of root noise: the low levels' deliberate mistakes */
-    uint64_t seed;  /* for the noise and MCTS's playouts */
-    int infinite;   /* keep searching until stopped, even after a proven result */
-    int contempt;   /* centipawns a draw is worth less than 0 to the side to move at
-                     * the root: a stronger side plays on instead of repeating */
+    int depth;     /* alpha-beta: the last iteration (1..ENGINE_MAX_PLY - 1) */
+    int noise;     /* centipawns of root noise: the low levels' deliberate mistakes */
+    uint64_t seed; /* for the noise and MCTS's playouts */
+    int infinite;  /* keep searching until stopped, even after a proven result */
+    int contempt;  /* centipawns a draw is worth less than 0 to the side to move at
+                    * the root: a stronger side plays on instead of repeating */
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };

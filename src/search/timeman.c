@@ -37,8 +37,8 @@ void timeman_init(struct search_ctl *ctl, const struct engine_limits *lim, enum 
         ctl->soft_ms = ctl->hard_ms = lim->movetime_ms;
     int64_t left = lim->time_ms[side], inc = lim->inc_ms[side];
     if (left > 0 || inc > 0) {
-        int horizon = lim->movestogo > 0 ? (lim->movestogo < 50 ? lim->movestogo : 50)
-                                         : TIMEMAN_HORIZON;
+        int horizon =
+            lim->movestogo > 0 ? (lim->movestogo < 50 ? lim->movestogo : 50) : TIMEMAN_HORIZON;
         int64_t usable = left - TIMEMAN_OVERHEAD_MS;
         if (usable < 1)
             usable = 1;
