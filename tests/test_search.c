@@ -391,3 +391,37 @@ TEST(search_egara_text_after_last_rank)
     CHECK(strstr(err, "too many ranks") != NULL);
     free(st);
 }
+
+/* Chess (when registered): mate in 1 and in 2, checked by the brute-force judge,
+ * and the engine's move and win distance. */
+TEST(search_chess_mates)
+{
+    const struct game *g = game_find("chess");
+    if (!g)
+        SKIP("chess is not registered in this build");
+    static const struct {
+        const char *fen;
+        int plies;
+    } mates[] = {
+        {"k7/8/1K6/8/8/8/8/7R w - - 0 1", 1}, /* Rh8# */
+        {"k7/8/2K5/8/8/8/8/7R w - - 0 1", 3}, /* Kb6 Kb8 Rh8# */
+    };
+    for (size_t i = 0; i < sizeof mates / sizeof mates[0]; i++) {
+        void *st = parsed(g, mates[i].fen);
+        CHECK(st != NULL);
+        if (!st)
+            continue;
+        int plies = mates[i].plies;
+        CHECK_MSG(brute_wins(g, st, plies), "judge: no mate in %d plies at %s", plies,
+                  mates[i].fen);
+        struct engine_limits lim = {.depth = plies + 2, .algo = ENGINE_ALGO_ALPHABETA};
+        struct engine_result r;
+        Move m = engine_think(g, st, 0, &lim, 1, &r);
+        CHECK(is_legal(g, st, m));
+        CHECK_MSG(r.score == SCORE_WIN - plies, "%s: score %d", mates[i].fen, r.score);
+        g->make_move(st, m);
+        CHECK_MSG(brute_loses(g, st, plies - 1), "%s: not a mating move", mates[i].fen);
+        g->unmake_move(st, m);
+        free(st);
+    }
+}

@@ -553,8 +553,11 @@ static void write_record(struct match *m, int index, const struct game_record *r
     const char *white = m->players[rec->first_white ? 0 : 1].name;
     const char *black = m->players[rec->first_white ? 1 : 0].name;
     fprintf(m->out, "[Event \"agora match\"]\n[Site \"agora\"]\n[Round \"%d\"]\n", index + 1);
-    fprintf(m->out, "[Variant \"%s\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n",
-            m->g->name, white, black, result_tag(rec->result));
+    /* Chess records are plain PGN; the other games name themselves. */
+    if (strcmp(m->g->name, "chess") != 0)
+        fprintf(m->out, "[Variant \"%s\"]\n", m->g->name);
+    fprintf(m->out, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", white, black,
+            result_tag(rec->result));
     if (rec->fault)
         fprintf(m->out, "[Termination \"%s by %s\"]\n", fault_names[rec->fault],
                 m->players[rec->fault_player].name);

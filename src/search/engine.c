@@ -13,6 +13,9 @@
 /* A draw is worth this much less than an even position to the engine by default:
  * enough to avoid repeating in an even position, far less than a piece. */
 #define ENGINE_CONTEMPT 15
+/* A guess of the node rate, for sizing a table by time (the real rate varies by
+ * game and machine; a factor of two either way matters little). */
+#define ENGINE_GUESS_NPS 1000000
 #define ENGINE_MIN_HASH (256u << 10)
 #define ENGINE_MAX_HASH (32u << 20)
 
@@ -197,20 +200,30 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
 Move engine_think(const struct game *g, void *st, int level, const struct engine_limits *limits,
                   uint64_t seed, struct engine_result *out)
 {
-    /* A table sized to the work: about two entries a node, within bounds. */
+    /* A table sized to the work, about two entries a node: every page a search
+     * touches for the first time costs a page fault, so a short search gets a
+     * small table.  Without a node limit the work is guessed from the time it may
+     * take at ENGINE_GUESS_NPS. */
     struct engine_limits lim;
     enum engine_algo algo;
     merge_plan(g, level, limits, &lim, &algo);
+    uint64_t work = lim.nodes;
+    if (!work && !lim.infinite) {
+        struct search_ctl probe;
+        timeman_init(&probe, &lim, g->side_to_move(st));
+        if (probe.hard_ms != TIMEMAN_NONE)
+            work = (uint64_t)probe.hard_ms * ENGINE_GUESS_NPS / 1000;
+        else if (lim.depth && lim.depth <= 4)
+            work = 1;
+    }
     size_t bytes = ENGINE_MAX_HASH;
-    if (lim.nodes && !lim.infinite) {
-        uint64_t want = lim.nodes * 2 * sizeof(struct tt_entry);
+    if (algo == ENGINE_ALGO_MCTS) {
+        bytes = ENGINE_MIN_HASH;
+    } else if (work) {
+        uint64_t want = work * 2 * sizeof(struct tt_entry);
         bytes = want < ENGINE_MIN_HASH   ? ENGINE_MIN_HASH
                 : want > ENGINE_MAX_HASH ? ENGINE_MAX_HASH
                                          : (size_t)want;
-    } else if (lim.depth && lim.depth <= 4 && !lim.infinite) {
-        bytes = ENGINE_MIN_HASH;
-    } else if (algo == ENGINE_ALGO_MCTS) {
-        bytes = ENGINE_MIN_HASH;
     }
     struct engine *e = engine_new_bytes(bytes);
     if (!e) {

@@ -3,7 +3,7 @@
 #include <time.h>
 
 /* Kept back from the clock for process and pipe latency (UCI, match). */
-#define TIMEMAN_OVERHEAD_MS 20
+#define TIMEMAN_OVERHEAD_MS 30
 /* Moves the remaining time is shared among when the clock gives no movestogo. */
 #define TIMEMAN_HORIZON 30
 
@@ -42,11 +42,13 @@ void timeman_init(struct search_ctl *ctl, const struct engine_limits *lim, enum 
         int64_t usable = left - TIMEMAN_OVERHEAD_MS;
         if (usable < 1)
             usable = 1;
-        /* Soft: an even share plus most of the increment.  Hard: never more than a
-         * third of what is left (all of it but the overhead on the last move before
-         * a time control), so one long iteration cannot lose on time. */
+        /* Soft: an even share plus most of the increment.  Hard: at most four soft
+         * shares and never more than a quarter of what is left (all of it but the
+         * overhead on the last move before a time control), so one long iteration
+         * can neither lose on time nor drain the clock for the moves after it. */
         int64_t soft = usable / horizon + inc * 3 / 4;
-        int64_t hard = lim->movestogo == 1 ? usable : min64(usable, usable / 3 + inc);
+        int64_t hard =
+            lim->movestogo == 1 ? usable : min64(usable, min64(usable / 4 + inc / 2, soft * 4));
         if (hard < 1)
             hard = 1;
         if (soft > hard)

@@ -34,7 +34,8 @@ struct tt_entry {
  * replaced, so deep results survive a flood of shallow ones. */
 struct tt {
     struct tt_entry *entries;
-    size_t mask; /* bucket count - 1; entries come in pairs */
+    size_t mask;  /* bucket count - 1; entries come in pairs */
+    size_t bytes; /* of the mapping */
     uint8_t age;
 };
 
