@@ -16,7 +16,7 @@
 /* A guess of the node rate, for sizing a table by time (the real rate varies by
  * game and machine; a factor of two either way matters little). */
 #define ENGINE_GUESS_NPS 1000000
-#define ENGINE_MIN_HASH (256u << 10)
+#define ENGINE_MIN_HASH (64u << 10)
 #define ENGINE_MAX_HASH (32u << 20)
 
 struct engine {
@@ -213,8 +213,9 @@ Move engine_think(const struct game *g, void *st, int level, const struct engine
         timeman_init(&probe, &lim, g->side_to_move(st));
         if (probe.hard_ms != TIMEMAN_NONE)
             work = (uint64_t)probe.hard_ms * ENGINE_GUESS_NPS / 1000;
-        else if (lim.depth && lim.depth <= 4)
-            work = 1;
+        /* A shallow depth limit bounds the work too: about 8 nodes a ply deeper. */
+        if (lim.depth > 0 && lim.depth <= 7 && (!work || work > (1ull << (3 * lim.depth))))
+            work = 1ull << (3 * lim.depth);
     }
     size_t bytes = ENGINE_MAX_HASH;
     if (algo == ENGINE_ALGO_MCTS) {

@@ -6,33 +6,41 @@
 
 #include "engine.h"
 
-/* The table comes straight from mmap: its pages arrive zeroed and go back to the
- * system when it is freed.  (Through malloc a large table can come from the heap,
- * where calloc must clear all of it first: hundreds of milliseconds for 32 MB on a
- * busy machine.) */
+/* A large table comes straight from mmap, populated at once: its pages arrive
+ * zeroed in one go (a fault a page as a search first touches them cost 7 us each on
+ * the reference machine), and they go back to the system when it is freed.  Through
+ * malloc it could come from the heap instead, where calloc must clear all of it
+ * first.  A small table is a plain calloc: a few pages either way. */
+#define TT_MAP_BYTES (4u << 20)
+
 int tt_init(struct tt *tt, size_t bytes)
 {
     size_t buckets = 1;
     while (buckets * 2 * 2 * sizeof(struct tt_entry) <= bytes)
         buckets *= 2;
     tt->bytes = buckets * 2 * sizeof(struct tt_entry);
+    tt->mask = buckets - 1;
+    tt->age = 0;
+    tt->mapped = tt->bytes >= TT_MAP_BYTES;
+    if (!tt->mapped) {
+        tt->entries = calloc(buckets * 2, sizeof(struct tt_entry));
+        return tt->entries ? 0 : -1;
+    }
     int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #ifdef MAP_POPULATE
-    /* Fault every page in now, in one go: far cheaper than one fault each as a
-     * search first touches them (measured: 7 us a fault on the reference machine). */
     flags |= MAP_POPULATE;
 #endif
     void *p = mmap(NULL, tt->bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
     tt->entries = p == MAP_FAILED ? NULL : p;
-    tt->mask = buckets - 1;
-    tt->age = 0;
     return tt->entries ? 0 : -1;
 }
 
 void tt_free(struct tt *tt)
 {
-    if (tt->entries)
+    if (tt->entries && tt->mapped)
         munmap(tt->entries, tt->bytes);
+    else
+        free(tt->entries);
     tt->entries = NULL;
 }
 

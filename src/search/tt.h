@@ -35,7 +35,8 @@ struct tt_entry {
 struct tt {
     struct tt_entry *entries;
     size_t mask;  /* bucket count - 1; entries come in pairs */
-    size_t bytes; /* of the mapping */
+    size_t bytes; /* of the entries */
+    int mapped;   /* from mmap (large tables), else calloc */
     uint8_t age;
 };
 
