@@ -36,6 +36,7 @@ struct mnode {
     uint16_t nchildren;
     int8_t proven;
     uint8_t expanded;
+    uint8_t plies; /* once proven: plies to the end with best play (capped) */
 };
 
 struct mcts {
@@ -175,20 +176,26 @@ static void prove(struct mcts *m, uint32_t at)
     struct mnode *node = &m->nodes[at];
     if (!node->expanded || node->proven != MCTS_UNPROVEN)
         return;
-    int all = 1, best = -2;
+    int all = 1, best = -2, win_plies = 256, best_plies = 0;
     for (uint32_t c = node->first_child; c < node->first_child + node->nchildren; c++) {
-        int p = m->nodes[c].proven;
-        if (p == -1) {
-            node->proven = 1;
-            return;
-        }
-        if (p == MCTS_UNPROVEN)
+        const struct mnode *ch = &m->nodes[c];
+        int p = ch->proven;
+        if (p == -1 && ch->plies < win_plies)
+            win_plies = ch->plies; /* the quickest win */
+        if (p == MCTS_UNPROVEN) {
             all = 0;
-        else if (-p > best)
-            best = -p;
+        } else if (-p > best || (-p == best && best == -1 && ch->plies > best_plies)) {
+            best = -p; /* a loss resisted longest */
+            best_plies = ch->plies;
+        }
     }
-    if (all)
+    if (win_plies < 256) {
+        node->proven = 1;
+        node->plies = (uint8_t)(win_plies < 254 ? win_plies + 1 : 255);
+    } else if (all) {
         node->proven = (int8_t)best;
+        node->plies = (uint8_t)(best_plies < 254 ? best_plies + 1 : 255);
+    }
 }
 
 static void iterate(struct mcts *m)
@@ -252,9 +259,9 @@ static uint32_t best_child(const struct mcts *m)
         const struct mnode *ch = &m->nodes[c];
         double v = (double)ch->visits + (ch->visits ? ch->reward / ch->visits : 0);
         if (ch->proven == -1)
-            v = 1e200 - (double)ch->visits; /* a proven win: the surest one */
+            v = 1e200 - ch->plies; /* a proven win: the quickest */
         else if (ch->proven == 1)
-            v = -1e200 + (double)ch->visits; /* a proven loss: the most resisted */
+            v = -1e200 + ch->plies; /* a proven loss: the longest */
         if (v > best_v) {
             best_v = v;
             best = c;
@@ -265,10 +272,12 @@ static uint32_t best_child(const struct mcts *m)
 
 static Score child_score(const struct mnode *ch)
 {
+    /* Proven: a win or loss at the child's distance plus the move to it. */
+    int plies = ch->plies + 1 < ENGINE_MAX_PLY ? ch->plies + 1 : ENGINE_MAX_PLY;
     if (ch->proven == -1)
-        return ENGINE_WIN_BOUND;
+        return SCORE_WIN - plies;
     if (ch->proven == 1)
-        return -ENGINE_WIN_BOUND;
+        return -(SCORE_WIN - plies);
     if (ch->proven == 0)
         return 0;
     double p = ch->visits ? ch->reward / ch->visits : 0.5;
