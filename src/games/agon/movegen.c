@@ -42,6 +42,8 @@ bool agon_formation(const struct agon_state *s)
 unsigned agon_step_captures(const struct agon_state *s, int from, int to)
 {
     (void)from; /* `from` is adjacent to `to`, so never two cells away from it */
+    if (!(agon_board.adjacent[to] & s->occupied[!s->side]))
+        return 0; /* no enemy next to the cell: the common case */
     const uint8_t *b = s->board;
     unsigned us = AG_CODE(s->side), them = AG_CODE(!s->side);
     unsigned caps = 0;
@@ -54,67 +56,46 @@ unsigned agon_step_captures(const struct agon_state *s, int from, int to)
     return caps;
 }
 
-/* Empty cells a piece of the side to move may be returned to, not sandwiched:
- * the whole board for the queen, the outer ring for a guard. */
-static int return_targets(const struct agon_state *s, bool queen, Cell *out)
+/* Empty cells where a piece of the side to move may be put: not sandwiched. */
+static inline Cells allowed_cells(const struct agon_state *s)
 {
-    const uint8_t *b = s->board;
-    unsigned them = AG_CODE(!s->side);
-    int n = 0;
-    if (queen) {
-        for (int c = 0; c < AGON_CELLS; c++)
-            if (!b[c] && !sandwiched(b, agon_board.nb[c], them))
-                out[n++] = (Cell)c;
-    } else {
-        for (int i = 0; i < AGON_OUTER_CELLS; i++) {
-            int c = agon_board.outer[i];
-            if (!b[c] && !sandwiched(b, agon_board.nb[c], them))
-                out[n++] = (Cell)c;
-        }
-    }
+    Cells them = s->occupied[!s->side];
+    Cells empty = agon_board.all & ~(them | s->occupied[s->side]);
+    return empty & ~ag_sandwich_cells(them, agon_board.has_nb);
+}
+
+static inline int emit(Move *moves, int n, Move base, Cells targets)
+{
+    for (uint64_t lo = (uint64_t)targets; lo; lo &= lo - 1)
+        moves[n++] = base | ((Move)__builtin_ctzll(lo) << 7);
+    for (uint64_t hi = (uint64_t)(targets >> 64); hi; hi &= hi - 1)
+        moves[n++] = base | ((Move)(64 + __builtin_ctzll(hi)) << 7);
     return n;
 }
 
-static int gen_returns(const struct agon_state *s, Move *moves)
+/* The steps of the piece on `from` to `targets`: its neighbours lie within 11 cells
+ * of it, so one 64-bit window starting 11 below it holds them all. */
+static inline int emit_near(Move *moves, int n, int from, Cells targets)
+{
+    int low = from >= 11 ? from - 11 : 0;
+    Move base = ag_step(from, 0);
+    for (uint64_t w = (uint64_t)(targets >> low); w; w &= w - 1)
+        moves[n++] = base | ((Move)(low + __builtin_ctzll(w)) << 7);
+    return n;
+}
+
+/* Returns: the captured queen first, to any allowed cell (the throne included);
+ * otherwise any captured guard, to an allowed cell of the outer ring. */
+static int gen_returns(const struct agon_state *s, Cells allowed, Move *moves)
 {
     unsigned caps = s->captured[s->side];
     const uint8_t *pos = s->pos[s->side];
-    Cell to[AGON_CELLS];
+    if (caps & 1)
+        return emit(moves, 0, ag_return(pos[0], 0), allowed);
+    allowed &= agon_board.outer_mask;
     int n = 0;
-    if (caps & 1) { /* the queen first */
-        int k = return_targets(s, true, to);
-        for (int i = 0; i < k; i++)
-            moves[n++] = ag_return(pos[0], to[i]);
-        return n;
-    }
-    int k = return_targets(s, false, to);
-    for (unsigned bits = caps; bits; bits &= bits - 1) {
-        int from = pos[__builtin_ctz(bits)];
-        for (int i = 0; i < k; i++)
-            moves[n++] = ag_return(from, to[i]);
-    }
-    return n;
-}
-
-static inline int gen_steps(const struct agon_state *s, Move *moves)
-{
-    const uint8_t *b = s->board;
-    const uint8_t *pos = s->pos[s->side];
-    unsigned them = AG_CODE(!s->side);
-    int n = 0;
-    for (int i = 0; i < AGON_PIECES; i++) {
-        int from = pos[i];
-        int count = agon_board.step_count[from];
-        const Cell *steps = agon_board.steps[from];
-        for (int k = 0; k < count; k++) {
-            int to = steps[k];
-            if (b[to] || (to == AGON_THRONE && i != 0))
-                continue;
-            if (sandwiched(b, agon_board.nb[to], them))
-                continue;
-            moves[n++] = ag_step(from, to);
-        }
-    }
+    for (unsigned bits = caps; bits; bits &= bits - 1)
+        n = emit(moves, n, ag_return(pos[__builtin_ctz(bits)], 0), allowed);
     return n;
 }
 
@@ -122,9 +103,35 @@ static inline int gen_moves(const struct agon_state *s, Move *moves)
 {
     if (formation(s, !s->side))
         return 0; /* the last move ended the game */
+    Cells allowed = allowed_cells(s);
     if (s->captured[s->side])
-        return gen_returns(s, moves);
-    return gen_steps(s, moves);
+        return gen_returns(s, allowed, moves);
+    const uint8_t *pos = s->pos[s->side];
+    int n = emit_near(moves, 0, pos[0], agon_board.step_mask[pos[0]] & allowed);
+    allowed &= ~AG_BIT(AGON_THRONE); /* only the queen enters the throne */
+    for (int i = 1; i < AGON_PIECES; i++)
+        n = emit_near(moves, n, pos[i], agon_board.step_mask[pos[i]] & allowed);
+    return n;
+}
+
+/* The number of legal moves, without listing them (perft's last ply, status). */
+static inline int count_moves(const struct agon_state *s)
+{
+    if (formation(s, !s->side))
+        return 0;
+    Cells allowed = allowed_cells(s);
+    unsigned caps = s->captured[s->side];
+    if (caps & 1)
+        return ag_popcount(allowed);
+    if (caps)
+        return __builtin_popcount(caps) * ag_popcount(allowed & agon_board.outer_mask);
+    const uint8_t *pos = s->pos[s->side];
+    Cells guard_allowed = allowed & ~AG_BIT(AGON_THRONE);
+    Cells reach = agon_board.step_mask[pos[0]] & allowed;
+    int n = ag_popcount(reach);
+    for (int i = 1; i < AGON_PIECES; i++)
+        n += ag_popcount(agon_board.step_mask[pos[i]] & guard_allowed);
+    return n;
 }
 
 int agon_gen_moves(const void *st, Move *moves)
@@ -132,25 +139,19 @@ int agon_gen_moves(const void *st, Move *moves)
     return gen_moves(st, moves);
 }
 
+/* Any legal move for the side to move, the formation rule aside (status checks it
+ * first). */
 bool agon_has_move(const struct agon_state *s)
 {
-    const uint8_t *b = s->board;
-    unsigned them = AG_CODE(!s->side);
-    if (s->captured[s->side]) {
-        Cell to[AGON_CELLS];
-        return return_targets(s, (s->captured[s->side] & 1) != 0, to) > 0;
-    }
+    Cells allowed = allowed_cells(s);
+    unsigned caps = s->captured[s->side];
+    if (caps)
+        return (allowed & ((caps & 1) ? agon_board.all : agon_board.outer_mask)) != 0;
     const uint8_t *pos = s->pos[s->side];
-    for (int i = 0; i < AGON_PIECES; i++) {
-        int from = pos[i];
-        for (int k = 0; k < agon_board.step_count[from]; k++) {
-            int to = agon_board.steps[from][k];
-            if (!b[to] && (to != AGON_THRONE || i == 0) &&
-                !sandwiched(b, agon_board.nb[to], them))
-                return true;
-        }
-    }
-    return false;
+    Cells reach = agon_board.step_mask[pos[0]];
+    for (int i = 1; i < AGON_PIECES; i++)
+        reach |= agon_board.step_mask[pos[i]] & ~AG_BIT(AGON_THRONE);
+    return (reach & allowed) != 0;
 }
 
 static inline void seen_add(struct agon_state *s, int delta)
@@ -186,6 +187,7 @@ static inline void make_move(struct agon_state *s, Move m)
     b[from] = 0;
     b[to] = (uint8_t)piece;
     s->pos[us][AG_INDEX(piece)] = (uint8_t)to;
+    s->occupied[us] ^= AG_BIT(from) | AG_BIT(to);
     s->key = key ^ agon_zobrist[to][ag_kind(piece)];
     s->side = (enum side)them;
     seen_add(s, 1);
@@ -213,6 +215,7 @@ static inline void unmake_move(struct agon_state *s, Move m)
     b[to] = 0;
     b[from] = (uint8_t)piece;
     s->pos[us][AG_INDEX(piece)] = (uint8_t)from;
+    s->occupied[us] ^= AG_BIT(from) | AG_BIT(to);
     s->side = (enum side)us;
     s->key = u->key;
 }
@@ -229,9 +232,9 @@ void agon_unmake_move(void *st, Move m)
 
 static uint64_t perft_rec(struct agon_state *s, int depth, Move *buf)
 {
-    int n = gen_moves(s, buf);
     if (depth == 1)
-        return (uint64_t)n;
+        return (uint64_t)count_moves(s);
+    int n = gen_moves(s, buf);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         make_move(s, buf[i]);

@@ -34,7 +34,8 @@ void agon_render(const void *st, char *buf, size_t size)
     const struct agon_board *b = &agon_board;
     char canvas[CANVAS_ROWS][CANVAS_COLS + 1];
     memset(canvas, ' ', sizeof canvas);
-    for (int c = 0; c < AGON_CELLS; c++) {
+    for (int i = 0; i < AGON_CELLS; i++) {
+        int c = b->cells[i];
         int h = 2 * b->r[c] + b->q[c]; /* height in half cells, -10..10 */
         int row = 10 - h, centre = 3 + COL_WIDTH * b->file[c];
         char name[8], content[8];

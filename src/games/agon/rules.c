@@ -6,7 +6,7 @@
 #include "core/rng.h"
 #include "state.h"
 
-Key agon_zobrist[AGON_CELLS][8];
+Key agon_zobrist[AGON_SLOTS][8];
 Key agon_zobrist_black;
 
 void agon_init(void)
@@ -14,18 +14,20 @@ void agon_init(void)
     agon_board_init();
     struct rng r;
     rng_seed(&r, 0x41474f4e2d313834ULL); /* "AGON-184" */
-    for (int c = 0; c < AGON_CELLS; c++)
+    for (int i = 0; i < AGON_CELLS; i++)
         for (int k = 0; k < 8; k++)
-            agon_zobrist[c][k] = rng_next(&r);
+            agon_zobrist[agon_board.cells[i]][k] = rng_next(&r);
     agon_zobrist_black = rng_next(&r);
 }
 
 Key agon_compute_key(const struct agon_state *s)
 {
     Key k = s->side == SIDE_BLACK ? agon_zobrist_black : 0;
-    for (int c = 0; c < AGON_CELLS; c++)
+    for (int i = 0; i < AGON_CELLS; i++) {
+        int c = agon_board.cells[i];
         if (s->board[c])
             k ^= agon_zobrist[c][ag_kind(s->board[c])];
+    }
     return k;
 }
 
@@ -52,6 +54,7 @@ void agon_start(void *st)
             int c = agon_cell_by_name(start_cells[side][i]);
             s->board[c] = AG_PIECE(side, i);
             s->pos[side][i] = (uint8_t)c;
+            s->occupied[side] |= AG_BIT(c);
         }
     s->side = SIDE_WHITE;
     s->key = agon_compute_key(s);
@@ -145,10 +148,13 @@ int agon_check(const void *st, char *err, size_t err_size)
     if (s->board[AGON_OFF] != AG_OFFBOARD)
         return fail(err, err_size, "the off-board sentinel was overwritten");
     int pieces = 0;
-    for (int c = 0; c < AGON_CELLS; c++) {
+    Cells occupied[2] = {0, 0};
+    for (int c = 0; c < AGON_SLOTS; c++) {
         unsigned v = s->board[c];
         if (!v)
             continue;
+        if (!(agon_board.all & AG_BIT(c)))
+            return fail(err, err_size, "a piece stands on off-board slot %d", c);
         if (AG_OWNER(v) == AG_OFFBOARD || (v & ~(AG_CAPTURED | 0x1fu)) || AG_INDEX(v) >= AGON_PIECES)
             return fail(err, err_size, "bad board byte 0x%02x on %s", v, agon_board.name[c]);
         int side = (int)AG_OWNER(v) - 1, i = (int)AG_INDEX(v);
@@ -158,8 +164,11 @@ int agon_check(const void *st, char *err, size_t err_size)
             return fail(err, err_size, "captured mark and list disagree on %s", agon_board.name[c]);
         if (c == AGON_THRONE && i != 0)
             return fail(err, err_size, "a guard stands on the throne");
+        occupied[side] |= AG_BIT(c);
         pieces++;
     }
+    if (occupied[0] != s->occupied[0] || occupied[1] != s->occupied[1])
+        return fail(err, err_size, "occupancy sets and board disagree");
     if (pieces != 2 * AGON_PIECES)
         return fail(err, err_size, "%d pieces on the board, expected 14", pieces);
     if (s->captured[SIDE_WHITE] && s->captured[SIDE_BLACK])

@@ -65,7 +65,8 @@ struct agon_undo {
 #define AGON_SEEN_SIZE 8192
 
 struct agon_state {
-    uint8_t board[AGON_CELLS + 1]; /* by cell, the sentinel last */
+    Cells occupied[2];             /* by side: its cells, captured pieces included */
+    uint8_t board[AGON_SLOTS + 1]; /* by cell, the sentinel last */
     uint8_t pos[2][AGON_PIECES];   /* by side and piece index: the cell it stands on */
     uint8_t captured[2];           /* by side: bit i when piece i is captured */
     enum side side;                /* to move */
@@ -76,7 +77,7 @@ struct agon_state {
 };
 
 /* Zobrist keys by cell and kind: kind = side * 4 + queen * 2 + captured. */
-extern Key agon_zobrist[AGON_CELLS][8];
+extern Key agon_zobrist[AGON_SLOTS][8];
 extern Key agon_zobrist_black;
 
 static inline int ag_kind(unsigned b)

@@ -23,7 +23,7 @@ void agon_write_position(const void *st, char *buf, size_t size)
     for (int x = 0; x < AGON_FILES; x++) {
         int empty = 0;
         for (int k = 0; k < agon_file_length[x]; k++) {
-            unsigned v = s->board[agon_file_first[x] + k];
+            unsigned v = s->board[agon_cell_of(x, k + 1)];
             if (!v) {
                 empty++;
                 continue;
@@ -59,6 +59,7 @@ static int place(struct agon_state *s, int cell, char letter, int *guards, int *
         return -1; /* counted and reported after the board */
     s->board[cell] = AG_PIECE(side, index);
     s->pos[side][index] = (uint8_t)cell;
+    s->occupied[side] |= AG_BIT(cell);
     return 0;
 }
 
@@ -99,7 +100,7 @@ static int parse_board(struct agon_state *s, const char *board, size_t len, char
             if (filled >= flen)
                 return fail(err, err_size, "file %c has more than %d cells", agon_file_letters[x],
                             flen);
-            last = agon_file_first[x] + filled;
+            last = agon_cell_of(x, filled + 1);
             if (place(s, last, c, guards, queens))
                 last = -2; /* an extra piece, not placed: counted and reported below */
             filled++;
