@@ -8,6 +8,7 @@
 #include "core/registry.h"
 #include "games/agon/agon.h"
 #include "games/agon/board.h"
+#include "games/agon/state.h"
 #include "harness.h"
 
 #define G (&agon_game)
@@ -592,4 +593,21 @@ TEST(agon_cli)
                   strstr(out, "Black to move"),
               "play: %s", out);
     free(out);
+}
+
+/* At the history's capacity (AGON_MAX_PLIES) the game is adjudicated a draw: random
+ * play reaches it about once in 70 000 games, so the state is forged here. */
+TEST(agon_history_full_is_adjudicated)
+{
+    struct agon_state *st = game_state_new(G);
+    G->start(st);
+    status_is(TEST_CTX, st, RESULT_ONGOING, REASON_NONE);
+    st->ply = AGON_MAX_PLIES;
+    for (int i = 0; i < AGON_MAX_PLIES; i++)
+        st->history[i].key = (Key)i * 0x9e3779b97f4a7c15ULL + 1;
+    status_is(TEST_CTX, st, RESULT_DRAW, REASON_ADJUDICATION);
+    Move moves[256];
+    CHECK_EQ_INT(game_legal_moves(G, st, moves), 0);
+    CHECK_EQ_INT(G->gen_moves(st, moves), 27);
+    free(st);
 }
