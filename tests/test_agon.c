@@ -611,3 +611,46 @@ TEST(agon_history_full_is_adjudicated)
     CHECK_EQ_INT(G->gen_moves(st, moves), 27);
     free(st);
 }
+
+/* The layout: flat-topped hexagons, so the six neighbours of a cell are all sqrt(3)/2
+ * cell widths away and every other cell further; piece_at shows captured marks. */
+TEST(agon_layout_and_piece_at)
+{
+    const struct board_layout *l = G->layout();
+    CHECK_EQ_INT(l->shape, BOARD_HEX);
+    CHECK_EQ_INT(l->cells, 91);
+    int neighbours = 0, thrones = 0;
+    for (int i = 0; i < l->cells; i++) {
+        thrones += (l->cell[i].flags & CELL_THRONE) != 0;
+        int a = agon_cell_by_name(l->cell[i].name);
+        CHECK(a >= 0 && agon_board.ring[a] == l->cell[i].ring);
+        for (int j = 0; j < i; j++) {
+            float dx = l->cell[i].x - l->cell[j].x, dy = l->cell[i].y - l->cell[j].y;
+            float d2 = dx * dx + dy * dy;
+            int b = agon_cell_by_name(l->cell[j].name), adjacent = 0;
+            for (int d = 0; d < AGON_DIRS; d++)
+                adjacent |= agon_board.nb[a][d] == b;
+            neighbours += adjacent;
+            if (adjacent)
+                CHECK_MSG(d2 > 0.749f && d2 < 0.751f, "%s-%s at %f", l->cell[i].name,
+                          l->cell[j].name, (double)d2);
+            else
+                CHECK_MSG(d2 > 0.99f, "%s-%s at %f", l->cell[i].name, l->cell[j].name, (double)d2);
+        }
+    }
+    CHECK_EQ_INT(neighbours, 240); /* the edges of a side-6 hexagonal board */
+    CHECK_EQ_INT(thrones, 1);
+    CHECK_STR(l->cell[0].name, "a1");
+    CHECK_STR(l->cell[45].name, "f6");
+    void *st = position(TEST_CTX, "Q*f6 Gk1 Gb1 Gh9 Gd9 Gl5 Ga5 qf11 gf5 gf7 gb7 gh1 gd1 gl2", 'w');
+    unsigned marks = 99;
+    CHECK_EQ_INT(G->piece_at(st, 45, &marks), 'Q');
+    CHECK_EQ_INT(marks, PIECE_CAPTURED);
+    CHECK_EQ_INT(G->piece_at(st, 0, &marks), 0);
+    CHECK_EQ_INT(marks, 0);
+    CHECK_EQ_INT(G->piece_at(st, 1, &marks), 0);
+    CHECK_EQ_INT(G->piece_at(st, 90, &marks), 0);
+    CHECK_EQ_INT(G->piece_at(st, 89, &marks), 'G'); /* l5 */
+    CHECK_EQ_INT(G->piece_at(st, 91, NULL), 0);
+    free(st);
+}

@@ -1,30 +1,21 @@
-/* The Agon board for a terminal: Glinski's layout, files as columns, each column half
- * a cell lower than its neighbour, so the cells form the hexagon.  Every cell is two
- * lines, its name over its content:
+/* The Agon board for a terminal: Glinski's layout, files a..l as columns, each
+ * column half a cell lower than its neighbour, so the cells form the hexagon.  A cell
+ * is its content then its name, on one line ("  G a5", "[g]b7", "  . c3", "<Q>f6"):
  *
- *          f11
- *       e10  q   g10            Q G  White queen and guards
- *        .  f10   .             q g  Black queen and guards
- *          ...                  [g]  a captured piece (it must be returned)
- *                               <f6> the throne
+ *                    q f11
+ *              . e10      . g10
+ *        G d9       . f10      G h9
+ *
+ *   Q G White queen, guards; q g Black; [g] captured; <.> the throne f6.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "state.h"
 
-#define COL_WIDTH 6
-#define CANVAS_ROWS 22
-#define CANVAS_COLS (2 + COL_WIDTH * AGON_FILES)
-
-static void put_centered(char *row, int centre, const char *text)
-{
-    int len = (int)strlen(text);
-    int start = centre - len / 2;
-    for (int i = 0; i < len; i++)
-        if (start + i >= 0 && start + i < CANVAS_COLS)
-            row[start + i] = text[i];
-}
+#define COL_WIDTH 5
+#define CANVAS_ROWS 21
+#define CANVAS_COLS (8 + COL_WIDTH * AGON_FILES)
 
 static const char *const side_names[2] = {"White", "Black"};
 
@@ -37,20 +28,18 @@ void agon_render(const void *st, char *buf, size_t size)
     for (int i = 0; i < AGON_CELLS; i++) {
         int c = b->cells[i];
         int h = 2 * b->r[c] + b->q[c]; /* height in half cells, -10..10 */
-        int row = 10 - h, centre = 3 + COL_WIDTH * b->file[c];
-        char name[8], content[8];
-        snprintf(name, sizeof name, c == AGON_THRONE ? "<%s>" : "%s", b->name[c]);
+        char text[16], glyph[8] = " . ";
         unsigned v = s->board[c];
-        if (!v) {
-            snprintf(content, sizeof content, ".");
-        } else {
+        if (v) {
             char letter = AG_INDEX(v) == 0 ? 'Q' : 'G';
             if (AG_OWNER(v) == AG_CODE(SIDE_BLACK))
                 letter = (char)(letter - 'A' + 'a');
-            snprintf(content, sizeof content, (v & AG_CAPTURED) ? "[%c]" : "%c", letter);
+            snprintf(glyph, sizeof glyph, (v & AG_CAPTURED) ? "[%c]" : " %c ", letter);
         }
-        put_centered(canvas[row], centre, name);
-        put_centered(canvas[row + 1], centre, content);
+        if (c == AGON_THRONE && !(v & AG_CAPTURED))
+            glyph[0] = '<', glyph[2] = '>';
+        snprintf(text, sizeof text, "%s%s", glyph, b->name[c]);
+        memcpy(canvas[10 - h] + 2 + COL_WIDTH * b->file[c], text, strlen(text));
     }
     size_t n = 0;
     for (int r = 0; r < CANVAS_ROWS && n < size; r++) {
@@ -62,7 +51,7 @@ void agon_render(const void *st, char *buf, size_t size)
     if (n < size)
         n += (size_t)snprintf(buf + n, size - n,
                               "\nQ G White queen, guards   q g Black queen, guards   "
-                              "[g] captured   <f6> the throne\n");
+                              "[g] captured   <.>f6 the throne\n");
     const char *us = side_names[s->side];
     unsigned caps = s->captured[s->side];
     if (n >= size)

@@ -12,6 +12,7 @@ Key agon_zobrist_black;
 void agon_init(void)
 {
     agon_board_init();
+    agon_layout_init();
     struct rng r;
     rng_seed(&r, 0x41474f4e2d313834ULL); /* "AGON-184" */
     for (int i = 0; i < AGON_CELLS; i++)

@@ -114,4 +114,7 @@ void agon_describe_move(const void *st, Move m, struct move_desc *out);
 Score agon_evaluate(const void *st);
 int agon_is_noisy(const void *st, Move m);
 void agon_render(const void *st, char *buf, size_t size);
+void agon_layout_init(void);
+const struct board_layout *agon_layout(void);
+char agon_piece_at(const void *st, int cell, unsigned *marks);
 int agon_check(const void *st, char *err, size_t err_size);
