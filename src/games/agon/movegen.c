@@ -22,16 +22,10 @@ bool agon_sandwiched(const struct agon_state *s, int cell, enum side side)
 
 static inline bool formation(const struct agon_state *s, enum side mover)
 {
-    const uint8_t *b = s->board;
-    const Cell *r1 = agon_board.ring1;
-    unsigned want = AG_CODE(mover);
-    /* Owner bits match and the index is not 0: a guard, captured or not. */
-    for (int i = 0; i < 6; i++) {
-        unsigned v = b[r1[i]];
-        if (AG_OWNER(v) != want || AG_INDEX(v) == 0)
-            return false;
-    }
-    return true;
+    /* Six pieces of the mover on the six ring-1 cells, the queen not among them:
+     * its six guards, captured or not. */
+    const Cells ring1 = agon_board.ring1_mask;
+    return (s->occupied[mover] & ring1) == ring1 && !(ring1 & AG_BIT(s->pos[mover][0]));
 }
 
 bool agon_formation(const struct agon_state *s)
@@ -140,18 +134,30 @@ int agon_gen_moves(const void *st, Move *moves)
 }
 
 /* Any legal move for the side to move, the formation rule aside (status checks it
- * first). */
+ * first).  Usually the first empty cell within reach is not sandwiched, which is
+ * cheaper to see than the whole sandwich map. */
 bool agon_has_move(const struct agon_state *s)
 {
-    Cells allowed = allowed_cells(s);
+    Cells them = s->occupied[!s->side];
+    Cells empty = agon_board.all & ~(them | s->occupied[s->side]);
     unsigned caps = s->captured[s->side];
-    if (caps)
-        return (allowed & ((caps & 1) ? agon_board.all : agon_board.outer_mask)) != 0;
-    const uint8_t *pos = s->pos[s->side];
-    Cells reach = agon_board.step_mask[pos[0]];
-    for (int i = 1; i < AGON_PIECES; i++)
-        reach |= agon_board.step_mask[pos[i]] & ~AG_BIT(AGON_THRONE);
-    return (reach & allowed) != 0;
+    Cells reach;
+    if (caps) {
+        reach = empty & ((caps & 1) ? agon_board.all : agon_board.outer_mask);
+    } else {
+        const uint8_t *pos = s->pos[s->side];
+        Cells guards = 0;
+        for (int i = 1; i < AGON_PIECES; i++)
+            guards |= agon_board.step_mask[pos[i]];
+        reach = empty & (agon_board.step_mask[pos[0]] | (guards & ~AG_BIT(AGON_THRONE)));
+    }
+    if (!reach)
+        return false;
+    uint64_t lo = (uint64_t)reach;
+    int first = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(reach >> 64));
+    if (!sandwiched(s->board, agon_board.nb[first], AG_CODE(!s->side)))
+        return true;
+    return (reach & ~ag_sandwich_cells(them, agon_board.has_nb)) != 0;
 }
 
 static inline void seen_add(struct agon_state *s, int delta)
