@@ -150,8 +150,8 @@ TEST(agon_board)
         ring_size[b->ring[c]]++;
         CHECK_EQ_INT(agon_cell_by_name(b->name[c]), c);
         /* Two sideways and two inward neighbours, a corner one inward. */
-        int corner = b->ring[c] > 0 && abs(b->q[c]) % b->ring[c] == 0 &&
-                     abs(b->r[c]) % b->ring[c] == 0;
+        int corner =
+            b->ring[c] > 0 && abs(b->q[c]) % b->ring[c] == 0 && abs(b->r[c]) % b->ring[c] == 0;
         CHECK_EQ_INT(b->step_count[c], b->ring[c] == 0 ? 0 : corner ? 3 : 4);
     }
     static const int sizes[6] = {1, 6, 12, 18, 24, 30};
@@ -198,8 +198,7 @@ TEST(agon_start_position)
  * the guard to the outer ring, one a turn; then Black steps again. */
 TEST(agon_double_capture_then_returns)
 {
-    void *st = position(TEST_CTX,
-                        "Qf1 Ge3 Gh4 Gd4 Gk1 Gb1 Gl5 qg4 ge4 gk7 gb7 gh1 gd1 gl2", 'w');
+    void *st = position(TEST_CTX, "Qf1 Ge3 Gh4 Gd4 Gk1 Gb1 Gl5 qg4 ge4 gk7 gb7 gh1 gd1 gl2", 'w');
     Move m;
     char err[ERROR_TEXT_MAX];
     CHECK(G->parse_move(st, "e3-f4", &m, err, sizeof err) == 0);
@@ -277,8 +276,7 @@ TEST(agon_double_capture_then_returns)
  * a4), nor a queen (e4 between d4 and f4 ... here between e3 and e5). */
 TEST(agon_return_refused_when_sandwiched)
 {
-    void *st = position(TEST_CTX,
-                        "Qf1 Ga2 Ga4 Ge3 Ge5 Gb1 Gl5 qg4 g*h9 gk7 gb7 gh1 gd1 gl2", 'b');
+    void *st = position(TEST_CTX, "Qf1 Ga2 Ga4 Ge3 Ge5 Gb1 Gl5 qg4 g*h9 gk7 gb7 gh1 gd1 gl2", 'b');
     refused(TEST_CTX, st, "h9@a3", "between two enemy pieces");
     Move m;
     char err[ERROR_TEXT_MAX];
@@ -295,8 +293,7 @@ TEST(agon_return_refused_when_sandwiched)
 /* f3-f4 would capture g4 (flanked by h4), but f4 stands between g4 and e3: refused. */
 TEST(agon_step_refused_when_sandwiched_even_if_capturing)
 {
-    void *st = position(TEST_CTX,
-                        "Qa1 Gf3 Gh4 Gk1 Gb1 Gl5 Ga5 qg4 ge3 gk7 gb7 gh1 gd1 gl2", 'w');
+    void *st = position(TEST_CTX, "Qa1 Gf3 Gh4 Gk1 Gb1 Gl5 Ga5 qg4 ge3 gk7 gb7 gh1 gd1 gl2", 'w');
     refused(TEST_CTX, st, "f3-f4", "between two enemy pieces");
     free(st);
     /* Without the guard on e3 the same step is legal and captures. */
@@ -314,8 +311,7 @@ TEST(agon_step_refused_when_sandwiched_even_if_capturing)
  * throne; captures in every direction but only by the piece that moved. */
 TEST(agon_step_rules)
 {
-    void *st = position(TEST_CTX,
-                        "Qf5 Ge5 Gg6 Gk1 Gb1 Gl5 Ga5 qf11 gk7 gb7 gh1 gd1 gl2 ga2", 'w');
+    void *st = position(TEST_CTX, "Qf5 Ge5 Gg6 Gk1 Gb1 Gl5 Ga5 qf11 gk7 gb7 gh1 gd1 gl2 ga2", 'w');
     refused(TEST_CTX, st, "e5-f6", "only the queen");
     refused(TEST_CTX, st, "e5-d5", "never goes outward");
     refused(TEST_CTX, st, "e5-e7", "adjacent");
@@ -344,8 +340,7 @@ TEST(agon_step_rules)
 /* Black's f4-f5 flanks the White queen on the throne with the guard on f7. */
 TEST(agon_queen_captured_on_throne)
 {
-    void *st = position(TEST_CTX,
-                        "Qf6 Gk1 Gb1 Gh9 Gd9 Gl5 Ga5 qf11 gf4 gf7 gb7 gh1 gd1 gl2", 'b');
+    void *st = position(TEST_CTX, "Qf6 Gk1 Gb1 Gh9 Gd9 Gl5 Ga5 qf11 gf4 gf7 gb7 gh1 gd1 gl2", 'b');
     play(TEST_CTX, st, "f4-f5");
     text_is(TEST_CTX, st, "Q*f6 Gk1 Gb1 Gh9 Gd9 Gl5 Ga5 qf11 gf5 gf7 gb7 gh1 gd1 gl2", 'w');
     status_is(TEST_CTX, st, RESULT_ONGOING, REASON_NONE);
@@ -365,8 +360,7 @@ TEST(agon_queen_captured_on_throne)
 /* White's h6-g6 completes the ring of guards around its queen on the throne. */
 TEST(agon_formation_win)
 {
-    void *st = position(TEST_CTX,
-                        "Qf6 Ge5 Ge6 Gf5 Gf7 Gg5 Gh6 qf11 gk7 gb7 gh1 gd1 gl2 ga2", 'w');
+    void *st = position(TEST_CTX, "Qf6 Ge5 Ge6 Gf5 Gf7 Gg5 Gh6 qf11 gk7 gb7 gh1 gd1 gl2 ga2", 'w');
     status_is(TEST_CTX, st, RESULT_ONGOING, REASON_NONE);
     uint64_t leaves = perft(G, st, 2);
     CHECK_EQ_U64(leaves, perft_generic(G, st, 2));
@@ -387,8 +381,7 @@ TEST(agon_formation_win)
 /* The same ring of guards with the queen off the throne loses at once. */
 TEST(agon_formation_loss)
 {
-    void *st = position(TEST_CTX,
-                        "Qf4 Ge5 Ge6 Gf5 Gf7 Gg5 Gh6 qf11 gk7 gb7 gh1 gd1 gl2 ga2", 'w');
+    void *st = position(TEST_CTX, "Qf4 Ge5 Ge6 Gf5 Gf7 Gg5 Gh6 qf11 gk7 gb7 gh1 gd1 gl2 ga2", 'w');
     play(TEST_CTX, st, "h6-g6");
     status_is(TEST_CTX, st, RESULT_BLACK_WINS, REASON_FORMATION_LOSS);
     Move moves[256];
@@ -405,8 +398,8 @@ TEST(agon_formation_loss)
  * by White: Black, to move, has no legal move and loses. */
 TEST(agon_no_legal_move)
 {
-    void *st = position(TEST_CTX,
-                        "Qc8 Gf9 Gg9 Gd8 Gh8 Gi8 Ge8 qf11 ge10 gg10 gf10 gd9 gh9 ge9", 'b');
+    void *st =
+        position(TEST_CTX, "Qc8 Gf9 Gg9 Gd8 Gh8 Gi8 Ge8 qf11 ge10 gg10 gf10 gd9 gh9 ge9", 'b');
     status_is(TEST_CTX, st, RESULT_WHITE_WINS, REASON_BLOCKED);
     Move moves[256];
     CHECK_EQ_INT(G->gen_moves(st, moves), 0);
@@ -446,10 +439,13 @@ TEST(agon_threefold_repetition)
     /* Captured marks and the side to move are part of the position (and its key). */
     char err[ERROR_TEXT_MAX];
     void *a = game_state_new(G), *b = game_state_new(G);
-    CHECK(G->parse_position(a, "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w", err, sizeof err) == 0);
-    CHECK(G->parse_position(b, "1g2G1/G5g/8/g7G/10/Q9q*/10/g7G/8/G5g/1g2G1 w", err, sizeof err) == 0);
+    CHECK(G->parse_position(a, "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w", err, sizeof err) ==
+          0);
+    CHECK(G->parse_position(b, "1g2G1/G5g/8/g7G/10/Q9q*/10/g7G/8/G5g/1g2G1 w", err, sizeof err) ==
+          0);
     CHECK(G->key(a) != G->key(b));
-    CHECK(G->parse_position(b, "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 b", err, sizeof err) == 0);
+    CHECK(G->parse_position(b, "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 b", err, sizeof err) ==
+          0);
     CHECK(G->key(a) != G->key(b));
     free(a);
     free(b);
@@ -498,8 +494,8 @@ TEST(agon_bad_position_texts)
             continue;
         }
         CHECK_MSG(rc != 0, "'%s' accepted", cases[i].text);
-        CHECK_MSG(strstr(err, cases[i].why) != NULL, "'%s': message '%s' lacks '%s'",
-                  cases[i].text, err, cases[i].why);
+        CHECK_MSG(strstr(err, cases[i].why) != NULL, "'%s': message '%s' lacks '%s'", cases[i].text,
+                  err, cases[i].why);
         CHECK(G->key(st) == before);
     }
     free(st);
@@ -542,8 +538,8 @@ TEST(agon_bad_move_texts)
             continue;
         }
         CHECK_MSG(rc != 0, "'%s' accepted", cases[i].text);
-        CHECK_MSG(strstr(err, cases[i].why) != NULL, "'%s': message '%s' lacks '%s'",
-                  cases[i].text, err, cases[i].why);
+        CHECK_MSG(strstr(err, cases[i].why) != NULL, "'%s': message '%s' lacks '%s'", cases[i].text,
+                  err, cases[i].why);
     }
     char long_text[200];
     memset(long_text, 'a', sizeof long_text - 1);

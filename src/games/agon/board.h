@@ -36,7 +36,7 @@ typedef unsigned __int128 Cells;
 #define AG_BIT(c) ((Cells)1 << (c))
 
 struct agon_board {
-    Cell nb[AGON_SLOTS + 1][AGON_DIRS]; /* neighbour in each direction, or AGON_OFF */
+    Cell nb[AGON_SLOTS + 1][AGON_DIRS];  /* neighbour in each direction, or AGON_OFF */
     int8_t ring[AGON_SLOTS + 1];         /* 0 for the throne .. 5; -1 off the board */
     int8_t q[AGON_SLOTS], r[AGON_SLOTS]; /* axial coordinates */
     int8_t file[AGON_SLOTS], rank[AGON_SLOTS];

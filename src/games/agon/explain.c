@@ -18,15 +18,15 @@ static int explain(const struct agon_state *s, const char *text, int from, int t
     const char *fn = b->name[from], *tn = b->name[to];
     if (s->captured[s->side] && !ret)
         return fail(err, err_size,
-                    "illegal move '%s': %s must return a captured piece this turn (from@to)",
-                    text, us);
+                    "illegal move '%s': %s must return a captured piece this turn (from@to)", text,
+                    us);
     if (ret) {
         if (!s->captured[s->side])
             return fail(err, err_size, "illegal move '%s': %s has no captured piece to return",
                         text, us);
         if (AG_OWNER(fv) != own || !(fv & AG_CAPTURED))
-            return fail(err, err_size, "illegal move '%s': no captured %s piece stands on %s",
-                        text, us, fn);
+            return fail(err, err_size, "illegal move '%s': no captured %s piece stands on %s", text,
+                        us, fn);
         if (AG_INDEX(fv) != 0 && (s->captured[s->side] & 1))
             return fail(err, err_size, "illegal move '%s': the captured queen must return first",
                         text);
@@ -47,16 +47,18 @@ static int explain(const struct agon_state *s, const char *text, int from, int t
         if (s->board[to])
             return fail(err, err_size, "illegal move '%s': %s is not empty", text, tn);
         if (b->ring[to] > b->ring[from])
-            return fail(err, err_size, "illegal move '%s': a step never goes outward (ring %d to %d)",
-                        text, b->ring[from], b->ring[to]);
+            return fail(err, err_size,
+                        "illegal move '%s': a step never goes outward (ring %d to %d)", text,
+                        b->ring[from], b->ring[to]);
         if (to == AGON_THRONE && AG_INDEX(fv) != 0)
             return fail(err, err_size, "illegal move '%s': only the queen may enter the throne",
                         text);
     }
     if (agon_sandwiched(s, to, s->side))
-        return fail(err, err_size,
-                    "illegal move '%s': %s is between two enemy pieces (no stepping into a sandwich)",
-                    text, tn);
+        return fail(
+            err, err_size,
+            "illegal move '%s': %s is between two enemy pieces (no stepping into a sandwich)", text,
+            tn);
     return fail(err, err_size, "illegal move '%s'", text);
 }
 

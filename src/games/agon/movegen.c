@@ -5,9 +5,9 @@
 
 #include "state.h"
 
-/* Would a piece of the side with owner bits `us` on `cell` stand between two enemy
- * pieces (captured or not) on one straight line?  `them` is the enemy's owner bits;
- * the sentinel's bits (3) never match, so edges need no test. */
+/* Would a piece put on the cell with neighbours `nb` stand between two enemy pieces
+ * (captured or not) on one straight line?  `them` is the enemy's owner bits; the
+ * sentinel's bits (3) never match, so edges need no test. */
 static inline bool sandwiched(const uint8_t *board, const Cell *nb, unsigned them)
 {
     return (AG_OWNER(board[nb[0]]) == them && AG_OWNER(board[nb[3]]) == them) ||
@@ -162,7 +162,8 @@ bool agon_has_move(const struct agon_state *s)
 
 static inline void seen_add(struct agon_state *s, int delta)
 {
-    s->seen[s->key & (AGON_SEEN_SIZE - 1)] = (uint16_t)(s->seen[s->key & (AGON_SEEN_SIZE - 1)] + delta);
+    s->seen[s->key & (AGON_SEEN_SIZE - 1)] =
+        (uint16_t)(s->seen[s->key & (AGON_SEEN_SIZE - 1)] + delta);
 }
 
 static inline void make_move(struct agon_state *s, Move m)
@@ -178,7 +179,7 @@ static inline void make_move(struct agon_state *s, Move m)
     Key key = s->key ^ agon_zobrist_black ^ agon_zobrist[from][ag_kind(piece)];
     if (AG_IS_RETURN(m)) {
         piece &= ~AG_CAPTURED;
-        s->captured[us] &= (uint8_t)~(1u << AG_INDEX(piece));
+        s->captured[us] &= (uint8_t) ~(1u << AG_INDEX(piece));
     } else {
         unsigned caps = agon_step_captures(s, from, to);
         u->captures = (uint8_t)caps;
@@ -215,7 +216,7 @@ static inline void unmake_move(struct agon_state *s, Move m)
         for (unsigned caps = u->captures; caps; caps &= caps - 1) {
             int x = agon_board.nb[to][__builtin_ctz(caps)];
             b[x] &= (uint8_t)~AG_CAPTURED;
-            s->captured[them] &= (uint8_t)~(1u << AG_INDEX(b[x]));
+            s->captured[them] &= (uint8_t) ~(1u << AG_INDEX(b[x]));
         }
     }
     b[to] = 0;

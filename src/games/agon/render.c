@@ -57,15 +57,17 @@ void agon_render(const void *st, char *buf, size_t size)
     if (n >= size)
         return;
     if (caps & 1)
-        snprintf(buf + n, size - n,
-                 "%s must return the captured queen this turn: it goes to any empty cell, the "
-                 "throne included,\nbut not between two enemy pieces (write from@to, e.g. %s@f6).\n",
-                 us, b->name[s->pos[s->side][0]]);
+        snprintf(
+            buf + n, size - n,
+            "%s must return the captured queen this turn: it goes to any empty cell, the "
+            "throne included,\nbut not between two enemy pieces (write from@to, e.g. %s@f6).\n",
+            us, b->name[s->pos[s->side][0]]);
     else if (caps)
-        snprintf(buf + n, size - n,
-                 "%s must return a captured guard this turn (one a turn): it goes to an empty "
-                 "outer-ring cell,\nbut not between two enemy pieces (write from@to, e.g. %s@a1).\n",
-                 us, b->name[s->pos[s->side][__builtin_ctz(caps)]]);
+        snprintf(
+            buf + n, size - n,
+            "%s must return a captured guard this turn (one a turn): it goes to an empty "
+            "outer-ring cell,\nbut not between two enemy pieces (write from@to, e.g. %s@a1).\n",
+            us, b->name[s->pos[s->side][__builtin_ctz(caps)]]);
     else
         snprintf(buf + n, size - n, "%s to move: a step sideways or inward (write from-to).\n", us);
 }

@@ -156,7 +156,8 @@ int agon_check(const void *st, char *err, size_t err_size)
             continue;
         if (!(agon_board.all & AG_BIT(c)))
             return fail(err, err_size, "a piece stands on off-board slot %d", c);
-        if (AG_OWNER(v) == AG_OFFBOARD || (v & ~(AG_CAPTURED | 0x1fu)) || AG_INDEX(v) >= AGON_PIECES)
+        if (AG_OWNER(v) == AG_OFFBOARD || (v & ~(AG_CAPTURED | 0x1fu)) ||
+            AG_INDEX(v) >= AGON_PIECES)
             return fail(err, err_size, "bad board byte 0x%02x on %s", v, agon_board.name[c]);
         int side = (int)AG_OWNER(v) - 1, i = (int)AG_INDEX(v);
         if (s->pos[side][i] != c)

@@ -25,7 +25,7 @@
 #define AG_OFFBOARD 3u
 #define AG_INDEX_SHIFT 2
 #define AG_CAPTURED 0x20u
-#define AG_OWNER(b) ((unsigned)(b) & AG_OWNER_MASK)
+#define AG_OWNER(b) ((unsigned)(b)&AG_OWNER_MASK)
 #define AG_INDEX(b) (((unsigned)(b) >> AG_INDEX_SHIFT) & 7u)
 #define AG_CODE(side) ((unsigned)(side) + 1u) /* owner bits of a side */
 #define AG_PIECE(side, index) ((uint8_t)(AG_CODE(side) | ((unsigned)(index) << AG_INDEX_SHIFT)))
@@ -37,11 +37,11 @@
  *   bits 13..7   to cell
  *   bits  6..0   from cell
  */
-#define AG_MOVE_FROM(m) ((int)((m) & 127))
+#define AG_MOVE_FROM(m) ((int)((m)&127))
 #define AG_MOVE_TO(m) ((int)(((m) >> 7) & 127))
 #define AG_MOVE_RETURN ((Move)1 << 14)
 #define AG_MOVE_VALID ((Move)1 << 15)
-#define AG_IS_RETURN(m) (((m) & AG_MOVE_RETURN) != 0)
+#define AG_IS_RETURN(m) (((m)&AG_MOVE_RETURN) != 0)
 
 static inline Move ag_step(int from, int to)
 {

@@ -126,9 +126,10 @@ static int parse_board(struct agon_state *s, const char *board, size_t len, char
         return fail(err, err_size, "%d files, expected 11 (a..l) separated by '/'", x);
     for (int side = 0; side < 2; side++)
         if (queens[side] != 1 || guards[side] != 6)
-            return fail(err, err_size, "%s has %d queen%s and %d guard%s, expected 1 queen and 6 guards",
-                        side_names[side], queens[side], queens[side] == 1 ? "" : "s",
-                        guards[side], guards[side] == 1 ? "" : "s");
+            return fail(err, err_size,
+                        "%s has %d queen%s and %d guard%s, expected 1 queen and 6 guards",
+                        side_names[side], queens[side], queens[side] == 1 ? "" : "s", guards[side],
+                        guards[side] == 1 ? "" : "s");
     if (s->board[AGON_THRONE] && AG_INDEX(s->board[AGON_THRONE]) != 0)
         return fail(err, err_size, "a guard stands on the throne f6 (only a queen may)");
     if (s->captured[SIDE_WHITE] && s->captured[SIDE_BLACK])
@@ -170,7 +171,8 @@ int agon_parse_position(void *st, const char *text, char *err, size_t err_size)
     s.side = side[0] == 'w' ? SIDE_WHITE : SIDE_BLACK;
     const char *extra = next_field(text, &pos, &len);
     if (extra)
-        return fail(err, err_size, "unexpected text '%.*s' after the side to move", (int)len, extra);
+        return fail(err, err_size, "unexpected text '%.*s' after the side to move", (int)len,
+                    extra);
     s.key = agon_compute_key(&s);
     struct agon_state *out = st;
     memcpy(out, &s, offsetof(struct agon_state, history));
