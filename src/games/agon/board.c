@@ -9,6 +9,7 @@
 struct agon_board agon_board;
 const char agon_file_letters[AGON_FILES + 1] = "abcdefghikl";
 const uint8_t agon_file_length[AGON_FILES] = {6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6};
+const uint8_t agon_window_base[AGON_WINDOWS] = {0, 32, 57};
 
 static const int8_t dir_q[AGON_DIRS] = {1, 0, -1, -1, 0, 1};
 static const int8_t dir_r[AGON_DIRS] = {0, 1, 1, 0, -1, -1};
@@ -90,6 +91,14 @@ void agon_board_init(void)
                 b->step_mask[c] |= AG_BIT(t);
             }
         }
+        int w = c <= 52 ? 0 : c <= 84 ? 1 : 2;
+        Cells inside = (Cells)UINT64_MAX << agon_window_base[w];
+        assert(!(b->adjacent[c] & ~inside)); /* every neighbour inside the window */
+        (void)inside;
+        b->step_window[c] = (uint8_t)w;
+        b->queen_steps[c] = (uint64_t)(b->step_mask[c] >> agon_window_base[w]);
+        b->guard_steps[c] =
+            (uint64_t)((b->step_mask[c] & ~AG_BIT(AGON_THRONE)) >> agon_window_base[w]);
         if (b->ring[c] == 1) {
             b->ring1[n1++] = (Cell)c;
             b->ring1_mask |= AG_BIT(c);

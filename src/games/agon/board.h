@@ -45,6 +45,11 @@ struct agon_board {
     Cell steps[AGON_SLOTS][AGON_MAX_STEPS];
     Cells step_mask[AGON_SLOTS];
     Cells adjacent[AGON_SLOTS]; /* all six neighbours */
+    /* The same step targets in a 64-bit window of the cell set: bits
+     * agon_window_base[step_window[c]] .. +63 hold every neighbour of c.  Guards
+     * never step onto the throne, so theirs leave it out. */
+    uint8_t step_window[AGON_SLOTS];
+    uint64_t queen_steps[AGON_SLOTS], guard_steps[AGON_SLOTS];
     /* The cells in position-text order: file a..l, each from rank 1 upward. */
     Cell cells[AGON_CELLS];
     /* The outer ring anticlockwise from f1 (rule book positions 0..29). */
@@ -56,6 +61,9 @@ struct agon_board {
 };
 
 extern struct agon_board agon_board;
+/* Three overlapping 64-bit windows cover every cell's neighbourhood (c-11 .. c+11). */
+#define AGON_WINDOWS 3
+extern const uint8_t agon_window_base[AGON_WINDOWS];
 extern const char agon_file_letters[AGON_FILES + 1]; /* "abcdefghikl" */
 extern const uint8_t agon_file_length[AGON_FILES];
 

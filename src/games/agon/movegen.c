@@ -67,14 +67,12 @@ static inline int emit(Move *moves, int n, Move base, Cells targets)
     return n;
 }
 
-/* The steps of the piece on `from` to `targets`: its neighbours lie within 11 cells
- * of it, so one 64-bit window starting 11 below it holds them all. */
-static inline int emit_near(Move *moves, int n, int from, Cells targets)
+/* The steps from `from` to the set bits of `window`, a window starting at `base`. */
+static inline int emit_window(Move *moves, int n, int from, int base, uint64_t window)
 {
-    int low = from >= 11 ? from - 11 : 0;
-    Move base = ag_step(from, 0);
-    for (uint64_t w = (uint64_t)(targets >> low); w; w &= w - 1)
-        moves[n++] = base | ((Move)(low + __builtin_ctzll(w)) << 7);
+    Move start = ag_step(from, base);
+    for (; window; window &= window - 1)
+        moves[n++] = start + ((Move)__builtin_ctzll(window) << 7);
     return n;
 }
 
@@ -100,11 +98,17 @@ static inline int gen_moves(const struct agon_state *s, Move *moves)
     Cells allowed = allowed_cells(s);
     if (s->captured[s->side])
         return gen_returns(s, allowed, moves);
+    /* The allowed cells seen through the three windows. */
+    const uint64_t win[AGON_WINDOWS] = {(uint64_t)allowed, (uint64_t)(allowed >> 32),
+                                        (uint64_t)(allowed >> 57)};
+    const struct agon_board *b = &agon_board;
     const uint8_t *pos = s->pos[s->side];
-    int n = emit_near(moves, 0, pos[0], agon_board.step_mask[pos[0]] & allowed);
-    allowed &= ~AG_BIT(AGON_THRONE); /* only the queen enters the throne */
-    for (int i = 1; i < AGON_PIECES; i++)
-        n = emit_near(moves, n, pos[i], agon_board.step_mask[pos[i]] & allowed);
+    int w = b->step_window[pos[0]];
+    int n = emit_window(moves, 0, pos[0], agon_window_base[w], b->queen_steps[pos[0]] & win[w]);
+    for (int i = 1; i < AGON_PIECES; i++) {
+        w = b->step_window[pos[i]];
+        n = emit_window(moves, n, pos[i], agon_window_base[w], b->guard_steps[pos[i]] & win[w]);
+    }
     return n;
 }
 
