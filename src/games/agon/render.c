@@ -52,22 +52,33 @@ void agon_render(const void *st, char *buf, size_t size)
         n += (size_t)snprintf(buf + n, size - n,
                               "\nQ G White queen, guards   q g Black queen, guards   "
                               "[g] captured   <.>f6 the throne\n");
-    const char *us = side_names[s->side];
-    unsigned caps = s->captured[s->side];
     if (n >= size)
         return;
+    struct game_status status;
+    agon_status(s, &status);
+    if (status.result != RESULT_ONGOING) {
+        snprintf(buf + n, size - n, "Game over: %s (%s).\n", result_name(status.result),
+                 reason_text(status.reason));
+        return;
+    }
+    /* A return turn surprises newcomers: say what it is, with a legal example. */
+    const char *us = side_names[s->side];
+    unsigned caps = s->captured[s->side];
+    Move moves[AGON_MAX_MOVES];
+    char example[MOVE_TEXT_MAX] = "";
+    if (agon_gen_moves(s, moves) > 0)
+        agon_move_text(s, moves[0], example, sizeof example);
     if (caps & 1)
-        snprintf(
-            buf + n, size - n,
-            "%s must return the captured queen this turn: it goes to any empty cell, the "
-            "throne included,\nbut not between two enemy pieces (write from@to, e.g. %s@f6).\n",
-            us, b->name[s->pos[s->side][0]]);
+        snprintf(buf + n, size - n,
+                 "%s's queen is captured: this turn %s must return it to any empty cell, the "
+                 "throne\nincluded, but not between two enemy pieces (write from@to, e.g. %s).\n",
+                 us, us, example);
     else if (caps)
-        snprintf(
-            buf + n, size - n,
-            "%s must return a captured guard this turn (one a turn): it goes to an empty "
-            "outer-ring cell,\nbut not between two enemy pieces (write from@to, e.g. %s@a1).\n",
-            us, b->name[s->pos[s->side][__builtin_ctz(caps)]]);
+        snprintf(buf + n, size - n,
+                 "%s has %d captured guard%s: this turn %s must return one to an empty cell of "
+                 "the outer\nring, not between two enemy pieces (write from@to, e.g. %s).\n",
+                 us, __builtin_popcount(caps), __builtin_popcount(caps) > 1 ? "s" : "", us,
+                 example);
     else
         snprintf(buf + n, size - n, "%s to move: a step sideways or inward (write from-to).\n", us);
 }
