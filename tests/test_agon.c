@@ -199,7 +199,7 @@ TEST(agon_start_position)
 TEST(agon_double_capture_then_returns)
 {
     void *st = position(TEST_CTX, "Qf1 Ge3 Gh4 Gd4 Gk1 Gb1 Gl5 qg4 ge4 gk7 gb7 gh1 gd1 gl2", 'w');
-    Move m;
+    Move m, made[5];
     char err[ERROR_TEXT_MAX];
     CHECK(G->parse_move(st, "e3-f4", &m, err, sizeof err) == 0);
     struct move_desc desc;
@@ -210,7 +210,7 @@ TEST(agon_double_capture_then_returns)
           ((!strcmp(desc.captured[0], "g4") && !strcmp(desc.captured[1], "e4")) ||
            (!strcmp(desc.captured[0], "e4") && !strcmp(desc.captured[1], "g4"))));
     CHECK(G->is_noisy(st, m));
-    play(TEST_CTX, st, "e3-f4");
+    made[0] = play(TEST_CTX, st, "e3-f4");
     text_is(TEST_CTX, st, "Qf1 Gf4 Gh4 Gd4 Gk1 Gb1 Gl5 q*g4 g*e4 gk7 gb7 gh1 gd1 gl2", 'b');
     status_is(TEST_CTX, st, RESULT_ONGOING, REASON_NONE);
 
@@ -237,12 +237,12 @@ TEST(agon_double_capture_then_returns)
     CHECK_STR(desc.to, "f6");
     CHECK_EQ_INT(desc.captured_len, 0);
     CHECK(!G->is_noisy(st, m));
-    play(TEST_CTX, st, "g4@f6");
+    made[1] = play(TEST_CTX, st, "g4@f6");
     text_is(TEST_CTX, st, "Qf1 Gf4 Gh4 Gd4 Gk1 Gb1 Gl5 qf6 g*e4 gk7 gb7 gh1 gd1 gl2", 'w');
     refused(TEST_CTX, st, "f1@e1", "has no captured piece");
 
     /* White steps; Black's next turn returns the guard to the outer ring. */
-    play(TEST_CTX, st, "k1-k2");
+    made[2] = play(TEST_CTX, st, "k1-k2");
     char render[RENDER_TEXT_MAX];
     G->render(st, render, sizeof render);
     CHECK_MSG(strstr(render, "[g]e4") &&
@@ -258,8 +258,8 @@ TEST(agon_double_capture_then_returns)
     CHECK_EQ_INT(outer_free, 30 - 8); /* eight outer cells are taken, none sandwiched */
     refused(TEST_CTX, st, "e4@e5", "outer ring");
     refused(TEST_CTX, st, "e4@e3", "outer ring");
-    play(TEST_CTX, st, "e4@a6");
-    play(TEST_CTX, st, "k2-k3");
+    made[3] = play(TEST_CTX, st, "e4@a6");
+    made[4] = play(TEST_CTX, st, "k2-k3");
     /* Nothing left to return: Black steps again. */
     Move moves[256];
     int n = game_legal_moves(G, st, moves);
@@ -270,6 +270,11 @@ TEST(agon_double_capture_then_returns)
         CHECK_MSG(strchr(text, '-') != NULL, "%s is not a step", text);
     }
     /* Unmaking everything restores the first position exactly. */
+    for (int i = 4; i >= 0; i--)
+        G->unmake_move(st, made[i]);
+    text_is(TEST_CTX, st, "Qf1 Ge3 Gh4 Gd4 Gk1 Gb1 Gl5 qg4 ge4 gk7 gb7 gh1 gd1 gl2", 'w');
+    CHECK(G->check(st, err, sizeof err) == 0);
+    CHECK_EQ_INT(G->ply(st), 0);
     free(st);
 }
 
@@ -651,5 +656,23 @@ TEST(agon_layout_and_piece_at)
     CHECK_EQ_INT(G->piece_at(st, 90, &marks), 0);
     CHECK_EQ_INT(G->piece_at(st, 89, &marks), 'G'); /* l5 */
     CHECK_EQ_INT(G->piece_at(st, 91, NULL), 0);
+    free(st);
+}
+
+/* One step captures in every direction where an enemy is flanked by the mover: here
+ * three at once (g4, e4, f3 against h4, d4, f2).  The Black guard on c5 between
+ * White's c4 and c6 is not taken: only the piece that moved flanks. */
+TEST(agon_triple_capture_by_the_mover_only)
+{
+    void *st = position(TEST_CTX, "Qa1 Ge3 Gh4 Gd4 Gf2 Gc4 Gc6 qg4 ge4 gf3 gc5 gb7 gh1 gl2", 'w');
+    Move m;
+    char err[ERROR_TEXT_MAX];
+    CHECK(G->parse_move(st, "e3-f4", &m, err, sizeof err) == 0);
+    struct move_desc desc;
+    G->describe_move(st, m, &desc);
+    CHECK_EQ_INT(desc.captured_len, 3);
+    play(TEST_CTX, st, "e3-f4");
+    text_is(TEST_CTX, st, "Qa1 Gf4 Gh4 Gd4 Gf2 Gc4 Gc6 q*g4 g*e4 g*f3 gc5 gb7 gh1 gl2", 'b');
+    all_moves_like(TEST_CTX, st, "g4@", G->gen_moves(st, (Move[256]){0}));
     free(st);
 }
