@@ -15,33 +15,48 @@ static char piece_letter(unsigned v)
     return AG_OWNER(v) == AG_CODE(SIDE_BLACK) ? (char)tolower(c) : c;
 }
 
+/* Appends an empty run (1..11) as decimal digits. */
+static size_t put_run(char *text, size_t n, int run)
+{
+    if (run >= 10)
+        text[n++] = '1';
+    text[n++] = (char)('0' + run % 10);
+    return n;
+}
+
+/* Written by hand, not with printf: the tests write every position they visit. */
 void agon_write_position(const void *st, char *buf, size_t size)
 {
     const struct agon_state *s = st;
     char text[POSITION_TEXT_MAX];
     size_t n = 0;
+    int i = 0;
     for (int x = 0; x < AGON_FILES; x++) {
         int empty = 0;
         for (int k = 0; k < agon_file_length[x]; k++) {
-            unsigned v = s->board[agon_cell_of(x, k + 1)];
+            unsigned v = s->board[agon_board.cells[i++]];
             if (!v) {
                 empty++;
                 continue;
             }
             if (empty)
-                n += (size_t)snprintf(text + n, sizeof text - n, "%d", empty);
+                n = put_run(text, n, empty);
             empty = 0;
             text[n++] = piece_letter(v);
             if (v & AG_CAPTURED)
                 text[n++] = '*';
         }
         if (empty)
-            n += (size_t)snprintf(text + n, sizeof text - n, "%d", empty);
-        if (x < AGON_FILES - 1)
-            text[n++] = '/';
+            n = put_run(text, n, empty);
+        text[n++] = x < AGON_FILES - 1 ? '/' : ' ';
     }
-    snprintf(text + n, sizeof text - n, " %c", s->side == SIDE_WHITE ? 'w' : 'b');
-    snprintf(buf, size, "%s", text);
+    text[n++] = s->side == SIDE_WHITE ? 'w' : 'b';
+    text[n] = 0;
+    if (size) {
+        size_t len = n < size - 1 ? n : size - 1;
+        memcpy(buf, text, len);
+        buf[len] = 0;
+    }
 }
 
 /* Places one piece letter; guards take the next free index of their side. */
@@ -183,8 +198,19 @@ int agon_parse_position(void *st, const char *text, char *err, size_t err_size)
 void agon_move_text(const void *st, Move m, char *buf, size_t size)
 {
     (void)st;
-    snprintf(buf, size, "%s%c%s", agon_board.name[AG_MOVE_FROM(m)], AG_IS_RETURN(m) ? '@' : '-',
-             agon_board.name[AG_MOVE_TO(m)]);
+    char text[MOVE_TEXT_MAX];
+    const char *from = agon_board.name[AG_MOVE_FROM(m)], *to = agon_board.name[AG_MOVE_TO(m)];
+    size_t n = strlen(from);
+    memcpy(text, from, n);
+    text[n++] = AG_IS_RETURN(m) ? '@' : '-';
+    size_t k = strlen(to);
+    memcpy(text + n, to, k + 1);
+    n += k;
+    if (size) {
+        size_t len = n < size - 1 ? n : size - 1;
+        memcpy(buf, text, len);
+        buf[len] = 0;
+    }
 }
 
 void agon_describe_move(const void *st, Move m, struct move_desc *out)
