@@ -343,12 +343,13 @@ TEST(agon_step_rules)
     free(st);
 }
 
-/* Black's f4-f5 flanks the White queen on the throne with the guard on f7. */
+/* Black's f4-f5 flanks the White queen on the throne with the guard on f7; the
+ * queen must come back, anywhere but between two enemies, capturing nothing. */
 TEST(agon_queen_captured_on_throne)
 {
-    void *st = position(TEST_CTX, "Qf6 Gk1 Gb1 Gh9 Gd9 Gl5 Ga5 qf11 gf4 gf7 gb7 gh1 gd1 gl2", 'b');
+    void *st = position(TEST_CTX, "Qf6 Gk1 Gb1 Gh9 Ge1 Gl5 Ga5 qf11 gf4 gf7 gb7 gh1 gd1 gl2", 'b');
     play(TEST_CTX, st, "f4-f5");
-    text_is(TEST_CTX, st, "Q*f6 Gk1 Gb1 Gh9 Gd9 Gl5 Ga5 qf11 gf5 gf7 gb7 gh1 gd1 gl2", 'w');
+    text_is(TEST_CTX, st, "Q*f6 Gk1 Gb1 Gh9 Ge1 Gl5 Ga5 qf11 gf5 gf7 gb7 gh1 gd1 gl2", 'w');
     status_is(TEST_CTX, st, RESULT_ONGOING, REASON_NONE);
     Move m;
     char err[ERROR_TEXT_MAX];
@@ -359,8 +360,12 @@ TEST(agon_queen_captured_on_throne)
     CHECK_MSG(strstr(render, "[Q]f6") &&
                   strstr(render, "queen is captured: this turn White must return it"),
               "render:\n%s", render);
-    play(TEST_CTX, st, "f6@e1");
+    /* A return never captures: the queen put on c1 would flank d1 with e1. */
+    Move ret = play(TEST_CTX, st, "f6@c1");
+    text_is(TEST_CTX, st, "Qc1 Gk1 Gb1 Gh9 Ge1 Gl5 Ga5 qf11 gf5 gf7 gb7 gh1 gd1 gl2", 'b');
     status_is(TEST_CTX, st, RESULT_ONGOING, REASON_NONE);
+    G->unmake_move(st, ret);
+    text_is(TEST_CTX, st, "Q*f6 Gk1 Gb1 Gh9 Ge1 Gl5 Ga5 qf11 gf5 gf7 gb7 gh1 gd1 gl2", 'w');
     free(st);
 }
 
