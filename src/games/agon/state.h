@@ -34,7 +34,7 @@
  *
  *   bit  15      always 1, so no move is 0
  *   bit  14      return: a captured piece goes from `from` to `to`
- *   bits 13..7   to cell
+ *   bits 13..7   to cell     (cell numbers of board.h: 0..120, 91 of them used)
  *   bits  6..0   from cell
  */
 #define AG_MOVE_FROM(m) ((int)((m)&127))
