@@ -138,30 +138,30 @@ int agon_gen_moves(const void *st, Move *moves)
 }
 
 /* Any legal move for the side to move, the formation rule aside (status checks it
- * first).  Usually the first empty cell within reach is not sandwiched, which is
- * cheaper to see than the whole sandwich map. */
+ * first).  Steps are tried piece by piece and cell by cell with the mailbox sandwich
+ * test, which usually succeeds at the first empty cell within reach. */
 bool agon_has_move(const struct agon_state *s)
 {
     Cells them = s->occupied[!s->side];
     Cells empty = agon_board.all & ~(them | s->occupied[s->side]);
     unsigned caps = s->captured[s->side];
-    Cells reach;
     if (caps) {
-        reach = empty & ((caps & 1) ? agon_board.all : agon_board.outer_mask);
-    } else {
-        const uint8_t *pos = s->pos[s->side];
-        Cells guards = 0;
-        for (int i = 1; i < AGON_PIECES; i++)
-            guards |= agon_board.step_mask[pos[i]];
-        reach = empty & (agon_board.step_mask[pos[0]] | (guards & ~AG_BIT(AGON_THRONE)));
+        Cells reach = empty & ((caps & 1) ? agon_board.all : agon_board.outer_mask);
+        return (reach & ~ag_sandwich_cells(them, agon_board.has_nb)) != 0;
     }
-    if (!reach)
-        return false;
-    uint64_t lo = (uint64_t)reach;
-    int first = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(reach >> 64));
-    if (!sandwiched(s->board, agon_board.nb[first], AG_CODE(!s->side)))
-        return true;
-    return (reach & ~ag_sandwich_cells(them, agon_board.has_nb)) != 0;
+    const struct agon_board *b = &agon_board;
+    const uint64_t win[AGON_WINDOWS] = {(uint64_t)empty, (uint64_t)(empty >> 32),
+                                        (uint64_t)(empty >> 57)};
+    const uint8_t *pos = s->pos[s->side];
+    unsigned enemy = AG_CODE(!s->side);
+    for (int i = 0; i < AGON_PIECES; i++) {
+        int w = b->step_window[pos[i]];
+        uint64_t t = (i ? b->guard_steps : b->queen_steps)[pos[i]] & win[w];
+        for (; t; t &= t - 1)
+            if (!sandwiched(s->board, b->nb[agon_window_base[w] + __builtin_ctzll(t)], enemy))
+                return true;
+    }
+    return false;
 }
 
 static inline void seen_add(struct agon_state *s, int delta)
