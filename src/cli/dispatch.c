@@ -12,7 +12,7 @@ static const char usage[] =
     "                                           play in the terminal\n"
     "  bench [GAME] [--playouts N] [--seed N]   random-playout speed of every game\n"
     "\n"
-    "GAME is egara-guti (or egara). POSITION is the game's position text, one argument.\n";
+    "GAME is egara-guti (or egara) or chess. POSITION is the game's position text, one argument.\n";
 
 struct command {
     const char *name;
