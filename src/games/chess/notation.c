@@ -167,6 +167,8 @@ int chess_parse_san(const struct chess_pos *p, const char *text, Move *out, char
                     "e8=Q, or UCI like e2e4)", text);
     if (promo && (type != PAWN || promo == PAWN || promo == KING))
         return fail(err, err_size, "bad promotion in '%s'", text);
+    if (promo && SQ_RANK(to) != 7 && SQ_RANK(to) != 0)
+        return fail(err, err_size, "bad promotion in '%s': pawns promote on the last rank", text);
 
     int found = 0;
     Move match = 0;
