@@ -31,7 +31,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all test test-only setup fuzz bench clean check-format perft-full bench-perft
+.PHONY: all run test test-only setup fuzz bench clean check-format perft-full bench-perft
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -70,8 +70,13 @@ build/fuzz-parsers: fuzz/fuzz_parsers.c $(LIB_SRC)
 setup:
 	@scripts/setup
 
+# Set up, build and start agora (for now the terminal game; later the web server).
+run: setup
+	$(MAKE) agora
+	./agora play egara-guti
+
 test: setup
-	$(MAKE) test-only
+	@$(MAKE) --no-print-directory test-only
 
 test-only: agora build/agora-tests build/agora-tests-san build/fuzz-parsers
 	@tests/run

@@ -15,6 +15,7 @@ Key chess_zobrist[781];
 void chess_init(void)
 {
     chess_init_tables();
+    chess_layout_init();
     uint64_t x = 0x243F6A8885A308D3ULL; /* splitmix64 from a fixed seed */
     for (int i = 0; i < 781; i++) {
         uint64_t z = (x += 0x9E3779B97F4A7C15ULL);

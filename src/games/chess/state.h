@@ -221,3 +221,6 @@ void chess_render(const void *st, char *buf, size_t size);
 int chess_check(const void *st, char *err, size_t err_size);
 uint64_t chess_perft(void *st, int depth);
 int chess_claim(const void *st, struct game_status *out);
+void chess_layout_init(void);
+const struct board_layout *chess_layout(void);
+char chess_piece_at(const void *st, int cell, unsigned *marks);
