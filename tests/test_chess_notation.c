@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "core/registry.h"
 #include "core/rng.h"
 #include "games/chess/chess.h"
@@ -285,4 +286,28 @@ TEST(chess_pgn_accepted_by_pgn_extract)
     CHECK(system(cmd) == 0);
     free(pgn);
     free(st);
+}
+
+TEST(chess_cli_pgn)
+{
+    const char *input = "[Event \"a\"]\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+                        "[Event \"b\"]\n1. e4 e5 2. Ke3 *\n\n"
+                        "[Event \"c\"]\n1.d4 {comment} d5 (1...Nf6) 2.c4 $2 *\n";
+    char *outbuf = NULL, *errbuf = NULL;
+    size_t outlen = 0, errlen = 0;
+    struct cli_io io = {fmemopen((void *)input, strlen(input), "r"),
+                        open_memstream(&outbuf, &outlen), open_memstream(&errbuf, &errlen)};
+    char *argv[] = {"agora", "pgn", NULL};
+    CHECK_EQ_INT(cli_main(2, argv, &io), 2); /* game b is bad */
+    fflush(io.out);
+    fflush(io.err);
+    CHECK(strstr(outbuf, "1. f3 e5 2. g4 Qh4# {checkmate} 0-1") != NULL);
+    CHECK(strstr(outbuf, "1. d4 d5 2. c4 *") != NULL);
+    CHECK(strstr(errbuf, "game 2: move 2. Ke3") != NULL);
+    CHECK(strstr(outbuf, "[Event \"b\"]") == NULL);
+    fclose(io.in);
+    fclose(io.out);
+    fclose(io.err);
+    free(outbuf);
+    free(errbuf);
 }

@@ -11,6 +11,7 @@ static const char usage[] =
     "  play GAME [--as white|black|both|none] [--position TEXT] [--seed N]\n"
     "                                           play in the terminal\n"
     "  bench [GAME] [--playouts N] [--seed N]   random-playout speed of every game\n"
+    "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
     "\n"
     "GAME is egara-guti (or egara) or chess. POSITION is the game's position text, one argument.\n";
 
@@ -24,6 +25,7 @@ static const struct command commands[] = {
     {"moves", cmd_moves},
     {"play", cmd_play},
     {"bench", cmd_bench},
+    {"pgn", cmd_pgn},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

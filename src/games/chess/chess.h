@@ -52,8 +52,9 @@ const char *chess_pgn_tag(const struct chess_pgn_info *info, const char *name);
 /* Write the game held by `st` (its start position and every move of its history) as
  * PGN: the seven-tag roster (missing tags are "?", Date "????.??.??"), SetUp and FEN
  * when the game did not start from the usual position, the other tags of `info`, a
- * Termination tag, the moves in SAN, and the result.  `final` is how the game ended
- * (NULL: the state's own status; ongoing writes "*").  Returns the length written, or
+ * Termination tag (info's own, else one from `final`), the moves in SAN, and the
+ * result.  `final` is how the game ended (NULL: the state's own status; ongoing writes
+ * "*"; a result with REASON_NONE gets no reason comment).  Returns the length written, or
  * -1 if `size` was too small (the text is then cut). */
 int chess_pgn_write(const void *st, const struct chess_pgn_info *info,
                     const struct game_status *final, char *buf, size_t size);

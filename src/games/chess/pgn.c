@@ -101,8 +101,9 @@ static const char *result_token(enum result r)
 /* The PGN standard's Termination values. */
 static const char *termination(const struct game_status *s)
 {
+    if (s->result == RESULT_ONGOING)
+        return "unterminated";
     switch (s->reason) {
-    case REASON_NONE: return "unterminated";
     case REASON_TIME: return "time forfeit";
     case REASON_ADJUDICATION: return "adjudication";
     default: return "normal";
@@ -154,7 +155,8 @@ int chess_pgn_write(const void *st, const struct chess_pgn_info *info,
         if (!skip)
             put_tag(&o, name, info->tags[i].value);
     }
-    put_tag(&o, "Termination", termination(&end));
+    const char *given = chess_pgn_tag(info, "Termination");
+    put_tag(&o, "Termination", given && *given ? given : termination(&end));
     put(&o, "\n");
 
     for (int i = 0; i < plies; i++) {
@@ -168,7 +170,7 @@ int chess_pgn_write(const void *st, const struct chess_pgn_info *info,
         put_token(&o, san);
         chess_make_move(s, moves[i]);
     }
-    if (end.result != RESULT_ONGOING) {
+    if (end.result != RESULT_ONGOING && end.reason != REASON_NONE) {
         char comment[ERROR_TEXT_MAX];
         snprintf(comment, sizeof comment, "{%s}", reason_text(end.reason));
         put_token(&o, comment); /* a comment may break lines itself; keep it whole */
