@@ -5,10 +5,10 @@
 #include "core/error.h"
 #include "state.h"
 
-/* Keys in Polyglot's layout (piece kind x square, then castling, en-passant file,
- * turn), so Polyglot's published numbers can replace these seeded ones to read opening
- * books.  Polyglot's rule is kept: the en-passant file counts only when a capture there
- * is possible (here: legally possible, see chess_set_ep), and the turn key is applied
+/* Polyglot's keys (polyglot.c), so a position's key is its Polyglot book key.
+ * Polyglot's rule is kept for en passant: the file counts only when a capture there is
+ * possible (here: legally possible, see chess_set_ep, which differs from Polyglot's
+ * "a pawn stands beside" only when that pawn is pinned), and the turn key is applied
  * when White is to move. */
 Key chess_zobrist[781];
 
@@ -16,13 +16,8 @@ void chess_init(void)
 {
     chess_init_tables();
     chess_layout_init();
-    uint64_t x = 0x243F6A8885A308D3ULL; /* splitmix64 from a fixed seed */
-    for (int i = 0; i < 781; i++) {
-        uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        chess_zobrist[i] = z ^ (z >> 31);
-    }
+    for (int i = 0; i < 781; i++)
+        chess_zobrist[i] = chess_polyglot_random[i];
 }
 
 Key chess_castle_key(int castle)

@@ -155,6 +155,7 @@ static inline bool chess_in_check(const struct chess_pos *p)
 }
 
 /* position.c */
+extern const Key chess_polyglot_random[781]; /* polyglot.c */
 extern Key chess_zobrist[781]; /* Polyglot's layout: 64 * kind + square, castle, ep, turn */
 #define ZOBRIST_CASTLE 768
 #define ZOBRIST_EP 772
