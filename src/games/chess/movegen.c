@@ -8,8 +8,9 @@
  * tested by looking at the king from the board after the capture (this catches the
  * horizontal pin of both pawns and the discovered check).
  *
- * One body, `generate`, either writes moves or only counts them: perft counts the
- * leaves with popcounts and never makes the last ply. */
+ * One body, `generate`, writes moves, or only counts them (perft counts the leaves
+ * with popcounts and never makes the last ply), or only asks whether there is one
+ * (status: it stops at the first legal move, usually a king or knight move). */
 #include "state.h"
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -57,8 +58,11 @@ static ALWAYS_INLINE int attacked(const struct chess_pos *p, int sq, Bitboard oc
     return chess_attackers(p, sq, occ, them) != 0;
 }
 
-static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const int count_only)
+enum { GEN_MOVES, GEN_COUNT, GEN_ANY };
+
+static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const int mode)
 {
+    const int count_only = mode != GEN_MOVES;
     const int us = p->side, them = us ^ 1;
     const Bitboard occ = p->by_type[0], own = p->by_color[us], enemy = p->by_color[them];
     const int ksq = chess_king_sq(p, us);
@@ -81,6 +85,9 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
                 *out++ = MV_MAKE(ksq, to, MK_NORMAL);
         }
     }
+
+    if (mode == GEN_ANY && count)
+        return 1;
 
     /* 2. Checkers: two mean only the king may move. */
     const Bitboard checkers = chess_attackers(p, ksq, occ, them);
@@ -115,6 +122,8 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
         else
             out = emit(out, from, t);
     }
+    if (mode == GEN_ANY && count)
+        return 1;
     pieces = (p->by_type[BISHOP] | queens) & movable;
     while (pieces) {
         int from = chess_lsb(pieces);
@@ -139,6 +148,9 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
         else
             out = emit(out, from, t);
     }
+
+    if (mode == GEN_ANY && count)
+        return 1;
 
     /* 5. Pawns: the free ones set-wise; pinned ones one by one along their line. */
     const Bitboard pawns = p->by_type[PAWN] & movable;
@@ -235,12 +247,17 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
 
 int chess_gen_legal(const struct chess_pos *p, Move *moves)
 {
-    return generate(p, moves, 0);
+    return generate(p, moves, GEN_MOVES);
 }
 
 int chess_count_legal(const struct chess_pos *p)
 {
-    return generate(p, NULL, 1);
+    return generate(p, NULL, GEN_COUNT);
+}
+
+bool chess_has_legal_move(const struct chess_pos *p)
+{
+    return generate(p, NULL, GEN_ANY) != 0;
 }
 
 static uint64_t perft_rec(struct chess_pos *p, int depth)

@@ -107,7 +107,7 @@ void chess_status(const void *st, struct game_status *out)
     *out = (struct game_status){RESULT_ONGOING, REASON_NONE, 0};
     /* Mate and stalemate come first: a mating move ends the game even as it reaches
      * the 75th move or the fifth repetition (FIDE 9.6.2). */
-    if (chess_count_legal(p) == 0) {
+    if (!chess_has_legal_move(p)) {
         if (chess_in_check(p)) {
             out->result = p->side == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
             out->reason = REASON_CHECKMATE;
