@@ -64,19 +64,19 @@ TEST(chess_move_parse_forms_and_errors)
     char err[ERROR_TEXT_MAX], uci[MOVE_TEXT_MAX];
     static const struct {
         const char *in, *uci;
-    } ok[] = {{"Nf3", "g1f3"}, {"Ng1f3", "g1f3"}, {"Ng1-f3", "g1f3"}, {"e4", "e2e4"},
-              {"e2e4", "e2e4"}, {"e2-e4", "e2e4"}, {"Nf3!?", "g1f3"}, {"Nc3+", "b1c3"}};
+    } ok[] = {{"Nf3", "g1f3"},  {"Ng1f3", "g1f3"}, {"Ng1-f3", "g1f3"}, {"e4", "e2e4"},
+              {"e2e4", "e2e4"}, {"e2-e4", "e2e4"}, {"Nf3!?", "g1f3"},  {"Nc3+", "b1c3"}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-        CHECK_MSG(chess()->parse_move(st, ok[i].in, &m, err, sizeof err) == 0, "%s: %s",
-                  ok[i].in, err);
+        CHECK_MSG(chess()->parse_move(st, ok[i].in, &m, err, sizeof err) == 0, "%s: %s", ok[i].in,
+                  err);
         chess()->move_text(st, m, uci, sizeof uci);
         CHECK_STR(uci, ok[i].uci);
     }
     static const struct {
         const char *in, *words;
-    } bad[] = {{"", "empty"},           {"Nf4", "illegal"},  {"e2e5", "illegal"},
-               {"O-O", "castling"},     {"hello", "cannot"}, {"Kxe2", "illegal"},
-               {"e4=Q", "promotion"},   {"z9", "cannot"},    {"Qd1d2d3d4d5d6d7d8x", "too long"}};
+    } bad[] = {{"", "empty"},         {"Nf4", "illegal"},  {"e2e5", "illegal"},
+               {"O-O", "castling"},   {"hello", "cannot"}, {"Kxe2", "illegal"},
+               {"e4=Q", "promotion"}, {"z9", "cannot"},    {"Qd1d2d3d4d5d6d7d8x", "too long"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
         CHECK_MSG(chess()->parse_move(st, bad[i].in, &m, err, sizeof err) != 0, "accepted %s",
@@ -219,8 +219,8 @@ TEST(chess_pgn_read_ordinary_files)
     CHECK(used < 0 && strstr(err, "0-0-0") != NULL); /* White cannot castle there */
     CHECK_EQ_INT(chess()->ply(st), 1);
     CHECK_EQ_INT(chess_pgn_read("  \n", st, &info, result, sizeof result, err, sizeof err), 0);
-    CHECK(chess_pgn_read("[Event \"x\"]\n1. e4 e5 2. Ke3 *", st, &info, result, sizeof result,
-                         err, sizeof err) < 0);
+    CHECK(chess_pgn_read("[Event \"x\"]\n1. e4 e5 2. Ke3 *", st, &info, result, sizeof result, err,
+                         sizeof err) < 0);
     CHECK(strstr(err, "move 2. Ke3") != NULL);
     CHECK(chess_pgn_read("[Event x]", st, &info, result, sizeof result, err, sizeof err) < 0);
     free(st);
@@ -254,7 +254,8 @@ TEST(chess_pgn_accepted_by_pgn_extract)
         games++;
     }
     char err[ERROR_TEXT_MAX];
-    CHECK(chess()->parse_position(st, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 17", err, sizeof err) == 0);
+    CHECK(chess()->parse_position(st, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 17", err, sizeof err) ==
+          0);
     Move m;
     CHECK(chess()->parse_move(st, "O-O-O", &m, err, sizeof err) == 0);
     chess()->make_move(st, m);
@@ -316,10 +317,9 @@ TEST(chess_cli_pgn)
  * or gets one message. */
 TEST(chess_pgn_read_damaged_text)
 {
-    const char *good =
-        "[Event \"x\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n"
-        "1. O-O {c} O-O-O (1... Kd7 $2 (1... Rb8)) 2. Rfe1 ; line\n Rde8 1-0\n"
-        "[Event \"y\"]\n1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6 *\n";
+    const char *good = "[Event \"x\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n"
+                       "1. O-O {c} O-O-O (1... Kd7 $2 (1... Rb8)) 2. Rfe1 ; line\n Rde8 1-0\n"
+                       "[Event \"y\"]\n1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6 *\n";
     static const char alphabet[] = "[]{}();$%\"\\\n .0123456789-+#=!?KQRBNOabcdefgh/x*";
     size_t len = strlen(good);
     char *text = malloc(len + 64);
@@ -335,7 +335,10 @@ TEST(chess_pgn_read_damaged_text)
             char c = alphabet[rng_below(&r, sizeof alphabet - 1)];
             switch (rng_below(&r, 3)) {
             case 0: text[at] = c; break;
-            case 1: text[at] = 0; n = at; break; /* cut */
+            case 1:
+                text[at] = 0;
+                n = at;
+                break; /* cut */
             default:
                 memmove(text + at + 1, text + at, n - at + 1);
                 text[at] = c;

@@ -108,7 +108,8 @@ TEST(chess_perft_start_and_kiwipete)
     g->start(st);
     CHECK_EQ_U64(perft(g, st, 4), 197281);
     char err[ERROR_TEXT_MAX];
-    CHECK(g->parse_position(st, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    CHECK(g->parse_position(st,
+                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                             err, sizeof err) == 0);
     CHECK_EQ_U64(perft(g, st, 3), 97862);
     CHECK_EQ_U64(perft_generic(g, st, 2), 2039);

@@ -328,10 +328,10 @@ TEST(chess_fifty_and_seventy_five_moves)
 TEST(chess_dead_positions)
 {
     static const char *const dead[] = {
-        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",        /* K v K */
-        "8/8/4k3/8/8/3KB3/8/8 b - - 0 1",       /* K+B v K */
-        "8/8/4kn2/8/8/3K4/8/8 w - - 0 1",       /* K v K+N */
-        "8/8/3bk3/8/8/3KB3/8/8 w - - 0 1",      /* K+B v K+B, one colour */
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",   /* K v K */
+        "8/8/4k3/8/8/3KB3/8/8 b - - 0 1",  /* K+B v K */
+        "8/8/4kn2/8/8/3K4/8/8 w - - 0 1",  /* K v K+N */
+        "8/8/3bk3/8/8/3KB3/8/8 w - - 0 1", /* K+B v K+B, one colour */
     };
     for (size_t i = 0; i < sizeof dead / sizeof dead[0]; i++) {
         void *st = at(TEST_CTX, dead[i]);
@@ -340,8 +340,8 @@ TEST(chess_dead_positions)
     }
     static const char *const alive[] = {
         "8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1", /* bishops on both colours */
-        "8/8/4kn2/8/8/3KN3/8/8 w - - 0 1", /* K+N v K+N */
-        "8/8/4k3/8/8/3KP3/8/8 w - - 0 1",  /* a pawn */
+        "8/8/4kn2/8/8/3KN3/8/8 w - - 0 1",  /* K+N v K+N */
+        "8/8/4k3/8/8/3KP3/8/8 w - - 0 1",   /* a pawn */
     };
     for (size_t i = 0; i < sizeof alive / sizeof alive[0]; i++) {
         void *st = at(TEST_CTX, alive[i]);
@@ -482,8 +482,8 @@ TEST(chess_polyglot_keys)
          0x662fafb965db29d4ULL},
         {"e2e4 d7d5 e4e5 f7f5", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
          0x22a48b5a8e47ff78ULL},
-        {"e2e4 d7d5 e4e5 f7f5 e1e2",
-         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR b kq - 0 3", 0x652a607ca3f242c1ULL},
+        {"e2e4 d7d5 e4e5 f7f5 e1e2", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR b kq - 0 3",
+         0x652a607ca3f242c1ULL},
         {"e2e4 d7d5 e4e5 f7f5 e1e2 e8f7",
          "rnbq1bnr/ppp1pkpp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR w - - 0 4", 0x00fdd303c946bdd9ULL},
         {"a2a4 b7b5 h2h4 b5b4 c2c4",

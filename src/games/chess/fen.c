@@ -101,8 +101,8 @@ static int parse_castling(struct chess_pos *p, const char *s, size_t len, char *
     for (size_t i = 0; i < len; i++) {
         const char *hit = strchr(order, s[i]);
         if (!s[i] || !hit)
-            return fail(err, err_size, "bad castling field '%.*s' (expected '-' or KQkq)",
-                        (int)len, s);
+            return fail(err, err_size, "bad castling field '%.*s' (expected '-' or KQkq)", (int)len,
+                        s);
         int r = (int)(hit - order);
         if (r <= last)
             return fail(err, err_size, "castling field '%.*s' repeats or is out of KQkq order",
@@ -128,8 +128,10 @@ static int parse_ep(struct chess_pos *p, const char *s, size_t len, int *ep, cha
     int sq = SQ(s[0] - 'a', s[1] - '1');
     int want_rank = p->side == SIDE_WHITE ? 5 : 2;
     if (SQ_RANK(sq) != want_rank)
-        return fail(err, err_size, "impossible en-passant square %.2s: with %s to move it must "
-                    "be on rank %d", s, p->side == SIDE_WHITE ? "White" : "Black", want_rank + 1);
+        return fail(err, err_size,
+                    "impossible en-passant square %.2s: with %s to move it must "
+                    "be on rank %d",
+                    s, p->side == SIDE_WHITE ? "White" : "Black", want_rank + 1);
     int them = p->side ^ 1;
     int pawn_sq = p->side == SIDE_WHITE ? sq - 8 : sq + 8;
     int origin = p->side == SIDE_WHITE ? sq + 8 : sq - 8;
@@ -137,8 +139,10 @@ static int parse_ep(struct chess_pos *p, const char *s, size_t len, int *ep, cha
         return fail(err, err_size, "impossible en-passant square %.2s: no %s pawn in front of it",
                     s, them == SIDE_WHITE ? "white" : "black");
     if (p->board[sq] || p->board[origin])
-        return fail(err, err_size, "impossible en-passant square %.2s: the pawn could not have "
-                    "passed it", s);
+        return fail(err, err_size,
+                    "impossible en-passant square %.2s: the pawn could not have "
+                    "passed it",
+                    s);
     *ep = sq;
     return 0;
 }
@@ -193,8 +197,8 @@ int chess_parse_fen(struct chess_pos *out, const char *text, char *err, size_t e
     if (chess_attackers(&p, chess_king_sq(&p, p.side ^ 1), p.by_type[0], p.side))
         return fail(err, err_size, "the side not to move (%s) is in check",
                     p.side == SIDE_WHITE ? "Black" : "White");
-    int checkers = chess_popcount(chess_attackers(&p, chess_king_sq(&p, p.side), p.by_type[0],
-                                                  p.side ^ 1));
+    int checkers =
+        chess_popcount(chess_attackers(&p, chess_king_sq(&p, p.side), p.by_type[0], p.side ^ 1));
     if (checkers > 2)
         return fail(err, err_size, "the king is attacked by %d pieces, impossible", checkers);
     int ep;

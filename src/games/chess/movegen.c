@@ -186,8 +186,8 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
         pinned_pawns &= pinned_pawns - 1;
         Bitboard b = BIT(from);
         Bitboard push = shift_up(b, us) & ~occ;
-        Bitboard t = push | (shift_up(push & third, us) & ~occ) |
-                     (chess_pawn_att[us][from] & enemy);
+        Bitboard t =
+            push | (shift_up(push & third, us) & ~occ) | (chess_pawn_att[us][from] & enemy);
         t &= mask & chess_line[ksq][from];
         if (count_only) {
             count += chess_popcount(t & ~last) + 4 * chess_popcount(t & last);
@@ -222,7 +222,8 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
     }
 
     /* 7. Castling: not in check, the path empty, the king's squares not attacked. */
-    if (!checkers && (p->castle & (us == SIDE_WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ))) {
+    if (!checkers &&
+        (p->castle & (us == SIDE_WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ))) {
         const int base = us == SIDE_WHITE ? 0 : 56;
         const int king_side = us == SIDE_WHITE ? CASTLE_WK : CASTLE_BK;
         const int queen_side = us == SIDE_WHITE ? CASTLE_WQ : CASTLE_BQ;
@@ -233,8 +234,7 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
             else
                 *out++ = MV_MAKE(base + 4, base + 6, MK_CASTLING);
         }
-        if ((p->castle & queen_side) &&
-            !(occ & (BIT(base + 1) | BIT(base + 2) | BIT(base + 3))) &&
+        if ((p->castle & queen_side) && !(occ & (BIT(base + 1) | BIT(base + 2) | BIT(base + 3))) &&
             !attacked(p, base + 3, occ, them) && !attacked(p, base + 2, occ, them)) {
             if (count_only)
                 count++;

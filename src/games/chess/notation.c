@@ -8,8 +8,8 @@
 #include "core/error.h"
 #include "state.h"
 
-static const char promo_letters[] = "nbrq"; /* by MV_PROMO - KNIGHT */
-static const char san_letters[] = "  NBRQK";  /* by piece type; pawns have none */
+static const char promo_letters[] = "nbrq";  /* by MV_PROMO - KNIGHT */
+static const char san_letters[] = "  NBRQK"; /* by piece type; pawns have none */
 
 void chess_square_name(int sq, char *buf)
 {
@@ -152,8 +152,10 @@ int chess_parse_san(const struct chess_pos *p, const char *text, Move *out, char
             end--;
     }
     if (end < i + 2 || !is_file(s[end - 2]) || !is_rank(s[end - 1]))
-        return fail(err, err_size, "cannot read move '%s' (expected SAN like Nf3, exd5, O-O, "
-                    "e8=Q, or UCI like e2e4)", text);
+        return fail(err, err_size,
+                    "cannot read move '%s' (expected SAN like Nf3, exd5, O-O, "
+                    "e8=Q, or UCI like e2e4)",
+                    text);
     int to = SQ(s[end - 2] - 'a', s[end - 1] - '1');
     size_t mid_end = end - 2;
     if (mid_end > i && (s[mid_end - 1] == 'x' || s[mid_end - 1] == ':' || s[mid_end - 1] == '-'))
@@ -163,8 +165,10 @@ int chess_parse_san(const struct chess_pos *p, const char *text, Move *out, char
     if (mid_end > i && is_rank(s[i]))
         want_rank = s[i++] - '1';
     if (i != mid_end)
-        return fail(err, err_size, "cannot read move '%s' (expected SAN like Nf3, exd5, O-O, "
-                    "e8=Q, or UCI like e2e4)", text);
+        return fail(err, err_size,
+                    "cannot read move '%s' (expected SAN like Nf3, exd5, O-O, "
+                    "e8=Q, or UCI like e2e4)",
+                    text);
     if (promo && (type != PAWN || promo == PAWN || promo == KING))
         return fail(err, err_size, "bad promotion in '%s'", text);
     if (promo && SQ_RANK(to) != 7 && SQ_RANK(to) != 0)
@@ -201,8 +205,8 @@ int chess_parse_san(const struct chess_pos *p, const char *text, Move *out, char
     if (type == PAWN && !promo && (SQ_RANK(to) == 7 || SQ_RANK(to) == 0))
         for (int k = 0; k < n; k++)
             if (MV_TO(moves[k]) == to && MV_KIND(moves[k]) == MK_PROMOTION)
-                return fail(err, err_size, "move '%s' needs a promotion piece (e.g. %c%c=Q)",
-                            text, s[end - 2], s[end - 1]);
+                return fail(err, err_size, "move '%s' needs a promotion piece (e.g. %c%c=Q)", text,
+                            s[end - 2], s[end - 1]);
     return fail(err, err_size, "illegal move '%s'", text);
 }
 

@@ -113,7 +113,7 @@ static const char *termination(const struct game_status *s)
 int chess_pgn_write(const void *st, const struct chess_pgn_info *info,
                     const struct game_status *final, char *buf, size_t size)
 {
-    static const char *const roster[7] = {"Event", "Site", "Date", "Round",
+    static const char *const roster[7] = {"Event", "Site",  "Date",  "Round",
                                           "White", "Black", "Result"};
     static const char *const unknown[7] = {"?", "?", "????.??.??", "?", "?", "?", "*"};
     struct chess_state *s = malloc(sizeof *s);

@@ -97,9 +97,10 @@ void chess_set_ep(struct chess_pos *p, int sq)
 
 /* The castling rights that survive a move from or to each square. */
 static const uint8_t castle_keep[64] = {
-    [0] = 15 & ~CASTLE_WQ, [1 ... 3] = 15, [4] = 15 & ~(CASTLE_WK | CASTLE_WQ), [5 ... 6] = 15,
-    [7] = 15 & ~CASTLE_WK, [8 ... 55] = 15, [56] = 15 & ~CASTLE_BQ, [57 ... 59] = 15,
-    [60] = 15 & ~(CASTLE_BK | CASTLE_BQ), [61 ... 62] = 15, [63] = 15 & ~CASTLE_BK,
+    [0] = 15 & ~CASTLE_WQ,  [1 ... 3] = 15,         [4] = 15 & ~(CASTLE_WK | CASTLE_WQ),
+    [5 ... 6] = 15,         [7] = 15 & ~CASTLE_WK,  [8 ... 55] = 15,
+    [56] = 15 & ~CASTLE_BQ, [57 ... 59] = 15,       [60] = 15 & ~(CASTLE_BK | CASTLE_BQ),
+    [61 ... 62] = 15,       [63] = 15 & ~CASTLE_BK,
 };
 
 void chess_pos_make(struct chess_pos *p, Move m, struct chess_undo *u)
@@ -225,13 +226,14 @@ int chess_pos_check(const struct chess_pos *p, char *err, size_t err_size)
         return fail(err, err_size, "the side not to move is in check");
     static const struct {
         int right, king, rook, color;
-    } rights[4] = {{CASTLE_WK, 4, 7, 0}, {CASTLE_WQ, 4, 0, 0}, {CASTLE_BK, 60, 63, 1},
-                   {CASTLE_BQ, 60, 56, 1}};
+    } rights[4] = {
+        {CASTLE_WK, 4, 7, 0}, {CASTLE_WQ, 4, 0, 0}, {CASTLE_BK, 60, 63, 1}, {CASTLE_BQ, 60, 56, 1}};
     if (p->castle > 15)
         return fail(err, err_size, "bad castling rights %d", p->castle);
     for (int i = 0; i < 4; i++)
-        if ((p->castle & rights[i].right) && (p->board[rights[i].king] != PIECE(rights[i].color, KING) ||
-                                               p->board[rights[i].rook] != PIECE(rights[i].color, ROOK)))
+        if ((p->castle & rights[i].right) &&
+            (p->board[rights[i].king] != PIECE(rights[i].color, KING) ||
+             p->board[rights[i].rook] != PIECE(rights[i].color, ROOK)))
             return fail(err, err_size, "castling right without king and rook at home");
     if (p->ep != SQ_NONE) {
         struct chess_pos e = *p;

@@ -160,8 +160,9 @@ int chess_claim_draw(const void *st, unsigned which, struct game_status *out, ch
         return fail(err, err_size, "the game is already over (%s)", reason_text(now.reason));
     unsigned want = which ? which : now.claims;
     if (!want)
-        return fail(err, err_size, "no draw claim is possible: the position has not occurred "
-                                   "three times and the fifty-move count is not reached");
+        return fail(err, err_size,
+                    "no draw claim is possible: the position has not occurred "
+                    "three times and the fifty-move count is not reached");
     if ((want & CLAIM_THREEFOLD) && (now.claims & CLAIM_THREEFOLD)) {
         *out = (struct game_status){RESULT_DRAW, REASON_CLAIM_THREEFOLD, 0};
         return 0;
@@ -173,8 +174,10 @@ int chess_claim_draw(const void *st, unsigned which, struct game_status *out, ch
     if (want & CLAIM_THREEFOLD)
         return fail(err, err_size, "no threefold repetition: this position occurred %d time%s",
                     chess_repetitions(st), chess_repetitions(st) == 1 ? "" : "s");
-    return fail(err, err_size, "no fifty-move claim: %d moves each without a capture or pawn "
-                "move so far", ((const struct chess_state *)st)->pos.halfmove / 2);
+    return fail(err, err_size,
+                "no fifty-move claim: %d moves each without a capture or pawn "
+                "move so far",
+                ((const struct chess_state *)st)->pos.halfmove / 2);
 }
 
 int chess_agree_draw(const void *st, struct game_status *out, char *err, size_t err_size)
@@ -200,9 +203,9 @@ Score chess_evaluate(const void *st)
 {
     static const int value[7] = {0, 100, 320, 330, 500, 900, 0};
     static const int centre[64] = {
-        0, 1, 2, 3, 3, 2, 1, 0, 1, 3, 4, 5, 5, 4, 3, 1, 2, 4, 6, 7, 7, 6, 4, 2,
-        3, 5, 7, 8, 8, 7, 5, 3, 3, 5, 7, 8, 8, 7, 5, 3, 2, 4, 6, 7, 7, 6, 4, 2,
-        1, 3, 4, 5, 5, 4, 3, 1, 0, 1, 2, 3, 3, 2, 1, 0,
+        0, 1, 2, 3, 3, 2, 1, 0, 1, 3, 4, 5, 5, 4, 3, 1, 2, 4, 6, 7, 7, 6,
+        4, 2, 3, 5, 7, 8, 8, 7, 5, 3, 3, 5, 7, 8, 8, 7, 5, 3, 2, 4, 6, 7,
+        7, 6, 4, 2, 1, 3, 4, 5, 5, 4, 3, 1, 0, 1, 2, 3, 3, 2, 1, 0,
     };
     const struct chess_pos *p = &((const struct chess_state *)st)->pos;
     int score = 0;
@@ -222,6 +225,5 @@ Score chess_evaluate(const void *st)
 int chess_is_noisy(const void *st, Move m)
 {
     const struct chess_pos *p = &((const struct chess_state *)st)->pos;
-    return p->board[MV_TO(m)] != EMPTY || MV_KIND(m) == MK_EN_PASSANT ||
-           MV_KIND(m) == MK_PROMOTION;
+    return p->board[MV_TO(m)] != EMPTY || MV_KIND(m) == MK_EN_PASSANT || MV_KIND(m) == MK_PROMOTION;
 }

@@ -16,8 +16,8 @@ typedef uint64_t Bitboard;
  *   rank 1 |  0  1  2  3  4  5  6  7
  *             a  b  c  d  e  f  g  h      bit n of a Bitboard is square n
  */
-#define SQ(file, rank) ((rank) * 8 + (file))
-#define SQ_FILE(sq) ((sq) & 7)
+#define SQ(file, rank) ((rank)*8 + (file))
+#define SQ_FILE(sq) ((sq)&7)
 #define SQ_RANK(sq) ((sq) >> 3)
 #define SQ_NONE 64
 #define BIT(sq) (1ULL << (sq))
@@ -37,7 +37,7 @@ typedef uint64_t Bitboard;
  */
 enum { PAWN = 1, KNIGHT, BISHOP, ROOK, QUEEN, KING };
 #define PIECE(color, type) ((uint8_t)(((color) << 3) | (type)))
-#define PIECE_TYPE(pc) ((pc) & 7)
+#define PIECE_TYPE(pc) ((pc)&7)
 #define PIECE_COLOR(pc) ((pc) >> 3)
 #define EMPTY 0
 
@@ -53,14 +53,14 @@ enum { CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8 };
  *
  * a1a1 (0) is never legal, so 0 keeps meaning "no move".
  */
-#define MV_FROM(m) ((int)((m) & 63))
+#define MV_FROM(m) ((int)((m)&63))
 #define MV_TO(m) ((int)(((m) >> 6) & 63))
 #define MV_KIND(m) ((int)(((m) >> 12) & 3))
 #define MV_PROMO(m) ((int)(((m) >> 14) & 3) + KNIGHT)
 enum { MK_NORMAL = 0, MK_PROMOTION = 1, MK_EN_PASSANT = 2, MK_CASTLING = 3 };
 #define MV_MAKE(from, to, kind) ((Move)((from) | ((to) << 6) | ((kind) << 12)))
-#define MV_MAKE_PROMO(from, to, type)                                                    \
-    ((Move)((from) | ((to) << 6) | (MK_PROMOTION << 12) | (((type) - KNIGHT) << 14)))
+#define MV_MAKE_PROMO(from, to, type)                                                              \
+    ((Move)((from) | ((to) << 6) | (MK_PROMOTION << 12) | (((type)-KNIGHT) << 14)))
 
 /* Legal moves never exceed 218 in any chess position. */
 #define CHESS_MAX_MOVES 256

@@ -73,7 +73,8 @@ void chess_render(const void *st, char *buf, size_t size)
         PUT("%d ", rank + 1);
         for (int file = 0; file < 8; file++) {
             int pc = p->board[SQ(file, rank)];
-            PUT(" %s", pc ? glyph[PIECE_COLOR(pc)][PIECE_TYPE(pc)] : ((file + rank) & 1 ? "\u00B7" : "."));
+            PUT(" %s",
+                pc ? glyph[PIECE_COLOR(pc)][PIECE_TYPE(pc)] : ((file + rank) & 1 ? "\u00B7" : "."));
         }
         PUT("\n");
     }
