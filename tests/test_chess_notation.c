@@ -194,9 +194,9 @@ TEST(chess_pgn_read_ordinary_files)
         "hxg5 29. b3 Ke6 30. a3 Kd6 31. axb4 cxb4 32. Ra5 Nd5 33. f3 Bc8 34. Kf2 Bf5\n"
         "35. Ra7 g6 36. Ra6+ Kc5 37. Ke1 Nf4 38. g3 Nxh3 39. Kd2 Kb5 40. Rd6 Kc5 41. Ra6\n"
         "Nf2 42. g4 Bd3 43. Re6 1/2-1/2\n\n"
-        "[Event \"second\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n"
-        "1.e4 $1 Kd7 (1...Ke7 2.e5 {nested (parens) in a comment} (2.Kd2 Ke6)) ; rest\n"
-        "2.e5!? Ke6 *\n"
+        "[Event \"second\"]\n[FEN \"4k3/5p2/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n"
+        "1.e4 $1 Ke7 (1...Kd7 2.e5 {nested (parens) in a comment} (2.Kd2 Ke6)) ; rest\n"
+        "2.e5!? f5 3.exf6 e.p. Kxf6 *\n"
         "[Event \"third, no result token\"]\n1. d4 0-0-0\n";
     void *st = game_state_new(chess());
     struct chess_pgn_info info;
@@ -213,7 +213,7 @@ TEST(chess_pgn_read_ordinary_files)
     CHECK_MSG(used > 0, "second game: %s", err);
     CHECK_STR(result, "*");
     chess()->write_position(st, fen, sizeof fen);
-    CHECK_STR(fen, "8/8/4k3/4P3/8/8/8/4K3 w - - 1 3");
+    CHECK_STR(fen, "8/8/5k2/8/8/8/8/4K3 w - - 0 4");
     text += used;
     used = chess_pgn_read(text, st, &info, result, sizeof result, err, sizeof err);
     CHECK(used < 0 && strstr(err, "0-0-0") != NULL); /* White cannot castle there */

@@ -121,6 +121,8 @@ int chess_parse_san(const struct chess_pos *p, const char *text, Move *out, char
     /* Check and mate marks and annotations ("+", "#", "!?") say nothing we need. */
     while (len && strchr("+#!?", s[len - 1]))
         s[--len] = 0;
+    if (len > 4 && !strcmp(s + len - 4, "e.p.")) /* "exd6e.p.", an old habit */
+        s[len -= 4] = 0;
     Move moves[CHESS_MAX_MOVES];
     int n = chess_gen_legal(p, moves);
 

@@ -350,8 +350,8 @@ long chess_pgn_read(const char *text, void *st, struct chess_pgn_info *info, cha
             if (!*san)
                 continue;
         }
-        if (strspn(san, "!?") == strlen(san))
-            continue; /* a free-standing annotation */
+        if (strspn(san, "!?") == strlen(san) || !strcmp(san, "e.p."))
+            continue; /* a free-standing annotation, or "exd6 e.p." */
         Move m;
         char merr[ERROR_TEXT_MAX];
         if (s->ply >= CHESS_MAX_PLIES)
