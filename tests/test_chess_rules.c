@@ -266,7 +266,18 @@ TEST(chess_repetition_claim_and_fivefold)
     char err[ERROR_TEXT_MAX];
     CHECK(chess_claim_draw(st, CLAIM_THREEFOLD, &end, err, sizeof err) != 0);
     CHECK(strstr(err, "2 times") != NULL);
-    play(TEST_CTX, st, cycle);
+    play(TEST_CTX, st, "Nf3 Nf6 Ng1");
+    /* Black announces Ng8, which repeats the start position a third time */
+    Move ng8;
+    CHECK(chess()->parse_move(st, "Ng8", &ng8, err, sizeof err) == 0);
+    CHECK(chess_claim_draw(st, 0, &end, err, sizeof err) != 0);
+    CHECK(chess_claim_draw_with_move(st, 0, ng8, &end, err, sizeof err) == 0);
+    CHECK(end.result == RESULT_DRAW && end.reason == REASON_CLAIM_THREEFOLD);
+    Move nh6;
+    CHECK(chess()->parse_move(st, "Nc6", &nh6, err, sizeof err) == 0);
+    CHECK(chess_claim_draw_with_move(st, 0, nh6, &end, err, sizeof err) != 0);
+    CHECK(strstr(err, "occurs 1 time") != NULL);
+    play(TEST_CTX, st, "Ng8");
     expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_THREEFOLD);
     CHECK(chess_claim_draw(st, 0, &end, err, sizeof err) == 0);
     CHECK(end.result == RESULT_DRAW && end.reason == REASON_CLAIM_THREEFOLD);
@@ -300,10 +311,18 @@ TEST(chess_fifty_and_seventy_five_moves)
 {
     void *st = at(TEST_CTX, "4k3/8/8/8/8/8/R7/4K3 w - - 98 80");
     expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, 0);
-    play(TEST_CTX, st, "Ra3 Kd8");
-    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_FIFTY_MOVES);
     struct game_status end;
     char err[ERROR_TEXT_MAX];
+    Move ra3;
+    CHECK(chess()->parse_move(st, "Ra3", &ra3, err, sizeof err) == 0);
+    CHECK(chess_claim_draw_with_move(st, CLAIM_FIFTY_MOVES, ra3, &end, err, sizeof err) != 0);
+    play(TEST_CTX, st, "Ra3");
+    Move kd8;
+    CHECK(chess()->parse_move(st, "Kd8", &kd8, err, sizeof err) == 0);
+    CHECK(chess_claim_draw_with_move(st, CLAIM_FIFTY_MOVES, kd8, &end, err, sizeof err) == 0);
+    CHECK(end.reason == REASON_CLAIM_FIFTY);
+    play(TEST_CTX, st, "Kd8");
+    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_FIFTY_MOVES);
     CHECK(chess_claim_draw(st, CLAIM_FIFTY_MOVES, &end, err, sizeof err) == 0);
     CHECK(end.reason == REASON_CLAIM_FIFTY);
     free(st);

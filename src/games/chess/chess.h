@@ -18,11 +18,19 @@ extern const struct game chess_game;
 /* The player to move claims a draw.  `which` is CLAIM_THREEFOLD, CLAIM_FIFTY_MOVES, or
  * 0 for whichever is available (threefold first).  Returns 0 and fills `out` (a draw
  * with REASON_CLAIM_THREEFOLD or REASON_CLAIM_FIFTY) when the claim is valid now;
- * otherwise -1 with one line in err, naming why (e.g. "occurred 2 times").  Only the
- * current position counts: claiming by announcing a move (FIDE 9.2.1.1, 9.3.1) is done
- * by making the move, then claiming. */
+ * otherwise -1 with one line in err, naming why (e.g. "occurred 2 times").  This is
+ * the claim on the current position; chess_claim_draw_with_move claims on the
+ * position a move would make. */
 int chess_claim_draw(const void *st, unsigned which, struct game_status *out, char *err,
                      size_t err_size);
+
+/* The player to move claims a draw by announcing the move `m` (one of gen_moves'
+ * moves) that would make the position occur a third time or complete fifty moves
+ * (FIDE 9.2.1.1, 9.3.1).  The move is not made: a valid claim ends the game in the
+ * position before it (the caller may record the announced move with the result).
+ * Same returns as chess_claim_draw. */
+int chess_claim_draw_with_move(const void *st, unsigned which, Move m, struct game_status *out,
+                               char *err, size_t err_size);
 
 /* Both players agreed to a draw (an offer accepted).  Valid while the game is in
  * progress: returns 0 with a draw by REASON_AGREEMENT, else -1 and err. */

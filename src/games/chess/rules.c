@@ -180,6 +180,50 @@ int chess_claim_draw(const void *st, unsigned which, struct game_status *out, ch
                 ((const struct chess_state *)st)->pos.halfmove / 2);
 }
 
+int chess_claim_draw_with_move(const void *st, unsigned which, Move m, struct game_status *out,
+                               char *err, size_t err_size)
+{
+    const struct chess_state *s = st;
+    struct game_status now;
+    chess_status(st, &now);
+    if (now.result != RESULT_ONGOING)
+        return fail(err, err_size, "the game is already over (%s)", reason_text(now.reason));
+    Move moves[CHESS_MAX_MOVES];
+    int n = chess_gen_legal(&s->pos, moves), legal = 0;
+    for (int i = 0; i < n; i++)
+        legal |= moves[i] == m;
+    if (!legal)
+        return fail(err, err_size, "the announced move is not legal here");
+    struct chess_pos after = s->pos;
+    struct chess_undo u;
+    chess_pos_make(&after, m, &u);
+    /* The position after the move stands at ply + 1; earlier positions with the same
+     * side to move are at ply - 1, ply - 3, ... back to the last irreversible move. */
+    int reps = 1, reach = after.halfmove < s->ply + 1 ? after.halfmove : s->ply + 1;
+    for (int back = 2; back <= reach; back += 2)
+        if (s->hist[s->ply + 1 - back].key == after.key)
+            reps++;
+    unsigned claims =
+        (reps >= 3 ? CLAIM_THREEFOLD : 0) | (after.halfmove >= 100 ? CLAIM_FIFTY_MOVES : 0);
+    unsigned want = which ? which : claims;
+    if (want & claims & CLAIM_THREEFOLD) {
+        *out = (struct game_status){RESULT_DRAW, REASON_CLAIM_THREEFOLD, 0};
+        return 0;
+    }
+    if (want & claims & CLAIM_FIFTY_MOVES) {
+        *out = (struct game_status){RESULT_DRAW, REASON_CLAIM_FIFTY, 0};
+        return 0;
+    }
+    if (want & CLAIM_THREEFOLD || !want)
+        return fail(err, err_size,
+                    "no threefold repetition: after that move the position occurs %d time%s", reps,
+                    reps == 1 ? "" : "s");
+    return fail(err, err_size,
+                "no fifty-move claim: after that move %d moves each without a "
+                "capture or pawn move",
+                after.halfmove / 2);
+}
+
 int chess_agree_draw(const void *st, struct game_status *out, char *err, size_t err_size)
 {
     struct game_status now;
