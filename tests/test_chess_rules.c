@@ -107,6 +107,14 @@ TEST(chess_castling)
     const char *base = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     void *st = at(TEST_CTX, base);
     CHECK(legal(st, "e1g1") && legal(st, "e1c1"));
+    Move m;
+    char err[ERROR_TEXT_MAX];
+    struct move_desc d;
+    CHECK(chess()->parse_move(st, "O-O-O", &m, err, sizeof err) == 0);
+    chess()->describe_move(st, m, &d);
+    CHECK((d.flags & MOVE_FLAG_CASTLE) && !strcmp(d.from, "e1") && !strcmp(d.to, "c1"));
+    CHECK_STR(d.also_from, "a1");
+    CHECK_STR(d.also_to, "d1");
     play(TEST_CTX, st, "O-O");
     char fen[POSITION_TEXT_MAX];
     chess()->write_position(st, fen, sizeof fen);
@@ -205,6 +213,10 @@ TEST(chess_promotion)
     CHECK(chess()->parse_move(st, "axb8=N", &m, err, sizeof err) == 0);
     chess()->move_text(st, m, text, sizeof text);
     CHECK_STR(text, "a7b8n");
+    struct move_desc d;
+    chess()->describe_move(st, m, &d);
+    CHECK(d.flags == (MOVE_FLAG_CAPTURE | MOVE_FLAG_PROMOTION) && d.promotion == 'n');
+    CHECK(d.captured_len == 1 && !strcmp(d.captured[0], "b8"));
     CHECK(chess()->parse_move(st, "a8", &m, err, sizeof err) != 0);
     CHECK(strstr(err, "promotion") != NULL);
     play(TEST_CTX, st, "a8=Q+");
