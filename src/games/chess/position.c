@@ -11,11 +11,13 @@
  * "a pawn stands beside" only when that pawn is pinned), and the turn key is applied
  * when White is to move. */
 Key chess_zobrist[781];
+static void init_castle_keep(void);
 
 void chess_init(void)
 {
     chess_init_tables();
     chess_layout_init();
+    init_castle_keep();
     for (int i = 0; i < 781; i++)
         chess_zobrist[i] = chess_polyglot_random[i];
 }
@@ -96,12 +98,19 @@ void chess_set_ep(struct chess_pos *p, int sq)
 }
 
 /* The castling rights that survive a move from or to each square. */
-static const uint8_t castle_keep[64] = {
-    [0] = 15 & ~CASTLE_WQ,  [1 ... 3] = 15,         [4] = 15 & ~(CASTLE_WK | CASTLE_WQ),
-    [5 ... 6] = 15,         [7] = 15 & ~CASTLE_WK,  [8 ... 55] = 15,
-    [56] = 15 & ~CASTLE_BQ, [57 ... 59] = 15,       [60] = 15 & ~(CASTLE_BK | CASTLE_BQ),
-    [61 ... 62] = 15,       [63] = 15 & ~CASTLE_BK,
-};
+static uint8_t castle_keep[64];
+
+static void init_castle_keep(void)
+{
+    for (int sq = 0; sq < 64; sq++)
+        castle_keep[sq] = 15;
+    castle_keep[0] &= (uint8_t)~CASTLE_WQ; /* a1 */
+    castle_keep[7] &= (uint8_t)~CASTLE_WK; /* h1 */
+    castle_keep[4] &= (uint8_t)~(CASTLE_WK | CASTLE_WQ);
+    castle_keep[56] &= (uint8_t)~CASTLE_BQ; /* a8 */
+    castle_keep[63] &= (uint8_t)~CASTLE_BK; /* h8 */
+    castle_keep[60] &= (uint8_t)~(CASTLE_BK | CASTLE_BQ);
+}
 
 void chess_pos_make(struct chess_pos *p, Move m, struct chess_undo *u)
 {
