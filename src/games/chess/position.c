@@ -106,10 +106,10 @@ static void init_castle_keep(void)
         castle_keep[sq] = 15;
     castle_keep[0] &= (uint8_t)~CASTLE_WQ; /* a1 */
     castle_keep[7] &= (uint8_t)~CASTLE_WK; /* h1 */
-    castle_keep[4] &= (uint8_t)~(CASTLE_WK | CASTLE_WQ);
+    castle_keep[4] &= (uint8_t) ~(CASTLE_WK | CASTLE_WQ);
     castle_keep[56] &= (uint8_t)~CASTLE_BQ; /* a8 */
     castle_keep[63] &= (uint8_t)~CASTLE_BK; /* h8 */
-    castle_keep[60] &= (uint8_t)~(CASTLE_BK | CASTLE_BQ);
+    castle_keep[60] &= (uint8_t) ~(CASTLE_BK | CASTLE_BQ);
 }
 
 void chess_pos_make(struct chess_pos *p, Move m, struct chess_undo *u)
