@@ -13,7 +13,8 @@ static const char usage[] =
     "  bench [GAME] [--playouts N] [--seed N]   random-playout speed of every game\n"
     "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
     "\n"
-    "GAME is egara-guti (or egara) or chess. POSITION is the game's position text, one argument.\n";
+    "GAME is chess or egara-guti (or egara). POSITION is the game's position text, one\n"
+    "argument (chess: FEN).\n";
 
 struct command {
     const char *name;
