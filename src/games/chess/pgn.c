@@ -161,13 +161,14 @@ int chess_pgn_write(const void *st, const struct chess_pgn_info *info,
 
     for (int i = 0; i < plies; i++) {
         char token[MOVE_TEXT_MAX + 16], san[MOVE_TEXT_MAX];
-        if (s->pos.side == SIDE_WHITE || i == 0) {
-            snprintf(token, sizeof token, "%d.%s", s->pos.fullmove,
-                     s->pos.side == SIDE_WHITE ? "" : "..");
-            put_token(&o, token);
-        }
         chess_san(&s->pos, moves[i], san, sizeof san);
-        put_token(&o, san);
+        /* the move number stays on the line of its move */
+        if (s->pos.side == SIDE_WHITE || i == 0)
+            snprintf(token, sizeof token, "%d.%s %s", s->pos.fullmove,
+                     s->pos.side == SIDE_WHITE ? "" : "..", san);
+        else
+            snprintf(token, sizeof token, "%s", san);
+        put_token(&o, token);
         chess_make_move(s, moves[i]);
     }
     if (end.result != RESULT_ONGOING && end.reason != REASON_NONE) {
