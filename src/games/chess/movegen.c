@@ -52,10 +52,24 @@ static ALWAYS_INLINE Move *emit_promotions(Move *out, Bitboard targets, int delt
     return out;
 }
 
-/* Is `sq` attacked by `them` once our king has left its square? */
-static ALWAYS_INLINE int attacked(const struct chess_pos *p, int sq, Bitboard occ, int them)
+/* Squares attacked by the enemy's pawns, knights and king: these do not depend on the
+ * occupancy, so one set serves every king target; sliders are then asked per square. */
+static ALWAYS_INLINE Bitboard leaper_attacks(const struct chess_pos *p, int them)
 {
-    return chess_attackers(p, sq, occ, them) != 0;
+    Bitboard pawns = chess_pieces(p, them, PAWN);
+    Bitboard att = them == SIDE_WHITE ? ((pawns & ~FILE_A) << 7) | ((pawns & ~FILE_H) << 9)
+                                      : ((pawns & ~FILE_A) >> 9) | ((pawns & ~FILE_H) >> 7);
+    att |= chess_king_att[chess_king_sq(p, them)];
+    for (Bitboard n = chess_pieces(p, them, KNIGHT); n; n &= n - 1)
+        att |= chess_knight_att[chess_lsb(n)];
+    return att;
+}
+
+/* Is `sq` attacked by an enemy slider with the occupancy `occ`? */
+static ALWAYS_INLINE int slider_attacked(int sq, Bitboard occ, Bitboard diag, Bitboard orth)
+{
+    return (diag && (chess_bishop_att(sq, occ) & diag)) ||
+           (orth && (chess_rook_att(sq, occ) & orth));
 }
 
 enum { GEN_MOVES, GEN_COUNT, GEN_ANY };
@@ -72,13 +86,15 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
     int count = 0;
     Move *out = moves;
 
-    /* 1. King moves, each target tested with the king lifted. */
-    Bitboard targets = chess_king_att[ksq] & ~own;
+    /* 1. King moves, each target tested with the king lifted (so that it cannot hide
+     * behind itself from a slider). */
+    const Bitboard leapers = leaper_attacks(p, them);
+    Bitboard targets = chess_king_att[ksq] & ~own & ~leapers;
     const Bitboard occ_noking = occ ^ BIT(ksq);
     while (targets) {
         int to = chess_lsb(targets);
         targets &= targets - 1;
-        if (!attacked(p, to, occ_noking, them)) {
+        if (!slider_attacked(to, occ_noking, diag, orth)) {
             if (count_only)
                 count++;
             else
@@ -228,14 +244,18 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
         const int king_side = us == SIDE_WHITE ? CASTLE_WK : CASTLE_BK;
         const int queen_side = us == SIDE_WHITE ? CASTLE_WQ : CASTLE_BQ;
         if ((p->castle & king_side) && !(occ & (BIT(base + 5) | BIT(base + 6))) &&
-            !attacked(p, base + 5, occ, them) && !attacked(p, base + 6, occ, them)) {
+            !(leapers & (BIT(base + 5) | BIT(base + 6))) &&
+            !slider_attacked(base + 5, occ, diag, orth) &&
+            !slider_attacked(base + 6, occ, diag, orth)) {
             if (count_only)
                 count++;
             else
                 *out++ = MV_MAKE(base + 4, base + 6, MK_CASTLING);
         }
         if ((p->castle & queen_side) && !(occ & (BIT(base + 1) | BIT(base + 2) | BIT(base + 3))) &&
-            !attacked(p, base + 3, occ, them) && !attacked(p, base + 2, occ, them)) {
+            !(leapers & (BIT(base + 3) | BIT(base + 2))) &&
+            !slider_attacked(base + 3, occ, diag, orth) &&
+            !slider_attacked(base + 2, occ, diag, orth)) {
             if (count_only)
                 count++;
             else
