@@ -11,8 +11,10 @@ static const char usage[] =
     "  play GAME [--as white|black|both|none] [--position TEXT] [--seed N]\n"
     "                                           play in the terminal\n"
     "  bench [GAME] [--playouts N] [--seed N]   random-playout speed of every game\n"
+    "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
     "\n"
-    "GAME is egara-guti (or egara) or agon. POSITION is the game's position text, one argument.\n";
+    "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"
+    "one argument (chess: FEN).\n";
 
 struct command {
     const char *name;
@@ -24,6 +26,7 @@ static const struct command commands[] = {
     {"moves", cmd_moves},
     {"play", cmd_play},
     {"bench", cmd_bench},
+    {"pgn", cmd_pgn},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)
