@@ -20,8 +20,10 @@ static const char usage[] =
     "                                           level:N, depth:N, nodes:N, movetime:MS or\n"
     "                                           uci:COMMAND, plus ,tc=S+INC ,algo=mcts ...\n"
     "  uci [--game GAME]                        the UCI protocol (chess by default)\n"
+    "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
     "\n"
-    "GAME is egara-guti (or egara). POSITION is the game's position text, one argument.\n";
+    "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"
+    "one argument (chess: FEN).\n";
 
 struct command {
     const char *name;
@@ -35,6 +37,7 @@ static const struct command commands[] = {
     {"bench", cmd_bench},
     {"match", cmd_match},
     {"uci", cmd_uci},
+    {"pgn", cmd_pgn},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)
