@@ -136,7 +136,7 @@ TEST(search_mcts_solver_finds_egara_wins)
     check_finds_wins(TEST_CTX, ENGINE_ALGO_MCTS);
 }
 
-/* Random positions of every game, cheap searches of every kind: always a legal move,
+/* Random positions of every game (1000 each), cheap searches of every kind: always a legal move,
  * the state given back exactly, no move once the game is over. */
 TEST(search_never_illegal_on_random_positions)
 {
@@ -147,9 +147,9 @@ TEST(search_never_illegal_on_random_positions)
         struct rng r;
         rng_seed(&r, 4242);
         int positions = 0, over = 0;
-        for (int game = 0; positions < 2000 && game < 400; game++) {
+        for (int game = 0; positions < 1000 && game < 400; game++) {
             g->start(st);
-            for (int ply = 0; ply < 300 && positions < 2000; ply++) {
+            for (int ply = 0; ply < 300 && positions < 1000; ply++) {
                 char before[POSITION_TEXT_MAX], after[POSITION_TEXT_MAX];
                 g->write_position(st, before, sizeof before);
                 Key key = g->key(st);
@@ -182,7 +182,7 @@ TEST(search_never_illegal_on_random_positions)
                 g->make_move(st, mv[rng_below(&r, (uint32_t)n)]);
             }
         }
-        CHECK(positions >= 2000);
+        CHECK(positions >= 1000);
         CHECK(over > 0);
         free(mv);
         free(st);
@@ -392,36 +392,66 @@ TEST(search_egara_text_after_last_rank)
     free(st);
 }
 
-/* Chess (when registered): mate in 1 and in 2, checked by the brute-force judge,
- * and the engine's move and win distance. */
+struct forced_win {
+    const char *text;
+    int plies;
+};
+
+/* Each position is a forced win in exactly `plies` plies by the judge; alpha-beta
+ * must play a winning move and score it at that distance, MCTS must prove it. */
+static void check_forced_wins(struct test_ctx *t__, const struct game *g,
+                              const struct forced_win *wins, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *st = parsed(g, wins[i].text);
+        CHECK(st != NULL);
+        if (!st)
+            continue;
+        int plies = wins[i].plies;
+        CHECK_MSG(brute_wins(g, st, plies), "judge: no win in %d plies at %s", plies, wins[i].text);
+        CHECK_MSG(plies < 3 || !brute_wins(g, st, plies - 2), "judge: a shorter win at %s",
+                  wins[i].text);
+        for (int algo = ENGINE_ALGO_ALPHABETA; algo <= ENGINE_ALGO_MCTS; algo++) {
+            struct engine_limits lim = {.depth = plies + 2, .nodes = 20000, .algo = algo};
+            struct engine_result r;
+            Move m = engine_think(g, st, 0, &lim, 1, &r);
+            CHECK(is_legal(g, st, m));
+            if (algo == ENGINE_ALGO_ALPHABETA)
+                CHECK_MSG(r.score == SCORE_WIN - plies, "%s: score %d", wins[i].text, r.score);
+            else
+                CHECK_MSG(r.score >= ENGINE_WIN_BOUND, "%s: mcts score %d", wins[i].text, r.score);
+            g->make_move(st, m);
+            CHECK_MSG(brute_loses(g, st, plies - 1), "%s: %s did not play a winning move",
+                      wins[i].text, engine_algo_name(algo));
+            g->unmake_move(st, m);
+        }
+        free(st);
+    }
+}
+
+/* Chess (when registered): mate in 1 and in 2. */
 TEST(search_chess_mates)
 {
     const struct game *g = game_find("chess");
     if (!g)
         SKIP("chess is not registered in this build");
-    static const struct {
-        const char *fen;
-        int plies;
-    } mates[] = {
+    static const struct forced_win mates[] = {
         {"k7/8/1K6/8/8/8/8/7R w - - 0 1", 1}, /* Rh8# */
         {"k7/8/2K5/8/8/8/8/7R w - - 0 1", 3}, /* Kb6 Kb8 Rh8# */
     };
-    for (size_t i = 0; i < sizeof mates / sizeof mates[0]; i++) {
-        void *st = parsed(g, mates[i].fen);
-        CHECK(st != NULL);
-        if (!st)
-            continue;
-        int plies = mates[i].plies;
-        CHECK_MSG(brute_wins(g, st, plies), "judge: no mate in %d plies at %s", plies,
-                  mates[i].fen);
-        struct engine_limits lim = {.depth = plies + 2, .algo = ENGINE_ALGO_ALPHABETA};
-        struct engine_result r;
-        Move m = engine_think(g, st, 0, &lim, 1, &r);
-        CHECK(is_legal(g, st, m));
-        CHECK_MSG(r.score == SCORE_WIN - plies, "%s: score %d", mates[i].fen, r.score);
-        g->make_move(st, m);
-        CHECK_MSG(brute_loses(g, st, plies - 1), "%s: not a mating move", mates[i].fen);
-        g->unmake_move(st, m);
-        free(st);
-    }
+    check_forced_wins(TEST_CTX, g, mates, sizeof mates / sizeof mates[0]);
+}
+
+/* Agon (when registered): the formation in 1 (h6-g6 fills ring 1 round the queen on
+ * the throne) and in 3 (i6-h6, any reply, h6-g6); the black pieces are far away. */
+TEST(search_agon_formation_wins)
+{
+    const struct game *g = game_find("agon");
+    if (!g)
+        SKIP("agon is not registered in this build");
+    static const struct forced_win wins[] = {
+        {"qggggg/g6/8/9/4GG4/4GQG4/4G5/5G3/8/7/6 w", 1},
+        {"qggggg/g6/8/9/4GG4/4GQG4/4G5/9/5G2/7/6 w", 3},
+    };
+    check_forced_wins(TEST_CTX, g, wins, sizeof wins / sizeof wins[0]);
 }
