@@ -80,8 +80,8 @@ static int human_turn(struct play *p)
         if (!strcmp(text, "help")) {
             fputs("Type a move in the game's move text, e.g. c3-d4 or d5xd3 (egara-guti),\n"
                   "k1-k2 or b7@l6 (agon), e2e4, Nf3 or O-O (chess). 'moves' lists the legal\n"
-                  "moves, 'board' draws\n"
-                  "the board, 'claim' claims a draw where the rules allow, 'quit' stops.\n",
+                  "moves, 'board' draws the board, 'claim' claims a draw where the rules\n"
+                  "allow, 'quit' stops.\n",
                   p->io->out);
             continue;
         }
