@@ -209,6 +209,8 @@ test('egara-guti: first move, the computer captures, the forced capture is shown
   await click(page, 'd4');
   await waitMoves(page, 2);
   assert((await moveTexts(page)).join(' ') === 'd3-d4 d5xd3', 'moves: ' + (await moveTexts(page)));
+  assert((await page.getAttribute(cell('d3'), 'aria-label')).includes('Black piece'), 'd3 should hold a black piece');
+  assert(await page.$('#board .piece.black[data-at="d3"]') && await page.$('#board .piece.white[data-at="d2"]'), 'piece colours');
   await page.waitForSelector('#forced-hint, #board .dest-capture');
   assert(await hasClass(page, 'd2', 'm-selected'), 'the only capturer should be picked up');
   await click(page, 'd4');

@@ -47,8 +47,14 @@ function hexIsPointy(cells) {
   return level;
 }
 
-/** Which side a piece letter belongs to: upper case is White. */
-export function pieceSide(letter) {
+// Piece letters are those of each game's position text: upper case is White, except
+// in Egara-guti, whose text writes W and B.
+const LETTER_SIDE = { 'egara-guti': { W: 'white', B: 'black' } };
+
+/** Which side a piece letter belongs to. */
+export function pieceSide(letter, game = '') {
+  const table = LETTER_SIDE[game];
+  if (table && table[letter]) return table[letter];
   return letter === letter.toUpperCase() ? 'white' : 'black';
 }
 
@@ -102,6 +108,7 @@ export function drawBoard(host, board, pieces, options = {}) {
 
   const cellsG = el('g', { class: 'cells' }, svg);
   const piecesG = el('g', { class: 'pieces' }, svg);
+  const namesG = el('g', { class: 'names', 'aria-hidden': 'true' }, svg);
   const overlayG = el('g', { class: 'overlay' }, svg);
   const nodes = new Map();
 
@@ -126,7 +133,7 @@ export function drawBoard(host, board, pieces, options = {}) {
     if (c.flags.includes('throne')) drawCrown(g, p.x, p.y, S * 0.22, 'throne-mark');
     if (labels) {
       const off = shape === 'square' ? [-S * 0.46, -S * 0.32] : shape === 'hex' ? [0, S * 0.42] : [S * 0.17, S * 0.36];
-      el('text', { x: p.x + off[0], y: p.y + off[1], class: 'cell-name', 'text-anchor': shape === 'square' ? 'start' : 'middle' }, g)
+      el('text', { x: p.x + off[0], y: p.y + off[1], class: 'cell-name' + (c.flags.includes('dark') ? ' on-dark' : ''), 'text-anchor': shape === 'square' ? 'start' : 'middle' }, namesG)
         .textContent = c.name;
     }
     // Markers for destinations sit above the pieces so a capture ring shows round them.
@@ -162,7 +169,7 @@ function drawCrown(parent, cx, cy, r, cls) {
 
 function drawPiece(parent, game, piece, x, y, shape, name, capturing) {
   const letter = piece.piece;
-  const side = pieceSide(letter);
+  const side = pieceSide(letter, game);
   const g = el('g', { class: `piece ${side}` + (piece.captured ? ' captured' : '') + (capturing ? ' capturing' : ''), 'data-piece': letter, 'data-at': name }, parent);
   const r = shape === 'graph' ? S * 0.3 : S * 0.38;
   if (game === 'chess') {

@@ -121,7 +121,7 @@ export async function showGame(host, id) {
   function cellLabel(name, piece, mk) {
     const parts = [name];
     if (piece && piece.piece) {
-      parts.push(t('side.' + pieceSide(piece.piece)) + ' ' + pieceName(piece.piece));
+      parts.push(t('side.' + pieceSide(piece.piece, S.game)) + ' ' + pieceName(piece.piece));
       if (piece.captured) parts.push(t('play.captured'));
     } else parts.push(t('play.empty'));
     const cell = S.board.cells.find((c) => c.name === name);
@@ -185,7 +185,7 @@ export async function showGame(host, id) {
           h('strong', {}, t('agon.return.title')), ' ',
           t(queen ? 'agon.return.queen' : froms.length > 1 ? 'agon.return.guards' : 'agon.return.guard')));
       }
-      if (sel && sel.path.length && candidates().length) lines.push(h('p', { class: 'chain', id: 'chain-hint' }, h('strong', {}, t('egara.chain.title')), ' ', t('egara.chain.text')));
+      if (sel && sel.path.length && candidates().some((m) => m.path.length > sel.path.length)) lines.push(h('p', { class: 'chain', id: 'chain-hint' }, h('strong', {}, t('egara.chain.title')), ' ', t('egara.chain.text')));
       else if (!ret && cfg.forcedCapture && allCaptures()) lines.push(h('p', { class: 'forced', id: 'forced-hint' }, t('egara.forced')));
       if (checkCell().length) lines.push(h('p', { class: 'check', id: 'check-hint' }, t('chess.check')));
       if ((S.claims || []).length) lines.push(h('p', { class: 'claim' }, t('chess.claimable', { claim: S.claims.map((c) => t('claim.' + c)).join(', ') })));
