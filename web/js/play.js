@@ -163,7 +163,11 @@ export async function showGame(host, id) {
     const over = S.status.result !== 'ongoing';
     status.classList.toggle('thinking', !over && !myTurn());
     if (over) status.textContent = t('play.over');
-    else if (myTurn()) status.textContent = busy ? t('play.sending') : t('play.yourmove', { side: t('side.' + mine()) });
+    else if (myTurn()) {
+      const last = S.moves[S.moves.length - 1];
+      status.textContent = busy ? t('play.sending') : t('play.yourmove', { side: t('side.' + mine()) });
+      if (!busy && last) status.append(h('span', { class: 'reply' }, t('play.theyplayed', { move: last.san || last.move })));
+    }
     else if (!api.tokenOf(S.id)) status.textContent = t('play.watching');
     else status.textContent = t('play.thinking');
 
@@ -263,11 +267,11 @@ export async function showGame(host, id) {
   }
 
   function apply(state) {
-    if (!state || state.id !== S.id) return;
-    if (state.moves.length < S.moves.length) return; // an older state arriving late
-    const changed = state.moves.length !== S.moves.length || state.status.result !== S.status.result;
-    S = state;
-    if (changed) { sel = null; promo = null; }
+    if (state && state.id === S.id && state.moves.length >= S.moves.length) { // not an older state arriving late
+      const changed = state.moves.length !== S.moves.length || state.status.result !== S.status.result;
+      S = state;
+      if (changed) { sel = null; promo = null; }
+    }
     render();
     if (S.status.result !== 'ongoing' && es) { es.close(); es = null; }
   }
@@ -395,14 +399,26 @@ export async function showGame(host, id) {
     es = new EventSource(api.eventsUrl(S.id));
     const onEvent = (ev) => { try { apply(JSON.parse(ev.data)); } catch { /* not a state */ } };
     es.onmessage = onEvent;
+    // After a reconnect (a server restart, a sleeping laptop) fetch what was missed.
+    let opened = false;
+    es.onopen = () => {
+      if (opened) api.getGame(S.id).then(apply, () => {});
+      opened = true;
+    };
     es.addEventListener('state', onEvent);
     es.addEventListener('move', onEvent);
   }
+
+  // A slow poll while the computer is to move, in case events cannot get through.
+  const poll = setInterval(() => {
+    if (S.status.result === 'ongoing' && !myTurn() && !busy) api.getGame(S.id).then(apply, () => {});
+  }, 5000);
 
   document.title = `${t(`game.${S.game}`)} — agora`;
   render();
   listen();
   return () => {
+    clearInterval(poll);
     if (es) es.close();
     window.removeEventListener('pointerup', onPointerUp);
   };
