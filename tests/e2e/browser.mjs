@@ -7,9 +7,40 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+async function freePort() {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// The real server: `./agora serve --port P --db FILE` from the repository root.
+async function startAgora() {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const root = join(here, '..', '..');
+  const dir = mkdtempSync(join(tmpdir(), 'agora-e2e-'));
+  const port = await freePort();
+  const child = spawn(join(root, 'agora'), ['serve', '--port', String(port), '--db', join(dir, 'agora.db')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`agora serve exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url + '/')).ok) break;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, real: true, stop: () => { child.kill(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/** The server under test: AGORA_URL (already running), AGORA_SERVE=1 (start
+ *  `./agora serve`), or by default the API test double. */
 export async function startServer() {
-  // AGORA_URL points the tests at a running server instead (the real `agora serve`).
-  if (process.env.AGORA_URL) return { url: process.env.AGORA_URL.replace(/\/$/, ''), stop: () => {} };
+  if (process.env.AGORA_URL) return { url: process.env.AGORA_URL.replace(/\/$/, ''), real: true, stop: () => {} };
+  if (process.env.AGORA_SERVE === '1') return startAgora();
   const child = spawn(process.execPath, [join(here, 'fake-api.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
     let out = '';
@@ -20,7 +51,7 @@ export async function startServer() {
     });
     child.on('exit', (code) => reject(new Error(`test double exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}`, real: false, stop: () => child.kill() };
 }
 
 export async function launch() {
