@@ -38,11 +38,13 @@ function errorBox(err) {
 async function showHome() {
   document.title = t('app.title');
   const cards = h('div', { class: 'cards' });
+  // The visitor's unfinished games come first, once there are any.
   const page = h('div', { class: 'home' },
     h('section', { class: 'hero' }, h('h1', {}, t('home.heading')), h('p', {}, t('home.tagline'))),
-    cards,
-    h('section', { class: 'unfinished', 'aria-labelledby': 'unfinished-h' }, h('h2', { id: 'unfinished-h' }, t('home.unfinished')),
-      h('div', { id: 'unfinished-list' }, h('p', { class: 'muted' }, t('home.loading')))));
+    h('section', { class: 'unfinished', id: 'unfinished', 'aria-labelledby': 'unfinished-h', hidden: api.knownGameIds().length === 0 },
+      h('h2', { id: 'unfinished-h' }, t('home.unfinished')),
+      h('div', { id: 'unfinished-list' }, h('p', { class: 'muted' }, t('home.loading')))),
+    cards);
   app.replaceChildren(page);
   for (const game of GAMES) {
     const pic = h('div', { class: 'card-board', 'aria-hidden': 'true' });
@@ -84,14 +86,19 @@ async function listUnfinished(host) {
   rows.sort((a, b) => String(b.updated || '').localeCompare(String(a.updated || '')));
   if (!rows.length) {
     host.replaceChildren(h('p', { class: 'muted' }, t('home.none')));
+    host.parentNode.hidden = true;
     return;
   }
-  host.replaceChildren(h('ul', { class: 'game-list' }, rows.map((s) =>
-    h('li', { 'data-id': s.id },
-      h('a', { href: `#/game/${s.id}`, class: 'resume' },
+  host.parentNode.hidden = false;
+  host.replaceChildren(h('ul', { class: 'game-list' }, rows.map((s) => {
+    const thumb = h('span', { class: 'thumb', 'aria-hidden': 'true' });
+    if (s.board && s.pieces) drawBoard(thumb, s.board, s.pieces, { game: s.game, flipped: s.human_side === 'black' });
+    return h('li', { 'data-id': s.id },
+      h('a', { href: `#/game/${s.id}`, class: 'resume' }, thumb,
         h('strong', {}, t(`game.${s.game}`)), ' ',
         h('span', {}, t('home.row', { side: t('side.' + s.human_side), level: s.level, moves: s.moves.length })),
-        h('span', { class: 'button small' }, t('home.resume')))))));
+        h('span', { class: 'button small' }, t('home.resume'))));
+  })));
 }
 
 async function showNew(game) {
