@@ -258,6 +258,33 @@ test('keyboard: cells reachable with the arrows, announced, moves entered with E
   await page.done();
 });
 
+test('renderer: flat-topped and pointy hex layouts, flipped view, from data alone', async () => {
+  const page = await open();
+  const result = await page.evaluate(async () => {
+    const { drawBoard } = await import('/js/board.js');
+    const host = document.createElement('div');
+    document.body.append(host);
+    const out = {};
+    for (const [name, dx, dy] of [['pointy', 1, 0], ['flat', Math.sqrt(3) / 2, 0.5]]) {
+      const board = { shape: 'hex', cells: [{ name: 'a', x: 0, y: 0, ring: 0, flags: ['throne'] }, { name: 'b', x: dx, y: dy, ring: 1, flags: [] }] };
+      drawBoard(host, board, { b: { piece: 'G', captured: true } }, { game: 'agon' });
+      const pts = host.querySelector('[data-cell="a"] polygon').getAttribute('points').split(' ').map((p) => p.split(',').map(Number));
+      out[name] = { top: Math.min(...pts.map((p) => p[1])), xs: new Set(pts.map((p) => Math.round(p[0]))).size, marked: !!host.querySelector('.piece.captured .x-mark') };
+    }
+    const sq = { shape: 'square', cells: [{ name: 'a1', x: 0, y: 0, ring: 0, flags: ['dark'] }, { name: 'b2', x: 1, y: 1, ring: 0, flags: [] }] };
+    const hd = drawBoard(host, sq, {}, { flipped: true });
+    out.flipped = hd.point('a1').x > hd.point('b2').x && hd.point('a1').y < hd.point('b2').y;
+    host.remove();
+    return out;
+  });
+  // A pointy cell has a vertex straight above its centre; a flat one has a flat top
+  // edge (two vertices share the top y, and there are 4 distinct x values not 3).
+  assert(result.pointy.xs === 3 && result.flat.xs === 4, 'hex orientation: ' + JSON.stringify(result));
+  assert(result.pointy.marked && result.flat.marked, 'captured piece not marked');
+  assert(result.flipped, 'flipped square board');
+  await page.done();
+});
+
 test('languages: switcher, remembered choice, Accept-Language, native digits', async () => {
   let page = await open();
   await page.selectOption('#lang', 'fi');

@@ -141,7 +141,7 @@ async function route() {
     else if (parts[0] === 'rules' && GAMES.includes(parts[1])) await showRules(app, parts[1]);
     else await showHome();
   } catch (err) {
-    app.replaceChildren(errorBox(err));
+    app.replaceChildren(h('div', { class: 'narrow' }, errorBox(err), h('p', {}, h('a', { class: 'button', href: '#/' }, t('nav.home')))));
   }
   app.focus({ preventScroll: true });
 }

@@ -69,6 +69,8 @@ export function pieceSide(letter, game = '') {
  *              allowed: [], path: [], capturing: [], check: []}   (cell names)
  *   label(cellName, piece) -> text for screen readers
  *   title     accessible name of the whole board
+ *   interactive  cells are focusable buttons with spoken labels (the play page);
+ *             otherwise the board is one picture (role img) named by title
  */
 export function drawBoard(host, board, pieces, options = {}) {
   const { flipped = false, labels = false, marks = {}, game = '' } = options;
@@ -88,7 +90,7 @@ export function drawBoard(host, board, pieces, options = {}) {
   const svg = el('svg', {
     viewBox: `${minX - m} ${minY - m} ${maxX - minX + 2 * m} ${maxY - minY + 2 * m}`,
     class: `board board-${shape}` + (labels ? ' with-labels' : ''),
-    role: 'grid',
+    role: options.interactive ? 'group' : 'img',
     'aria-label': options.title || '',
   });
   const sets = {};
@@ -114,7 +116,7 @@ export function drawBoard(host, board, pieces, options = {}) {
 
   for (const c of board.cells) {
     const p = pos.get(c.name);
-    const g = el('g', { class: 'cell', 'data-cell': c.name, role: 'gridcell', tabindex: '-1' }, cellsG);
+    const g = el('g', options.interactive ? { class: 'cell', 'data-cell': c.name, role: 'button', tabindex: '-1' } : { class: 'cell', 'data-cell': c.name }, cellsG);
     const classes = ['cell'];
     if (c.flags.includes('dark')) classes.push('dark');
     if (c.flags.includes('throne')) classes.push('throne');
@@ -144,9 +146,10 @@ export function drawBoard(host, board, pieces, options = {}) {
     }
     const piece = pieces[c.name];
     if (piece && piece.piece) drawPiece(piecesG, game, piece, p.x, p.y, shape, c.name, has('capturing', c.name));
-    const text = options.label ? options.label(c.name, piece) : c.name;
-    g.setAttribute('aria-label', text);
-    if (has('selected', c.name)) g.setAttribute('aria-selected', 'true');
+    if (options.interactive) {
+      g.setAttribute('aria-label', options.label ? options.label(c.name, piece) : c.name);
+      g.setAttribute('aria-pressed', has('selected', c.name) ? 'true' : 'false');
+    }
     nodes.set(c.name, g);
   }
 

@@ -138,7 +138,7 @@ export async function showGame(host, id) {
     const mk = marks();
     const hadFocus = boardHost.contains(document.activeElement);
     handle = drawBoard(boardHost, S.board, shownPieces(), {
-      game: S.game, flipped, labels: names, marks: mk,
+      game: S.game, flipped, labels: names, marks: mk, interactive: true,
       title: t('play.board', { game: t(`game.${S.game}`) }),
       label: (name, piece) => cellLabel(name, piece, mk),
     });
