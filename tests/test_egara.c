@@ -228,6 +228,16 @@ TEST(egara_quiet_limit_counts_pieces)
     CHECK_EQ_INT(status_of(st).result, RESULT_DRAW);
     CHECK_EQ_INT(status_of(st).reason, REASON_QUIET_LIMIT);
     free(st);
+    /* The 40th quiet ply ends the game at once, before the next side is found blocked. */
+    st = at(TEST_CTX, "4W/3/3/1/W2/W2/BWW2 w 39");
+    play(TEST_CTX, st, "g7-f7");
+    CHECK_EQ_INT(status_of(st).result, RESULT_WHITE_WINS);
+    CHECK_EQ_INT(status_of(st).reason, REASON_QUIET_LIMIT);
+    free(st);
+    st = at(TEST_CTX, "4W/3/3/1/W2/W2/BWW2 w 10");
+    play(TEST_CTX, st, "g7-f7");
+    CHECK_EQ_INT(status_of(st).reason, REASON_BLOCKED);
+    free(st);
     /* A capture resets the count. */
     st = at(TEST_CTX, "5/3/3/B/W2/3/4B w 39");
     play(TEST_CTX, st, "c3xe5");
