@@ -1,11 +1,7 @@
 // Small shared helpers: the list of games, an element builder, the board layouts.
 
 export const GAMES = ['agon', 'egara-guti', 'chess'];
-const boards = {};
-export async function boardOf(game) {
-  if (!boards[game]) boards[game] = fetch(`boards/${game}.json`).then((r) => r.json());
-  return boards[game];
-}
+export { layoutOf as boardOf } from './api.js';
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

@@ -40,6 +40,7 @@ export async function showGame(host, id) {
   let notice = null;     // a one-off message (draw declined, an error)
   let promo = null;      // moves waiting for the promotion chooser
   let confirmResign = false;
+  let pending = null;    // the move sent, shown on the board until the server answers
   let flipped = S.human_side === 'black';
   let names = localStorage.getItem('agora.names') === '1';
   let focusCell = null;  // the cell that has keyboard focus (roving tabindex)
@@ -88,6 +89,7 @@ export async function showGame(host, id) {
 
   function marks() {
     const m = { last: lastCells(), check: checkCell(), selected: [], targets: [], captureTargets: [], allowed: [], movable: [], capturing: [], path: [] };
+    if (pending) return { ...m, last: [pending.from, ...pending.path], check: [] };
     if (!myTurn()) return m;
     if (!sel) {
       if (allReturns() || (cfg.forcedCapture && allCaptures())) m.movable = [...new Set(legal().map((x) => x.from))];
@@ -110,11 +112,31 @@ export async function showGame(host, id) {
   }
 
   function shownPieces() {
+    if (pending) return previewPieces(pending);
     if (!sel || !sel.path.length) return S.pieces;
     const p = { ...S.pieces };
     const moving = p[sel.from];
     delete p[sel.from];
     p[sel.path[sel.path.length - 1]] = moving;
+    return p;
+  }
+
+  // The board as the sent move leaves it, drawn from the move's own description (from,
+  // to, captured cells, the castling rook, the promotion letter) while the server
+  // answers; captured pieces are shown crossed out rather than guessed away.
+  function previewPieces(mv) {
+    const p = { ...S.pieces };
+    const moving = p[mv.from];
+    if (!moving) return p;
+    delete p[mv.from];
+    let letter = moving.piece;
+    if (mv.promotion) letter = letter === letter.toUpperCase() ? mv.promotion.toUpperCase() : mv.promotion.toLowerCase();
+    p[mv.to] = { piece: letter, captured: false };
+    if (mv.also_from && p[mv.also_from]) {
+      p[mv.also_to] = p[mv.also_from];
+      delete p[mv.also_from];
+    }
+    for (const c of mv.captured || []) if (p[c] && c !== mv.to) p[c] = { ...p[c], captured: true };
     return p;
   }
 
@@ -163,7 +185,10 @@ export async function showGame(host, id) {
     const over = S.status.result !== 'ongoing';
     status.classList.toggle('thinking', !over && !myTurn());
     if (over) status.textContent = t('play.over');
-    else if (myTurn()) {
+    else if (pending) {
+      status.textContent = t('play.thinking');
+      status.classList.add('thinking');
+    } else if (myTurn()) {
       const last = S.moves[S.moves.length - 1];
       status.textContent = busy ? t('play.sending') : t('play.yourmove', { side: t('side.' + mine()) });
       if (!busy && last) status.append(h('span', { class: 'reply' }, t('play.theyplayed', { move: last.san || last.move })));
@@ -267,6 +292,7 @@ export async function showGame(host, id) {
   }
 
   function apply(state) {
+    if (state && state.id === S.id && state.moves.length > S.moves.length) pending = null;
     if (state && state.id === S.id && state.moves.length >= S.moves.length) { // not an older state arriving late
       const changed = state.moves.length !== S.moves.length || state.status.result !== S.status.result;
       S = state;
@@ -287,6 +313,7 @@ export async function showGame(host, id) {
       apply(st);
     } catch (err) {
       busy = false;
+      pending = null;
       notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
       try { S = await api.getGame(S.id); } catch { /* keep what we have */ }
       render();
@@ -294,6 +321,7 @@ export async function showGame(host, id) {
   }
 
   function send(text) {
+    pending = legal().find((m) => m.move === text) || null;
     sel = null;
     act(() => api.playMove(S.id, text));
   }
@@ -397,8 +425,19 @@ export async function showGame(host, id) {
   function listen() {
     if (S.status.result !== 'ongoing' || typeof EventSource === 'undefined') return;
     es = new EventSource(api.eventsUrl(S.id));
-    const onEvent = (ev) => { try { apply(JSON.parse(ev.data)); } catch { /* not a state */ } };
+    // An event carries either the whole state (the contract) or one move
+    // (src/server/API.md): with a move, fetch the state it leads to.
+    const onEvent = async (ev) => {
+      let data = null;
+      try { data = JSON.parse(ev.data); } catch { /* not JSON */ }
+      if (data && data.id === S.id && data.game) apply(await api.normalize(data));
+      else api.getGame(S.id).then(apply, () => {});
+    };
     es.onmessage = onEvent;
+    es.addEventListener('end', () => {
+      if (es) { es.close(); es = null; }
+      api.getGame(S.id).then(apply, () => {});
+    });
     // After a reconnect (a server restart, a sleeping laptop) fetch what was missed.
     let opened = false;
     es.onopen = () => {
