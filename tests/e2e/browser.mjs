@@ -38,10 +38,10 @@ async function startAgora() {
 
 /** The server under test: AGORA_URL (already running), AGORA_SERVE=1 (start
  *  `./agora serve`), or by default the API test double. */
-export async function startServer() {
+export async function startServer(style = 'contract') {
   if (process.env.AGORA_URL) return { url: process.env.AGORA_URL.replace(/\/$/, ''), real: true, stop: () => {} };
   if (process.env.AGORA_SERVE === '1') return startAgora();
-  const child = spawn(process.execPath, [join(here, 'fake-api.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(here, 'fake-api.mjs'), '--style', style], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -51,7 +51,7 @@ export async function startServer() {
     });
     child.on('exit', (code) => reject(new Error(`test double exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, real: false, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}`, real: false, style, stop: () => child.kill() };
 }
 
 export async function launch() {

@@ -5,7 +5,14 @@
 // knows no game rules; it only expands the fixtures' short forms into the contract's
 // JSON shape (legal move objects, board, pieces) and plays the scripted replies.
 //
-//   node tests/e2e/fake-api.mjs [--port N]      prints "listening on PORT"
+//   node tests/e2e/fake-api.mjs [--port N] [--style server]   prints "listening on PORT"
+//
+// Two shapes of the same API: by default the issue's contract (the state carries the
+// layout as `board`, a `pieces` map, moves with `san`, results "white wins", and each
+// event is a whole state); with --style server the shape of src/server/API.md on the
+// server branch (`board` one letter per layout cell with the layout in GET
+// /api/catalog, `captured_pieces`, moves with `display`, results "white-wins", events
+// `move` carrying one move and a final `end`).
 //
 // Fixture form:
 //   {"name", "game", "human_side", "level", "position" (start text; picked by POST
@@ -23,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const SERVER_STYLE = process.argv.includes('--style') && process.argv[process.argv.indexOf('--style') + 1] === 'server';
 const webRoot = join(here, '..', '..', 'web');
 const fixtures = readdirSync(join(here, 'fixtures')).filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(join(here, 'fixtures', f), 'utf8')));
@@ -126,10 +134,46 @@ function stateJson(g) {
   };
 }
 
+// The state in the shape of src/server/API.md.
+function serverShape(st) {
+  const over = st.status.result !== 'ongoing';
+  const status = { over, result: st.status.result.replace(' ', '-'), reason: st.status.reason, text: st.status.reason };
+  if (st.status.result.endsWith('wins')) status.winner = st.status.result.split(' ')[0];
+  const { pieces, board, ...rest } = st;
+  return {
+    ...rest, title: st.game, ply: st.moves.length, start_position: null,
+    board: board.cells.map((c) => (pieces[c.name] ? pieces[c.name].piece : '')),
+    captured_pieces: Object.keys(pieces).filter((c) => pieces[c].captured),
+    moves: st.moves.map((m, i) => ({ ply: i + 1, move: m.move, display: m.san })),
+    legal_moves: st.legal_moves.map((m) => ({ ...m, display: m.move })),
+    your_turn: !over && st.side_to_move === st.human_side, thinking: false, status,
+  };
+}
+
+function out(g) {
+  const st = stateJson(g);
+  return SERVER_STYLE ? serverShape(st) : st;
+}
+
 function push(g) {
   g.updated = now();
-  const data = JSON.stringify(stateJson(g));
-  for (const res of g.listeners) res.write(`id: ${g.moves.length}\ndata: ${data}\n\n`);
+  if (!SERVER_STYLE) {
+    const data = JSON.stringify(stateJson(g));
+    for (const res of g.listeners) res.write(`id: ${g.moves.length}\ndata: ${data}\n\n`);
+    return;
+  }
+  const st = serverShape(stateJson(g));
+  const last = st.moves[st.moves.length - 1];
+  for (const res of g.listeners) {
+    if (last && res.sent < last.ply) {
+      res.write(`id: ${last.ply}\nevent: move\ndata: ${JSON.stringify({ ...last, side: last.ply % 2 ? 'white' : 'black', last: true, status: st.status })}\n\n`);
+      res.sent = last.ply;
+    }
+    if (st.status.over) {
+      res.end(`event: end\ndata: ${JSON.stringify({ status: st.status })}\n\n`);
+      g.listeners.delete(res);
+    }
+  }
 }
 
 function computerMove(g, move, san, next, delay) {
@@ -169,15 +213,16 @@ async function api(req, res, parts) {
     const g = { id: randomBytes(8).toString('hex'), token: randomBytes(16).toString('hex'), fixture: f, at: f.start || 'start', moves: [], human_side: f.human_side, level: body.level, created: now(), updated: now(), listeners: new Set() };
     games.set(g.id, g);
     if (f.opening) computerMove(g, f.opening.move, f.opening.san, f.opening.next, f.opening.delay || 500);
-    return send(res, 201, { ...stateJson(g), token: g.token });
+    return send(res, 201, { ...out(g), token: g.token });
   }
   const g = games.get(parts[0]);
   if (!g) return send(res, 404, { error: 'no such game' });
   const action = parts[1];
-  if (req.method === 'GET' && !action) return send(res, 200, stateJson(g));
+  if (req.method === 'GET' && !action) return send(res, 200, out(g));
   if (req.method === 'GET' && action === 'events') {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
     res.write(': agora test double\n\n');
+    res.sent = Number(req.headers['last-event-id'] || g.moves.length);
     g.listeners.add(res);
     req.on('close', () => g.listeners.delete(res));
     return;
@@ -198,17 +243,17 @@ async function api(req, res, parts) {
   if (action === 'resign') {
     g.status = { result: g.human_side === 'white' ? 'black wins' : 'white wins', reason: 'resignation' };
     push(g);
-    return send(res, 200, stateJson(g));
+    return send(res, 200, out(g));
   }
   if (action === 'draw') {
     if (g.fixture.draw_accept) { g.status = { result: 'draw', reason: 'agreement' }; push(g); }
-    return send(res, 200, stateJson(g));
+    return send(res, 200, SERVER_STYLE ? { ...out(g), draw: g.fixture.draw_accept ? 'accepted' : 'declined' } : out(g));
   }
   if (action === 'claim') {
     if (!st.claims.length) return send(res, 409, { error: 'no draw claim available' });
     g.status = { result: 'draw', reason: st.claims[0] === 'threefold' ? 'threefold-claim' : 'fifty-move-claim' };
     push(g);
-    return send(res, 200, stateJson(g));
+    return send(res, 200, out(g));
   }
   if (action === 'moves') {
     if (st.side_to_move !== g.human_side || g.thinking) return send(res, 409, { error: 'not your turn' });
@@ -220,12 +265,12 @@ async function api(req, res, parts) {
       g.at = step.mid;
       push(g);
       computerMove(g, step.reply, step.reply_san, step.next, g.fixture.reply_via_sse);
-      return send(res, 200, stateJson(g));
+      return send(res, 200, out(g));
     }
     if (step.reply) g.moves.push({ move: step.reply, san: step.reply_san });
     g.at = step.next;
     push(g);
-    return send(res, 200, stateJson(g));
+    return send(res, 200, out(g));
   }
   return send(res, 404, { error: 'not found' });
 }
@@ -234,6 +279,8 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 
 const server = createServer(async (req, res) => {
   const url = new URL(req.url, 'http://x');
+  if (url.pathname === '/api/catalog' && SERVER_STYLE)
+    return send(res, 200, { games: Object.entries(boards).map(([name, layout]) => ({ name, title: name, aliases: name === 'egara-guti' ? ['egara'] : [], start_position: null, layout, level_min: 1, level_max: 8 })) });
   if (url.pathname.startsWith('/api/games')) {
     const parts = url.pathname.slice('/api/games'.length).split('/').filter(Boolean);
     try { return await api(req, res, parts); } catch (err) { return send(res, 500, { error: String(err) }); }
