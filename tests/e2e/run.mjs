@@ -242,19 +242,20 @@ test('egara-guti: a chain entered jump by jump, ending the game', async () => {
 
 test('keyboard: cells reachable with the arrows, announced, moves entered with Enter', async () => {
   const page = await open();
-  await playFromHome(page, 'chess');
+  await playFromHome(page, 'egara-guti');
   await page.focus('#board [data-cell][tabindex="0"]');
   const start = await page.evaluate(() => document.activeElement.dataset.cell);
   assert(start === 'a1', 'focus starts on ' + start);
-  for (const k of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp']) await page.keyboard.press(k);
-  assert((await page.evaluate(() => document.activeElement.getAttribute('aria-label'))).startsWith('e2, White pawn'), 'e2 label');
+  for (const k of ['ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp']) await page.keyboard.press(k);
+  const label = () => page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  assert((await label()).startsWith('d3, White piece'), 'd3 label: ' + (await label()));
   await page.keyboard.press('Enter');
-  assert((await page.evaluate(() => document.activeElement.getAttribute('aria-label'))).includes('selected'), 'selection not announced');
+  assert((await label()).includes('selected'), 'selection not announced');
   await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('ArrowUp');
-  assert((await page.evaluate(() => document.activeElement.getAttribute('aria-label'))).includes('you can move here'), 'destination not announced');
+  assert((await label()).startsWith('d4, empty') && (await label()).includes('you can move here'), 'destination not announced: ' + (await label()));
   await page.keyboard.press('Enter');
   await waitMoves(page, 2);
+  assert((await moveTexts(page))[0] === 'd3-d4', 'moves: ' + (await moveTexts(page)));
   await page.done();
 }, { both: true });
 
@@ -304,19 +305,19 @@ test('languages: switcher, remembered choice, Accept-Language, native digits', a
 
 test('reload and resume: the game comes back and is listed on the home page', async () => {
   const page = await open();
-  await playFromHome(page, 'chess');
-  await click(page, 'e2');
-  await click(page, 'e4');
+  await playFromHome(page, 'egara-guti');
+  await click(page, 'd3');
+  await click(page, 'd4');
   await waitMoves(page, 2);
   const url = page.url();
   await page.reload();
   await page.waitForSelector('#board svg');
   await waitMoves(page, 2);
-  assert(await page.$('#board .piece[data-at="e4"]'), 'the pawn is not on e4 after reload');
-  assert(await hasClass(page, 'e5', 'm-last'), 'the last move is not shown after reload');
+  assert(await page.$('#board .piece.black[data-at="d3"]'), 'the capture d5xd3 is not shown after reload');
+  assert(await hasClass(page, 'd5', 'm-last') && await hasClass(page, 'd3', 'm-last'), 'the last move is not shown after reload');
   await page.goto(srv.url + '/#/');
-  await page.waitForSelector('.game-list li');
-  await page.click('.game-list a.resume');
+  await page.waitForSelector(`.game-list li[data-id="${url.split('/').pop()}"]`);
+  await page.click(`.game-list li[data-id="${url.split('/').pop()}"] a.resume`);
   await page.waitForSelector('#board svg');
   assert(page.url() === url, 'resume went to ' + page.url());
   await page.done();
