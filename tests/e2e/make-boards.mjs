@@ -19,8 +19,9 @@ function chess() {
   return { shape: 'square', cells };
 }
 
-// Agon: Glinski names; axial q = file - 5, r = rank - 6 - min(q, 0); pointy cells of
-// width 1 with the file direction (0,+1) drawn at 60 degrees.
+// Agon: Glinski names; axial q = file - 5, r = rank - 6 - min(q, 0).  The same picture
+// as the agon branch's src/games/agon/layout.c: files as vertical columns of
+// flat-topped cells one unit wide corner to corner, f1 at the bottom (y = 0).
 function agon() {
   const files = 'abcdefghikl';
   const cells = [];
@@ -30,7 +31,7 @@ function agon() {
     for (let rank = 1; rank <= n; rank++) {
       const r = rank - 6 - Math.min(q, 0);
       const ring = Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r));
-      cells.push({ name: files[f] + rank, x: r3(q + r / 2), y: r3((r * Math.sqrt(3)) / 2), ring, flags: ring === 0 ? ['throne'] : [] });
+      cells.push({ name: files[f] + rank, x: r3(0.75 * f), y: r3((Math.sqrt(3) / 4) * (2 * r + q + 10)), ring, flags: ring === 0 ? ['throne'] : [] });
     }
   }
   return { shape: 'hex', cells };

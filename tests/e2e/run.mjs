@@ -266,11 +266,16 @@ test('renderer: flat-topped and pointy hex layouts, flipped view, from data alon
     const host = document.createElement('div');
     document.body.append(host);
     const out = {};
-    for (const [name, dx, dy] of [['pointy', 1, 0], ['flat', Math.sqrt(3) / 2, 0.5]]) {
+    // pointy cells one unit apart; flat-topped cells 0.866 apart (the agon layout's scale)
+    for (const [name, dx, dy] of [['pointy', 1, 0], ['flat', 0, Math.sqrt(3) / 2]]) {
       const board = { shape: 'hex', cells: [{ name: 'a', x: 0, y: 0, ring: 0, flags: ['throne'] }, { name: 'b', x: dx, y: dy, ring: 1, flags: [] }] };
       drawBoard(host, board, { b: { piece: 'G', captured: true } }, { game: 'agon' });
-      const pts = host.querySelector('[data-cell="a"] polygon').getAttribute('points').split(' ').map((p) => p.split(',').map(Number));
-      out[name] = { top: Math.min(...pts.map((p) => p[1])), xs: new Set(pts.map((p) => Math.round(p[0]))).size, marked: !!host.querySelector('.piece.captured .x-mark') };
+      const poly = (c) => host.querySelector(`[data-cell="${c}"] polygon`).getAttribute('points').split(' ').map((p) => p.split(',').map(Number));
+      const pts = poly('a');
+      // the two cells share an edge: the gap between their outlines is zero
+      const gap = name === 'flat' ? Math.min(...pts.map((p) => p[1])) - Math.max(...poly('b').map((p) => p[1]))
+        : Math.min(...poly('b').map((p) => p[0])) - Math.max(...pts.map((p) => p[0]));
+      out[name] = { gap: Math.abs(gap), xs: new Set(pts.map((p) => Math.round(p[0]))).size, marked: !!host.querySelector('.piece.captured .x-mark') };
     }
     const sq = { shape: 'square', cells: [{ name: 'a1', x: 0, y: 0, ring: 0, flags: ['dark'] }, { name: 'b2', x: 1, y: 1, ring: 0, flags: [] }] };
     const hd = drawBoard(host, sq, {}, { flipped: true });
@@ -281,6 +286,7 @@ test('renderer: flat-topped and pointy hex layouts, flipped view, from data alon
   // A pointy cell has a vertex straight above its centre; a flat one has a flat top
   // edge (two vertices share the top y, and there are 4 distinct x values not 3).
   assert(result.pointy.xs === 3 && result.flat.xs === 4, 'hex orientation: ' + JSON.stringify(result));
+  assert(result.pointy.gap < 0.1 && result.flat.gap < 0.1, 'neighbouring cells should touch: ' + JSON.stringify(result));
   assert(result.pointy.marked && result.flat.marked, 'captured piece not marked');
   assert(result.flipped, 'flipped square board');
   await page.done();

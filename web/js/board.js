@@ -30,8 +30,10 @@ function hexPoints(cx, cy, pointy) {
   return pts.join(' ');
 }
 
-// Pointy cells sit in horizontal rows: some neighbour pair lies level with another.
-function hexIsPointy(cells) {
+// The geometry of a hex layout from its data alone: the distance between neighbouring
+// centres (the unit the picture is scaled to), and whether the cells are pointy
+// (neighbours level with each other, in horizontal rows) or flat-topped.
+function hexGeometry(cells) {
   let best = Infinity;
   let level = false;
   for (let i = 0; i < cells.length; i++)
@@ -44,7 +46,7 @@ function hexIsPointy(cells) {
         level = Math.abs(dy) < 1e-3;
       } else if (Math.abs(d - best) < 1e-3 && Math.abs(dy) < 1e-3) level = true;
     }
-  return level;
+  return { pointy: level, unit: Number.isFinite(best) && best > 0 ? best : 1 };
 }
 
 // Piece letters are those of each game's position text: upper case is White, except
@@ -74,12 +76,14 @@ export function pieceSide(letter, game = '') {
  */
 export function drawBoard(host, board, pieces, options = {}) {
   const { flipped = false, labels = false, marks = {}, game = '' } = options;
-  const sgn = flipped ? -1 : 1;
-  const pos = new Map();
-  for (const c of board.cells) pos.set(c.name, { x: sgn * c.x * S, y: -sgn * c.y * S, cell: c });
-
   const shape = board.shape;
-  const pointy = shape === 'hex' ? hexIsPointy(board.cells) : false;
+  // Hex layouts are scaled so that neighbouring centres lie one unit apart.
+  const geo = shape === 'hex' ? hexGeometry(board.cells) : { pointy: false, unit: 1 };
+  const pointy = geo.pointy;
+  const k = (flipped ? -1 : 1) / geo.unit;
+  const pos = new Map();
+  for (const c of board.cells) pos.set(c.name, { x: k * c.x * S, y: -k * c.y * S, cell: c });
+
   const pad = shape === 'square' ? S / 2 : shape === 'hex' ? S * 0.62 : S * 0.5;
   const xs = [...pos.values()].map((p) => p.x);
   const ys = [...pos.values()].map((p) => p.y);
