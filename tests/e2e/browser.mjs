@@ -24,25 +24,47 @@ async function startAgora() {
   const root = join(here, '..', '..');
   const dir = mkdtempSync(join(tmpdir(), 'agora-e2e-'));
   const port = await freePort();
-  const child = spawn(join(root, 'agora'), ['serve', '--port', String(port), '--db', join(dir, 'agora.db')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const bin = process.env.AGORA_BIN || join(root, 'agora');
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`agora serve exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url + '/')).ok) break;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url, real: true, stop: () => { child.kill(); rmSync(dir, { recursive: true, force: true }); } };
+  let child = null;
+  const up = async () => {
+    child = spawn(bin, ['serve', '--port', String(port), '--db', join(dir, 'agora.db'), '--move-ms', '1000'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    for (let i = 0; i < 100; i++) {
+      if (child.exitCode !== null) throw new Error(`agora serve exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(url + '/')).ok) return;
+      } catch { /* not up yet */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('agora serve did not answer');
+  };
+  const down = () => new Promise((resolve) => {
+    if (!child || child.exitCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+  await up();
+  return {
+    url, real: true,
+    // Stops the server and starts it again on the same port and database.
+    restart: async () => { await down(); await up(); },
+    stop: () => { if (child) child.kill(); rmSync(dir, { recursive: true, force: true }); },
+  };
 }
 
 /** The server under test: AGORA_URL (already running), AGORA_SERVE=1 (start
- *  `./agora serve`), or by default the API test double. */
+ *  `./agora serve`, or AGORA_BIN, on a free port with a fresh database), or by
+ *  default the API test double. */
 export async function startServer(style = 'contract') {
   if (process.env.AGORA_URL) return { url: process.env.AGORA_URL.replace(/\/$/, ''), real: true, stop: () => {} };
   if (process.env.AGORA_SERVE === '1') return startAgora();
-  const child = spawn(process.execPath, [join(here, 'fake-api.mjs'), '--style', style], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'agora-double-'));
+  let child = null;
+  const up = (port) => new Promise((resolve, reject) => {
+    child = spawn(process.execPath, [join(here, 'fake-api.mjs'), '--style', style, '--state', join(dir, 'games.json'), '--port', String(port)],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
@@ -51,7 +73,17 @@ export async function startServer(style = 'contract') {
     });
     child.on('exit', (code) => reject(new Error(`test double exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, real: false, style, stop: () => child.kill() };
+  const down = () => new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+  const port = await up(0);
+  return {
+    url: `http://127.0.0.1:${port}`, real: false, style,
+    restart: async () => { await down(); await up(port); },
+    stop: () => { child.kill(); rmSync(dir, { recursive: true, force: true }); },
+  };
 }
 
 export async function launch() {

@@ -24,7 +24,7 @@
 //                     "status": {...}, "claims": [...]}},
 //    "moves": [{"at": KEY, "move", "san", "mid": KEY?, "reply", "reply_san", "next": KEY}]}
 import { createServer } from 'node:http';
-import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, dirname, extname, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -116,9 +116,25 @@ function expandMove(game, board, pieces, entry) {
   return m;
 }
 
-// ---- games
+// ---- games, kept in a file when --state FILE is given so that a restarted double
+// (the "server restart" test) finds them again
 const games = new Map();
 const now = () => new Date().toISOString();
+const stateArg = process.argv.indexOf('--state');
+const stateFile = stateArg > 0 ? process.argv[stateArg + 1] : null;
+
+function save() {
+  if (!stateFile) return;
+  const rows = [...games.values()].map(({ fixture, listeners, thinking, ...g }) => ({ ...g, fixture: fixture.name }));
+  writeFileSync(stateFile, JSON.stringify(rows));
+}
+
+if (stateFile && existsSync(stateFile)) {
+  for (const row of JSON.parse(readFileSync(stateFile, 'utf8'))) {
+    const fixture = fixtures.find((f) => f.name === row.fixture);
+    if (fixture) games.set(row.id, { ...row, fixture, listeners: new Set(), thinking: null });
+  }
+}
 
 function stateJson(g) {
   const f = g.fixture;
@@ -157,6 +173,7 @@ function out(g) {
 
 function push(g) {
   g.updated = now();
+  save();
   if (!SERVER_STYLE) {
     const data = JSON.stringify(stateJson(g));
     for (const res of g.listeners) res.write(`id: ${g.moves.length}\ndata: ${data}\n\n`);
@@ -212,6 +229,7 @@ async function api(req, res, parts) {
     if (!f) return send(res, 400, { error: 'test double: no fixture for this position' });
     const g = { id: randomBytes(8).toString('hex'), token: randomBytes(16).toString('hex'), fixture: f, at: f.start || 'start', moves: [], human_side: f.human_side, level: body.level, created: now(), updated: now(), listeners: new Set() };
     games.set(g.id, g);
+    save();
     if (f.opening) computerMove(g, f.opening.move, f.opening.san, f.opening.next, f.opening.delay || 500);
     return send(res, 201, { ...out(g), token: g.token });
   }
@@ -293,6 +311,7 @@ const server = createServer(async (req, res) => {
   res.end(readFileSync(file));
 });
 
+process.on('SIGTERM', () => { server.close(); server.closeAllConnections(); process.exit(0); });
 const portArg = process.argv.indexOf('--port');
 server.listen(portArg > 0 ? Number(process.argv[portArg + 1]) : 0, '127.0.0.1', () => {
   console.log(`listening on ${server.address().port}`);

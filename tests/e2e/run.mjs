@@ -329,6 +329,27 @@ test('reload and resume: the game comes back and is listed on the home page', as
   await page.done();
 }, { both: true });
 
+test('server restart: an unfinished game resumes where it was', async () => {
+  const page = await open();
+  await playFromHome(page, 'egara-guti');
+  await click(page, 'd3');
+  await click(page, 'd4');
+  await waitMoves(page, 2);
+  const url = page.url();
+  await srv.restart();
+  await page.goto(srv.url + '/#/');
+  await page.waitForSelector(`.game-list li[data-id="${url.split('/').pop()}"]`);
+  await page.goto(url);
+  await page.waitForSelector('#board svg');
+  await waitMoves(page, 2);
+  assert(await page.$('#board .piece.black[data-at="d3"]'), 'the position is lost after the restart');
+  await page.waitForSelector('#board .dest-capture');
+  await click(page, 'd4');
+  await waitMoves(page, 4);
+  assert((await moveTexts(page))[2] === 'd2xd4', 'play does not go on after the restart: ' + (await moveTexts(page)));
+  await page.done();
+}, { needsRestart: true, both: true });
+
 test('phone: nothing wider than the screen, the board fits', async () => {
   const page = await open({ viewport: { width: 390, height: 844 } });
   await page.screenshot({ path: join(shots, 'home-phone-en.png'), fullPage: true });
@@ -385,7 +406,7 @@ let passed = 0, failed = 0;
 async function pass(label, pick) {
   for (const t of tests) {
     if (filter && !t.name.includes(filter)) continue;
-    if ((t.doubleOnly && srv.real) || !pick(t)) continue;
+    if ((t.doubleOnly && srv.real) || (t.needsRestart && !srv.restart) || !pick(t)) continue;
     const t0 = Date.now();
     try {
       await t.fn();
