@@ -63,8 +63,8 @@ export async function startServer(style = 'contract') {
   const dir = mkdtempSync(join(tmpdir(), 'agora-double-'));
   let child = null;
   const up = (port) => new Promise((resolve, reject) => {
-    child = spawn(process.execPath, [join(here, 'fake-api.mjs'), '--style', style, '--state', join(dir, 'games.json'), '--port', String(port)],
-      { stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, [join(here, 'fake-api.mjs'), '--style', style, '--state', join(dir, 'games.json'), '--port', String(port), '--exit-with-parent'],
+      { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;

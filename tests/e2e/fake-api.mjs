@@ -311,6 +311,11 @@ const server = createServer(async (req, res) => {
   res.end(readFileSync(file));
 });
 
+// Started by the test runner with a pipe on stdin: when the runner dies, so does this.
+if (process.argv.includes('--exit-with-parent')) {
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.resume();
+}
 process.on('SIGTERM', () => { server.close(); server.closeAllConnections(); process.exit(0); });
 const portArg = process.argv.indexOf('--port');
 server.listen(portArg > 0 ? Number(process.argv[portArg + 1]) : 0, '127.0.0.1', () => {
