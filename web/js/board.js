@@ -89,7 +89,7 @@ export function drawBoard(host, board, pieces, options = {}) {
   const ys = [...pos.values()].map((p) => p.y);
   const minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
   const minY = Math.min(...ys) - pad, maxY = Math.max(...ys) + pad;
-  const m = 6;
+  const m = shape === 'square' ? 18 : 6; // the square board's frame carries its coordinates
 
   const svg = el('svg', {
     viewBox: `${minX - m} ${minY - m} ${maxX - minX + 2 * m} ${maxY - minY + 2 * m}`,
@@ -101,9 +101,18 @@ export function drawBoard(host, board, pieces, options = {}) {
   for (const [k, v] of Object.entries(marks)) sets[k] = new Set(v || []);
   const has = (k, name) => sets[k] && sets[k].has(name);
 
-  // Frame behind the cells.
-  if (shape === 'square')
+  // Frame behind the cells; on a square board it carries the file letters along the
+  // bottom and the rank numbers up the left side, read from the cell names.
+  if (shape === 'square') {
     el('rect', { x: minX - m, y: minY - m, width: maxX - minX + 2 * m, height: maxY - minY + 2 * m, rx: 6, class: 'frame' }, svg);
+    const bottom = Math.max(...ys), left = Math.min(...xs);
+    for (const [name, p] of pos) {
+      if (Math.abs(p.y - bottom) < 1)
+        el('text', { x: p.x, y: maxY + m * 0.72, class: 'coord', 'text-anchor': 'middle' }, svg).textContent = name.replace(/[0-9]+$/, '');
+      if (Math.abs(p.x - left) < 1)
+        el('text', { x: minX - m / 2, y: p.y + 4, class: 'coord', 'text-anchor': 'middle' }, svg).textContent = name.replace(/^[a-z]+/, '');
+    }
+  }
   if (shape === 'graph') {
     const lines = el('g', { class: 'edges' }, svg);
     for (const [i, j] of board.edges || []) {
