@@ -31,7 +31,7 @@ async function open(opts = {}) {
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.setDefaultTimeout(8000);
+  page.setDefaultTimeout(20000); // generous: the machine is shared
   if (opts.lang) await ctx.addInitScript((l) => { if (!localStorage.getItem('agora.lang')) localStorage.setItem('agora.lang', l); }, opts.lang);
   await page.goto(srv.url + '/' + (opts.hash || ''));
   await page.waitForSelector('body[data-ready]');
