@@ -5,6 +5,8 @@
 #                     optimised build with gcc for the heavy tables, fuzz smoke run)
 #   make fuzz         the libFuzzer target over every game's parsers (FUZZ_SECONDS)
 #   make bench        agora bench
+#   make perft-full   every depth of ../shared/data/perft-chess.epd (minutes)
+#   make bench-perft  agora's chess perft against Stockfish's, side by side
 #   make setup        install missing Debian packages (idempotent)
 
 CC ?= cc
@@ -29,7 +31,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test test-only setup fuzz bench clean check-format
+.PHONY: all run test test-only setup fuzz bench clean check-format perft-full bench-perft
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -85,6 +87,12 @@ fuzz: build/fuzz-parsers
 
 bench: agora
 	./agora bench
+
+perft-full: agora
+	scripts/perft-epd
+
+bench-perft: agora
+	scripts/bench-perft
 
 check-format:
 	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) fuzz/*.c

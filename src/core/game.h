@@ -92,7 +92,8 @@ struct move_desc {
  * 0..cells-1 in the layout's own order; piece_at uses the same numbers. */
 enum board_shape {
     BOARD_SQUARE, /* chess: x = file 0..7, y = rank 0..7 */
-    BOARD_HEX,    /* agon: pointy cells, centre at (x, y) in units of the cell width */
+    BOARD_HEX,    /* agon: flat-topped cells (Glinski: files are vertical columns), centre
+                   * at (x, y) in units of the cell width (corner to corner) */
     BOARD_GRAPH,  /* egara: points on a grid joined by lines (edges) */
 };
 enum cell_flag {
@@ -170,6 +171,12 @@ struct game {
 
     /* Optional fast perft (bulk counting, direct calls); NULL uses core's. */
     uint64_t (*perft)(void *st, int depth);
+
+    /* Optional: the player to move claims a draw (chess: threefold, fifty moves).
+     * Returns 0 and fills `out` with the final status to record when status().claims
+     * allows a claim now; -1 otherwise.  The state is not changed: the caller records
+     * the end.  NULL for games without claims. */
+    int (*claim_draw)(const void *st, struct game_status *out);
 };
 
 const char *result_name(enum result r);
