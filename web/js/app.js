@@ -1,0 +1,162 @@
+// agora in the browser: the shell (header, language switcher, router) and the home,
+// new-game and rules pages.  The play page lives in play.js.  Routes (location.hash):
+//   #/                 home: the three games, the visitor's unfinished games
+//   #/new/GAME         new game: level, side, optional start position
+//   #/game/ID          play
+//   #/rules/GAME       rules
+import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
+import * as api from './api.js';
+import { drawBoard } from './board.js';
+import { GAMES, h, boardOf } from './dom.js';
+import { showGame } from './play.js';
+import { showRules, loadDiagrams, diagramPieces } from './rules.js';
+
+const app = document.getElementById('app');
+let leave = null; // cleanup of the page being shown (closes event streams)
+
+function levelSelect(id, value = 3) {
+  const sel = h('select', { id, name: 'level' });
+  for (let l = 1; l <= 8; l++) sel.append(h('option', { value: l, selected: l === value }, num(l)));
+  return sel;
+}
+
+function sideSelect(id, value = 'white') {
+  const sel = h('select', { id, name: 'side' });
+  for (const s of ['white', 'black', 'random']) sel.append(h('option', { value: s, selected: s === value }, t('side.' + s)));
+  return sel;
+}
+
+export async function startGame(game, level, side, position) {
+  const state = await api.createGame({ game, level: Number(level), side, position: position || undefined });
+  location.hash = `#/game/${state.id}`;
+}
+
+function errorBox(err) {
+  return h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: err.message || String(err) }));
+}
+
+async function showHome() {
+  document.title = t('app.title');
+  const cards = h('div', { class: 'cards' });
+  // The visitor's unfinished games come first, once there are any.
+  const page = h('div', { class: 'home' },
+    h('section', { class: 'hero' }, h('h1', {}, t('home.heading')), h('p', {}, t('home.tagline'))),
+    h('section', { class: 'unfinished', id: 'unfinished', 'aria-labelledby': 'unfinished-h', hidden: api.knownGameIds().length === 0 },
+      h('h2', { id: 'unfinished-h' }, t('home.unfinished')),
+      h('div', { id: 'unfinished-list' }, h('p', { class: 'muted' }, t('home.loading')))),
+    cards);
+  app.replaceChildren(page);
+  for (const game of GAMES) {
+    const pic = h('div', { class: 'card-board', 'aria-hidden': 'true' });
+    const lvl = levelSelect(`level-${game}`);
+    const side = sideSelect(`side-${game}`);
+    const msg = h('div', {});
+    const card = h('article', { class: 'card', 'data-game': game },
+      h('a', { href: `#/rules/${game}`, class: 'card-pic', tabindex: '-1', 'aria-hidden': 'true' }, pic),
+      h('h2', {}, t(`game.${game}`)),
+      h('p', { class: 'blurb' }, t(`game.${game}.blurb`)),
+      h('form', { class: 'quick', onsubmit: async (e) => {
+        e.preventDefault();
+        msg.replaceChildren();
+        try { await startGame(game, lvl.value, side.value); } catch (err) { msg.replaceChildren(errorBox(err)); }
+      } },
+        h('label', { for: lvl.id }, t('new.level')), lvl,
+        h('label', { for: side.id }, t('new.side')), side,
+        h('div', { class: 'actions' },
+          h('button', { type: 'submit', class: 'primary play-button' }, t('home.play')),
+          h('a', { href: `#/rules/${game}`, class: 'button rules-link' }, t('home.rules')))),
+      msg);
+    cards.append(card);
+    Promise.all([boardOf(game), loadDiagrams(game)]).then(([board, diagrams]) =>
+      drawBoard(pic, board, diagramPieces(diagrams.start), { game, title: t(`game.${game}`) }));
+  }
+  listUnfinished(page.querySelector('#unfinished-list'));
+}
+
+async function listUnfinished(host) {
+  const rows = [];
+  await Promise.all(api.knownGameIds().map(async (id) => {
+    try {
+      const s = await api.getGame(id);
+      if (s.status.result === 'ongoing') rows.push(s);
+    } catch (err) {
+      if (err.status === 404) api.forgetGame(id);
+    }
+  }));
+  rows.sort((a, b) => String(b.updated || '').localeCompare(String(a.updated || '')));
+  if (!rows.length) {
+    host.replaceChildren(h('p', { class: 'muted' }, t('home.none')));
+    host.parentNode.hidden = true;
+    return;
+  }
+  host.parentNode.hidden = false;
+  host.replaceChildren(h('ul', { class: 'game-list' }, rows.map((s) => {
+    const thumb = h('span', { class: 'thumb', 'aria-hidden': 'true' });
+    if (s.board && s.pieces) drawBoard(thumb, s.board, s.pieces, { game: s.game, flipped: s.human_side === 'black' });
+    return h('li', { 'data-id': s.id },
+      h('a', { href: `#/game/${s.id}`, class: 'resume' }, thumb,
+        h('strong', {}, t(`game.${s.game}`)), ' ',
+        h('span', {}, t('home.row', { side: t('side.' + s.human_side), level: s.level, moves: s.moves.length })),
+        h('span', { class: 'button small' }, t('home.resume'))));
+  })));
+}
+
+async function showNew(game) {
+  if (!GAMES.includes(game)) return showHome();
+  const q = new URLSearchParams(location.hash.split('?')[1] || '');
+  document.title = `${t('new.heading', { game: t(`game.${game}`) })} — agora`;
+  const lvl = levelSelect('level', Number(q.get('level')) || 3);
+  const side = sideSelect('side', q.get('side') || 'white');
+  const pos = h('textarea', { id: 'position', rows: 2, spellcheck: 'false' });
+  const msg = h('div', {});
+  app.replaceChildren(h('div', { class: 'narrow' },
+    h('h1', {}, t('new.heading', { game: t(`game.${game}`) })),
+    h('form', { class: 'new-game', onsubmit: async (e) => {
+      e.preventDefault();
+      msg.replaceChildren();
+      try { await startGame(game, lvl.value, side.value, pos.value.trim()); } catch (err) { msg.replaceChildren(errorBox(err)); }
+    } },
+      h('p', {}, h('label', { for: 'level' }, t('new.level')), ' ', lvl, h('span', { class: 'muted' }, ' ', t('new.level.hint'))),
+      h('p', {}, h('label', { for: 'side' }, t('new.side')), ' ', side),
+      h('details', {}, h('summary', {}, t('new.position')), h('p', { class: 'muted' }, t('new.position.hint')), pos),
+      h('p', {}, h('button', { type: 'submit', class: 'primary' }, t('new.start'))),
+      msg)));
+}
+
+function header() {
+  const sel = document.getElementById('lang');
+  sel.replaceChildren(...LANGUAGES.map((code) => h('option', { value: code, selected: code === language() }, t('lang.' + code))));
+  translate(document.querySelector('header'));
+  translate(document.querySelector('footer'));
+}
+
+async function route() {
+  if (leave) { leave(); leave = null; }
+  const [path] = location.hash.replace(/^#/, '').split('?');
+  const parts = path.split('/').filter(Boolean);
+  window.scrollTo(0, 0);
+  try {
+    if (parts[0] === 'game' && parts[1]) leave = await showGame(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
+    else if (parts[0] === 'rules' && GAMES.includes(parts[1])) await showRules(app, parts[1]);
+    else await showHome();
+  } catch (err) {
+    app.replaceChildren(h('div', { class: 'narrow' }, errorBox(err), h('p', {}, h('a', { class: 'button', href: '#/' }, t('nav.home')))));
+  }
+  app.focus({ preventScroll: true });
+}
+
+async function main() {
+  await setLanguage(pickLanguage());
+  header();
+  document.getElementById('lang').addEventListener('change', async (e) => {
+    await setLanguage(e.target.value, true);
+    header();
+    route();
+  });
+  window.addEventListener('hashchange', route);
+  await route();
+  document.body.dataset.ready = '1';
+}
+
+main();

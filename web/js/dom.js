@@ -1,0 +1,17 @@
+// Small shared helpers: the list of games, an element builder, the board layouts.
+
+export const GAMES = ['agon', 'egara-guti', 'chess'];
+export { layoutOf as boardOf } from './api.js';
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (k === 'class') node.className = v;
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
+  return node;
+}
+

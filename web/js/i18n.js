@@ -1,0 +1,60 @@
+// Strings: one JSON catalogue per language (web/i18n/*.json), the language switcher's
+// memory, Accept-Language on the first visit (the browser's language list), and digits
+// in the language's own numerals where that is natural (Bengali and Assamese).
+
+export const LANGUAGES = ['en', 'bn', 'as', 'fi'];
+const STORE = 'agora.lang';
+const NATIVE_DIGITS = { bn: '০১২৩৪৫৬৭৮৯', as: '০১২৩৪৫৬৭৮৯' };
+
+let lang = 'en';
+let catalogue = {};
+let fallback = {};
+
+/** The remembered choice, or the first of the browser's languages we speak. */
+export function pickLanguage() {
+  const saved = localStorage.getItem(STORE);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || 'en']) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return 'en';
+}
+
+async function load(code) {
+  const res = await fetch(`i18n/${code}.json`);
+  if (!res.ok) throw new Error(`catalogue ${code}: ${res.status}`);
+  return res.json();
+}
+
+export async function setLanguage(code, remember = false) {
+  if (!LANGUAGES.includes(code)) code = 'en';
+  if (!Object.keys(fallback).length) fallback = await load('en');
+  catalogue = code === 'en' ? fallback : await load(code);
+  lang = code;
+  if (remember) localStorage.setItem(STORE, code);
+  document.documentElement.lang = code;
+}
+
+export function language() {
+  return lang;
+}
+
+/** Digits of a number or text in the current language's numerals. */
+export function num(value) {
+  const digits = NATIVE_DIGITS[lang];
+  const s = String(value);
+  return digits ? s.replace(/[0-9]/g, (d) => digits[d]) : s;
+}
+
+/** The string for `key`, with {name} placeholders filled (numbers in local digits). */
+export function t(key, vars = {}) {
+  let s = catalogue[key] ?? fallback[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? (typeof vars[k] === 'number' ? num(vars[k]) : vars[k]) : `{${k}}`));
+}
+
+/** Fills every element with data-i18n="key" (text) below `root`. */
+export function translate(root = document) {
+  for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll('[data-i18n-label]')) node.setAttribute('aria-label', t(node.dataset.i18nLabel));
+}

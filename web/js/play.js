@@ -1,0 +1,464 @@
+// The play page: one game against the computer.
+//
+// Everything the board offers comes from the state the server sends: its legal moves
+// (with from, to, path, captured, flags, promotion), the pieces, the status and the
+// claims.  The page only filters those lists as the player clicks:
+//   - a move is chosen by clicking its `from` cell, then each cell of its `path`;
+//     when exactly one move remains whose path is complete, it is sent;
+//   - moves sharing the whole path and differing in `promotion` open a chooser;
+//   - when every legal move is a return (Agon), the return turn is explained.
+import { t, num } from './i18n.js';
+import * as api from './api.js';
+import { drawBoard, neighbourInDirection, pieceSide } from './board.js';
+import { h } from './dom.js';
+
+// How each game words its moments; display choices, not rules.
+const UI = {
+  chess: { pieceNames: 'chess', drawOffer: true, showCheck: true },
+  agon: { pieceNames: 'agon' },
+  'egara-guti': { pieceNames: 'egara', forcedCapture: true },
+};
+
+const other = (side) => (side === 'white' ? 'black' : 'white');
+
+/** Cell names found in a move text, in order ("b7xb2xf2" -> b7 b2 f2): the longest
+ *  name of the board that matches at each place; other characters are separators. */
+export function cellsInText(text, names) {
+  const out = [];
+  const sorted = [...names].sort((a, b) => b.length - a.length);
+  for (let i = 0; i < text.length;) {
+    const hit = sorted.find((n) => text.startsWith(n, i));
+    if (hit) { out.push(hit); i += hit.length; } else i++;
+  }
+  return out;
+}
+
+export async function showGame(host, id) {
+  let S = await api.getGame(id);
+  let sel = null;        // {from, path: []} while the player builds a move
+  let busy = false;      // a request is on its way
+  let notice = null;     // a one-off message (draw declined, an error)
+  let promo = null;      // moves waiting for the promotion chooser
+  let confirmResign = false;
+  let pending = null;    // the move sent, shown on the board until the server answers
+  let flipped = S.human_side === 'black';
+  let names = localStorage.getItem('agora.names') === '1';
+  let focusCell = null;  // the cell that has keyboard focus (roving tabindex)
+  let handle = null;
+  let drag = null;
+  let es = null;
+
+  const cfg = UI[S.game] || {};
+  const boardHost = h('div', { class: 'board-host', id: 'board' });
+  const status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' });
+  const hint = h('div', { class: 'hint', id: 'hint', 'aria-live': 'polite' });
+  const banner = h('div', { class: 'banner', id: 'banner', hidden: true });
+  const controls = h('div', { class: 'controls' });
+  const moveList = h('ol', { class: 'moves', id: 'moves', 'aria-label': t('play.moves') });
+  const chooser = h('div', { class: 'chooser', id: 'promotion', role: 'dialog', 'aria-label': t('play.promote'), hidden: true });
+  const title = h('h1', { class: 'game-title' });
+
+  host.replaceChildren(h('div', { class: 'play', 'data-game': S.game },
+    h('div', { class: 'board-col' }, boardHost, chooser),
+    h('aside', { class: 'panel' }, title, status, banner, hint, controls,
+      h('h2', { class: 'moves-h' }, t('play.moves')), moveList)));
+
+  const mine = () => S.human_side;
+  const myTurn = () => S.status.result === 'ongoing' && S.side_to_move === S.human_side && !!api.tokenOf(S.id);
+  const legal = () => (myTurn() ? S.legal_moves || [] : []);
+  const allReturns = () => legal().length > 0 && legal().every((m) => m.flags.includes('return'));
+  const allCaptures = () => legal().length > 0 && legal().every((m) => m.flags.includes('capture'));
+  const candidates = () => (sel ? legal().filter((m) => m.from === sel.from && sel.path.every((c, i) => m.path[i] === c)) : []);
+
+  function pieceName(letter) {
+    return t(`piece.${cfg.pieceNames}.${letter.toLowerCase()}`);
+  }
+
+  function lastCells() {
+    const last = S.moves[S.moves.length - 1];
+    return last ? cellsInText(last.move, S.board.cells.map((c) => c.name)) : [];
+  }
+
+  function checkCell() {
+    if (!cfg.showCheck) return [];
+    const last = S.moves[S.moves.length - 1];
+    if (!last || !/[+#]$/.test(last.san || '')) return [];
+    const king = S.side_to_move === 'white' ? 'K' : 'k';
+    return Object.keys(S.pieces).filter((c) => S.pieces[c].piece === king);
+  }
+
+  function marks() {
+    const m = { last: lastCells(), check: checkCell(), selected: [], targets: [], captureTargets: [], allowed: [], movable: [], capturing: [], path: [] };
+    if (pending) return { ...m, last: [pending.from, ...pending.path], check: [] };
+    if (!myTurn()) return m;
+    if (!sel) {
+      if (allReturns() || (cfg.forcedCapture && allCaptures())) m.movable = [...new Set(legal().map((x) => x.from))];
+      return m;
+    }
+    m.selected = [sel.from];
+    m.path = [...sel.path];
+    const cands = candidates();
+    const k = sel.path.length;
+    for (const mv of cands) {
+      const next = mv.path[k];
+      if (!next) continue;
+      if (mv.flags.includes('return')) m.allowed.push(next);
+      else if (mv.flags.includes('capture')) m.captureTargets.push(next);
+      else m.targets.push(next);
+    }
+    // Pieces already jumped in the chain being entered.
+    if (k > 0 && cands[0]) m.capturing = cands[0].captured.slice(0, k);
+    return m;
+  }
+
+  function shownPieces() {
+    if (pending) return previewPieces(pending);
+    if (!sel || !sel.path.length) return S.pieces;
+    const p = { ...S.pieces };
+    const moving = p[sel.from];
+    delete p[sel.from];
+    p[sel.path[sel.path.length - 1]] = moving;
+    return p;
+  }
+
+  // The board as the sent move leaves it, drawn from the move's own description (from,
+  // to, captured cells, the castling rook, the promotion letter) while the server
+  // answers; captured pieces are shown crossed out rather than guessed away.
+  function previewPieces(mv) {
+    const p = { ...S.pieces };
+    const moving = p[mv.from];
+    if (!moving) return p;
+    delete p[mv.from];
+    let letter = moving.piece;
+    if (mv.promotion) letter = letter === letter.toUpperCase() ? mv.promotion.toUpperCase() : mv.promotion.toLowerCase();
+    p[mv.to] = { piece: letter, captured: false };
+    if (mv.also_from && p[mv.also_from]) {
+      p[mv.also_to] = p[mv.also_from];
+      delete p[mv.also_from];
+    }
+    for (const c of mv.captured || []) if (p[c] && c !== mv.to) p[c] = { ...p[c], captured: true };
+    return p;
+  }
+
+  function cellLabel(name, piece, mk) {
+    const parts = [name];
+    if (piece && piece.piece) {
+      parts.push(t('side.' + pieceSide(piece.piece, S.game)) + ' ' + pieceName(piece.piece));
+      if (piece.captured) parts.push(t('play.captured'));
+    } else parts.push(t('play.empty'));
+    const cell = S.board.cells.find((c) => c.name === name);
+    if (cell && cell.flags.includes('throne')) parts.push(t('play.throne'));
+    if (mk.selected.includes(name)) parts.push(t('play.selected'));
+    if (mk.targets.includes(name) || mk.allowed.includes(name)) parts.push(t('play.destination'));
+    if (mk.captureTargets.includes(name)) parts.push(t('play.destination.capture'));
+    if (mk.movable.includes(name)) parts.push(t('play.movable'));
+    if (mk.last.includes(name)) parts.push(t('play.lastmove'));
+    return parts.join(', ');
+  }
+
+  function drawBoardNow() {
+    const mk = marks();
+    const hadFocus = boardHost.contains(document.activeElement);
+    handle = drawBoard(boardHost, S.board, shownPieces(), {
+      game: S.game, flipped, labels: names, marks: mk, interactive: true,
+      title: t('play.board', { game: t(`game.${S.game}`) }),
+      label: (name, piece) => cellLabel(name, piece, mk),
+    });
+    handle.svg.classList.toggle('my-turn', myTurn() && !busy);
+    if (!focusCell || !handle.cellNode(focusCell)) focusCell = mk.selected[0] || mk.movable[0] || handle.names[0];
+    const node = handle.cellNode(focusCell);
+    node.setAttribute('tabindex', '0');
+    if (hadFocus) node.focus({ preventScroll: true });
+  }
+
+  function resultText() {
+    const r = S.status.result;
+    const reason = t('reason.' + S.status.reason);
+    const head = r === 'draw' ? t('result.draw') : t(r === 'white wins' ? 'result.white' : 'result.black');
+    let you = t('result.drawn');
+    if (r !== 'draw') you = r.startsWith(mine()) ? t('result.won') : t('result.lost');
+    return { you, head, reason };
+  }
+
+  function renderStatus() {
+    title.textContent = t(`game.${S.game}`) + ' · ' + t('play.level', { level: S.level });
+    const over = S.status.result !== 'ongoing';
+    status.classList.toggle('thinking', !over && !myTurn());
+    if (over) status.textContent = t('play.over');
+    else if (pending) {
+      status.textContent = t('play.thinking');
+      status.classList.add('thinking');
+    } else if (myTurn()) {
+      const last = S.moves[S.moves.length - 1];
+      status.textContent = busy ? t('play.sending') : t('play.yourmove', { side: t('side.' + mine()) });
+      if (!busy && last) status.append(h('span', { class: 'reply' }, t('play.theyplayed', { move: last.san || last.move })));
+    }
+    else if (!api.tokenOf(S.id)) status.textContent = t('play.watching');
+    else status.textContent = t('play.thinking');
+
+    banner.hidden = !over;
+    if (over) {
+      const r = resultText();
+      banner.className = 'banner ' + (S.status.result === 'draw' ? 'draw' : S.status.result.startsWith(mine()) ? 'won' : 'lost');
+      banner.replaceChildren(h('strong', {}, r.you), h('span', {}, `${r.head} — ${r.reason}`));
+    }
+
+    const lines = [];
+    if (notice) lines.push(h('p', { class: notice.kind || '' }, notice.text));
+    if (myTurn() && !busy) {
+      const ret = allReturns();
+      if (ret) {
+        const froms = [...new Set(legal().map((x) => x.from))];
+        const queen = froms.some((c) => S.pieces[c] && S.pieces[c].piece.toLowerCase() === 'q');
+        lines.push(h('p', { class: 'return-turn', id: 'return-hint' },
+          h('strong', {}, t('agon.return.title')), ' ',
+          t(queen ? 'agon.return.queen' : froms.length > 1 ? 'agon.return.guards' : 'agon.return.guard')));
+      }
+      if (sel && sel.path.length && candidates().some((m) => m.path.length > sel.path.length)) lines.push(h('p', { class: 'chain', id: 'chain-hint' }, h('strong', {}, t('egara.chain.title')), ' ', t('egara.chain.text')));
+      else if (!ret && cfg.forcedCapture && allCaptures()) lines.push(h('p', { class: 'forced', id: 'forced-hint' }, t('egara.forced')));
+      if (checkCell().length) lines.push(h('p', { class: 'check', id: 'check-hint' }, t('chess.check')));
+      if ((S.claims || []).length) lines.push(h('p', { class: 'claim' }, t('chess.claimable', { claim: S.claims.map((c) => t('claim.' + c)).join(', ') })));
+    } else if (!myTurn() && checkCell().length && S.status.result === 'ongoing') lines.push(h('p', { class: 'check', id: 'check-hint' }, t('chess.check')));
+    hint.replaceChildren(...lines);
+  }
+
+  function renderControls() {
+    const over = S.status.result !== 'ongoing';
+    const mineToken = !!api.tokenOf(S.id);
+    const items = [];
+    const namesBox = h('input', { type: 'checkbox', id: 'show-names', checked: names, onchange: (e) => {
+      names = e.target.checked;
+      localStorage.setItem('agora.names', names ? '1' : '0');
+      drawBoardNow();
+    } });
+    items.push(h('label', { class: 'toggle' }, namesBox, ' ', t('play.names')));
+    items.push(h('button', { type: 'button', id: 'flip', onclick: () => { flipped = !flipped; drawBoardNow(); } }, t('play.flip')));
+    if (!over && mineToken) {
+      if (cfg.drawOffer) items.push(h('button', { type: 'button', id: 'offer-draw', disabled: busy, onclick: () => act(() => api.offerDraw(S.id), 'draw') }, t('play.offerdraw')));
+      for (const c of S.claims || [])
+        if (myTurn()) items.push(h('button', { type: 'button', class: 'primary', id: `claim-${c}`, disabled: busy, onclick: () => act(() => api.claimDraw(S.id, c)) }, t('play.claim', { claim: t('claim.' + c) })));
+      if (!confirmResign) items.push(h('button', { type: 'button', id: 'resign', disabled: busy, onclick: () => { confirmResign = true; renderControls(); } }, t('play.resign')));
+      else items.push(h('span', { class: 'confirm' }, t('play.resign.sure'), ' ',
+        h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { confirmResign = false; act(() => api.resign(S.id)); } }, t('play.resign.yes')), ' ',
+        h('button', { type: 'button', id: 'resign-no', onclick: () => { confirmResign = false; renderControls(); } }, t('play.resign.no'))));
+    }
+    if (over) {
+      items.push(h('a', { class: 'button primary', id: 'new-game', href: `#/new/${S.game}?level=${S.level}&side=${S.human_side}` }, t('play.newgame')));
+      if (mineToken) items.push(h('button', { type: 'button', id: 'rematch', onclick: rematch }, t('play.rematch')));
+    }
+    const ext = S.game === 'chess' ? 'pgn' : 'txt';
+    items.push(h('a', { class: 'button', id: 'record', href: api.recordUrl(S.id), download: `agora-${S.game}-${S.id}.${ext}` }, t(S.game === 'chess' ? 'play.record.pgn' : 'play.record')));
+    items.push(h('a', { class: 'button', href: `#/rules/${S.game}` }, t('home.rules')));
+    controls.replaceChildren(...items);
+  }
+
+  function renderMoves() {
+    const items = [];
+    const n = S.moves.length;
+    const firstBlack = (n % 2 === 0) === (S.side_to_move === 'black');
+    const plies = firstBlack ? [null, ...S.moves] : S.moves;
+    for (let i = 0; i < plies.length; i += 2) {
+      const cellOf = (m, k) => h('span', { class: 'ply' + (m && m === S.moves[n - 1] ? ' last' : '') }, m ? m.san || m.move : '…');
+      items.push(h('li', {}, h('span', { class: 'num' }, num(i / 2 + 1) + '.'), cellOf(plies[i], i), plies[i + 1] !== undefined ? cellOf(plies[i + 1], i + 1) : ''));
+    }
+    moveList.replaceChildren(...items);
+    moveList.scrollTop = moveList.scrollHeight;
+  }
+
+  function renderChooser() {
+    chooser.hidden = !promo;
+    if (!promo) return chooser.replaceChildren();
+    const side = mine() === 'white';
+    chooser.replaceChildren(h('p', {}, t('play.promote')), h('div', { class: 'choices' }, promo.map((mv) => {
+      const letter = side ? mv.promotion.toUpperCase() : mv.promotion.toLowerCase();
+      return h('button', { type: 'button', 'data-promotion': mv.promotion, onclick: () => { promo = null; renderChooser(); send(mv.move); } },
+        h('span', { class: 'glyph ' + (side ? 'white' : 'black') }, { q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E' }[mv.promotion] || letter),
+        h('span', {}, pieceName(mv.promotion)));
+    })), h('button', { type: 'button', class: 'small', onclick: () => { promo = null; sel = null; render(); } }, t('play.cancel')));
+    chooser.querySelector('button').focus();
+  }
+
+  function render() {
+    // One piece alone can move (a queen's return, a single capturer): pick it up.
+    if (myTurn() && !busy && !sel) {
+      const froms = new Set(legal().map((m) => m.from));
+      if (froms.size === 1) sel = { from: [...froms][0], path: [] };
+    }
+    drawBoardNow();
+    renderStatus();
+    renderControls();
+    renderMoves();
+    renderChooser();
+  }
+
+  function apply(state) {
+    if (state && state.id === S.id && state.moves.length > S.moves.length) pending = null;
+    if (state && state.id === S.id && state.moves.length >= S.moves.length) { // not an older state arriving late
+      const changed = state.moves.length !== S.moves.length || state.status.result !== S.status.result;
+      S = state;
+      if (changed) { sel = null; promo = null; }
+    }
+    render();
+    if (S.status.result !== 'ongoing' && es) { es.close(); es = null; }
+  }
+
+  async function act(fn, kind) {
+    busy = true;
+    notice = null;
+    render();
+    try {
+      const st = await fn();
+      busy = false;
+      if (kind === 'draw' && st.status.result === 'ongoing') notice = { text: t('play.draw.declined'), kind: 'info' };
+      apply(st);
+    } catch (err) {
+      busy = false;
+      pending = null;
+      notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
+      try { S = await api.getGame(S.id); } catch { /* keep what we have */ }
+      render();
+    }
+  }
+
+  function send(text) {
+    pending = legal().find((m) => m.move === text) || null;
+    sel = null;
+    act(() => api.playMove(S.id, text));
+  }
+
+  async function rematch() {
+    const st = await api.createGame({ game: S.game, level: S.level, side: other(S.human_side) });
+    location.hash = `#/game/${st.id}`;
+  }
+
+  // A click (or Enter) on a cell: select, extend the path, or send the move.
+  function clickCell(cell) {
+    if (!myTurn() || busy || promo) return;
+    focusCell = cell;
+    notice = null;
+    if (sel) {
+      const k = sel.path.length;
+      const next = candidates().filter((m) => m.path[k] === cell);
+      if (next.length) {
+        sel.path.push(cell);
+        const done = next.filter((m) => m.path.length === sel.path.length);
+        if (done.length === next.length) {
+          if (done.length === 1) return send(done[0].move);
+          promo = done;
+        }
+        return render();
+      }
+      if (k === 0 && cell !== sel.from && legal().some((m) => m.from === cell)) sel = { from: cell, path: [] };
+      else sel = null;
+      return render();
+    }
+    if (legal().some((m) => m.from === cell)) sel = { from: cell, path: [] };
+    render();
+  }
+
+  // Drag: press on a piece that can move, drop on a destination.
+  function cellAtPoint(x, y) {
+    const node = document.elementFromPoint(x, y);
+    const g = node && node.closest && node.closest('[data-cell]');
+    return g ? g.dataset.cell : null;
+  }
+  boardHost.addEventListener('pointerdown', (e) => {
+    if (e.button !== 0) return;
+    const cell = cellAtPoint(e.clientX, e.clientY);
+    if (!cell) return;
+    let fresh = false;
+    if (myTurn() && !busy && !promo && (!sel || !sel.path.length) && sel?.from !== cell && legal().some((m) => m.from === cell)) {
+      sel = { from: cell, path: [] };
+      focusCell = cell;
+      render();
+      fresh = true;
+    }
+    drag = { cell, fresh, x: e.clientX, y: e.clientY, moved: false, ghost: null };
+  });
+  boardHost.addEventListener('pointermove', (e) => {
+    if (!drag || !sel || sel.from !== drag.cell || sel.path.length) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
+    drag.moved = true;
+    if (!drag.ghost) {
+      const piece = handle.svg.querySelector(`.piece[data-at="${CSS.escape(drag.cell)}"]`);
+      if (!piece) return;
+      drag.ghost = piece;
+      piece.classList.add('dragging');
+    }
+    const ctm = handle.svg.getScreenCTM();
+    const dx = (e.clientX - drag.x) / ctm.a, dy = (e.clientY - drag.y) / ctm.d;
+    drag.ghost.setAttribute('transform', `translate(${dx} ${dy})`);
+  });
+  window.addEventListener('pointerup', onPointerUp);
+  function onPointerUp(e) {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    if (d.ghost) d.ghost.style.display = 'none';
+    const cell = cellAtPoint(e.clientX, e.clientY);
+    if (d.moved) {
+      if (cell && cell !== d.cell) clickCell(cell);
+      else render();
+    } else if (cell && !d.fresh) clickCell(cell);
+  }
+
+  boardHost.addEventListener('keydown', (e) => {
+    const g = e.target.closest && e.target.closest('[data-cell]');
+    if (!g) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      clickCell(g.dataset.cell);
+      return;
+    }
+    if (e.key === 'Escape') { sel = null; promo = null; render(); return; }
+    const next = neighbourInDirection(handle, g.dataset.cell, e.key);
+    if (!next) return;
+    e.preventDefault();
+    g.setAttribute('tabindex', '-1');
+    focusCell = next;
+    const node = handle.cellNode(next);
+    node.setAttribute('tabindex', '0');
+    node.focus();
+  });
+
+  // The computer's replies (and any other change) arrive as server-sent events.
+  function listen() {
+    if (S.status.result !== 'ongoing' || typeof EventSource === 'undefined') return;
+    es = new EventSource(api.eventsUrl(S.id));
+    // An event carries either the whole state (the issue's contract) or one move
+    // (src/server/API.md): with a move, fetch the state it leads to.
+    const onEvent = async (ev) => {
+      let data = null;
+      try { data = JSON.parse(ev.data); } catch { /* not JSON */ }
+      if (data && data.id === S.id && data.game) apply(await api.normalize(data));
+      else api.getGame(S.id).then(apply, () => {});
+    };
+    es.onmessage = onEvent;
+    es.addEventListener('end', () => {
+      if (es) { es.close(); es = null; }
+      api.getGame(S.id).then(apply, () => {});
+    });
+    // After a reconnect (a server restart, a sleeping laptop) fetch what was missed.
+    let opened = false;
+    es.onopen = () => {
+      if (opened) api.getGame(S.id).then(apply, () => {});
+      opened = true;
+    };
+    es.addEventListener('state', onEvent);
+    es.addEventListener('move', onEvent);
+  }
+
+  // A slow poll while the computer is to move, in case events cannot get through.
+  const poll = setInterval(() => {
+    if (S.status.result === 'ongoing' && !myTurn() && !busy) api.getGame(S.id).then(apply, () => {});
+  }, 5000);
+
+  document.title = `${t(`game.${S.game}`)} — agora`;
+  render();
+  listen();
+  return () => {
+    clearInterval(poll);
+    if (es) es.close();
+    window.removeEventListener('pointerup', onPointerUp);
+  };
+}
