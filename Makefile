@@ -16,7 +16,7 @@ WARN := -Wall -Wextra -Wshadow -Werror
 BASE_CFLAGS := -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Ibuild -pthread -MMD -MP
 OPT_CFLAGS := -O2 -g -march=x86-64-v2
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-LDLIBS := -lm -pthread
+LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lm -pthread
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))

@@ -11,6 +11,9 @@ static const char usage[] =
     "  play GAME [--as white|black|both|none] [--position TEXT] [--seed N]\n"
     "                                           play in the terminal\n"
     "  bench [GAME] [--playouts N] [--seed N]   random-playout speed of every game\n"
+    "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
+    "        [--sync full|normal] [--workers N] [--threads N] [--move-ms N]\n"
+    "        [--new-games-per-minute N]         the web server (API + web/)\n"
     "\n"
     "GAME is egara-guti (or egara). POSITION is the game's position text, one argument.\n";
 
@@ -24,6 +27,7 @@ static const struct command commands[] = {
     {"moves", cmd_moves},
     {"play", cmd_play},
     {"bench", cmd_bench},
+    {"serve", cmd_serve},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

@@ -1,0 +1,146 @@
+/* The engine workers: a fixed number of threads taking computer moves from a queue,
+ * so thinking never runs on (or blocks) an HTTP thread.  The queue needs no bound of
+ * its own: a game has at most one move queued, and queued games hold a reference, so
+ * the queue is never longer than the cache.  A flood of moves only makes the queue
+ * (and so its senders' replies) slower.
+ *
+ * The ticker thread wakes every event stream now and then for a keep-alive comment,
+ * which is also how streams whose clients went away are noticed and closed. */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "internal.h"
+
+#define TICK_MS 15000
+
+bool workers_push(struct server *srv, struct session *s)
+{
+    pthread_mutex_lock(&srv->jobs_mu);
+    if (srv->jobs_closed) {
+        pthread_mutex_unlock(&srv->jobs_mu);
+        return false;
+    }
+    s->job_next = NULL;
+    if (srv->job_tail)
+        srv->job_tail->job_next = s;
+    else
+        srv->job_head = s;
+    srv->job_tail = s;
+    pthread_cond_signal(&srv->jobs_cv);
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return true;
+}
+
+static struct session *pop(struct server *srv, bool wait)
+{
+    pthread_mutex_lock(&srv->jobs_mu);
+    while (wait && !srv->job_head && !atomic_load(&srv->stopping))
+        pthread_cond_wait(&srv->jobs_cv, &srv->jobs_mu);
+    struct session *s = srv->job_head;
+    if (s) {
+        srv->job_head = s->job_next;
+        if (!srv->job_head)
+            srv->job_tail = NULL;
+    }
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return s;
+}
+
+static void run(struct session *s)
+{
+    session_think(s);
+    session_put(s);
+}
+
+void workers_run_inline(struct server *srv)
+{
+    struct session *s;
+    while ((s = pop(srv, false)))
+        run(s);
+}
+
+static void *worker_main(void *arg)
+{
+    struct server *srv = arg;
+    struct session *s;
+    /* On stop, the queue is still drained: every waiting request gets its answer
+     * (the engine stops early on srv->stopping). */
+    while ((s = pop(srv, true)))
+        run(s);
+    return NULL;
+}
+
+static void ping_streams(struct session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    for (struct sse_watch *w = s->watchers; w; w = w->next)
+        w->ping = true;
+    session_notify(s);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static void *ticker_main(void *arg)
+{
+    struct server *srv = arg;
+    pthread_mutex_lock(&srv->jobs_mu);
+    while (!atomic_load(&srv->stopping)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += TICK_MS / 1000;
+        int rc = pthread_cond_timedwait(&srv->ticker_cv, &srv->jobs_mu, &until);
+        if (rc == ETIMEDOUT && !atomic_load(&srv->stopping)) {
+            pthread_mutex_unlock(&srv->jobs_mu);
+            cache_each(srv, ping_streams);
+            pthread_mutex_lock(&srv->jobs_mu);
+        }
+    }
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return NULL;
+}
+
+int workers_start(struct server *srv, char *err, size_t err_size)
+{
+    pthread_mutex_init(&srv->jobs_mu, NULL);
+    pthread_cond_init(&srv->jobs_cv, NULL);
+    pthread_cond_init(&srv->ticker_cv, NULL);
+    srv->jobs_inited = true;
+    int n = srv->cfg.engine_workers;
+    if (n <= 0)
+        return 0;
+    srv->workers = calloc((size_t)n, sizeof *srv->workers);
+    if (!srv->workers)
+        return fail(err, err_size, "out of memory");
+    for (; srv->n_workers < n; srv->n_workers++)
+        if (pthread_create(&srv->workers[srv->n_workers], NULL, worker_main, srv) != 0)
+            return fail(err, err_size, "cannot start engine worker threads");
+    if (pthread_create(&srv->ticker, NULL, ticker_main, srv) != 0)
+        return fail(err, err_size, "cannot start the ticker thread");
+    srv->ticker_running = true;
+    return 0;
+}
+
+/* After srv->stopping is set: let the workers drain the queue and end. */
+void workers_stop(struct server *srv)
+{
+    if (!srv->jobs_inited)
+        return;
+    pthread_mutex_lock(&srv->jobs_mu);
+    srv->jobs_closed = true;
+    pthread_cond_broadcast(&srv->jobs_cv);
+    pthread_cond_broadcast(&srv->ticker_cv);
+    pthread_mutex_unlock(&srv->jobs_mu);
+    for (int i = 0; i < srv->n_workers; i++)
+        pthread_join(srv->workers[i], NULL);
+    if (srv->ticker_running)
+        pthread_join(srv->ticker, NULL);
+    workers_run_inline(srv);
+    free(srv->workers);
+    srv->workers = NULL;
+    srv->n_workers = 0;
+    pthread_cond_destroy(&srv->jobs_cv);
+    pthread_cond_destroy(&srv->ticker_cv);
+    pthread_mutex_destroy(&srv->jobs_mu);
+    srv->jobs_inited = false;
+}
