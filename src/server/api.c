@@ -178,7 +178,8 @@ static void handle_create(struct server *srv, const struct api_request *req,
     json_t *js = json_object_get(body, "side"), *jp = json_object_get(body, "position");
     const struct game *g = json_is_string(jg) ? game_find(json_string_value(jg)) : NULL;
     long level = jl ? (json_is_integer(jl) ? (long)json_integer_value(jl) : -1) : 1;
-    const char *side = js ? (json_is_string(js) ? json_string_value(js) : "") : "white";
+    char side[8]; /* copied: the body is released before it is used */
+    snprintf(side, sizeof side, "%s", js ? (json_is_string(js) ? json_string_value(js) : "") : "white");
     struct store_game row;
     memset(&row, 0, sizeof row);
     if (!g) {

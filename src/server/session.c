@@ -209,6 +209,10 @@ void session_think(struct session *s)
         struct engine_result res;
         m = engine_think(g, copy, level, &limits, seed, &res);
         free(copy);
+        if (s->srv->cfg.test_think_ms > 0)
+            nanosleep(&(struct timespec){s->srv->cfg.test_think_ms / 1000,
+                                         (long)(s->srv->cfg.test_think_ms % 1000) * 1000000L},
+                      NULL);
     }
 
     pthread_mutex_lock(&s->mu);
