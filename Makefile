@@ -29,7 +29,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all test test-only setup fuzz bench clean check-format
+.PHONY: all test test-only setup fuzz fuzz-server bench clean check-format
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -65,18 +65,28 @@ build/fuzz-parsers: fuzz/fuzz_parsers.c $(LIB_SRC)
 	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 
+# The server's request routing and JSON bodies (no HTTP, no threads).
+build/fuzz-server: fuzz/fuzz_server.c $(LIB_SRC)
+	@mkdir -p build
+	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
+
 setup:
 	@scripts/setup
 
 test: setup
 	$(MAKE) test-only
 
-test-only: agora build/agora-tests build/agora-tests-san build/fuzz-parsers
+test-only: agora build/agora-tests build/agora-tests-san build/fuzz-parsers build/fuzz-server
 	@tests/run
 
 fuzz: build/fuzz-parsers
 	@mkdir -p build/fuzz-corpus
 	build/fuzz-parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz-corpus fuzz/seeds
+
+fuzz-server: build/fuzz-server
+	@mkdir -p build/fuzz-server-corpus
+	build/fuzz-server -max_total_time=$(FUZZ_SECONDS) -max_len=2048 build/fuzz-server-corpus fuzz/seeds-server
 
 bench: agora
 	./agora bench

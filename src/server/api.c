@@ -18,6 +18,15 @@
 /* The computer accepts a draw when it judges itself this much worse (centipawns). */
 #define DRAW_ACCEPT_BELOW (-50)
 
+/* Messages may quote what the client sent (and cut it anywhere): keep them printable
+ * ASCII so they are always valid JSON strings. */
+static void printable(char *msg)
+{
+    for (; *msg; msg++)
+        if ((unsigned char)*msg < 0x20 || (unsigned char)*msg >= 0x7f)
+            *msg = '?';
+}
+
 char *api_error_body(const char *fmt, ...)
 {
     char msg[512];
@@ -25,6 +34,7 @@ char *api_error_body(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    printable(msg);
     json_t *j = json_object();
     json_object_set_new(j, "error", json_string(msg));
     return json_text(j);
@@ -47,6 +57,7 @@ static void set_error(struct api_response *r, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    printable(msg);
     json_t *j = json_object();
     json_object_set_new(j, "error", json_string(msg));
     set_json(r, status, j);
