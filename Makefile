@@ -6,6 +6,8 @@
 #   make fuzz         the libFuzzer target over every game's parsers (FUZZ_SECONDS)
 #   make bench        agora bench
 #   make setup        install missing Debian packages (idempotent)
+#   make run          setup, build, and start the server: http://127.0.0.1:8080/
+#   make loadtest     bounded load test of the server on loopback (tools/loadtest)
 
 CC ?= cc
 SAN_CC ?= clang
@@ -29,7 +31,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all test test-only setup fuzz fuzz-server bench clean check-format
+.PHONY: all test test-only setup fuzz fuzz-server bench run loadtest clean check-format
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -71,6 +73,11 @@ build/fuzz-server: fuzz/fuzz_server.c $(LIB_SRC)
 	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 
+# tools/loadtest runs it against a fresh `agora serve` (bounded: games and seconds).
+build/loadtest: tools/loadtest.c
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $< -ljansson
+
 setup:
 	@scripts/setup
 
@@ -90,6 +97,13 @@ fuzz-server: build/fuzz-server
 
 bench: agora
 	./agora bench
+
+run: setup
+	$(MAKE) agora
+	./agora serve --port 8080 --db agora.db
+
+loadtest:
+	tools/loadtest
 
 check-format:
 	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) fuzz/*.c

@@ -335,3 +335,95 @@ TEST(server_error_codes)
 #undef EXPECT
     server_stop(srv);
 }
+
+TEST(server_cache_evicts_and_reloads)
+{
+    /* 16 games fit in memory; 40 are played, so most are dropped and rebuilt from the
+     * store (start position + moves) when they come back. */
+    char dir[64], db[128];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/cache.db", dir);
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = db;
+    cfg.web_dir = NULL;
+    cfg.sync = STORE_SYNC_NORMAL;
+    cfg.cache_games = 16;
+    cfg.new_games_per_minute = 0;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    enum { N = 40 };
+    char ids[N][40], tokens[N][40];
+    char *prints[N];
+    for (int i = 0; i < N; i++) {
+        json_t *st = new_game(port, "egara", i % 2 ? "black" : "white", NULL, ids[i], tokens[i]);
+        json_t *lm = json_array_get(json_object_get(st, "legal_moves"), 0), *next = NULL;
+        CHECK_EQ_INT(post_move(port, ids[i], tokens[i], jstr(lm, "move"), &next), 200);
+        prints[i] = next ? fingerprint(next) : strdup("");
+        json_decref(next);
+        json_decref(st);
+    }
+    for (int i = 0; i < N; i++) {
+        char *now = fingerprint_of(port, ids[i]);
+        CHECK_STR(now, prints[i]);
+        free(now);
+        free(prints[i]);
+    }
+    server_stop(srv);
+    unlink(db);
+}
+
+TEST(server_static_files)
+{
+    char dir[64], path[160];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        SKIP("cannot write a temporary web folder");
+    fputs("<!doctype html><title>hall</title>", f);
+    fclose(f);
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = dir;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    struct http_reply r;
+    CHECK_EQ_INT(http_call(port, "GET", "/", NULL, NULL, 0, NULL, &r), 0);
+    CHECK_EQ_INT(r.status, 200);
+    CHECK(r.body && strstr(r.body, "<title>hall</title>"));
+    CHECK(r.head && strstr(r.head, "text/html"));
+    http_reply_free(&r);
+    CHECK_EQ_INT(http_call(port, "GET", "/nope.js", NULL, NULL, 0, NULL, &r), 0);
+    CHECK_EQ_INT(r.status, 404);
+    http_reply_free(&r);
+    CHECK_EQ_INT(http_call(port, "GET", "/../../../etc/passwd", NULL, NULL, 0, NULL, &r), 0);
+    CHECK(r.status == 404 || r.status == 400);
+    CHECK(!r.body || !strstr(r.body, "root:"));
+    http_reply_free(&r);
+    CHECK_EQ_INT(http_call(port, "DELETE", "/", NULL, NULL, 0, NULL, &r), 0);
+    CHECK_EQ_INT(r.status, 405);
+    http_reply_free(&r);
+    server_stop(srv);
+    unlink(path);
+    rmdir(dir);
+    /* No web/ folder: a placeholder page says so. */
+    cfg.web_dir = "/nonexistent-agora-web";
+    srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        return;
+    CHECK_EQ_INT(http_call(server_port(srv), "GET", "/", NULL, NULL, 0, NULL, &r), 0);
+    CHECK_EQ_INT(r.status, 200);
+    CHECK(r.body && strstr(r.body, "not built yet"));
+    http_reply_free(&r);
+    server_stop(srv);
+}
