@@ -66,6 +66,14 @@ struct session {
     struct sse_watch *watchers;
 };
 
+/* What the watchdog knows of a worker: when its move must be over (0: idle) and the
+ * flag it raises then. */
+struct worker_slot {
+    struct server *srv;
+    atomic_int stop;
+    _Atomic int64_t deadline_ms;
+};
+
 struct server {
     struct server_config cfg;
     char host[64];
@@ -87,6 +95,7 @@ struct server {
     pthread_cond_t jobs_cv;
     struct session *job_head, *job_tail;
     pthread_t *workers;
+    struct worker_slot *slots; /* one per worker: its stop flag and deadline */
     int n_workers;
     bool jobs_inited, jobs_closed; /* closed: stopping, push refuses */
     pthread_t ticker;
@@ -149,8 +158,9 @@ int session_play(struct session *s, Move m, char *err, size_t err_size);
 int session_end(struct session *s, enum result r, enum reason why, char *err, size_t err_size);
 /* Queue the computer's move if it is its turn and none is queued (takes a reference). */
 void session_schedule(struct session *s);
-/* The computer's move, run by a worker (or inline); locks s->mu itself. */
-void session_think(struct session *s);
+/* The computer's move, run by a worker (or inline); locks s->mu itself.  The engine
+ * stops when *stop becomes non-zero (the watchdog's time cap, or the server stopping). */
+void session_think(struct session *s, const atomic_int *stop);
 void session_notify(struct session *s);
 int64_t server_now_ms(void);
 

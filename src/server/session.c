@@ -188,7 +188,7 @@ static void finish_waiter(struct session *s, char *error_body)
     w->done(w, w->ok_status, json_text(j));
 }
 
-void session_think(struct session *s)
+void session_think(struct session *s, const atomic_int *stop)
 {
     pthread_mutex_lock(&s->mu);
     const struct game *g = s->g;
@@ -205,7 +205,7 @@ void session_think(struct session *s)
     if (copy) {
         struct engine_limits limits = {0};
         limits.movetime_ms = s->srv->cfg.move_time_ms;
-        limits.stop = &s->srv->stopping;
+        limits.stop = stop;
         struct engine_result res;
         m = engine_think(g, copy, level, &limits, seed, &res);
         free(copy);

@@ -4,8 +4,11 @@
  * the queue is never longer than the cache.  A flood of moves only makes the queue
  * (and so its senders' replies) slower.
  *
- * The ticker thread wakes every event stream now and then for a keep-alive comment,
- * which is also how streams whose clients went away are noticed and closed. */
+ * The ticker thread is the watchdog of the per-move time cap: a move still thinking
+ * WATCHDOG_GRACE_MS after its cap has its stop flag raised (the engine is asked for
+ * the cap itself; this catches one that overruns).  It also wakes every event stream
+ * now and then for a keep-alive comment, which is how streams whose clients went
+ * away are noticed and closed. */
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
@@ -13,7 +16,9 @@
 #include "core/error.h"
 #include "internal.h"
 
-#define TICK_MS 15000
+#define PING_MS 15000
+#define WATCH_MS 20
+#define WATCHDOG_GRACE_MS 50
 
 bool workers_push(struct server *srv, struct session *s)
 {
@@ -48,27 +53,30 @@ static struct session *pop(struct server *srv, bool wait)
     return s;
 }
 
-static void run(struct session *s)
-{
-    session_think(s);
-    session_put(s);
-}
-
 void workers_run_inline(struct server *srv)
 {
     struct session *s;
-    while ((s = pop(srv, false)))
-        run(s);
+    while ((s = pop(srv, false))) {
+        session_think(s, &srv->stopping);
+        session_put(s);
+    }
 }
 
 static void *worker_main(void *arg)
 {
-    struct server *srv = arg;
+    struct worker_slot *slot = arg;
+    struct server *srv = slot->srv;
     struct session *s;
     /* On stop, the queue is still drained: every waiting request gets its answer
-     * (the engine stops early on srv->stopping). */
-    while ((s = pop(srv, true)))
-        run(s);
+     * (the engine stops early: the watchdog raises every flag). */
+    while ((s = pop(srv, true))) {
+        atomic_store(&slot->stop, atomic_load(&srv->stopping));
+        atomic_store(&slot->deadline_ms,
+                     server_now_ms() + srv->cfg.move_time_ms + WATCHDOG_GRACE_MS);
+        session_think(s, &slot->stop);
+        atomic_store(&slot->deadline_ms, 0);
+        session_put(s);
+    }
     return NULL;
 }
 
@@ -84,13 +92,25 @@ static void ping_streams(struct session *s)
 static void *ticker_main(void *arg)
 {
     struct server *srv = arg;
+    int64_t next_ping = server_now_ms() + PING_MS;
     pthread_mutex_lock(&srv->jobs_mu);
     while (!atomic_load(&srv->stopping)) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += TICK_MS / 1000;
-        int rc = pthread_cond_timedwait(&srv->ticker_cv, &srv->jobs_mu, &until);
-        if (rc == ETIMEDOUT && !atomic_load(&srv->stopping)) {
+        until.tv_nsec += WATCH_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&srv->ticker_cv, &srv->jobs_mu, &until);
+        int64_t now = server_now_ms();
+        for (int i = 0; i < srv->n_workers; i++) {
+            int64_t deadline = atomic_load(&srv->slots[i].deadline_ms);
+            if (deadline && now > deadline)
+                atomic_store(&srv->slots[i].stop, 1);
+        }
+        if (now >= next_ping && !atomic_load(&srv->stopping)) {
+            next_ping = now + PING_MS;
             pthread_mutex_unlock(&srv->jobs_mu);
             cache_each(srv, ping_streams);
             pthread_mutex_lock(&srv->jobs_mu);
@@ -110,11 +130,15 @@ int workers_start(struct server *srv, char *err, size_t err_size)
     if (n <= 0)
         return 0;
     srv->workers = calloc((size_t)n, sizeof *srv->workers);
-    if (!srv->workers)
+    srv->slots = calloc((size_t)n, sizeof *srv->slots);
+    if (!srv->workers || !srv->slots)
         return fail(err, err_size, "out of memory");
-    for (; srv->n_workers < n; srv->n_workers++)
-        if (pthread_create(&srv->workers[srv->n_workers], NULL, worker_main, srv) != 0)
+    for (; srv->n_workers < n; srv->n_workers++) {
+        struct worker_slot *slot = &srv->slots[srv->n_workers];
+        slot->srv = srv;
+        if (pthread_create(&srv->workers[srv->n_workers], NULL, worker_main, slot) != 0)
             return fail(err, err_size, "cannot start engine worker threads");
+    }
     if (pthread_create(&srv->ticker, NULL, ticker_main, srv) != 0)
         return fail(err, err_size, "cannot start the ticker thread");
     srv->ticker_running = true;
@@ -126,6 +150,8 @@ void workers_stop(struct server *srv)
 {
     if (!srv->jobs_inited)
         return;
+    for (int i = 0; i < srv->n_workers; i++)
+        atomic_store(&srv->slots[i].stop, 1);
     pthread_mutex_lock(&srv->jobs_mu);
     srv->jobs_closed = true;
     pthread_cond_broadcast(&srv->jobs_cv);
@@ -137,7 +163,9 @@ void workers_stop(struct server *srv)
         pthread_join(srv->ticker, NULL);
     workers_run_inline(srv);
     free(srv->workers);
+    free(srv->slots);
     srv->workers = NULL;
+    srv->slots = NULL;
     srv->n_workers = 0;
     pthread_cond_destroy(&srv->jobs_cv);
     pthread_cond_destroy(&srv->ticker_cv);
