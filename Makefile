@@ -31,7 +31,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all test test-only setup fuzz fuzz-server bench run loadtest clean check-format
+.PHONY: all run test test-only setup fuzz fuzz-server bench loadtest clean check-format
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -81,8 +81,13 @@ build/loadtest: tools/loadtest.c
 setup:
 	@scripts/setup
 
+# Set up, build and start the game server: http://127.0.0.1:8080/
+run: setup
+	$(MAKE) agora
+	./agora serve --port 8080 --db agora.db
+
 test: setup
-	$(MAKE) test-only
+	@$(MAKE) --no-print-directory test-only
 
 test-only: agora build/agora-tests build/agora-tests-san build/fuzz-parsers build/fuzz-server
 	@tests/run
@@ -97,10 +102,6 @@ fuzz-server: build/fuzz-server
 
 bench: agora
 	./agora bench
-
-run: setup
-	$(MAKE) agora
-	./agora serve --port 8080 --db agora.db
 
 loadtest:
 	tools/loadtest

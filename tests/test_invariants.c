@@ -95,11 +95,10 @@ static void check_position(struct test_ctx *t__, const struct game *g, void *st,
     free(texts);
 }
 
-/* Games per registered game and the ply cap; the checks are O(moves^2) a ply. */
-#define INVARIANT_GAMES 300
+/* The ply cap of one random game; the checks are O(moves^2) a ply. */
 #define INVARIANT_PLIES 400
 
-TEST(invariants_random_games)
+static void random_games(struct test_ctx *t__, int games, uint64_t seed)
 {
     for (int gi = 0; game_registry[gi]; gi++) {
         const struct game *g = game_registry[gi];
@@ -109,9 +108,9 @@ TEST(invariants_random_games)
         int cap = g->max_plies < INVARIANT_PLIES ? g->max_plies : INVARIANT_PLIES;
         Move *line = malloc(sizeof(Move) * (size_t)cap);
         struct rng r;
-        rng_seed(&r, 20261130);
+        rng_seed(&r, seed);
         int failures_before = t__->failures;
-        for (int game = 0; game < INVARIANT_GAMES && t__->failures == failures_before; game++) {
+        for (int game = 0; game < games && t__->failures == failures_before; game++) {
             g->start(st);
             int plies = 0;
             for (; plies < cap && t__->failures == failures_before; plies++) {
@@ -139,6 +138,18 @@ TEST(invariants_random_games)
         free(other);
         free(st);
     }
+}
+
+/* A few hundred games per game under the sanitizers ... */
+TEST(invariants_random_games)
+{
+    random_games(TEST_CTX, 300, 20261130);
+}
+
+/* ... and thousands more in the optimised build. */
+TEST_HEAVY(invariants_thousands_of_random_games)
+{
+    random_games(TEST_CTX, 3000, 1842);
 }
 
 /* Playouts are reproducible: the same seed gives the same plies. */
@@ -179,6 +190,38 @@ TEST(invariants_fast_perft_matches_generic)
         g->start(st);
         for (int d = 1; d <= 3; d++)
             CHECK_EQ_U64(g->perft(st, d), perft_generic(g, st, d));
+        free(st);
+    }
+}
+
+/* The layout names each cell once, and piece_at agrees with the position text's
+ * piece count. */
+TEST(invariants_layout)
+{
+    for (int gi = 0; game_registry[gi]; gi++) {
+        const struct game *g = game_registry[gi];
+        CHECK_MSG(g->layout && g->piece_at, "%s has no layout", g->name);
+        if (!g->layout || !g->piece_at)
+            continue;
+        const struct board_layout *l = g->layout();
+        CHECK(l->cells > 0);
+        for (int i = 0; i < l->cells; i++)
+            for (int j = 0; j < i; j++)
+                CHECK_MSG(strcmp(l->cell[i].name, l->cell[j].name) != 0, "%s: cell %s twice",
+                          g->name, l->cell[i].name);
+        for (int e = 0; e < l->edges; e++)
+            CHECK(l->edge[e][0] >= 0 && l->edge[e][0] < l->cells && l->edge[e][1] >= 0 &&
+                  l->edge[e][1] < l->cells);
+        void *st = game_state_new(g);
+        g->start(st);
+        char text[POSITION_TEXT_MAX];
+        g->write_position(st, text, sizeof text);
+        int letters = 0, pieces = 0;
+        for (const char *c = text; *c && *c != ' '; c++)
+            letters += (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z');
+        for (int i = 0; i < l->cells; i++)
+            pieces += g->piece_at(st, i, NULL) != 0;
+        CHECK_EQ_INT(pieces, letters);
         free(st);
     }
 }

@@ -87,6 +87,36 @@ struct move_desc {
     char also_to[CELL_NAME_MAX];
 };
 
+/* The board as a picture: where each cell is drawn and which lines join them, so one
+ * renderer (terminal or browser SVG) draws every game from data.  Cells are numbered
+ * 0..cells-1 in the layout's own order; piece_at uses the same numbers. */
+enum board_shape {
+    BOARD_SQUARE, /* chess: x = file 0..7, y = rank 0..7 */
+    BOARD_HEX,    /* agon: pointy cells, centre at (x, y) in units of the cell width */
+    BOARD_GRAPH,  /* egara: points on a grid joined by lines (edges) */
+};
+enum cell_flag {
+    CELL_DARK = 1u << 0,   /* a dark square */
+    CELL_THRONE = 1u << 1, /* agon's centre */
+    CELL_CENTRE = 1u << 2, /* egara's d4 */
+};
+struct board_cell {
+    char name[CELL_NAME_MAX];
+    float x, y; /* y grows upwards (towards Black) */
+    int ring;   /* agon: 0 (throne) .. 5 (outer ring); 0 elsewhere */
+    unsigned flags;
+};
+struct board_layout {
+    enum board_shape shape;
+    int cells;
+    const struct board_cell *cell;
+    int edges;
+    const int (*edge)[2]; /* pairs of cell numbers joined by a line */
+};
+enum piece_mark {
+    PIECE_CAPTURED = 1u << 0, /* agon: captured, still on its cell */
+};
+
 struct game {
     const char *name;           /* "egara-guti": the name on the command line */
     const char *title;          /* "Egara-guti": for people */
@@ -127,6 +157,11 @@ struct game {
     Score (*evaluate)(const void *st);
     /* Captures and other moves a quiescence search should look at. */
     int (*is_noisy)(const void *st, Move m);
+
+    /* The board's geometry (static), and what stands on cell `cell` of it: the letter
+     * of the position text (0 for an empty cell) and enum piece_mark bits. */
+    const struct board_layout *(*layout)(void);
+    char (*piece_at)(const void *st, int cell, unsigned *marks);
 
     /* The board as text for a terminal, several lines. */
     void (*render)(const void *st, char *buf, size_t size);

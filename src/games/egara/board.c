@@ -56,12 +56,29 @@ static int parse_line(const char *text, Point *out)
     return n;
 }
 
+static void add_triple(struct egara_board *b, int a, int bp, int c)
+{
+    int t = b->triples;
+    assert(t < 32);
+    const int points[3] = {a, bp, c};
+    for (int k = 0; k < 3; k++)
+        for (int v = 0; v < 256; v++)
+            if ((v >> (points[k] % 8)) & 1)
+                b->to_triples[k][points[k] / 8][v] |= 1u << t;
+    for (int v = 0; v < 256; v++)
+        if ((v >> (t % 8)) & 1) {
+            b->from_triples[0][t / 8][v] |= 1u << a;
+            b->from_triples[1][t / 8][v] |= 1u << c;
+        }
+}
+
 static void add_jump(struct egara_board *b, int from, int over, int to)
 {
     assert(b->jump_count[from] < EGARA_MAX_JUMPS);
     /* Two lines never share a triple, so the point between two is unique. */
     assert(b->middle[from][to] < 0);
-    b->jumps[from][b->jump_count[from]++] = (struct egara_jump){(Point)over, (Point)to};
+    b->jumps[from][b->jump_count[from]++] =
+        (struct egara_jump){1u << over, 1u << to, (Point)over, (Point)to};
     b->middle[from][to] = (Point)over;
 }
 
@@ -81,6 +98,7 @@ void egara_board_init(void)
         for (int i = 0; i + 2 < n; i++) {
             add_jump(b, pts[i], pts[i + 1], pts[i + 2]);
             add_jump(b, pts[i + 2], pts[i + 1], pts[i]);
+            add_triple(b, pts[i], pts[i + 1], pts[i + 2]);
             b->triples++;
         }
     }

@@ -19,6 +19,7 @@
 typedef int8_t Point;
 
 struct egara_jump {
+    uint32_t over_bit, to_bit; /* 1u << over, 1u << to: the hot loops test these */
     Point over, to;
 };
 
@@ -27,6 +28,13 @@ struct egara_board {
     int jump_count[EGARA_POINTS];
     struct egara_jump jumps[EGARA_POINTS][EGARA_MAX_JUMPS];
     Point middle[EGARA_POINTS][EGARA_POINTS]; /* the point between a and c, or -1 */
+    /* The 29 straight triples (a, b, c) of the lines, as bit sets over triple
+     * numbers: to_triples[k][byte][v] is the set of triples whose point k (0 = a,
+     * 1 = b, 2 = c) lies in the point set whose byte `byte` is v.  They turn "is
+     * there a jump" into a few table lookups (see egara_capturers). */
+    uint32_t to_triples[3][3][256];
+    /* The points a (k = 0) or c (k = 1) of the triples in a triple set, by byte. */
+    uint32_t from_triples[2][4][256];
     int pairs;                                /* adjacent pairs (40) */
     int triples;                              /* straight triples (29) */
 };

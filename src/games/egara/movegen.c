@@ -13,19 +13,42 @@ struct chain_search {
 static void extend_chain(struct chain_search *cs, int at, int jumps, uint32_t enemy,
                          uint32_t empty, Move partial)
 {
-    const struct egara_board *b = &egara_board;
+    const struct egara_jump *jp = egara_board.jumps[at];
     int extended = 0;
-    for (int j = 0; j < b->jump_count[at]; j++) {
-        int over = b->jumps[at][j].over, to = b->jumps[at][j].to;
-        if (!((enemy >> over) & 1) || !((empty >> to) & 1))
+    for (int j = 0; j < egara_board.jump_count[at]; j++) {
+        if (!(enemy & jp[j].over_bit) || !(empty & jp[j].to_bit))
             continue;
         extended = 1;
-        Move next = partial | ((Move)to << EG_MOVE_TO_SLOT(jumps + 1));
-        uint32_t next_empty = (empty | (1u << over) | (1u << at)) & ~(1u << to);
-        extend_chain(cs, to, jumps + 1, enemy & ~(1u << over), next_empty, next);
+        Move next = partial | ((Move)jp[j].to << EG_MOVE_TO_SLOT(jumps + 1));
+        uint32_t next_empty = (empty | jp[j].over_bit | (1u << at)) & ~jp[j].to_bit;
+        extend_chain(cs, jp[j].to, jumps + 1, enemy & ~jp[j].over_bit, next_empty, next);
     }
     if (!extended && jumps > 0 && cs->n < EGARA_MAX_MOVES)
         cs->out[cs->n++] = partial | ((Move)jumps << 60);
+}
+
+static inline uint32_t triples_at(int k, uint32_t points)
+{
+    const uint32_t(*t)[256] = egara_board.to_triples[k];
+    return t[0][points & 255] | t[1][(points >> 8) & 255] | t[2][points >> 16];
+}
+
+static inline uint32_t ends_of(int k, uint32_t triples)
+{
+    const uint32_t(*t)[256] = egara_board.from_triples[k];
+    return t[0][triples & 255] | t[1][(triples >> 8) & 255] | t[2][(triples >> 16) & 255] |
+           t[3][triples >> 24];
+}
+
+/* The pieces of `own` that can jump now, without a loop over pieces: a jump is a
+ * triple (a, b, c) with an own piece on one end, an enemy in the middle and the
+ * other end empty. */
+static uint32_t capturers(uint32_t own, uint32_t enemy, uint32_t empty)
+{
+    uint32_t middle = triples_at(1, enemy);
+    uint32_t forward = middle & triples_at(0, own) & triples_at(2, empty);
+    uint32_t backward = middle & triples_at(2, own) & triples_at(0, empty);
+    return ends_of(0, forward) | ends_of(1, backward);
 }
 
 static int gen_captures(const struct egara_state *s, Move *moves)
@@ -33,7 +56,7 @@ static int gen_captures(const struct egara_state *s, Move *moves)
     struct chain_search cs = {moves, 0};
     uint32_t own = s->pieces[s->side], enemy = s->pieces[!s->side];
     uint32_t empty = EGARA_ALL_POINTS & ~(own | enemy);
-    for (uint32_t bits = own; bits; bits &= bits - 1) {
+    for (uint32_t bits = capturers(own, enemy, empty); bits; bits &= bits - 1) {
         int from = __builtin_ctz(bits);
         extend_chain(&cs, from, 0, enemy, empty | (1u << from), (Move)from);
     }
@@ -58,18 +81,12 @@ int egara_gen_moves(const void *st, Move *moves)
 
 bool egara_has_move(const struct egara_state *s)
 {
-    const struct egara_board *b = &egara_board;
     uint32_t own = s->pieces[s->side], enemy = s->pieces[!s->side];
     uint32_t empty = EGARA_ALL_POINTS & ~(own | enemy);
-    for (uint32_t bits = own; bits; bits &= bits - 1) {
-        int p = __builtin_ctz(bits);
-        if (b->adjacent[p] & empty)
+    for (uint32_t bits = own; bits; bits &= bits - 1)
+        if (egara_board.adjacent[__builtin_ctz(bits)] & empty)
             return true;
-        for (int j = 0; j < b->jump_count[p]; j++)
-            if (((enemy >> b->jumps[p][j].over) & 1) && ((empty >> b->jumps[p][j].to) & 1))
-                return true;
-    }
-    return false;
+    return capturers(own, enemy, empty) != 0;
 }
 
 void egara_make_move(void *st, Move m)

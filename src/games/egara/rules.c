@@ -12,6 +12,7 @@ Key egara_zobrist_black;
 void egara_init(void)
 {
     egara_board_init();
+    egara_layout_init();
     struct rng r;
     rng_seed(&r, 0x45474152412d4755ULL); /* "EGARA-GU" */
     for (int side = 0; side < 2; side++)
@@ -73,22 +74,23 @@ static enum result by_piece_count(const struct egara_state *s)
     return white > black ? RESULT_WHITE_WINS : black > white ? RESULT_BLACK_WINS : RESULT_DRAW;
 }
 
+/* The 40-ply and repetition ends are reached "at that moment", right after the ply
+ * that completes them, so they come before the next player's blocked test. */
 void egara_status(const void *st, struct game_status *out)
 {
     const struct egara_state *s = st;
     enum result other_wins = s->side == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
     enum result mover_wins = s->side == SIDE_WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
-    out->claims = 0;
     if (!s->pieces[s->side])
         *out = (struct game_status){other_wins, REASON_ELIMINATION, 0};
     else if (!s->pieces[!s->side])
         *out = (struct game_status){mover_wins, REASON_ELIMINATION, 0};
-    else if (!egara_has_move(s))
-        *out = (struct game_status){other_wins, REASON_BLOCKED, 0};
     else if (s->quiet >= EGARA_QUIET_LIMIT)
         *out = (struct game_status){by_piece_count(s), REASON_QUIET_LIMIT, 0};
     else if (occurrences(s) >= 3)
         *out = (struct game_status){by_piece_count(s), REASON_REPETITION, 0};
+    else if (!egara_has_move(s))
+        *out = (struct game_status){other_wins, REASON_BLOCKED, 0};
     else
         *out = (struct game_status){RESULT_ONGOING, REASON_NONE, 0};
 }

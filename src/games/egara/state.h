@@ -73,3 +73,6 @@ Score egara_evaluate(const void *st);
 int egara_is_noisy(const void *st, Move m);
 void egara_render(const void *st, char *buf, size_t size);
 int egara_check(const void *st, char *err, size_t err_size);
+void egara_layout_init(void);
+const struct board_layout *egara_layout(void);
+char egara_piece_at(const void *st, int cell, unsigned *marks);

@@ -45,9 +45,9 @@ static int parse_board(struct egara_state *s, const char *board, size_t len, cha
     int r = 0, filled = 0;
     for (size_t i = 0; i <= len; i++) {
         char c = i < len ? board[i] : '/';
+        if (r >= 7)
+            return fail(err, err_size, "too many ranks: expected 7 separated by '/'");
         if (c == '/') {
-            if (r >= 7)
-                return fail(err, err_size, "too many ranks: expected 7 separated by '/'");
             if (filled != egara_rank_size[r])
                 return fail(err, err_size, "rank %d has %d points, expected %d", 7 - r, filled,
                             egara_rank_size[r]);

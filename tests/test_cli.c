@@ -1,0 +1,152 @@
+/* The command-line contract (design.md): output formats, errors, the terminal game. */
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#include "harness.h"
+
+struct run {
+    int code;
+    char out[16384];
+    char err[4096];
+};
+
+/* Run `agora ARGS...` in-process with `input` on stdin. */
+static void run_cli(struct run *r, const char *input, int argc, const char **args)
+{
+    char *argv[16] = {"agora"};
+    for (int i = 0; i < argc && i < 15; i++)
+        argv[i + 1] = (char *)args[i];
+    FILE *in = fmemopen((void *)(input ? input : ""), input ? strlen(input) + 1 : 1, "r");
+    FILE *out = tmpfile(), *err = tmpfile();
+    struct cli_io io = {in, out, err};
+    r->code = cli_main(argc + 1, argv, &io);
+    rewind(out);
+    rewind(err);
+    size_t n = fread(r->out, 1, sizeof r->out - 1, out);
+    r->out[n] = 0;
+    n = fread(r->err, 1, sizeof r->err - 1, err);
+    r->err[n] = 0;
+    fclose(in);
+    fclose(out);
+    fclose(err);
+}
+
+#define RUN(r, input, ...)                                                       \
+    do {                                                                         \
+        const char *args__[] = {__VA_ARGS__};                                    \
+        run_cli((r), (input), (int)(sizeof args__ / sizeof args__[0]), args__);  \
+    } while (0)
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+TEST(cli_perft_prints_depth_nodes_seconds)
+{
+    struct run r;
+    RUN(&r, NULL, "perft", "egara", "5");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK_EQ_INT(count_lines(r.out), 5);
+    unsigned long long nodes = 0;
+    double secs = -1;
+    char *line5 = strstr(r.out, "\n5 ");
+    CHECK(line5 && sscanf(line5 + 1, "5 %llu %lf", &nodes, &secs) == 2);
+    CHECK_EQ_U64(nodes, 35);
+    CHECK(secs >= 0);
+}
+
+TEST(cli_perft_divide_and_position)
+{
+    struct run r;
+    RUN(&r, NULL, "perft", "egara-guti", "2", "BBBBB/BBB/BBB/1/WWW/WWW/WWWWW w 0", "--divide");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "c3-d4 1\n") && strstr(r.out, "2 3 "));
+}
+
+TEST(cli_moves_sorted)
+{
+    struct run r;
+    RUN(&r, NULL, "moves", "egara", "5/3/3/B/W1W/3/5 w");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK_STR(r.out, "c3xe5\ne3xc5\n");
+}
+
+/* Bad input: a non-zero exit and exactly one clear line on stderr. */
+static void check_refused(struct test_ctx *t__, struct run *r, const char *fragment)
+{
+    CHECK_EQ_INT(r->code, CLI_BAD_INPUT);
+    CHECK_EQ_INT(count_lines(r->err), 1);
+    CHECK_MSG(strstr(r->err, fragment) != NULL, "stderr '%s' lacks '%s'", r->err, fragment);
+    CHECK_STR(r->out, "");
+}
+
+TEST(cli_bad_arguments)
+{
+    struct run r;
+    RUN(&r, NULL, "perft", "go", "3");
+    check_refused(TEST_CTX, &r, "unknown game 'go'");
+    RUN(&r, NULL, "perft", "egara", "0");
+    check_refused(TEST_CTX, &r, "bad depth '0'");
+    RUN(&r, NULL, "perft", "egara", "x3");
+    check_refused(TEST_CTX, &r, "bad depth 'x3'");
+    RUN(&r, NULL, "perft", "egara");
+    check_refused(TEST_CTX, &r, "usage");
+    RUN(&r, NULL, "moves", "egara", "BBBBB/BBB w");
+    check_refused(TEST_CTX, &r, "bad egara-guti position");
+    RUN(&r, NULL, "frobnicate");
+    check_refused(TEST_CTX, &r, "unknown command");
+    RUN(&r, NULL, "bench", "--playouts", "-5");
+    check_refused(TEST_CTX, &r, "bad playout count");
+    RUN(&r, NULL, "play", "egara", "--as", "red");
+    check_refused(TEST_CTX, &r, "bad --as 'red'");
+}
+
+TEST(cli_bench_reports_every_game)
+{
+    struct run r;
+    RUN(&r, NULL, "bench", "--playouts", "50");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "egara-guti") && strstr(r.out, "plies/s") && strstr(r.out, "signature"));
+    /* Same seed, same signature. */
+    struct run again;
+    RUN(&again, NULL, "bench", "egara", "--playouts", "50");
+    char *a = strstr(r.out, "signature"), *b = strstr(again.out, "signature");
+    CHECK(a && b && strtoull(a + 10, NULL, 10) == strtoull(b + 10, NULL, 10));
+}
+
+/* A whole terminal game: an illegal and a malformed move are refused with a message
+ * and asked again; the end and its reason are announced. */
+TEST(cli_play_a_game_to_its_end)
+{
+    struct run r;
+    RUN(&r, "c3-d5\nnonsense\nmoves\nc3xe5\n", "play", "egara", "--as", "white", "--position",
+        "5/3/3/B/W1W/3/5 w", "--seed", "1");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "White to move") != NULL);
+    CHECK(strstr(r.out, "illegal move 'c3-d5'") != NULL);
+    CHECK(strstr(r.out, "malformed move 'nonsense'") != NULL);
+    CHECK(strstr(r.out, "legal moves: c3xe5 e3xc5") != NULL);
+    CHECK(strstr(r.out, "Game over: white wins (the last piece was captured)") != NULL);
+}
+
+TEST(cli_play_stops_at_end_of_input)
+{
+    struct run r;
+    RUN(&r, "", "play", "egara");
+    CHECK_EQ_INT(r.code, 0);
+    RUN(&r, "quit\n", "play", "egara", "--as", "both");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "You play both sides") != NULL);
+}
+
+TEST(cli_play_random_opponents_finish)
+{
+    struct run r;
+    RUN(&r, NULL, "play", "egara", "--as", "none", "--seed", "5");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "Game over:") != NULL);
+}
