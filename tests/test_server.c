@@ -55,7 +55,7 @@ static json_t *new_game(int port, const char *game, const char *side, const char
 static json_t *get_state(int port, const char *id)
 {
     char path[128];
-    snprintf(path, sizeof path, "/api/games/%s", id);
+    snprintf(path, sizeof path, "/api/games/%.40s", id);
     json_t *j;
     if (api_call(port, "GET", path, NULL, NULL, &j) != 200) {
         json_decref(j);
@@ -67,7 +67,7 @@ static json_t *get_state(int port, const char *id)
 static int post_move(int port, const char *id, const char *token, const char *move, json_t **out)
 {
     char path[128], body[256];
-    snprintf(path, sizeof path, "/api/games/%s/moves", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
     snprintf(body, sizeof body, "{\"move\":\"%s\"}", move);
     return api_call(port, "POST", path, token, body, out);
 }
@@ -188,7 +188,7 @@ static int play_out(struct test_ctx *t__, int port, const char *game, const char
     int ply = st ? (int)json_integer_value(json_object_get(st, "ply")) : -1;
     /* The record lists every move and the result. */
     char path[128];
-    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/record", id);
     struct http_reply r;
     CHECK_EQ_INT(http_call(port, "GET", path, NULL, NULL, 0, NULL, &r), 0);
     CHECK_EQ_INT(r.status, 200);
@@ -244,7 +244,7 @@ TEST(server_error_codes)
     CHECK(j != NULL);
     json_decref(j);
     char *before = fingerprint_of(port, id);
-    snprintf(path, sizeof path, "/api/games/%s/moves", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
 #define EXPECT(code, method, p, tok, body)                                            \
     do {                                                                              \
         CHECK_EQ_INT(api_call(port, method, p, tok, body, &e), code);                 \
@@ -274,12 +274,12 @@ TEST(server_error_codes)
     EXPECT(404, "GET", "/api/games/nope", NULL, NULL);
     EXPECT(404, "POST", "/api/games/0123456789abcdef0123456789abcdef/moves", token, "{\"move\":\"d3-d4\"}");
     EXPECT(404, "GET", "/api/nothing", NULL, NULL);
-    snprintf(path, sizeof path, "/api/games/%s/fly", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/fly", id);
     EXPECT(404, "POST", path, token, "{}");
-    snprintf(path, sizeof path, "/api/games/%s/moves", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
     EXPECT(405, "GET", path, NULL, NULL);
     /* 409: no claim here. */
-    snprintf(path, sizeof path, "/api/games/%s/claim", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/claim", id);
     EXPECT(409, "POST", path, token, NULL);
     char *after = fingerprint_of(port, id);
     CHECK_STR(after, before);
@@ -293,7 +293,7 @@ TEST(server_error_codes)
     memcpy(body, "{\"move\":\"d3-d4\"", 15);
     body[big - 1] = '}';
     body[big] = 0;
-    snprintf(path, sizeof path, "/api/games/%s/moves", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
     struct http_reply r;
     CHECK_EQ_INT(http_call(port, "POST", path, token, body, big, NULL, &r), 0);
     CHECK_EQ_INT(r.status, 413);
@@ -315,13 +315,13 @@ TEST(server_error_codes)
     pthread_join(th, NULL);
     CHECK_EQ_INT(job.code, 200);
     /* 409: the game is over (resigned). */
-    snprintf(path, sizeof path, "/api/games/%s/resign", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/resign", id);
     CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
     CHECK_STR(jstr(json_object_get(e, "status"), "reason"), "resignation");
     CHECK_STR(jstr(json_object_get(e, "status"), "result"), "black-wins");
     json_decref(e);
     EXPECT(409, "POST", path, token, NULL);
-    snprintf(path, sizeof path, "/api/games/%s/moves", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
     EXPECT(409, "POST", path, token, "{\"move\":\"c3-d4\"}");
     free(before);
 

@@ -57,7 +57,7 @@ static json_t *create(int port, const char *side, const char *auth, char *id, ch
 static json_t *state(int port, const char *id)
 {
     char path[128];
-    snprintf(path, sizeof path, "/api/games/%s", id);
+    snprintf(path, sizeof path, "/api/games/%.40s", id);
     json_t *j;
     if (api_call(port, "GET", path, NULL, NULL, &j) != 200) {
         json_decref(j);
@@ -69,7 +69,7 @@ static json_t *state(int port, const char *id)
 static int move(int port, const char *id, const char *token, const char *m, json_t **out)
 {
     char path[128], body[128];
-    snprintf(path, sizeof path, "/api/games/%s/moves", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
     snprintf(body, sizeof body, "{\"move\":\"%s\"}", m);
     return api_call(port, "POST", path, token, body, out);
 }
@@ -371,7 +371,7 @@ TEST(server_event_stream)
     struct racer r = {.port = port, .id = id, .token = token};
     pthread_t th;
     pthread_create(&th, NULL, delayed_move, &r);
-    snprintf(req, sizeof req, "GET /api/games/%s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
     size_t len;
     char *got = http_raw(port, req, strlen(req), 600, &len);
     pthread_join(th, NULL);
@@ -381,18 +381,18 @@ TEST(server_event_stream)
     free(got);
     /* Resuming after event 2 sends 3 and not 1 or 2. */
     snprintf(req, sizeof req,
-             "GET /api/games/%s/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 2\r\n\r\n", id);
+             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 2\r\n\r\n", id);
     got = http_raw(port, req, strlen(req), 300, &len);
     CHECK(got && strstr(got, "id: 3\n") && !strstr(got, "id: 1\n") && !strstr(got, "id: 2\n"));
     free(got);
     /* A finished game's stream ends with an "end" event and closes. */
     char path[128];
-    snprintf(path, sizeof path, "/api/games/%s/resign", id);
+    snprintf(path, sizeof path, "/api/games/%.40s/resign", id);
     json_t *e;
     CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
     json_decref(e);
     snprintf(req, sizeof req,
-             "GET /api/games/%s/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", id);
+             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", id);
     got = http_raw(port, req, strlen(req), 5000, &len);
     CHECK(got && strstr(got, "event: end\n") && strstr(got, "resignation"));
     free(got);
@@ -472,7 +472,7 @@ TEST(server_history_and_draw_offer)
     CHECK_EQ_INT(json_array_size(json_object_get(list, "games")), 0);
     json_decref(list);
     /* Level ground: the computer declines a draw, and nothing changes. */
-    snprintf(path, sizeof path, "/api/games/%s/draw", id1);
+    snprintf(path, sizeof path, "/api/games/%.40s/draw", id1);
     json_t *d;
     CHECK_EQ_INT(api_call(port, "POST", path, token, "{}", &d), 200);
     CHECK_STR(jstr(d, "draw"), "declined");
