@@ -137,12 +137,20 @@ TEST(server_new_game_and_state)
         CHECK(json_is_string(json_object_get(lm, "from")) && json_is_array(json_object_get(lm, "captured")));
         CHECK_STR(jstr(json_object_get(j, "status"), "result"), "ongoing");
         CHECK(json_is_string(json_object_get(j, "created")));
+        CHECK_EQ_INT(json_array_size(json_object_get(j, "board")), 23);
         json_t *again = get_state(port, id);
         CHECK(again && !json_object_get(again, "token"));
         CHECK_STR(jstr(again, "position"), jstr(j, "position"));
         json_decref(again);
     }
     json_decref(j);
+    json_t *cat;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/catalog", NULL, NULL, &cat), 200);
+    json_t *eg = json_array_get(json_object_get(cat, "games"), 0);
+    CHECK_STR(jstr(json_object_get(eg, "layout"), "shape"), "graph");
+    CHECK_EQ_INT(json_array_size(json_object_get(json_object_get(eg, "layout"), "cells")), 23);
+    CHECK_EQ_INT(json_array_size(json_object_get(json_object_get(eg, "layout"), "edges")), 40);
+    json_decref(cat);
     /* Black: the computer (White) opens before the reply. */
     j = new_game(port, "egara-guti", "black", NULL, id, token);
     CHECK(j && json_array_size(json_object_get(j, "moves")) == 1);

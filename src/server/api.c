@@ -145,6 +145,34 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
     set_json(r, ok_status, j);
 }
 
+/* The games this server plays, with their boards' geometry: static, fetched once. */
+static void handle_catalog(struct api_response *r)
+{
+    json_t *games = json_array();
+    for (int i = 0; game_registry[i]; i++) {
+        const struct game *g = game_registry[i];
+        json_t *aliases = json_array();
+        for (int k = 0; g->aliases && g->aliases[k]; k++)
+            json_array_append_new(aliases, json_string(g->aliases[k]));
+        json_t *start = json_null();
+        void *st = game_state_new(g);
+        if (st) {
+            char pos[POSITION_TEXT_MAX];
+            g->start(st);
+            g->write_position(st, pos, sizeof pos);
+            start = json_string(pos);
+            free(st);
+        }
+        json_array_append_new(games, json_pack("{sssssosososisi}", "name", g->name, "title",
+                                               g->title, "aliases", aliases, "start_position",
+                                               start, "layout", layout_json(g), "level_min", 1,
+                                               "level_max", 8));
+    }
+    json_t *j = json_object();
+    json_object_set_new(j, "games", games);
+    set_json(r, 200, j);
+}
+
 static void list_one(void *ctx, const struct store_game *row)
 {
     json_array_append_new(ctx, summary_json(row));
@@ -493,6 +521,14 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         }
         r->kind = API_STATIC;
         snprintf(r->path, sizeof r->path, "%s", path);
+        return;
+    }
+    if (!strcmp(path, "/api/catalog")) {
+        if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
+            set_error(r, 405, "use GET here");
+            return;
+        }
+        handle_catalog(r);
         return;
     }
     if (!strcmp(path, "/api/games")) {

@@ -167,6 +167,8 @@ int64_t server_now_ms(void);
 /* state_json.c */
 json_t *state_json(const struct session *s);
 json_t *status_json(const struct game_status *gs);
+/* A game's board geometry (static): shape, cells with coordinates, edges. */
+json_t *layout_json(const struct game *g);
 /* A summary for the history list. */
 json_t *summary_json(const struct store_game *row);
 char *json_text(json_t *j); /* dumps and releases j */

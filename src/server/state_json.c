@@ -118,6 +118,53 @@ static json_t *legal_json(const struct session *s)
     return a;
 }
 
+/* What stands on each cell, in the layout's cell order: the position text's letter
+ * ("" when empty); and the cells whose pieces are marked captured (agon). */
+static void board_json(const struct session *s, json_t *j)
+{
+    const struct game *g = s->g;
+    const struct board_layout *lay = g->layout ? g->layout() : NULL;
+    if (!lay || !g->piece_at)
+        return;
+    json_t *board = json_array(), *marked = json_array();
+    for (int i = 0; i < lay->cells; i++) {
+        unsigned marks = 0;
+        char piece[2] = {g->piece_at(s->st, i, &marks), 0};
+        json_array_append_new(board, json_string(piece));
+        if (marks & PIECE_CAPTURED)
+            json_array_append_new(marked, json_string(lay->cell[i].name));
+    }
+    json_object_set_new(j, "board", board);
+    json_object_set_new(j, "captured_pieces", marked);
+}
+
+json_t *layout_json(const struct game *g)
+{
+    const struct board_layout *lay = g->layout ? g->layout() : NULL;
+    if (!lay)
+        return json_null();
+    static const char *const shapes[] = {"square", "hex", "graph"};
+    json_t *j = json_object(), *cells = json_array(), *edges = json_array();
+    json_object_set_new(j, "shape", json_string((unsigned)lay->shape < 3 ? shapes[lay->shape] : "?"));
+    for (int i = 0; i < lay->cells; i++) {
+        const struct board_cell *c = &lay->cell[i];
+        json_t *flags = json_array();
+        if (c->flags & CELL_DARK)
+            json_array_append_new(flags, json_string("dark"));
+        if (c->flags & CELL_THRONE)
+            json_array_append_new(flags, json_string("throne"));
+        if (c->flags & CELL_CENTRE)
+            json_array_append_new(flags, json_string("centre"));
+        json_array_append_new(cells, json_pack("{sssfsfsiso}", "name", c->name, "x", (double)c->x,
+                                               "y", (double)c->y, "ring", c->ring, "flags", flags));
+    }
+    for (int i = 0; i < lay->edges; i++)
+        json_array_append_new(edges, json_pack("[ii]", lay->edge[i][0], lay->edge[i][1]));
+    json_object_set_new(j, "cells", cells);
+    json_object_set_new(j, "edges", edges);
+    return j;
+}
+
 json_t *state_json(const struct session *s)
 {
     const struct game *g = s->g;
@@ -138,6 +185,7 @@ json_t *state_json(const struct session *s)
     json_object_set_new(j, "position", json_string(pos));
     json_object_set_new(j, "side_to_move", json_string(side_name((int)to_move)));
     json_object_set_new(j, "ply", json_integer(s->n_moves));
+    board_json(s, j);
     json_t *moves = json_array();
     for (int i = 0; i < s->n_moves; i++) {
         json_t *m = json_object();
