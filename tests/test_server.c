@@ -116,6 +116,14 @@ TEST(server_token_sha256)
     CHECK(token_equal(tok, tok) && !token_equal(tok, tok2));
 }
 
+static size_t games_count(void)
+{
+    size_t n = 0;
+    while (game_registry[n])
+        n++;
+    return n;
+}
+
 TEST(server_new_game_and_state)
 {
     struct server *srv = start_server(":memory:", 0, 0);
@@ -146,7 +154,11 @@ TEST(server_new_game_and_state)
     json_decref(j);
     json_t *cat;
     CHECK_EQ_INT(api_call(port, "GET", "/api/catalog", NULL, NULL, &cat), 200);
-    json_t *eg = json_array_get(json_object_get(cat, "games"), 0);
+    json_t *eg = NULL;
+    for (size_t i = 0; i < json_array_size(json_object_get(cat, "games")); i++)
+        if (!strcmp(jstr(json_array_get(json_object_get(cat, "games"), i), "name"), "egara-guti"))
+            eg = json_array_get(json_object_get(cat, "games"), i);
+    CHECK_EQ_INT(json_array_size(json_object_get(cat, "games")), games_count());
     CHECK_STR(jstr(json_object_get(eg, "layout"), "shape"), "graph");
     CHECK_EQ_INT(json_array_size(json_object_get(json_object_get(eg, "layout"), "cells")), 23);
     CHECK_EQ_INT(json_array_size(json_object_get(json_object_get(eg, "layout"), "edges")), 40);
