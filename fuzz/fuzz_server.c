@@ -78,8 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 3)
         return 0;
     static const char *const methods[] = {"GET", "POST", "PUT", "HEAD", "DELETE"};
-    static const char *const ops[] = {"",       "/moves", "/resign", "/draw",  "/claim",
-                                      "/record", "/events", "/",      "/moves/x"};
+    static const char *const ops[] = {"",        "/moves",  "/resign", "/draw",   "/claim",
+                                      "/record", "/events", "/",       "/moves/x"};
     const char *method = methods[data[0] % 5];
     const uint8_t *p = data + 3, *end = data + size;
     const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));

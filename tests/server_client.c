@@ -70,9 +70,8 @@ char *http_raw(int port, const char *bytes, size_t len, int timeout_ms, size_t *
     return r;
 }
 
-int http_call(int port, const char *method, const char *path, const char *auth,
-              const char *body, size_t body_len, const char *extra_headers,
-              struct http_reply *out)
+int http_call(int port, const char *method, const char *path, const char *auth, const char *body,
+              size_t body_len, const char *extra_headers, struct http_reply *out)
 {
     memset(out, 0, sizeof *out);
     char head[2048];
@@ -84,7 +83,8 @@ int http_call(int port, const char *method, const char *path, const char *auth,
     int fd = connect_port(port);
     if (fd < 0)
         return -1;
-    if (send_all(fd, head, (size_t)n) != 0 || (body && body_len && send_all(fd, body, body_len) != 0)) {
+    if (send_all(fd, head, (size_t)n) != 0 ||
+        (body && body_len && send_all(fd, body, body_len) != 0)) {
         /* The server may answer (413) before reading everything: still read. */
     }
     size_t len;

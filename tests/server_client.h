@@ -6,17 +6,16 @@
 #include <stddef.h>
 
 struct http_reply {
-    int status;        /* 0 when the connection failed */
-    char *head;        /* status line and headers */
-    char *body;        /* NUL-terminated */
+    int status; /* 0 when the connection failed */
+    char *head; /* status line and headers */
+    char *body; /* NUL-terminated */
     size_t body_len;
 };
 
 /* Send one request; `auth` is a token (sent as Bearer) or NULL; extra_headers ends each
  * line with \r\n or is NULL. */
-int http_call(int port, const char *method, const char *path, const char *auth,
-              const char *body, size_t body_len, const char *extra_headers,
-              struct http_reply *out);
+int http_call(int port, const char *method, const char *path, const char *auth, const char *body,
+              size_t body_len, const char *extra_headers, struct http_reply *out);
 /* Send raw bytes, read the reply until close or timeout_ms; the bytes read. */
 char *http_raw(int port, const char *bytes, size_t len, int timeout_ms, size_t *out_len);
 void http_reply_free(struct http_reply *r);

@@ -38,8 +38,9 @@ static json_t *new_game(int port, const char *game, const char *side, const char
 {
     char body[512];
     if (position)
-        snprintf(body, sizeof body, "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\",\"position\":\"%s\"}",
-                 game, side, position);
+        snprintf(body, sizeof body,
+                 "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\",\"position\":\"%s\"}", game, side,
+                 position);
     else
         snprintf(body, sizeof body, "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\"}", game, side);
     json_t *j;
@@ -81,10 +82,10 @@ static const char *jstr(json_t *j, const char *key)
 /* The parts of a state that a rejected request must not change. */
 static char *fingerprint(json_t *state)
 {
-    json_t *f = json_pack("{sOsOsOsO}", "position", json_object_get(state, "position"), "moves",
-                          json_object_get(state, "moves"), "status",
-                          json_object_get(state, "status"), "updated",
-                          json_object_get(state, "updated"));
+    json_t *f =
+        json_pack("{sOsOsOsO}", "position", json_object_get(state, "position"), "moves",
+                  json_object_get(state, "moves"), "status", json_object_get(state, "status"),
+                  "updated", json_object_get(state, "updated"));
     char *s = json_dumps(f, JSON_SORT_KEYS | JSON_COMPACT);
     json_decref(f);
     return s;
@@ -142,7 +143,8 @@ TEST(server_new_game_and_state)
         CHECK_STR(jstr(j, "side_to_move"), "white");
         CHECK(json_array_size(json_object_get(j, "legal_moves")) == 3);
         json_t *lm = json_array_get(json_object_get(j, "legal_moves"), 0);
-        CHECK(json_is_string(json_object_get(lm, "from")) && json_is_array(json_object_get(lm, "captured")));
+        CHECK(json_is_string(json_object_get(lm, "from")) &&
+              json_is_array(json_object_get(lm, "captured")));
         CHECK_STR(jstr(json_object_get(j, "status"), "result"), "ongoing");
         CHECK(json_is_string(json_object_get(j, "created")));
         CHECK_EQ_INT(json_array_size(json_object_get(j, "board")), 23);
@@ -265,11 +267,11 @@ TEST(server_error_codes)
     json_decref(j);
     char *before = fingerprint_of(port, id);
     snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
-#define EXPECT(code, method, p, tok, body)                                            \
-    do {                                                                              \
-        CHECK_EQ_INT(api_call(port, method, p, tok, body, &e), code);                 \
-        CHECK_MSG(json_is_string(json_object_get(e, "error")), "no JSON error (%d)", code); \
-        json_decref(e);                                                               \
+#define EXPECT(code, method, p, tok, body)                                                         \
+    do {                                                                                           \
+        CHECK_EQ_INT(api_call(port, method, p, tok, body, &e), code);                              \
+        CHECK_MSG(json_is_string(json_object_get(e, "error")), "no JSON error (%d)", code);        \
+        json_decref(e);                                                                            \
     } while (0)
     /* 400: malformed JSON, wrong shapes, illegal and malformed moves. */
     EXPECT(400, "POST", path, token, "{\"move\":");
@@ -284,7 +286,8 @@ TEST(server_error_codes)
     EXPECT(400, "POST", "/api/games", NULL, "{\"game\":\"egara\",\"level\":9}");
     EXPECT(400, "POST", "/api/games", NULL, "{\"game\":\"egara\",\"side\":\"red\"}");
     EXPECT(400, "POST", "/api/games", NULL, "{\"game\":\"egara\",\"position\":\"W/B\"}");
-    EXPECT(400, "POST", "/api/games", NULL, "{\"game\":\"egara\",\"position\":\"5/3/3/1/3/3/1W3 w 0\"}");
+    EXPECT(400, "POST", "/api/games", NULL,
+           "{\"game\":\"egara\",\"position\":\"5/3/3/1/3/3/1W3 w 0\"}");
     /* 403: missing or wrong token. */
     EXPECT(403, "POST", path, NULL, "{\"move\":\"d3-d4\"}");
     EXPECT(403, "POST", path, "00000000000000000000000000000000", "{\"move\":\"d3-d4\"}");
@@ -292,7 +295,8 @@ TEST(server_error_codes)
     /* 404: unknown games and paths. */
     EXPECT(404, "GET", "/api/games/0123456789abcdef0123456789abcdef", NULL, NULL);
     EXPECT(404, "GET", "/api/games/nope", NULL, NULL);
-    EXPECT(404, "POST", "/api/games/0123456789abcdef0123456789abcdef/moves", token, "{\"move\":\"d3-d4\"}");
+    EXPECT(404, "POST", "/api/games/0123456789abcdef0123456789abcdef/moves", token,
+           "{\"move\":\"d3-d4\"}");
     EXPECT(404, "GET", "/api/nothing", NULL, NULL);
     snprintf(path, sizeof path, "/api/games/%.40s/fly", id);
     EXPECT(404, "POST", path, token, "{}");

@@ -3,13 +3,19 @@
  * starting a new game when one ends.  Prints throughput, the p50/p99/max round trip of
  * move requests (each includes the computer's reply) and the errors.
  *
- *   build/loadtest PORT [GAMES=200] [SECONDS=10] [GAME=egara-guti] */
+ *   build/loadtest PORT [GAMES=200] [SECONDS=10] [PAUSE_MS=0] [GAME=egara-guti]
+ *
+ * PAUSE_MS 0 is a closed loop (each game sends its next move the moment it has the
+ * reply): a saturation test, where latency is concurrency / throughput.  PAUSE_MS > 0
+ * makes each player wait a uniform random 0..2*PAUSE_MS before each move, like people
+ * (who take seconds), so the latency is the server's own at that offered load. */
 #include <arpa/inet.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +25,7 @@
 
 #define MAX_SAMPLES 200000
 
-static int port, seconds;
+static int port, seconds, pause_ms;
 static const char *game = "egara-guti";
 static double t_end;
 static atomic_int errors, games_started, n_samples;
@@ -92,7 +98,7 @@ static const char *jstr(json_t *j, const char *k)
 
 static void *player(void *arg)
 {
-    (void)arg;
+    unsigned seedp = (unsigned)(uintptr_t)arg;
     struct client *c = malloc(sizeof *c);
     if (client_connect(c) != 0) {
         atomic_fetch_add(&errors, 1);
@@ -113,6 +119,13 @@ static void *player(void *arg)
             snprintf(id, sizeof id, "%s", jstr(st, "id"));
             snprintf(token, sizeof token, "%s", jstr(st, "token"));
             continue;
+        }
+        if (pause_ms > 0) {
+            long us = (long)(rand_r(&seedp) % (unsigned)(2 * pause_ms + 1)) * 1000L;
+            struct timespec ts = {us / 1000000L, (us % 1000000L) * 1000L};
+            nanosleep(&ts, NULL);
+            if (now_s() >= t_end)
+                break;
         }
         json_t *lm = json_array_get(json_object_get(st, "legal_moves"), 0);
         snprintf(path, sizeof path, "/api/games/%s/moves", id);
@@ -150,16 +163,18 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: loadtest PORT [GAMES=200] [SECONDS=10] [GAME=egara-guti]\n");
+        fprintf(stderr,
+                "usage: loadtest PORT [GAMES=200] [SECONDS=10] [PAUSE_MS=0] [GAME=egara-guti]\n");
         return 2;
     }
     port = atoi(argv[1]);
     int n = argc > 2 ? atoi(argv[2]) : 200;
     seconds = argc > 3 ? atoi(argv[3]) : 10;
-    if (argc > 4)
-        game = argv[4];
-    if (n < 1 || n > 1000 || seconds < 1 || seconds > 120) {
-        fprintf(stderr, "loadtest: 1..1000 games, 1..120 seconds\n");
+    pause_ms = argc > 4 ? atoi(argv[4]) : 0;
+    if (argc > 5)
+        game = argv[5];
+    if (n < 1 || n > 1000 || seconds < 1 || seconds > 120 || pause_ms < 0 || pause_ms > 60000) {
+        fprintf(stderr, "loadtest: 1..1000 games, 1..120 seconds, pause 0..60000 ms\n");
         return 2;
     }
     pthread_t *th = calloc((size_t)n, sizeof *th);
@@ -169,7 +184,7 @@ int main(int argc, char **argv)
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 1 << 20);
     for (int i = 0; i < n; i++)
-        pthread_create(&th[i], &attr, player, NULL);
+        pthread_create(&th[i], &attr, player, (void *)(uintptr_t)(i + 1));
     for (int i = 0; i < n; i++)
         pthread_join(th[i], NULL);
     double elapsed = now_s() - t0;
@@ -177,8 +192,8 @@ int main(int argc, char **argv)
     if (k > MAX_SAMPLES)
         k = MAX_SAMPLES;
     qsort(samples, (size_t)k, sizeof samples[0], cmp);
-    printf("games: %d concurrent, %d started, %s, level 1, %.1f s\n", n,
-           atomic_load(&games_started), game, elapsed);
+    printf("games: %d concurrent, %d started, %s, level 1, %.1f s, pause 0..%d ms\n", n,
+           atomic_load(&games_started), game, elapsed, 2 * pause_ms);
     printf("moves: %d acknowledged (each with the computer's reply), %.0f moves/s\n", k,
            k / elapsed);
     if (k)

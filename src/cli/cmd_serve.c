@@ -62,8 +62,8 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
     struct server *srv = server_start(&cfg, err, sizeof err);
     if (!srv)
         return cli_error(io, "serve: %s", err);
-    fprintf(io->out, "agora: serving on http://%s:%d/ (database %s)\n", cfg.host,
-            server_port(srv), cfg.db_path);
+    fprintf(io->out, "agora: serving on http://%s:%d/ (database %s)\n", cfg.host, server_port(srv),
+            cfg.db_path);
     fflush(io->out);
     int sig;
     sigwait(&stop, &sig);

@@ -76,8 +76,7 @@ static const char *bearer(const struct api_request *req)
 }
 
 /* 0 when the request carries the game's token; otherwise a 403 is set. */
-static int authorize(const struct api_request *req, const struct session *s,
-                     struct api_response *r)
+static int authorize(const struct api_request *req, const struct session *s, struct api_response *r)
 {
     const char *tok = bearer(req);
     if (!tok || !*tok) {
@@ -163,10 +162,10 @@ static void handle_catalog(struct api_response *r)
             start = json_string(pos);
             free(st);
         }
-        json_array_append_new(games, json_pack("{sssssosososisi}", "name", g->name, "title",
-                                               g->title, "aliases", aliases, "start_position",
-                                               start, "layout", layout_json(g), "level_min", 1,
-                                               "level_max", 8));
+        json_array_append_new(games,
+                              json_pack("{sssssosososisi}", "name", g->name, "title", g->title,
+                                        "aliases", aliases, "start_position", start, "layout",
+                                        layout_json(g), "level_min", 1, "level_max", 8));
     }
     json_t *j = json_object();
     json_object_set_new(j, "games", games);
@@ -206,8 +205,7 @@ static void count_one(void *ctx, const struct store_game *row)
     (*(int *)ctx)++;
 }
 
-static void handle_create(struct server *srv, const struct api_request *req,
-                          struct api_response *r)
+static void handle_create(struct server *srv, const struct api_request *req, struct api_response *r)
 {
     json_t *body = body_object(req, false, r);
     if (!body)
@@ -218,7 +216,8 @@ static void handle_create(struct server *srv, const struct api_request *req,
     const struct game *g = json_is_string(jg) ? game_find(json_string_value(jg)) : NULL;
     long level = jl ? (json_is_integer(jl) ? (long)json_integer_value(jl) : -1) : 1;
     char side[8]; /* copied: the body is released before it is used */
-    snprintf(side, sizeof side, "%s", js ? (json_is_string(js) ? json_string_value(js) : "") : "white");
+    snprintf(side, sizeof side, "%s",
+             js ? (json_is_string(js) ? json_string_value(js) : "") : "white");
     struct store_game row;
     memset(&row, 0, sizeof row);
     if (!g) {
@@ -281,7 +280,8 @@ valid:
         int count = 0;
         token_hash(old, row.token_hash);
         if (srv->store->ops->list_games(srv->store, row.token_hash, 1, count_one, &count, err,
-                                        sizeof err) == 0 && count > 0)
+                                        sizeof err) == 0 &&
+            count > 0)
             snprintf(token, sizeof token, "%s", old);
     }
     uint64_t side_bits;
@@ -294,7 +294,7 @@ valid:
     token_hash(token, row.token_hash);
     snprintf(row.game, sizeof row.game, "%s", g->name);
     row.level = (int)level;
-    row.human_side = !strcmp(side, "black") ? SIDE_BLACK
+    row.human_side = !strcmp(side, "black")   ? SIDE_BLACK
                      : !strcmp(side, "white") ? SIDE_WHITE
                                               : (int)(side_bits & 1);
     row.seed >>= 1; /* SQLite integers are signed */
@@ -431,7 +431,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     static const struct {
         const char *op, *method;
     } ops[] = {
-        {"", "GET"},      {"moves", "POST"}, {"resign", "POST"}, {"draw", "POST"},
+        {"", "GET"},       {"moves", "POST"}, {"resign", "POST"}, {"draw", "POST"},
         {"claim", "POST"}, {"events", "GET"}, {"record", "GET"},
     };
     const char *want = NULL;
@@ -439,7 +439,8 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         if (!strcmp(op, ops[i].op))
             want = ops[i].method;
     if (!want) {
-        set_error(r, 404, "no such operation '%s' (moves, resign, draw, claim, events, record)", op);
+        set_error(r, 404, "no such operation '%s' (moves, resign, draw, claim, events, record)",
+                  op);
         return;
     }
     bool is_head = !strcmp(req->method, "HEAD") && !strcmp(want, "GET");

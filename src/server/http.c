@@ -52,6 +52,7 @@ static enum MHD_Result send_body(struct MHD_Connection *mc, int status, char *bo
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     enum MHD_Result ok = MHD_queue_response(mc, (unsigned)status, r);
     MHD_destroy_response(r);
     return ok;
@@ -132,8 +133,7 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
     struct session *s = ar->session;
     struct stream *st = calloc(1, sizeof *st);
     struct MHD_Response *r =
-        st ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st,
-                                               stream_free)
+        st ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free)
            : NULL;
     if (!r) {
         free(st);
@@ -216,6 +216,7 @@ static enum MHD_Result serve_file(struct conn *c, const char *url)
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type(rel));
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     enum MHD_Result ok = MHD_queue_response(c->mc, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;
@@ -240,9 +241,8 @@ static void client_address(struct MHD_Connection *mc, char *out, size_t size)
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
 {
     (void)version;
     struct server *srv = cls;
@@ -255,8 +255,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         c->mc = mc;
         c->w.done = conn_done;
         *con_cls = c;
-        const char *cl = MHD_lookup_connection_value(mc, MHD_HEADER_KIND,
-                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *cl =
+            MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > SERVER_BODY_MAX) {
             c->too_large = true;
             if (strtoull(cl, NULL, 10) > BODY_DISCARD_MAX)
@@ -293,8 +293,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     struct api_request req = {
         .method = method,
         .url = url,
-        .authorization = MHD_lookup_connection_value(mc, MHD_HEADER_KIND,
-                                                     MHD_HTTP_HEADER_AUTHORIZATION),
+        .authorization =
+            MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
         .last_event_id = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Last-Event-ID"),
         .client = client,
         .body = c->body ? c->body : "",
@@ -312,8 +312,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     struct api_response ar;
     api_handle(srv, &req, &ar);
     switch (ar.kind) {
-    case API_DONE:
-        return send_body(mc, ar.status, ar.body, ar.content_type);
+    case API_DONE: return send_body(mc, ar.status, ar.body, ar.content_type);
     case API_WAIT: {
         struct session *s = ar.session;
         pthread_mutex_lock(&s->mu);
@@ -331,10 +330,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         }
         return MHD_YES;
     }
-    case API_STREAM:
-        return start_stream(c, &ar);
-    case API_STATIC:
-        return serve_file(c, ar.path);
+    case API_STREAM: return start_stream(c, &ar);
+    case API_STATIC: return serve_file(c, ar.path);
     }
     return MHD_NO;
 }
@@ -426,7 +423,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     srv->store = store_sqlite_open(cfg->db_path, cfg->sync, err, err_size);
     if (!srv->store)
         goto fail;
-    if (cfg->new_games_per_minute > 0 && !(srv->limiter = ratelimit_new(cfg->new_games_per_minute))) {
+    if (cfg->new_games_per_minute > 0 &&
+        !(srv->limiter = ratelimit_new(cfg->new_games_per_minute))) {
         fail(err, err_size, "out of memory");
         goto fail;
     }
@@ -444,16 +442,15 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)cfg->port);
     if (inet_pton(AF_INET, srv->host, &sa.sin_addr) != 1) {
-        fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1",
-             srv->host);
+        fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1", srv->host);
         goto fail;
     }
     srv->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
         (uint16_t)cfg->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR, &sa,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)srv->cfg.http_threads, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, srv, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT,
-        4000u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
+        on_completed, srv, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT, 4000u,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
     if (!srv->daemon) {
         fail(err, err_size, "cannot listen on %s:%d (in use, or not allowed)", srv->host,
              cfg->port);

@@ -30,17 +30,17 @@ struct move_rec {
  * `body`. */
 struct waiter {
     void (*done)(struct waiter *w, int status, char *body);
-    int ok_status;     /* 200, or 201 for a new game */
-    char token[40];    /* a new game's token to include, or "" */
+    int ok_status;  /* 200, or 201 for a new game */
+    char token[40]; /* a new game's token to include, or "" */
 };
 
 /* An event stream reading a game.  `wake` resumes its suspended connection. */
 struct sse_watch {
     struct session *s;
-    int sent;           /* moves already sent: the stream's last event id */
-    bool suspended;     /* its connection waits for news */
-    bool end_sent;      /* the final "end" event went out */
-    bool ping;          /* send a keep-alive comment */
+    int sent;       /* moves already sent: the stream's last event id */
+    bool suspended; /* its connection waits for news */
+    bool end_sent;  /* the final "end" event went out */
+    bool ping;      /* send a keep-alive comment */
     void (*wake)(struct sse_watch *w);
     struct sse_watch *next;
 };
@@ -61,8 +61,8 @@ struct session {
     void *st;
     struct move_rec *moves;
     int n_moves, cap_moves;
-    bool job_pending;       /* a computer move is queued or being thought */
-    struct waiter *waiter;  /* the request to answer when the computer has moved */
+    bool job_pending;      /* a computer move is queued or being thought */
+    struct waiter *waiter; /* the request to answer when the computer has moved */
     struct sse_watch *watchers;
 };
 
@@ -116,11 +116,11 @@ struct api_request {
 struct api_response {
     enum api_kind kind;
     int status;
-    char *body;               /* malloc'ed JSON or text */
+    char *body; /* malloc'ed JSON or text */
     const char *content_type;
-    struct session *session;  /* API_WAIT: lock it and check; API_STREAM: its game (a ref) */
-    int stream_from;          /* API_STREAM: moves the client already has */
-    char path[4200];          /* API_STATIC: the file */
+    struct session *session; /* API_WAIT: lock it and check; API_STREAM: its game (a ref) */
+    int stream_from;         /* API_STREAM: moves the client already has */
+    char path[4200];         /* API_STATIC: the file */
 };
 void api_handle(struct server *srv, const struct api_request *req, struct api_response *resp);
 /* A JSON error body {"error": message}. */
@@ -142,8 +142,8 @@ void cache_free(struct server *srv);
 void cache_each(struct server *srv, void (*fn)(struct session *s));
 
 /* session.c: a game's rules as the server applies them; all under s->mu. */
-struct session *session_new(struct server *srv, const struct game *g,
-                            const struct store_game *row, char *err, size_t err_size);
+struct session *session_new(struct server *srv, const struct game *g, const struct store_game *row,
+                            char *err, size_t err_size);
 /* Replay the stored moves; -1 with a message if one does not apply. */
 int session_replay(struct session *s, char (*moves)[MOVE_TEXT_MAX], int n, char *err,
                    size_t err_size);

@@ -9,18 +9,18 @@
 #include "store/store.h"
 
 struct server_config {
-    const char *host;        /* address to listen on: "127.0.0.1" */
-    int port;                /* 0: any free port (see server_port) */
-    const char *db_path;     /* SQLite file, ":memory:" for tests */
-    enum store_sync sync;    /* see store.h */
-    const char *web_dir;     /* static files; NULL or missing: a placeholder page */
-    int http_threads;        /* libmicrohttpd's thread pool */
-    int engine_workers;      /* threads that think; 0: think inline (fuzzing, no HTTP) */
-    int64_t move_time_ms;    /* hard cap on one computer move */
-    int cache_games;         /* games kept in memory at most */
-    int new_games_per_minute;/* per client address; 0: unlimited */
-    int no_http;             /* 1: no listening socket (fuzzing: server_request only) */
-    int test_think_ms;       /* tests: every computer move takes at least this long */
+    const char *host;         /* address to listen on: "127.0.0.1" */
+    int port;                 /* 0: any free port (see server_port) */
+    const char *db_path;      /* SQLite file, ":memory:" for tests */
+    enum store_sync sync;     /* see store.h */
+    const char *web_dir;      /* static files; NULL or missing: a placeholder page */
+    int http_threads;         /* libmicrohttpd's thread pool */
+    int engine_workers;       /* threads that think; 0: think inline (fuzzing, no HTTP) */
+    int64_t move_time_ms;     /* hard cap on one computer move */
+    int cache_games;          /* games kept in memory at most */
+    int new_games_per_minute; /* per client address; 0: unlimited */
+    int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
+    int test_think_ms;        /* tests: every computer move takes at least this long */
 };
 
 /* The defaults above, as `agora serve` uses them. */

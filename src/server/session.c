@@ -17,8 +17,8 @@ int64_t server_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-struct session *session_new(struct server *srv, const struct game *g,
-                            const struct store_game *row, char *err, size_t err_size)
+struct session *session_new(struct server *srv, const struct game *g, const struct store_game *row,
+                            char *err, size_t err_size)
 {
     struct session *s = calloc(1, sizeof *s);
     if (!s || !(s->st = game_state_new(g))) {
@@ -121,8 +121,8 @@ int session_play(struct session *s, Move m, char *err, size_t err_size)
         gs.reason = REASON_ADJUDICATION;
     }
     int64_t now = server_now_ms();
-    if (s->srv->store->ops->add_move(s->srv->store, s->row.id, s->n_moves + 1, text,
-                                     (int)gs.result, (int)gs.reason, now, err, err_size) != 0 ||
+    if (s->srv->store->ops->add_move(s->srv->store, s->row.id, s->n_moves + 1, text, (int)gs.result,
+                                     (int)gs.reason, now, err, err_size) != 0 ||
         append_move(s, text, display) != 0) {
         g->unmake_move(s->st, m);
         return -1;

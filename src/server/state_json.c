@@ -145,7 +145,8 @@ json_t *layout_json(const struct game *g)
         return json_null();
     static const char *const shapes[] = {"square", "hex", "graph"};
     json_t *j = json_object(), *cells = json_array(), *edges = json_array();
-    json_object_set_new(j, "shape", json_string((unsigned)lay->shape < 3 ? shapes[lay->shape] : "?"));
+    json_object_set_new(j, "shape",
+                        json_string((unsigned)lay->shape < 3 ? shapes[lay->shape] : "?"));
     for (int i = 0; i < lay->cells; i++) {
         const struct board_cell *c = &lay->cell[i];
         json_t *flags = json_array();
@@ -195,8 +196,9 @@ json_t *state_json(const struct session *s)
         json_array_append_new(moves, m);
     }
     json_object_set_new(j, "moves", moves);
-    json_object_set_new(j, "your_turn",
-                        json_boolean(gs.result == RESULT_ONGOING && (int)to_move == row->human_side));
+    json_object_set_new(
+        j, "your_turn",
+        json_boolean(gs.result == RESULT_ONGOING && (int)to_move == row->human_side));
     json_object_set_new(j, "thinking", json_boolean(s->job_pending));
     json_object_set_new(j, "legal_moves", legal_json(s));
     json_object_set_new(j, "status", status_json(&gs));

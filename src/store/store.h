@@ -12,22 +12,22 @@
 
 #include "core/types.h"
 
-#define STORE_ID_LEN 32    /* hex digits of a game id (128 random bits) */
-#define STORE_HASH_LEN 64  /* hex digits of a token hash (SHA-256) */
+#define STORE_ID_LEN 32   /* hex digits of a game id (128 random bits) */
+#define STORE_HASH_LEN 64 /* hex digits of a token hash (SHA-256) */
 #define STORE_NAME_MAX 32
 
 /* One game's row: everything but its moves. */
 struct store_game {
     char id[STORE_ID_LEN + 1];
-    char game[STORE_NAME_MAX];        /* the registry name: "egara-guti" */
-    int level;                        /* 1..8 */
-    int human_side;                   /* enum side */
-    char start[POSITION_TEXT_MAX];    /* start position text; "" = the game's start */
+    char game[STORE_NAME_MAX];     /* the registry name: "egara-guti" */
+    int level;                     /* 1..8 */
+    int human_side;                /* enum side */
+    char start[POSITION_TEXT_MAX]; /* start position text; "" = the game's start */
     char token_hash[STORE_HASH_LEN + 1];
-    uint64_t seed;                    /* the computer's moves use seed + ply */
-    int64_t created_ms, updated_ms;   /* Unix time in milliseconds */
-    int result, reason;               /* enum result / enum reason once over, else 0 */
-    int plies;                        /* moves stored */
+    uint64_t seed;                  /* the computer's moves use seed + ply */
+    int64_t created_ms, updated_ms; /* Unix time in milliseconds */
+    int result, reason;             /* enum result / enum reason once over, else 0 */
+    int plies;                      /* moves stored */
 };
 
 /* Called once per game by list_games, newest first. */
@@ -65,5 +65,4 @@ struct store {
 enum store_sync { STORE_SYNC_FULL, STORE_SYNC_NORMAL };
 
 /* Open (creating on first use) the SQLite database at `path` (":memory:" for tests). */
-struct store *store_sqlite_open(const char *path, enum store_sync sync, char *err,
-                                size_t err_size);
+struct store *store_sqlite_open(const char *path, enum store_sync sync, char *err, size_t err_size);

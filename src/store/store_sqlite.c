@@ -260,16 +260,21 @@ static int sq_create_game(struct store *base, const struct store_game *row, char
 static int sq_add_move(struct store *base, const char *id, int ply, const char *move, int result,
                        int reason, int64_t now_ms, char *err, size_t err_size)
 {
-    struct write w = {.kind = W_MOVE, .id = id, .ply = ply, .move = move, .result = result,
-                      .reason = reason, .now_ms = now_ms};
+    struct write w = {.kind = W_MOVE,
+                      .id = id,
+                      .ply = ply,
+                      .move = move,
+                      .result = result,
+                      .reason = reason,
+                      .now_ms = now_ms};
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
-static int sq_set_result(struct store *base, const char *id, int result, int reason,
-                         int64_t now_ms, char *err, size_t err_size)
+static int sq_set_result(struct store *base, const char *id, int result, int reason, int64_t now_ms,
+                         char *err, size_t err_size)
 {
-    struct write w = {.kind = W_RESULT, .id = id, .result = result, .reason = reason,
-                      .now_ms = now_ms};
+    struct write w = {
+        .kind = W_RESULT, .id = id, .result = result, .reason = reason, .now_ms = now_ms};
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
@@ -368,8 +373,7 @@ static const struct store_ops sqlite_ops = {
     .close = sq_close,
 };
 
-struct store *store_sqlite_open(const char *path, enum store_sync sync, char *err,
-                                size_t err_size)
+struct store *store_sqlite_open(const char *path, enum store_sync sync, char *err, size_t err_size)
 {
     struct sqlite_store *s = calloc(1, sizeof *s);
     if (!s) {
