@@ -451,3 +451,33 @@ TEST(server_static_files)
     http_reply_free(&r);
     server_stop(srv);
 }
+
+TEST(server_adjudicates_long_games)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = NULL;
+    cfg.max_plies = 4;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char id[40], token[40];
+    json_t *st = new_game(port, "egara", "white", NULL, id, token);
+    for (int i = 0; st && i < 2; i++) {
+        json_t *next = NULL;
+        json_t *lm = json_array_get(json_object_get(st, "legal_moves"), 0);
+        CHECK_EQ_INT(post_move(port, id, token, jstr(lm, "move"), &next), 200);
+        json_decref(st);
+        st = next;
+    }
+    json_t *status = json_object_get(st, "status");
+    CHECK_EQ_INT(json_integer_value(json_object_get(st, "ply")), 4);
+    CHECK_STR(jstr(status, "result"), "draw");
+    CHECK_STR(jstr(status, "reason"), "adjudication");
+    json_decref(st);
+    server_stop(srv);
+}

@@ -366,6 +366,7 @@ void server_config_default(struct server_config *cfg)
     cfg->move_time_ms = 5000;
     cfg->cache_games = 10000;
     cfg->new_games_per_minute = 30;
+    cfg->max_plies = 1000;
 }
 
 int server_port(const struct server *srv)

@@ -20,6 +20,7 @@ struct server_config {
     int cache_games;          /* games kept in memory at most */
     int new_games_per_minute; /* per client address; 0: unlimited */
     int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
+    int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
     int test_think_ms;        /* tests: every computer move takes at least this long */
 };
 

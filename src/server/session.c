@@ -115,8 +115,12 @@ int session_play(struct session *s, Move m, char *err, size_t err_size)
     g->make_move(s->st, m);
     struct game_status gs;
     g->status(s->st, &gs);
-    /* A state holds max_plies moves; a game that long is stopped as a draw. */
-    if (gs.result == RESULT_ONGOING && g->ply(s->st) >= g->max_plies) {
+    /* A state holds max_plies moves, and the server may cap games sooner (the rule
+     * books allow a server an adjudication cap): a game that long is a draw. */
+    int cap = g->max_plies;
+    if (s->srv->cfg.max_plies > 0 && s->srv->cfg.max_plies < cap)
+        cap = s->srv->cfg.max_plies;
+    if (gs.result == RESULT_ONGOING && (g->ply(s->st) >= g->max_plies || s->n_moves + 1 >= cap)) {
         gs.result = RESULT_DRAW;
         gs.reason = REASON_ADJUDICATION;
     }
