@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,7 @@ struct load_game {
     int port;
     char id[40], token[40];
     json_t *acked; /* the last state the server acknowledged */
-    volatile bool *stop;
+    atomic_bool *stop;
 };
 
 static void *load_player(void *arg)
@@ -208,7 +209,7 @@ TEST(server_kill9_loses_no_acknowledged_move)
     enum { PLAYERS = 8 };
     struct load_game games[PLAYERS];
     pthread_t th[PLAYERS];
-    volatile bool stop = false;
+    atomic_bool stop = false;
     for (int i = 0; i < PLAYERS; i++) {
         memset(&games[i], 0, sizeof games[i]);
         games[i].port = port;
