@@ -361,8 +361,9 @@ void server_config_default(struct server_config *cfg)
     cfg->db_path = "agora.db";
     cfg->sync = STORE_SYNC_FULL;
     cfg->web_dir = "web";
-    cfg->http_threads = 4;
+    cfg->http_threads = 8;
     cfg->engine_workers = 2;
+    cfg->committers = 8;
     cfg->move_time_ms = 5000;
     cfg->cache_games = 10000;
     cfg->new_games_per_minute = 30;

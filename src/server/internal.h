@@ -61,8 +61,11 @@ struct session {
     void *st;
     struct move_rec *moves;
     int n_moves, cap_moves;
-    bool job_pending;      /* a computer move is queued or being thought */
-    struct waiter *waiter; /* the request to answer when the computer has moved */
+    bool job_pending;            /* a computer move is queued, thought or committed */
+    Move think_move;             /* the move found, waiting for its commit */
+    int think_ply;               /* the ply it was found at */
+    struct session *commit_next; /* the commit queue's link, under jobs_mu */
+    struct waiter *waiter;       /* the request to answer when the computer has moved */
     struct sse_watch *watchers;
 };
 
@@ -97,6 +100,13 @@ struct server {
     pthread_t *workers;
     struct worker_slot *slots; /* one per worker: its stop flag and deadline */
     int n_workers;
+    /* Committers: threads that commit the computer's moves, so that engine workers
+     * never wait on the disk (and commits group). */
+    pthread_cond_t commit_cv;
+    struct session *commit_head, *commit_tail;
+    pthread_t *committers;
+    int n_committers;
+    int workers_busy;              /* engine workers not yet finished (for the committers' exit) */
     bool jobs_inited, jobs_closed; /* closed: stopping, push refuses */
     pthread_t ticker;
     bool ticker_running;
@@ -158,9 +168,12 @@ int session_play(struct session *s, Move m, char *err, size_t err_size);
 int session_end(struct session *s, enum result r, enum reason why, char *err, size_t err_size);
 /* Queue the computer's move if it is its turn and none is queued (takes a reference). */
 void session_schedule(struct session *s);
-/* The computer's move, run by a worker (or inline); locks s->mu itself.  The engine
- * stops when *stop becomes non-zero (the watchdog's time cap, or the server stopping). */
+/* The computer's move in two steps, each locking s->mu itself: session_think (an
+ * engine worker: CPU) finds it, and the engine stops when *stop becomes non-zero (the
+ * watchdog's time cap, or the server stopping); session_commit (a committer: waits on
+ * the store) plays and commits it and answers the waiting request. */
 void session_think(struct session *s, const atomic_int *stop);
+void session_commit(struct session *s);
 void session_notify(struct session *s);
 int64_t server_now_ms(void);
 

@@ -16,6 +16,7 @@ struct server_config {
     const char *web_dir;      /* static files; NULL or missing: a placeholder page */
     int http_threads;         /* libmicrohttpd's thread pool */
     int engine_workers;       /* threads that think; 0: think inline (fuzzing, no HTTP) */
+    int committers;           /* threads committing the computer's moves (waiting on disk) */
     int64_t move_time_ms;     /* hard cap on one computer move */
     int cache_games;          /* games kept in memory at most */
     int new_games_per_minute; /* per client address; 0: unlimited */

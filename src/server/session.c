@@ -218,12 +218,19 @@ void session_think(struct session *s, const atomic_int *stop)
                                          (long)(s->srv->cfg.test_think_ms % 1000) * 1000000L},
                       NULL);
     }
+    /* Only s's job touches these until session_commit clears job_pending. */
+    s->think_move = m;
+    s->think_ply = ply;
+}
 
+void session_commit(struct session *s)
+{
     pthread_mutex_lock(&s->mu);
     char err[ERROR_TEXT_MAX];
     char *error_body = NULL;
+    Move m = s->think_move;
     /* The game may have changed meanwhile (a resignation, an accepted draw). */
-    if (m && s->n_moves == ply && session_computer_to_move(s) &&
+    if (m && s->n_moves == s->think_ply && session_computer_to_move(s) &&
         session_play(s, m, err, sizeof err) != 0)
         error_body = api_error_body("the computer's move could not be stored: %s", err);
     s->job_pending = false;

@@ -4,6 +4,10 @@
  * the queue is never longer than the cache.  A flood of moves only makes the queue
  * (and so its senders' replies) slower.
  *
+ * A worker hands the move it found to the committers, threads that only wait on the
+ * store: thinking (CPU, as many threads as cores) is kept apart from committing (the
+ * disk), so the engine never idles on an fsync and concurrent commits group.
+ *
  * The ticker thread is the watchdog of the per-move time cap: a move still thinking
  * WATCHDOG_GRACE_MS after its cap has its stop flag raised (the engine is asked for
  * the cap itself; this catches one that overruns).  It also wakes every event stream
@@ -53,11 +57,50 @@ static struct session *pop(struct server *srv, bool wait)
     return s;
 }
 
+static void push_commit(struct server *srv, struct session *s)
+{
+    pthread_mutex_lock(&srv->jobs_mu);
+    s->commit_next = NULL;
+    if (srv->commit_tail)
+        srv->commit_tail->commit_next = s;
+    else
+        srv->commit_head = s;
+    srv->commit_tail = s;
+    pthread_cond_signal(&srv->commit_cv);
+    pthread_mutex_unlock(&srv->jobs_mu);
+}
+
+static void *committer_main(void *arg)
+{
+    struct server *srv = arg;
+    pthread_mutex_lock(&srv->jobs_mu);
+    for (;;) {
+        struct session *s = srv->commit_head;
+        if (!s) {
+            /* Done only when no worker can queue another commit. */
+            if (srv->workers_busy == 0 && srv->jobs_closed)
+                break;
+            pthread_cond_wait(&srv->commit_cv, &srv->jobs_mu);
+            continue;
+        }
+        srv->commit_head = s->commit_next;
+        if (!srv->commit_head)
+            srv->commit_tail = NULL;
+        pthread_mutex_unlock(&srv->jobs_mu);
+        session_commit(s);
+        session_put(s);
+        pthread_mutex_lock(&srv->jobs_mu);
+    }
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return NULL;
+}
+
 void workers_run_inline(struct server *srv)
 {
     struct session *s;
     while ((s = pop(srv, false))) {
         session_think(s, &srv->stopping);
+        session_commit(s);
         session_put(s);
     }
 }
@@ -75,8 +118,12 @@ static void *worker_main(void *arg)
                      server_now_ms() + srv->cfg.move_time_ms + WATCHDOG_GRACE_MS);
         session_think(s, &slot->stop);
         atomic_store(&slot->deadline_ms, 0);
-        session_put(s);
+        push_commit(srv, s); /* the reference goes with it */
     }
+    pthread_mutex_lock(&srv->jobs_mu);
+    srv->workers_busy--;
+    pthread_cond_broadcast(&srv->commit_cv);
+    pthread_mutex_unlock(&srv->jobs_mu);
     return NULL;
 }
 
@@ -125,6 +172,7 @@ int workers_start(struct server *srv, char *err, size_t err_size)
     pthread_mutex_init(&srv->jobs_mu, NULL);
     pthread_cond_init(&srv->jobs_cv, NULL);
     pthread_cond_init(&srv->ticker_cv, NULL);
+    pthread_cond_init(&srv->commit_cv, NULL);
     srv->jobs_inited = true;
     int n = srv->cfg.engine_workers;
     if (n <= 0)
@@ -136,9 +184,21 @@ int workers_start(struct server *srv, char *err, size_t err_size)
     for (; srv->n_workers < n; srv->n_workers++) {
         struct worker_slot *slot = &srv->slots[srv->n_workers];
         slot->srv = srv;
-        if (pthread_create(&srv->workers[srv->n_workers], NULL, worker_main, slot) != 0)
+        pthread_mutex_lock(&srv->jobs_mu);
+        srv->workers_busy++;
+        pthread_mutex_unlock(&srv->jobs_mu);
+        if (pthread_create(&srv->workers[srv->n_workers], NULL, worker_main, slot) != 0) {
+            srv->workers_busy--;
             return fail(err, err_size, "cannot start engine worker threads");
+        }
     }
+    int nc = srv->cfg.committers > 0 ? srv->cfg.committers : 1;
+    srv->committers = calloc((size_t)nc, sizeof *srv->committers);
+    if (!srv->committers)
+        return fail(err, err_size, "out of memory");
+    for (; srv->n_committers < nc; srv->n_committers++)
+        if (pthread_create(&srv->committers[srv->n_committers], NULL, committer_main, srv) != 0)
+            return fail(err, err_size, "cannot start committer threads");
     if (pthread_create(&srv->ticker, NULL, ticker_main, srv) != 0)
         return fail(err, err_size, "cannot start the ticker thread");
     srv->ticker_running = true;
@@ -155,19 +215,25 @@ void workers_stop(struct server *srv)
     pthread_mutex_lock(&srv->jobs_mu);
     srv->jobs_closed = true;
     pthread_cond_broadcast(&srv->jobs_cv);
+    pthread_cond_broadcast(&srv->commit_cv);
     pthread_cond_broadcast(&srv->ticker_cv);
     pthread_mutex_unlock(&srv->jobs_mu);
     for (int i = 0; i < srv->n_workers; i++)
         pthread_join(srv->workers[i], NULL);
+    for (int i = 0; i < srv->n_committers; i++)
+        pthread_join(srv->committers[i], NULL);
     if (srv->ticker_running)
         pthread_join(srv->ticker, NULL);
     workers_run_inline(srv);
     free(srv->workers);
     free(srv->slots);
+    free(srv->committers);
     srv->workers = NULL;
     srv->slots = NULL;
-    srv->n_workers = 0;
+    srv->committers = NULL;
+    srv->n_workers = srv->n_committers = 0;
     pthread_cond_destroy(&srv->jobs_cv);
+    pthread_cond_destroy(&srv->commit_cv);
     pthread_cond_destroy(&srv->ticker_cv);
     pthread_mutex_destroy(&srv->jobs_mu);
     srv->jobs_inited = false;
