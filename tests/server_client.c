@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static int connect_port(int port)
@@ -38,13 +39,19 @@ static int send_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+/* Read until the peer closes or timeout_ms have passed in all. */
 static char *read_all(int fd, int timeout_ms, size_t *out_len)
 {
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long left =
+            timeout_ms - ((t.tv_sec - t0.tv_sec) * 1000L + (t.tv_nsec - t0.tv_nsec) / 1000000L);
         struct pollfd pfd = {fd, POLLIN, 0};
-        if (poll(&pfd, 1, timeout_ms) <= 0)
+        if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
             break;
         if (len + 2048 > cap)
             buf = realloc(buf, cap *= 2);

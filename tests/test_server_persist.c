@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "server/server.h"
 #include "server_client.h"
+#include "store/store.h"
 
 static struct server *start_at(const char *db, int think_ms)
 {
@@ -482,4 +483,59 @@ TEST(server_history_and_draw_offer)
     json_decref(a);
     json_decref(b);
     server_stop(srv);
+}
+
+TEST(server_stream_keepalive)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = NULL;
+    cfg.ping_ms = 100;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    char id[40], token[40], req[256];
+    json_t *st = create(server_port(srv), "white", NULL, id, token);
+    json_decref(st);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    size_t len;
+    char *got = http_raw(server_port(srv), req, strlen(req), 400, &len);
+    CHECK(got && strstr(got, ": ping\n\n"));
+    free(got);
+    server_stop(srv);
+}
+
+TEST(server_restart_with_the_computer_to_move)
+{
+    /* A crash between the human's commit and the computer's: on restart the game is
+     * found with the computer to move, and the next request gets its move made. */
+    char dir[64], db[128], id[40], token[40], err[256];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/pending.db", dir);
+    struct server *a = start_at(db, 0);
+    if (!a)
+        SKIP("no server");
+    json_t *st = create(server_port(a), "white", NULL, id, token);
+    CHECK(st != NULL);
+    json_decref(st);
+    server_stop(a);
+    struct store *store = store_sqlite_open(db, STORE_SYNC_FULL, err, sizeof err);
+    CHECK(store != NULL);
+    if (store) {
+        CHECK_EQ_INT(store->ops->add_move(store, id, 1, "d3-d4", 0, 0, 1, err, sizeof err), 0);
+        /* The same ply twice is refused. */
+        CHECK(store->ops->add_move(store, id, 1, "c3-d4", 0, 0, 1, err, sizeof err) != 0);
+        store->ops->close(store);
+    }
+    struct server *b = start_at(db, 0);
+    json_t *now = b ? state(server_port(b), id) : NULL;
+    CHECK(now != NULL);
+    CHECK_EQ_INT(json_integer_value(json_object_get(now, "ply")), 2);
+    CHECK(json_is_true(json_object_get(now, "your_turn")) || over(now));
+    json_decref(now);
+    server_stop(b);
+    unlink(db);
 }

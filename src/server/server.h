@@ -22,6 +22,7 @@ struct server_config {
     int new_games_per_minute; /* per client address; 0: unlimited */
     int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
     int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
+    int ping_ms;              /* keep-alive comment on idle event streams (0: 15 s) */
     int test_think_ms;        /* tests: every computer move takes at least this long */
 };
 

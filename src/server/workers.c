@@ -20,7 +20,7 @@
 #include "core/error.h"
 #include "internal.h"
 
-#define PING_MS 15000
+#define PING_MS_DEFAULT 15000
 #define WATCH_MS 20
 #define WATCHDOG_GRACE_MS 50
 
@@ -139,7 +139,8 @@ static void ping_streams(struct session *s)
 static void *ticker_main(void *arg)
 {
     struct server *srv = arg;
-    int64_t next_ping = server_now_ms() + PING_MS;
+    int64_t ping_ms = srv->cfg.ping_ms > 0 ? srv->cfg.ping_ms : PING_MS_DEFAULT;
+    int64_t next_ping = server_now_ms() + ping_ms;
     pthread_mutex_lock(&srv->jobs_mu);
     while (!atomic_load(&srv->stopping)) {
         struct timespec until;
@@ -157,7 +158,7 @@ static void *ticker_main(void *arg)
                 atomic_store(&srv->slots[i].stop, 1);
         }
         if (now >= next_ping && !atomic_load(&srv->stopping)) {
-            next_ping = now + PING_MS;
+            next_ping = now + ping_ms;
             pthread_mutex_unlock(&srv->jobs_mu);
             cache_each(srv, ping_streams);
             pthread_mutex_lock(&srv->jobs_mu);
