@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "core/registry.h"
 #include "harness.h"
 #include "server/server.h"
@@ -480,4 +481,37 @@ TEST(server_adjudicates_long_games)
     CHECK_STR(jstr(status, "reason"), "adjudication");
     json_decref(st);
     server_stop(srv);
+}
+
+TEST(server_cli_bad_arguments)
+{
+    static const char *const bad[][4] = {
+        {"serve", "--port", "http", NULL},
+        {"serve", "--port", "70000", NULL},
+        {"serve", "--sync", "sometimes", NULL},
+        {"serve", "--bogus", "1", NULL},
+        {"serve", "--port", NULL, NULL},
+        {"serve", "--db", "/nonexistent-dir/x/agora.db", NULL},
+        {"serve", "--host", "localhost:80", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *argv[6] = {"agora"};
+        int argc = 1;
+        for (int k = 0; k < 4 && bad[i][k]; k++)
+            argv[argc++] = (char *)bad[i][k];
+        if (i == 5 || i == 6) { /* valid options that fail at start: use a free port */
+            argv[argc++] = "--port";
+            argv[argc++] = "0";
+        }
+        FILE *out = tmpfile(), *err = tmpfile();
+        struct cli_io io = {stdin, out, err};
+        int code = cli_main(argc, argv, &io);
+        CHECK_MSG(code == 2, "case %zu exits %d", i, code);
+        char line[512] = "";
+        rewind(err);
+        CHECK_MSG(fgets(line, sizeof line, err) && !strncmp(line, "agora: ", 7), "case %zu: '%s'",
+                  i, line);
+        fclose(out);
+        fclose(err);
+    }
 }

@@ -51,17 +51,20 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "serve: unknown option '%s'", opt);
         }
     }
-    /* Block the stop signals in every thread; this one waits for them. */
-    sigset_t stop;
+    /* Block the stop signals in every thread the server starts; this one waits for
+     * them.  (Restored on failure, so an in-process caller keeps its own mask.) */
+    sigset_t stop, old;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    pthread_sigmask(SIG_BLOCK, &stop, &old);
     char err[256];
     struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
+    if (!srv) {
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
         return cli_error(io, "serve: %s", err);
+    }
+    signal(SIGPIPE, SIG_IGN);
     fprintf(io->out, "agora: serving on http://%s:%d/ (database %s)\n", cfg.host, server_port(srv),
             cfg.db_path);
     fflush(io->out);
