@@ -422,6 +422,14 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         snprintf(srv->web_dir, sizeof srv->web_dir, "%s", cfg->web_dir);
         srv->have_web = true;
     }
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)cfg->port);
+    if (!cfg->no_http && inet_pton(AF_INET, srv->host, &sa.sin_addr) != 1) {
+        fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1", srv->host);
+        goto fail;
+    }
     srv->store = store_sqlite_open(cfg->db_path, cfg->sync, err, err_size);
     if (!srv->store)
         goto fail;
@@ -439,14 +447,6 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         goto fail;
     if (cfg->no_http)
         return srv;
-    struct sockaddr_in sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)cfg->port);
-    if (inet_pton(AF_INET, srv->host, &sa.sin_addr) != 1) {
-        fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1", srv->host);
-        goto fail;
-    }
     srv->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
         (uint16_t)cfg->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR, &sa,
