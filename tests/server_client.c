@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int connect_port(int port)
+int test_connect(int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
@@ -68,7 +68,7 @@ static char *read_all(int fd, int timeout_ms, size_t *out_len)
 char *http_raw(int port, const char *bytes, size_t len, int timeout_ms, size_t *out_len)
 {
     *out_len = 0;
-    int fd = connect_port(port);
+    int fd = test_connect(port);
     if (fd < 0)
         return NULL;
     send_all(fd, bytes, len);
@@ -87,7 +87,7 @@ int http_call(int port, const char *method, const char *path, const char *auth, 
                      "Content-Length: %zu\r\n\r\n",
                      method, path, auth ? "Authorization: Bearer " : "", auth ? auth : "",
                      auth ? "\r\n" : "", extra_headers ? extra_headers : "", body ? body_len : 0);
-    int fd = connect_port(port);
+    int fd = test_connect(port);
     if (fd < 0)
         return -1;
     if (send_all(fd, head, (size_t)n) != 0 ||

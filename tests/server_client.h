@@ -28,5 +28,7 @@ int api_call(int port, const char *method, const char *path, const char *token, 
 
 /* A fresh temporary folder for databases; returns its path (static per call site buffer). */
 void test_tmpdir(char *out, size_t size);
+/* A connected socket to the loopback port, or -1. */
+int test_connect(int port);
 /* A loopback port nothing listens on now. */
 int test_free_port(void);

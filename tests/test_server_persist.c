@@ -539,3 +539,56 @@ TEST(server_restart_with_the_computer_to_move)
     server_stop(b);
     unlink(db);
 }
+
+/* An event stream kept open (holding its game in memory): the socket. */
+static int open_stream(int port, const char *id)
+{
+    char req[256];
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    int fd = test_connect(port);
+    if (fd >= 0 && write(fd, req, strlen(req)) < 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+TEST(server_full_cache_refuses_new_games)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = NULL;
+    cfg.cache_games = 16;
+    cfg.new_games_per_minute = 0;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    int fds[16];
+    char id[40], token[40], last_token[40] = "";
+    for (int i = 0; i < 16; i++) {
+        json_t *st = create(port, "white", NULL, id, token);
+        CHECK(st != NULL);
+        json_decref(st);
+        fds[i] = open_stream(port, id);
+        snprintf(last_token, sizeof last_token, "%s", token);
+    }
+    usleep(200 * 1000); /* the streams have started */
+    json_t *e;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL, "{\"game\":\"egara\"}", &e), 503);
+    CHECK(json_is_string(json_object_get(e, "error")));
+    json_decref(e);
+    /* Nothing was stored for the refused game: the visitor's list has what it had. */
+    char path[128];
+    snprintf(path, sizeof path, "/api/games?token=%s", last_token);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &e), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(e, "games")), 1);
+    json_decref(e);
+    for (int i = 0; i < 16; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    server_stop(srv);
+}

@@ -304,15 +304,17 @@ valid:
         set_error(r, 500, "%s", err);
         return;
     }
-    if (srv->store->ops->create_game(srv->store, &row, err, sizeof err) != 0) {
-        session_free(s);
-        set_error(r, 500, "%s", err);
-        return;
-    }
+    /* Room in memory first, so a full server stores no game it cannot play.  Nobody
+     * else can reach the new id before this reply gives it out. */
     int code = session_insert(srv, s, err, sizeof err);
     if (code) {
         session_free(s);
         set_error(r, code, "%s", err);
+        return;
+    }
+    if (srv->store->ops->create_game(srv->store, &row, err, sizeof err) != 0) {
+        session_discard(srv, s);
+        set_error(r, 500, "%s", err);
         return;
     }
     pthread_mutex_lock(&s->mu);

@@ -211,3 +211,13 @@ void cache_each(struct server *srv, void (*fn)(struct session *s))
         fn(s);
     pthread_mutex_unlock(&srv->cache_mu);
 }
+
+void session_discard(struct server *srv, struct session *s)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    lru_unlink(srv, s);
+    hash_unlink(srv, s);
+    srv->n_cached--;
+    pthread_mutex_unlock(&srv->cache_mu);
+    session_free(s);
+}

@@ -143,6 +143,8 @@ int session_get(struct server *srv, const char *id, struct session **out, char *
                 size_t err_size);
 /* Add a new game's session (one reference held). */
 int session_insert(struct server *srv, struct session *s, char *err, size_t err_size);
+/* Take back a session just inserted (its only reference the caller's) and free it. */
+void session_discard(struct server *srv, struct session *s);
 /* Another reference, for a caller that already holds one. */
 void session_ref(struct session *s);
 void session_put(struct session *s);
