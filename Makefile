@@ -5,6 +5,8 @@
 #                     optimised build with gcc for the heavy tables, fuzz smoke run)
 #   make fuzz         the libFuzzer target over every game's parsers (FUZZ_SECONDS)
 #   make bench        agora bench
+#   make perft-full   every depth of ../shared/data/perft-chess.epd (minutes)
+#   make bench-perft  agora's chess perft against Stockfish's, side by side
 #   make setup        install missing Debian packages (idempotent)
 #   make run          setup, build, and start the server: http://127.0.0.1:8080/
 #   make loadtest     bounded load test of the server on loopback (tools/loadtest)
@@ -31,7 +33,8 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test test-only setup fuzz fuzz-server bench loadtest clean check-format
+.PHONY: all run test test-only setup fuzz fuzz-server bench loadtest clean check-format \
+	perft-full bench-perft
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -105,6 +108,12 @@ bench: agora
 
 loadtest:
 	tools/loadtest
+
+perft-full: agora
+	scripts/perft-epd
+
+bench-perft: agora
+	scripts/bench-perft
 
 check-format:
 	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) fuzz/*.c

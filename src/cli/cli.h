@@ -21,6 +21,7 @@ int cmd_moves(int argc, char **argv, struct cli_io *io);
 int cmd_play(int argc, char **argv, struct cli_io *io);
 int cmd_bench(int argc, char **argv, struct cli_io *io);
 int cmd_serve(int argc, char **argv, struct cli_io *io);
+int cmd_pgn(int argc, char **argv, struct cli_io *io);
 
 /* Shared helpers (common.c). */
 int cli_error(struct cli_io *io, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -58,6 +58,10 @@ static char *read_line(struct play *p, char *buf, size_t size)
 static int human_turn(struct play *p)
 {
     char line[256];
+    struct game_status status;
+    p->g->status(p->st, &status);
+    if (status.claims && p->g->claim_draw)
+        fputs("You may claim a draw: type 'claim'.\n", p->io->out);
     for (;;) {
         fprintf(p->io->out, "%s to move (a move, 'moves', 'help' or 'quit')> ",
                 side_names[p->g->side_to_move(p->st)]);
@@ -72,10 +76,21 @@ static int human_turn(struct play *p)
             continue;
         }
         if (!strcmp(text, "help")) {
-            fputs("Type a move in the game's move text, e.g. c3-d4 or d5xd3 (egara-guti).\n"
-                  "'moves' lists the legal moves, 'board' draws the board, 'quit' stops.\n",
+            fputs("Type a move in the game's move text, e.g. c3-d4 or d5xd3 (egara-guti),\n"
+                  "e2e4, Nf3 or O-O (chess). 'moves' lists the legal moves, 'board' draws\n"
+                  "the board, 'claim' claims a draw where the rules allow, 'quit' stops.\n",
                   p->io->out);
             continue;
+        }
+        if (!strcmp(text, "claim") && p->g->claim_draw) {
+            struct game_status end;
+            if (p->g->claim_draw(p->st, &end)) {
+                fputs("No draw claim is possible now.\n", p->io->out);
+                continue;
+            }
+            fprintf(p->io->out, "Game over: %s (%s).\n", result_name(end.result),
+                    reason_text(end.reason));
+            return 0;
         }
         if (!strcmp(text, "board")) {
             show_board(p);

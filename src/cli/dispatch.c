@@ -11,11 +11,13 @@ static const char usage[] =
     "  play GAME [--as white|black|both|none] [--position TEXT] [--seed N]\n"
     "                                           play in the terminal\n"
     "  bench [GAME] [--playouts N] [--seed N]   random-playout speed of every game\n"
+    "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
     "        [--sync full|normal] [--workers N] [--threads N] [--move-ms N]\n"
     "        [--new-games-per-minute N]         the web server (API + web/)\n"
     "\n"
-    "GAME is egara-guti (or egara). POSITION is the game's position text, one argument.\n";
+    "GAME is chess or egara-guti (or egara). POSITION is the game's position text, one\n"
+    "argument (chess: FEN).\n";
 
 struct command {
     const char *name;
@@ -28,6 +30,7 @@ static const struct command commands[] = {
     {"play", cmd_play},
     {"bench", cmd_bench},
     {"serve", cmd_serve},
+    {"pgn", cmd_pgn},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

@@ -170,6 +170,12 @@ struct game {
 
     /* Optional fast perft (bulk counting, direct calls); NULL uses core's. */
     uint64_t (*perft)(void *st, int depth);
+
+    /* Optional: the player to move claims a draw (chess: threefold, fifty moves).
+     * Returns 0 and fills `out` with the final status to record when status().claims
+     * allows a claim now; -1 otherwise.  The state is not changed: the caller records
+     * the end.  NULL for games without claims. */
+    int (*claim_draw)(const void *st, struct game_status *out);
 };
 
 const char *result_name(enum result r);
