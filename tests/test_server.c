@@ -515,3 +515,43 @@ TEST(server_cli_bad_arguments)
         fclose(err);
     }
 }
+
+TEST(server_chess_claim_and_record)
+{
+    if (!game_find("chess"))
+        SKIP("chess is not registered");
+    struct server *srv = start_server(":memory:", 0, 0);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char id[40], token[40], path[128];
+    /* Fifty moves without a capture or pawn move: White may claim. */
+    json_t *st = new_game(port, "chess", "white", "8/8/8/4k3/8/8/8/R3K3 w - - 100 80", id, token);
+    CHECK(st != NULL);
+    json_t *claims = json_object_get(st, "claims");
+    CHECK(json_array_size(claims) == 1 &&
+          !strcmp(json_string_value(json_array_get(claims, 0)), "fifty-moves"));
+    json_decref(st);
+    snprintf(path, sizeof path, "/api/games/%.40s/claim", id);
+    json_t *e;
+    CHECK_EQ_INT(api_call(port, "POST", path, token, "{\"claim\":\"threefold\"}", &e), 409);
+    json_decref(e);
+    CHECK_EQ_INT(api_call(port, "POST", path, token, "{\"claim\":\"fifty-moves\"}", &e), 200);
+    CHECK_STR(jstr(json_object_get(e, "status"), "result"), "draw");
+    CHECK_STR(jstr(json_object_get(e, "status"), "reason"), "fifty-move-claim");
+    json_decref(e);
+    /* A chess game's record is PGN with SAN. */
+    st = new_game(port, "chess", "white", NULL, id, token);
+    json_t *next = NULL;
+    CHECK_EQ_INT(post_move(port, id, token, "e2e4", &next), 200);
+    CHECK_STR(jstr(json_array_get(json_object_get(next, "moves"), 0), "display"), "e4");
+    json_decref(next);
+    json_decref(st);
+    snprintf(path, sizeof path, "/api/games/%.40s/record", id);
+    struct http_reply r;
+    CHECK_EQ_INT(http_call(port, "GET", path, NULL, NULL, 0, NULL, &r), 0);
+    CHECK(r.body && strstr(r.body, "[White \"Player\"]") && strstr(r.body, "1. e4 ") &&
+          !strstr(r.body, "[Variant"));
+    http_reply_free(&r);
+    server_stop(srv);
+}

@@ -401,9 +401,15 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
             set_error(r, 409, "no claim available");
             return;
         }
-        rc = session_end(s, RESULT_DRAW,
-                         pick & CLAIM_THREEFOLD ? REASON_CLAIM_THREEFOLD : REASON_CLAIM_FIFTY, err,
-                         sizeof err);
+        /* The game judges the claim where it can (claim_draw); the status it gives is
+         * what is recorded.  A claim of one kind only is judged here. */
+        struct game_status end = {
+            RESULT_DRAW, pick & CLAIM_THREEFOLD ? REASON_CLAIM_THREEFOLD : REASON_CLAIM_FIFTY, 0};
+        if (s->g->claim_draw && pick == gs.claims && s->g->claim_draw(s->st, &end) != 0) {
+            set_error(r, 409, "no claim available");
+            return;
+        }
+        rc = session_end(s, end.result, end.reason, err, sizeof err);
     }
     if (rc != 0) {
         set_error(r, 500, "%s", err);
