@@ -16,8 +16,8 @@ static const char usage[] =
     "        [--sync full|normal] [--workers N] [--threads N] [--move-ms N]\n"
     "        [--new-games-per-minute N]         the web server (API + web/)\n"
     "\n"
-    "GAME is chess or egara-guti (or egara). POSITION is the game's position text, one\n"
-    "argument (chess: FEN).\n";
+    "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"
+    "one argument (chess: FEN).\n";
 
 struct command {
     const char *name;

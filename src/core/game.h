@@ -92,7 +92,8 @@ struct move_desc {
  * 0..cells-1 in the layout's own order; piece_at uses the same numbers. */
 enum board_shape {
     BOARD_SQUARE, /* chess: x = file 0..7, y = rank 0..7 */
-    BOARD_HEX,    /* agon: pointy cells, centre at (x, y) in units of the cell width */
+    BOARD_HEX,    /* agon: flat-topped cells (Glinski: files are vertical columns), centre
+                   * at (x, y) in units of the cell width (corner to corner) */
     BOARD_GRAPH,  /* egara: points on a grid joined by lines (edges) */
 };
 enum cell_flag {
