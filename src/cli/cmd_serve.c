@@ -1,5 +1,6 @@
 /* agora serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--sync full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
+ *             [--cache-mb N]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -43,6 +44,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "move-ms", val, 10, 600000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.move_time_ms = v;
+        } else if (!strcmp(opt, "--cache-mb")) {
+            if (cli_int(io, "cache-mb", val, 16, 1 << 20, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.cache_mb = (int)v;
         } else if (!strcmp(opt, "--new-games-per-minute")) {
             if (cli_int(io, "new-games-per-minute", val, 0, 1000000, &v) != 0)
                 return CLI_BAD_INPUT;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/registry.h"
 #include "internal.h"
 
 /* Bodies declared larger than this are refused without reading them. */
@@ -365,7 +366,8 @@ void server_config_default(struct server_config *cfg)
     cfg->engine_workers = 2;
     cfg->committers = 8;
     cfg->move_time_ms = 5000;
-    cfg->cache_games = 10000;
+    cfg->cache_games = 0;
+    cfg->cache_mb = 512;
     cfg->new_games_per_minute = 30;
     cfg->max_plies = 1000;
 }
@@ -412,6 +414,16 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     srv->cfg = *cfg;
     snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
     srv->cfg.host = srv->host;
+    if (srv->cfg.cache_games <= 0) {
+        /* States differ a lot (chess keeps 18000 plies of history: ~280 KB): budget
+         * by the largest, so any mix of games fits in cache_mb. */
+        size_t largest = 1;
+        for (int i = 0; game_registry[i]; i++)
+            if (game_registry[i]->state_size > largest)
+                largest = game_registry[i]->state_size;
+        size_t budget = (size_t)(srv->cfg.cache_mb > 0 ? srv->cfg.cache_mb : 512) << 20;
+        srv->cfg.cache_games = (int)(budget / largest < 1000000 ? budget / largest : 1000000);
+    }
     if (srv->cfg.cache_games < 16)
         srv->cfg.cache_games = 16;
     if (srv->cfg.http_threads < 1)

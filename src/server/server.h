@@ -18,7 +18,8 @@ struct server_config {
     int engine_workers;       /* threads that think; 0: think inline (fuzzing, no HTTP) */
     int committers;           /* threads committing the computer's moves (waiting on disk) */
     int64_t move_time_ms;     /* hard cap on one computer move */
-    int cache_games;          /* games kept in memory at most */
+    int cache_games;          /* games kept in memory at most; 0: from cache_mb */
+    int cache_mb;             /* memory for games in memory, by the largest game state */
     int new_games_per_minute; /* per client address; 0: unlimited */
     int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
     int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
