@@ -44,6 +44,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "move-ms", val, 10, 600000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.move_time_ms = v;
+        } else if (!strcmp(opt, "--committers")) {
+            if (cli_int(io, "committers", val, 0, 64, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.committers = (int)v;
         } else if (!strcmp(opt, "--cache-mb")) {
             if (cli_int(io, "cache-mb", val, 16, 1 << 20, &v) != 0)
                 return CLI_BAD_INPUT;

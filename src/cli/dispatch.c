@@ -13,7 +13,7 @@ static const char usage[] =
     "  bench [GAME] [--playouts N] [--seed N]   random-playout speed of every game\n"
     "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
-    "        [--sync full|normal] [--workers N] [--threads N] [--move-ms N]\n"
+    "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
     "        [--new-games-per-minute N] [--cache-mb N]   the web server (API + web/)\n"
     "\n"
     "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"

@@ -118,7 +118,12 @@ static void *worker_main(void *arg)
                      server_now_ms() + srv->cfg.move_time_ms + WATCHDOG_GRACE_MS);
         session_think(s, &slot->stop);
         atomic_store(&slot->deadline_ms, 0);
-        push_commit(srv, s); /* the reference goes with it */
+        if (srv->n_committers > 0) {
+            push_commit(srv, s); /* the reference goes with it */
+        } else {
+            session_commit(s);
+            session_put(s);
+        }
     }
     pthread_mutex_lock(&srv->jobs_mu);
     srv->workers_busy--;
@@ -193,8 +198,8 @@ int workers_start(struct server *srv, char *err, size_t err_size)
             return fail(err, err_size, "cannot start engine worker threads");
         }
     }
-    int nc = srv->cfg.committers > 0 ? srv->cfg.committers : 1;
-    srv->committers = calloc((size_t)nc, sizeof *srv->committers);
+    int nc = srv->cfg.committers; /* 0: the workers commit their own moves */
+    srv->committers = calloc((size_t)nc + 1, sizeof *srv->committers);
     if (!srv->committers)
         return fail(err, err_size, "out of memory");
     for (; srv->n_committers < nc; srv->n_committers++)
