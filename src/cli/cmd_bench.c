@@ -1,6 +1,8 @@
 /* agora bench [GAME]: seeded random playouts for every game (or one), with plies
  * per second, playouts per second and a signature (total plies) that changes only
- * when the rules or the random stream change. */
+ * when the rules or the random stream change; then a fixed-depth alpha-beta search
+ * of fixed positions, with nodes per second and a node-count signature that changes
+ * only when the search (or the evaluation, or the rules) behaves differently. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +10,8 @@
 #include "cli.h"
 #include "core/playout.h"
 #include "core/registry.h"
+#include "core/rng.h"
+#include "search/engine.h"
 
 #define BENCH_MAX_PLIES 2000
 
@@ -43,16 +47,63 @@ static void bench_game(const struct game *g, long playouts, uint64_t seed, struc
     free(st);
 }
 
+/* The positions searched: the start and positions after 8, 16 and 24 seeded random
+ * plies (fewer if a game ends sooner). */
+#define BENCH_SEARCH_POSITIONS 4
+#define BENCH_SEARCH_PLY_STEP 8
+
+static void bench_search(const struct game *g, int depth, struct cli_io *io)
+{
+    void *st = game_state_new(g);
+    Move *buf = malloc(sizeof(Move) * (size_t)g->max_moves);
+    struct rng r;
+    rng_seed(&r, 20261130);
+    uint64_t nodes = 0;
+    double seconds = 0;
+    int searched = 0;
+    struct engine *e = engine_new(16);
+    g->start(st);
+    for (int i = 0; e && i < BENCH_SEARCH_POSITIONS; i++) {
+        for (int k = 0; i > 0 && k < BENCH_SEARCH_PLY_STEP; k++) {
+            int n = game_legal_moves(g, st, buf);
+            if (n == 0)
+                break;
+            g->make_move(st, buf[rng_below(&r, (uint32_t)n)]);
+        }
+        if (game_legal_moves(g, st, buf) == 0)
+            break;
+        struct engine_limits lim = {.depth = depth, .algo = ENGINE_ALGO_ALPHABETA};
+        struct engine_result res;
+        engine_clear(e);
+        double t0 = cli_seconds();
+        engine_go(e, g, st, 0, &lim, 1, &res);
+        seconds += cli_seconds() - t0;
+        nodes += res.nodes;
+        searched++;
+    }
+    fprintf(io->out, "%-12s search depth %d  positions %d  nodes %llu  seconds %.3f  nodes/s %.0f  "
+                     "signature %llu\n",
+            g->name, depth, searched, (unsigned long long)nodes, seconds,
+            seconds > 0 ? (double)nodes / seconds : 0.0, (unsigned long long)nodes);
+    fflush(io->out);
+    engine_free(e);
+    free(buf);
+    free(st);
+}
+
 int cmd_bench(int argc, char **argv, struct cli_io *io)
 {
     const struct game *only = NULL;
-    long playouts = 20000, seed = 1;
+    long playouts = 20000, seed = 1, depth = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--playouts") && i + 1 < argc) {
             if (cli_int(io, "playout count", argv[++i], 1, 100000000, &playouts))
                 return CLI_BAD_INPUT;
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             if (cli_int(io, "seed", argv[++i], 0, 2147483647, &seed))
+                return CLI_BAD_INPUT;
+        } else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
+            if (cli_int(io, "depth", argv[++i], 1, ENGINE_MAX_PLY - 1, &depth))
                 return CLI_BAD_INPUT;
         } else if (argv[i][0] != '-' && !only) {
             if (!(only = cli_game(io, argv[i])))
@@ -64,5 +115,9 @@ int cmd_bench(int argc, char **argv, struct cli_io *io)
     for (int i = 0; game_registry[i]; i++)
         if (!only || only == game_registry[i])
             bench_game(game_registry[i], playouts, (uint64_t)seed, io);
+    for (int i = 0; game_registry[i]; i++)
+        if (!only || only == game_registry[i])
+            bench_search(game_registry[i],
+                         depth ? (int)depth : engine_bench_depth(game_registry[i]), io);
     return 0;
 }

@@ -1,5 +1,5 @@
-/* agora play GAME: a game in the terminal against a random mover (the engines come
- * later), or between two people at one keyboard. */
+/* agora play GAME: a game in the terminal against the engine at --level N (or a
+ * random mover without a level), or between two people at one keyboard. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "core/rng.h"
+#include "search/engine.h"
 
 static const char *const side_names[2] = {"White", "Black"};
 
@@ -15,6 +16,7 @@ struct play {
     void *st;
     int human[2]; /* by side: 1 if a person plays it */
     struct rng rng;
+    int level; /* 0: a random mover */
     Move *moves;
     struct cli_io *io;
 };
@@ -77,8 +79,9 @@ static int human_turn(struct play *p)
         }
         if (!strcmp(text, "help")) {
             fputs("Type a move in the game's move text, e.g. c3-d4 or d5xd3 (egara-guti),\n"
-                  "e2e4, Nf3 or O-O (chess). 'moves' lists the legal moves, 'board' draws\n"
-                  "the board, 'claim' claims a draw where the rules allow, 'quit' stops.\n",
+                  "k1-k2 or b7@l6 (agon), e2e4, Nf3 or O-O (chess). 'moves' lists the legal\n"
+                  "moves, 'board' draws the board, 'claim' claims a draw where the rules\n"
+                  "allow, 'quit' stops.\n",
                   p->io->out);
             continue;
         }
@@ -109,8 +112,13 @@ static int human_turn(struct play *p)
 
 static void computer_turn(struct play *p)
 {
-    int n = game_legal_moves(p->g, p->st, p->moves);
-    Move m = p->moves[rng_below(&p->rng, (uint32_t)n)];
+    Move m;
+    if (p->level > 0) {
+        m = engine_think(p->g, p->st, p->level, NULL, rng_next(&p->rng), NULL);
+    } else {
+        int n = game_legal_moves(p->g, p->st, p->moves);
+        m = p->moves[rng_below(&p->rng, (uint32_t)n)];
+    }
     char text[MOVE_TEXT_MAX];
     game_move_display(p->g, p->st, m, text, sizeof text);
     fprintf(p->io->out, "%s (computer) plays %s\n", side_names[p->g->side_to_move(p->st)], text);
@@ -134,7 +142,7 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
     const char *position = NULL;
     long seed = (long)time(NULL) & 0x7fffffff;
     if (argc < 1)
-        return cli_error(io, "usage: agora play GAME [--as white|black|both|none] "
+        return cli_error(io, "usage: agora play GAME [--level N] [--as white|black|both|none] "
                              "[--position TEXT] [--seed N]");
     if (!(p.g = cli_game(io, argv[0])))
         return CLI_BAD_INPUT;
@@ -142,6 +150,11 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
         if (!strcmp(argv[i], "--as") && i + 1 < argc) {
             if (parse_sides(&p, argv[++i]))
                 return CLI_BAD_INPUT;
+        } else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
+            long level;
+            if (cli_int(io, "level", argv[++i], ENGINE_LEVEL_MIN, ENGINE_LEVEL_MAX, &level))
+                return CLI_BAD_INPUT;
+            p.level = (int)level;
         } else if (!strcmp(argv[i], "--position") && i + 1 < argc) {
             position = argv[++i];
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
@@ -155,6 +168,8 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
         return CLI_BAD_INPUT;
     rng_seed(&p.rng, (uint64_t)seed);
     p.moves = malloc(sizeof(Move) * (size_t)p.g->max_moves);
+    if (p.level)
+        fprintf(io->out, "The computer plays at level %d.\n", p.level);
     fprintf(io->out, "%s. You play %s.\n", p.g->title,
             p.human[0] && p.human[1] ? "both sides"
             : p.human[0]             ? "White"

@@ -8,9 +8,18 @@ static const char usage[] =
     "\n"
     "  perft GAME DEPTH [POSITION] [--divide]   leaves of the move tree: \"d NODES SECONDS\"\n"
     "  moves GAME [POSITION]                    the legal moves, one a line, sorted\n"
-    "  play GAME [--as white|black|both|none] [--position TEXT] [--seed N]\n"
-    "                                           play in the terminal\n"
-    "  bench [GAME] [--playouts N] [--seed N]   random-playout speed of every game\n"
+    "  play GAME [--level 1..8] [--as white|black|both|none] [--position TEXT] [--seed N]\n"
+    "                                           play in the terminal (against the engine\n"
+    "                                           at --level N, else a random mover)\n"
+    "  bench [GAME] [--playouts N] [--seed N] [--depth N]\n"
+    "                                           random-playout speed and a fixed-depth\n"
+    "                                           search of every game (nodes/s, signature)\n"
+    "  match GAME PLAYER PLAYER [--games N] [--concurrency N] [--random-plies N] [--balance CP]\n"
+    "        [--openings FILE] [--seed N] [--max-plies N] [--out FILE] [--sprt E0,E1]\n"
+    "        [--option NAME=VALUE] [--quiet]   engine against engine; PLAYER is random,\n"
+    "                                           level:N, depth:N, nodes:N, movetime:MS or\n"
+    "                                           uci:COMMAND, plus ,tc=S+INC ,algo=mcts ...\n"
+    "  uci [--game GAME]                        the UCI protocol (chess by default)\n"
     "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
@@ -29,6 +38,8 @@ static const struct command commands[] = {
     {"moves", cmd_moves},
     {"play", cmd_play},
     {"bench", cmd_bench},
+    {"match", cmd_match},
+    {"uci", cmd_uci},
     {"serve", cmd_serve},
     {"pgn", cmd_pgn},
 };

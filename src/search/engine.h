@@ -4,7 +4,11 @@
  *
  * engine_think searches a copy of nothing: it makes and unmakes moves on `st` and
  * returns it unchanged.  It never returns an illegal move, and returns 0 (no move)
- * only when the game is over. */
+ * only when the game is over.
+ *
+ * Thread safety: nothing here has mutable global state.  engine_think may run on
+ * many threads at once on different states; one `struct engine` serves one thread
+ * at a time. */
 #pragma once
 
 #include <stdatomic.h>
@@ -13,6 +17,28 @@
 
 #define ENGINE_LEVEL_MIN 1
 #define ENGINE_LEVEL_MAX 8
+
+/* Scores at or beyond ENGINE_WIN_BOUND are wins (or, negated, losses) at a known
+ * distance: SCORE_WIN - score plies from the root. */
+#define ENGINE_MAX_PLY 128
+#define ENGINE_WIN_BOUND (SCORE_WIN - ENGINE_MAX_PLY)
+
+enum engine_algo {
+    ENGINE_ALGO_AUTO = 0,  /* the game's (or the level's) choice */
+    ENGINE_ALGO_ALPHABETA, /* PVS, iterative deepening, TT, quiescence */
+    ENGINE_ALGO_MCTS,      /* UCT with a win/loss solver and random playouts */
+};
+
+/* What a search reports after each finished iteration (alpha-beta) or now and then
+ * (MCTS): the UCI `info` line. */
+#define ENGINE_PV_TEXT_MAX 512
+struct engine_info {
+    int depth, seldepth;
+    Score score; /* side to move's view; |score| >= ENGINE_WIN_BOUND: a win/loss */
+    uint64_t nodes;
+    int64_t time_ms;
+    char pv[ENGINE_PV_TEXT_MAX]; /* move texts separated by spaces */
+};
 
 struct engine_limits {
     int depth;           /* 0: no depth limit */
@@ -23,6 +49,14 @@ struct engine_limits {
     int movestogo;
     /* Set to non-zero by another thread to stop the search soon. */
     const atomic_int *stop;
+    /* Extensions (zero means the default). */
+    int infinite;          /* search until *stop (UCI `go infinite`) */
+    enum engine_algo algo; /* force one search */
+    int noise;             /* extra root noise in centipawns (low levels have their own) */
+    int contempt;          /* a draw's cost to the side to move, centipawns (-1: none) */
+    int blunder;           /* per mille of random (not at once losing) moves */
+    void (*on_info)(void *ctx, const struct engine_info *info);
+    void *info_ctx;
 };
 
 struct engine_result {
@@ -38,3 +72,20 @@ struct engine_result {
  * be NULL.  The seed makes the low levels' deliberate mistakes reproducible. */
 Move engine_think(const struct game *g, void *st, int level, const struct engine_limits *limits,
                   uint64_t seed, struct engine_result *out);
+
+/* A persistent engine: its transposition table lives across moves of one game (UCI,
+ * match).  NULL without memory. */
+struct engine;
+struct engine *engine_new(size_t hash_mb);
+void engine_free(struct engine *e);
+/* Forget everything learnt (a new game). */
+void engine_clear(struct engine *e);
+/* engine_think with this engine's table. */
+Move engine_go(struct engine *e, const struct game *g, void *st, int level,
+               const struct engine_limits *limits, uint64_t seed, struct engine_result *out);
+
+/* The search each game plays with at full strength, decided by measurement. */
+enum engine_algo engine_game_algo(const struct game *g);
+/* The fixed depth `agora bench` searches for this game. */
+int engine_bench_depth(const struct game *g);
+const char *engine_algo_name(enum engine_algo a);

@@ -95,24 +95,46 @@ void egara_status(const void *st, struct game_status *out)
         *out = (struct game_status){RESULT_ONGOING, REASON_NONE, 0};
 }
 
-/* Material first; then the pieces the opponent could jump right now. */
+/* Evaluation terms, in hundredths of a piece.  Captures are compulsory, so the
+ * search's quiescence settles every exchange; the static terms judge quiet
+ * positions only. */
+#define EVAL_PIECE 100
+#define EVAL_EXPOSED 12  /* a piece the opponent could jump if it were to move */
+#define EVAL_STEP 3      /* each step a side could make: room to wait, not be blocked */
+#define EVAL_CRAMPED 25  /* two steps or fewer: close to losing by being blocked */
+#define EVAL_CENTRE 5    /* a piece on c3 d3 e3 d4 c5 d5 e5, where the lines cross */
+#define EVAL_TRADE 4     /* per piece ahead and per piece already off the board: */
+                         /* ahead, trade down (the counts decide a quiet game) */
+/* Bits of c3 d3 e3 d4 c5 d5 e5 (points 8..14). */
+#define EGARA_CENTRE_POINTS (0x7fu << 8)
+
 Score egara_evaluate(const void *st)
 {
     const struct egara_state *s = st;
     int us = s->side, them = !us;
-    Score score = 100 * (__builtin_popcount(s->pieces[us]) - __builtin_popcount(s->pieces[them]));
     uint32_t empty = EGARA_ALL_POINTS & ~(s->pieces[0] | s->pieces[1]);
-    int exposed[2] = {0, 0};
-    for (int side = 0; side < 2; side++)
+    int count[2], exposed[2] = {0, 0}, steps[2] = {0, 0}, centre[2];
+    for (int side = 0; side < 2; side++) {
+        count[side] = __builtin_popcount(s->pieces[side]);
+        centre[side] = __builtin_popcount(s->pieces[side] & EGARA_CENTRE_POINTS);
         for (uint32_t bits = s->pieces[side]; bits; bits &= bits - 1) {
             int p = __builtin_ctz(bits);
+            steps[side] += __builtin_popcount(egara_board.adjacent[p] & empty);
             for (int j = 0; j < egara_board.jump_count[p]; j++) {
                 const struct egara_jump *jp = &egara_board.jumps[p][j];
                 if (((s->pieces[!side] >> jp->over) & 1) && ((empty >> jp->to) & 1))
                     exposed[!side]++;
             }
         }
-    return score + 10 * (exposed[them] - exposed[us]);
+    }
+    int diff = count[us] - count[them];
+    int off = 2 * EGARA_PIECES - count[us] - count[them];
+    Score score = EVAL_PIECE * diff + EVAL_TRADE * diff * off;
+    score += EVAL_EXPOSED * (exposed[them] - exposed[us]);
+    score += EVAL_STEP * (steps[us] - steps[them]);
+    score += EVAL_CENTRE * (centre[us] - centre[them]);
+    score -= (steps[us] <= 2 ? EVAL_CRAMPED : 0) - (steps[them] <= 2 ? EVAL_CRAMPED : 0);
+    return score;
 }
 
 int egara_is_noisy(const void *st, Move m)

@@ -53,6 +53,9 @@ static int parse_board(struct egara_state *s, const char *board, size_t len, cha
                             egara_rank_size[r]);
             r++;
             filled = 0;
+        } else if (r >= 7) {
+            /* Text after a seventh '/': not a rank of this board. */
+            return fail(err, err_size, "too many ranks: expected 7 separated by '/'");
         } else if (c >= '1' && c <= '9') {
             filled += c - '0';
             if (filled > egara_rank_size[r])

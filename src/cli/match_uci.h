@@ -1,0 +1,29 @@
+/* An external engine driven over UCI by `agora match`: a child process on two
+ * pipes, lines read with a timeout so a hung engine cannot hang the match. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct uci_client {
+    pid_t pid;
+    int to_fd, from_fd;
+    int alive;
+    size_t len;
+    char buf[1 << 16];
+};
+
+/* Start `command` (run by /bin/sh), do the uci/uciok handshake, set the options
+ * (names[i] = values[i]) and wait for readyok.  -1 with a message on failure. */
+int uci_client_start(struct uci_client *c, const char *command, const char *const *names,
+                     const char *const *values, int noptions, char *err, size_t err_size);
+/* Send one line (a newline is added); -1 if the engine is gone. */
+int uci_client_send(struct uci_client *c, const char *line);
+/* The next line within timeout_ms: 1 a line, 0 timeout, -1 the engine is gone. */
+int uci_client_read(struct uci_client *c, char *line, size_t size, int64_t timeout_ms);
+/* Read lines until one starts with the word `word`: 1 found, 0 timeout, -1 gone. */
+int uci_client_expect(struct uci_client *c, const char *word, char *line, size_t size,
+                      int64_t timeout_ms);
+/* quit, then kill if it lingers; always reaps the child. */
+void uci_client_stop(struct uci_client *c);

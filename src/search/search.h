@@ -1,0 +1,50 @@
+/* What the engine front (engine.c) hands the two searches, and what they share.
+ * Private to src/search. */
+#pragma once
+
+#include "engine.h"
+#include "timeman.h"
+#include "tt.h"
+
+struct search_params {
+    int depth;     /* alpha-beta: the last iteration (1..ENGINE_MAX_PLY - 1) */
+    int noise;     /* centipawns of root noise: the low levels' deliberate mistakes */
+    uint64_t seed; /* for the noise and MCTS's playouts */
+    int infinite;  /* keep searching until stopped, even after a proven result */
+    int contempt;  /* centipawns a draw is worth less than 0 to the side to move at
+                    * the root: a stronger side plays on instead of repeating */
+    void (*on_info)(void *ctx, const struct engine_info *info);
+    void *info_ctx;
+};
+
+/* Both return a legal move of a game in progress (never 0 there) and fill `out`. */
+Move ab_search(const struct game *g, void *st, const struct search_params *p,
+               struct search_ctl *ctl, struct tt *tt, struct engine_result *out);
+Move mcts_search(const struct game *g, void *st, const struct search_params *p,
+                 struct search_ctl *ctl, struct engine_result *out);
+
+/* The score of a finished game for the side to move, `ply` plies from the root:
+ * a win sooner is better, a loss later is better. */
+static inline Score search_result_score(enum result r, enum side to_move, int ply)
+{
+    if (r == RESULT_DRAW)
+        return 0;
+    enum result mine = to_move == SIDE_WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
+    return r == mine ? SCORE_WIN - ply : -(SCORE_WIN - ply);
+}
+
+/* The evaluation clamped below the win scores, so a static score is never taken for
+ * a proven result. */
+static inline Score search_evaluate(const struct game *g, const void *st)
+{
+    Score s = g->evaluate(st);
+    if (s >= ENGINE_WIN_BOUND)
+        return ENGINE_WIN_BOUND - 1;
+    if (s <= -ENGINE_WIN_BOUND)
+        return -ENGINE_WIN_BOUND + 1;
+    return s;
+}
+
+/* The principal variation from the table as move texts, moves checked legal. */
+void search_pv_text(const struct game *g, void *st, const struct tt *tt, Move first, int max_len,
+                    char *buf, size_t size);

@@ -1,0 +1,184 @@
+/* The engine's commands run in-process: uci for a non-chess game, match between
+ * levels, and the match statistics. */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/match_openings.h"
+#include "cli/match_stats.h"
+#include "core/registry.h"
+#include "harness.h"
+
+/* Run `agora ARGS...` with `input` on stdin; returns the exit code, stdout in *out
+ * (malloc'd). */
+static int run_cli(const char *input, char **out, int argc, char **argv)
+{
+    FILE *in = fmemopen((void *)input, strlen(input), "r");
+    size_t out_len = 0, err_len = 0;
+    char *err_text = NULL;
+    FILE *o = open_memstream(out, &out_len), *e = open_memstream(&err_text, &err_len);
+    struct cli_io io = {in, o, e};
+    int rc = cli_main(argc, argv, &io);
+    fclose(in);
+    fclose(o);
+    fclose(e);
+    free(err_text);
+    return rc;
+}
+
+TEST(search_uci_egara_session)
+{
+    char *argv[] = {"agora", "uci", "--game", "egara", NULL};
+    const char *input = "uci\n"
+                        "isready\n"
+                        "setoption name Level value 3\n"
+                        "position startpos moves c3-d4\n"
+                        "go depth 3\n"
+                        "position text 5/3/3/B/2W/1B1/2W2 w 0\n"
+                        "setoption name Level value 0\n"
+                        "go depth 4\n"
+                        "position fen 2W2/3/3/1/3/B1W/3WW w 7 moves f2-d2\n"
+                        "go nodes 500\n"
+                        "position text nonsense\n"
+                        "position startpos moves c3-d4 c3-d4\n"
+                        "setoption name Level value 99\n"
+                        "quit\n";
+    char *out = NULL;
+    CHECK_EQ_INT(run_cli(input, &out, 4, argv), 0);
+    CHECK(strstr(out, "id name agora egara-guti\n") != NULL);
+    CHECK(strstr(out, "option name Level type spin") != NULL);
+    CHECK(strstr(out, "uciok\nreadyok\n") != NULL);
+    /* After c3-d4 black's only move is the capture e5xc3. */
+    CHECK(strstr(out, "bestmove e5xc3\n") != NULL);
+    /* The winning chain, with a win score. */
+    CHECK(strstr(out, "score mate 1") != NULL);
+    CHECK(strstr(out, "bestmove d1xd3xd5\n") != NULL);
+    /* b2 must take f2-d2's piece. */
+    CHECK(strstr(out, "bestmove b2xf2\n") != NULL);
+    CHECK(strstr(out, "info string error: bad position") != NULL);
+    CHECK(strstr(out, "info string error: illegal move 'c3-d4'") != NULL);
+    CHECK(strstr(out, "info string error: Level is 0..8") != NULL);
+    free(out);
+}
+
+TEST(search_uci_needs_a_game)
+{
+    char *argv[] = {"agora", "uci", "--game", "nosuchgame", NULL};
+    char *out = NULL;
+    CHECK_EQ_INT(run_cli("", &out, 4, argv), 2);
+    free(out);
+}
+
+TEST(search_match_levels)
+{
+    char path[] = "/tmp/agora-match-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    char *argv[] = {"agora",         "match", "egara",   "level:2", "random", "--games", "4",
+                    "--concurrency", "2",     "--quiet", "--out",   path,     NULL};
+    char *out = NULL;
+    CHECK_EQ_INT(run_cli("", &out, 12, argv), 0);
+    CHECK(strstr(out, "games 4/4") != NULL);
+    CHECK(strstr(out, "level:2: illegal moves 0, crashes 0, time losses 0") != NULL);
+    free(out);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    int games = 0;
+    char line[4096];
+    while (f && fgets(line, sizeof line, f))
+        games += !strncmp(line, "[Result ", 8);
+    CHECK_EQ_INT(games, 4);
+    if (f)
+        fclose(f);
+    unlink(path);
+}
+
+TEST(search_match_bad_input)
+{
+    static const char *const bad[][3] = {
+        {"level:9", "random", NULL},       {"levle:2", "random", NULL},
+        {"level:2,tc=x", "random", NULL},  {"level:2", NULL, NULL},
+        {"level:2", "random", "--option"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *argv[8] = {"agora", "match", "egara"};
+        int argc = 3;
+        for (int k = 0; k < 3 && bad[i][k]; k++)
+            argv[argc++] = (char *)bad[i][k];
+        if (argc == 6)
+            argv[argc++] = "X=1";
+        char *out = NULL;
+        CHECK_MSG(run_cli("", &out, argc, argv) == 2, "accepted case %zu", i);
+        free(out);
+    }
+}
+
+TEST(search_match_stats)
+{
+    double elo, err;
+    struct match_score s = {30, 20, 10};
+    match_elo(&s, &elo, &err);
+    /* 70/120... score (30 + 10) / 60 = 2/3: +120 Elo. */
+    CHECK_MSG(fabs(elo - 120.4) < 0.5, "elo %f", elo);
+    CHECK_MSG(err > 50 && err < 120, "error %f", err);
+    struct match_score sweep = {10, 0, 0};
+    match_elo(&sweep, &elo, &err);
+    CHECK(isinf(elo) && elo > 0);
+    double lo, hi;
+    match_sprt_bounds(0.05, 0.05, &lo, &hi);
+    CHECK(fabs(hi - 2.944) < 0.01 && fabs(lo + 2.944) < 0.01);
+    struct match_score strong = {600, 200, 200};
+    CHECK(match_sprt_llr(&strong, 0, 10) > hi);
+    struct match_score weak = {200, 200, 600};
+    CHECK(match_sprt_llr(&weak, 0, 10) < lo);
+}
+
+TEST(search_match_openings_files)
+{
+    const struct game *g = game_find("egara-guti");
+    char lines[] = "/tmp/agora-open-XXXXXX", pgn[] = "/tmp/agora-open-XXXXXX.pgn";
+    int fd1 = mkstemp(lines), fd2 = mkstemps(pgn, 4);
+    CHECK(fd1 >= 0 && fd2 >= 0);
+    if (fd1 < 0 || fd2 < 0)
+        return;
+    const char *a = "# two positions\nBBBBB/BBB/BBB/1/WWW/WWW/WWWWW w 0\n"
+                    "5/B2/3/1/W2/1W1/WWW1W w 4\n";
+    const char *b = "[Event \"x\"]\n\n1. c3-d4 e5xc3 2. b2xd4 *\n\n"
+                    "[FEN \"5/B2/3/1/W2/1W1/WWW1W w 4\"]\n1. b1-b2 {a comment} 1-0\n";
+    CHECK(write(fd1, a, strlen(a)) == (ssize_t)strlen(a));
+    CHECK(write(fd2, b, strlen(b)) == (ssize_t)strlen(b));
+    close(fd1);
+    close(fd2);
+    char **texts = NULL, err[ERROR_TEXT_MAX];
+    int n = 0;
+    CHECK(match_load_openings(g, lines, &texts, &n, err, sizeof err) == 0);
+    CHECK_EQ_INT(n, 2);
+    if (n == 2)
+        CHECK_STR(texts[1], "5/B2/3/1/W2/1W1/WWW1W w 4");
+    for (int i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    CHECK(match_load_openings(g, pgn, &texts, &n, err, sizeof err) == 0);
+    CHECK_EQ_INT(n, 2);
+    if (n == 2) {
+        CHECK_STR(texts[0], "BBBBB/BBB/BB1/W/1WW/1WW/WWWWW b 0");
+        CHECK_STR(texts[1], "5/B2/3/1/W2/WW1/W1W1W b 5");
+    }
+    for (int i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    /* A bad move names itself and loads nothing. */
+    FILE *f = fopen(pgn, "w");
+    if (f) {
+        fputs("1. c3-d5 *\n", f);
+        fclose(f);
+    }
+    CHECK(match_load_openings(g, pgn, &texts, &n, err, sizeof err) != 0);
+    CHECK(strstr(err, "c3-d5") != NULL && n == 0 && texts == NULL);
+    unlink(lines);
+    unlink(pgn);
+}
