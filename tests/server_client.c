@@ -1,6 +1,7 @@
 #include "server_client.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -140,6 +141,21 @@ void test_tmpdir(char *out, size_t size)
     snprintf(out, size, "/tmp/agora-test-XXXXXX");
     if (!mkdtemp(out))
         snprintf(out, size, "/tmp");
+}
+
+void test_rmdir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[512];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
 }
 
 int test_free_port(void)

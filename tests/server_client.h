@@ -30,5 +30,7 @@ int api_call(int port, const char *method, const char *path, const char *token, 
 void test_tmpdir(char *out, size_t size);
 /* A connected socket to the loopback port, or -1. */
 int test_connect(int port);
+/* Remove a test folder and the files in it. */
+void test_rmdir(const char *dir);
 /* A loopback port nothing listens on now. */
 int test_free_port(void);

@@ -399,7 +399,7 @@ TEST(server_cache_evicts_and_reloads)
         free(prints[i]);
     }
     server_stop(srv);
-    unlink(db);
+    test_rmdir(dir);
 }
 
 TEST(server_static_files)
@@ -439,8 +439,7 @@ TEST(server_static_files)
     CHECK_EQ_INT(r.status, 405);
     http_reply_free(&r);
     server_stop(srv);
-    unlink(path);
-    rmdir(dir);
+    test_rmdir(dir);
     /* No web/ folder: a placeholder page says so. */
     cfg.web_dir = "/nonexistent-agora-web";
     srv = server_start(&cfg, err, sizeof err);

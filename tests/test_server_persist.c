@@ -140,7 +140,7 @@ TEST(server_restart_keeps_games)
     }
     json_decref(st);
     server_stop(b);
-    unlink(db);
+    test_rmdir(dir);
 }
 
 /* ---- kill -9 under load ---- */
@@ -250,13 +250,7 @@ TEST(server_kill9_loses_no_acknowledged_move)
     int status = 0;
     waitpid(pid, &status, 0);
     CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "server did not stop cleanly");
-    char path[160];
-    unlink(db);
-    snprintf(path, sizeof path, "%s-wal", db);
-    unlink(path);
-    snprintf(path, sizeof path, "%s-shm", db);
-    unlink(path);
-    rmdir(dir);
+    test_rmdir(dir);
 }
 
 /* ---- concurrent requests on one game ---- */
@@ -342,7 +336,7 @@ TEST(server_concurrent_moves_on_one_game)
     json_decref(again);
     json_decref(final);
     server_stop(srv);
-    unlink(db);
+    test_rmdir(dir);
 }
 
 /* ---- event streams ---- */
@@ -537,7 +531,7 @@ TEST(server_restart_with_the_computer_to_move)
     CHECK(json_is_true(json_object_get(now, "your_turn")) || over(now));
     json_decref(now);
     server_stop(b);
-    unlink(db);
+    test_rmdir(dir);
 }
 
 /* An event stream kept open (holding its game in memory): the socket. */
