@@ -8,6 +8,8 @@
 #   make perft-full   every depth of ../shared/data/perft-chess.epd (minutes)
 #   make bench-perft  agora's chess perft against Stockfish's, side by side
 #   make setup        install missing Debian packages (idempotent)
+#   make run          setup, build, and start the server: http://127.0.0.1:8080/
+#   make loadtest     bounded load test of the server on loopback (tools/loadtest)
 
 CC ?= cc
 SAN_CC ?= clang
@@ -18,7 +20,7 @@ WARN := -Wall -Wextra -Wshadow -Werror
 BASE_CFLAGS := -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Ibuild -pthread -MMD -MP
 OPT_CFLAGS := -O2 -g -march=x86-64-v2
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-LDLIBS := -lm -pthread
+LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lm -pthread
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
@@ -31,7 +33,8 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test test-only setup fuzz bench clean check-format perft-full bench-perft
+.PHONY: all run test test-only setup fuzz fuzz-server bench loadtest clean check-format \
+	perft-full bench-perft
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -67,26 +70,44 @@ build/fuzz-parsers: fuzz/fuzz_parsers.c $(LIB_SRC)
 	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 
+# The server's request routing and JSON bodies (no HTTP, no threads).
+build/fuzz-server: fuzz/fuzz_server.c $(LIB_SRC)
+	@mkdir -p build
+	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
+
+# tools/loadtest runs it against a fresh `agora serve` (bounded: games and seconds).
+build/loadtest: tools/loadtest.c
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $< -ljansson
+
 setup:
 	@scripts/setup
 
-# Set up, build and start agora (for now the terminal game; later the web server).
+# Set up, build and start the game server: http://127.0.0.1:8080/
 run: setup
 	$(MAKE) agora
-	./agora play egara-guti
+	./agora serve --port 8080 --db agora.db
 
 test: setup
 	@$(MAKE) --no-print-directory test-only
 
-test-only: agora build/agora-tests build/agora-tests-san build/fuzz-parsers
+test-only: agora build/agora-tests build/agora-tests-san build/fuzz-parsers build/fuzz-server
 	@tests/run
 
 fuzz: build/fuzz-parsers
 	@mkdir -p build/fuzz-corpus
 	build/fuzz-parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 build/fuzz-corpus fuzz/seeds
 
+fuzz-server: build/fuzz-server
+	@mkdir -p build/fuzz-server-corpus
+	build/fuzz-server -max_total_time=$(FUZZ_SECONDS) -max_len=2048 build/fuzz-server-corpus fuzz/seeds-server
+
 bench: agora
 	./agora bench
+
+loadtest:
+	tools/loadtest
 
 perft-full: agora
 	scripts/perft-epd

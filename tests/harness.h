@@ -28,46 +28,46 @@ const char *test_data_dir(void);
 #define TEST(name) void test_##name(struct test_ctx *t__)
 #define TEST_HEAVY(name) void test_##name(struct test_ctx *t__)
 
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        if (!(cond))                                                             \
-            test_fail(t__, __FILE__, __LINE__, "CHECK(%s)", #cond);               \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            test_fail(t__, __FILE__, __LINE__, "CHECK(%s)", #cond);                                \
     } while (0)
 
-#define CHECK_MSG(cond, ...)                                                     \
-    do {                                                                         \
-        if (!(cond))                                                             \
-            test_fail(t__, __FILE__, __LINE__, __VA_ARGS__);                      \
+#define CHECK_MSG(cond, ...)                                                                       \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            test_fail(t__, __FILE__, __LINE__, __VA_ARGS__);                                       \
     } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                       \
-    do {                                                                         \
-        long long a__ = (long long)(a), b__ = (long long)(b);                    \
-        if (a__ != b__)                                                          \
-            test_fail(t__, __FILE__, __LINE__, "%s == %lld, expected %s == %lld", \
-                      #a, a__, #b, b__);                                         \
+#define CHECK_EQ_INT(a, b)                                                                         \
+    do {                                                                                           \
+        long long a__ = (long long)(a), b__ = (long long)(b);                                      \
+        if (a__ != b__)                                                                            \
+            test_fail(t__, __FILE__, __LINE__, "%s == %lld, expected %s == %lld", #a, a__, #b,     \
+                      b__);                                                                        \
     } while (0)
 
-#define CHECK_EQ_U64(a, b)                                                       \
-    do {                                                                         \
-        uint64_t a__ = (uint64_t)(a), b__ = (uint64_t)(b);                       \
-        if (a__ != b__)                                                          \
-            test_fail(t__, __FILE__, __LINE__, "%s == %" PRIu64 ", expected %" PRIu64, \
-                      #a, a__, b__);                                             \
+#define CHECK_EQ_U64(a, b)                                                                         \
+    do {                                                                                           \
+        uint64_t a__ = (uint64_t)(a), b__ = (uint64_t)(b);                                         \
+        if (a__ != b__)                                                                            \
+            test_fail(t__, __FILE__, __LINE__, "%s == %" PRIu64 ", expected %" PRIu64, #a, a__,    \
+                      b__);                                                                        \
     } while (0)
 
-#define CHECK_STR(a, b)                                                          \
-    do {                                                                         \
-        const char *a__ = (a), *b__ = (b);                                       \
-        if (!a__ || !b__ || strcmp(a__, b__) != 0)                               \
-            test_fail(t__, __FILE__, __LINE__, "%s == \"%s\", expected \"%s\"",    \
-                      #a, a__ ? a__ : "(null)", b__ ? b__ : "(null)");            \
+#define CHECK_STR(a, b)                                                                            \
+    do {                                                                                           \
+        const char *a__ = (a), *b__ = (b);                                                         \
+        if (!a__ || !b__ || strcmp(a__, b__) != 0)                                                 \
+            test_fail(t__, __FILE__, __LINE__, "%s == \"%s\", expected \"%s\"", #a,                \
+                      a__ ? a__ : "(null)", b__ ? b__ : "(null)");                                 \
     } while (0)
 
 /* The test's context, for helper functions that check on a test's behalf. */
 #define TEST_CTX t__
-#define SKIP(why)                                                                \
-    do {                                                                         \
-        test_skip(t__, why);                                                     \
-        return;                                                                  \
+#define SKIP(why)                                                                                  \
+    do {                                                                                           \
+        test_skip(t__, why);                                                                       \
+        return;                                                                                    \
     } while (0)

@@ -31,10 +31,10 @@ static void run_cli(struct run *r, const char *input, int argc, const char **arg
     fclose(err);
 }
 
-#define RUN(r, input, ...)                                                       \
-    do {                                                                         \
-        const char *args__[] = {__VA_ARGS__};                                    \
-        run_cli((r), (input), (int)(sizeof args__ / sizeof args__[0]), args__);  \
+#define RUN(r, input, ...)                                                                         \
+    do {                                                                                           \
+        const char *args__[] = {__VA_ARGS__};                                                      \
+        run_cli((r), (input), (int)(sizeof args__ / sizeof args__[0]), args__);                    \
     } while (0)
 
 static int count_lines(const char *s)

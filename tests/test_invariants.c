@@ -237,8 +237,8 @@ TEST(invariants_bad_position_text)
         Key k = g->key(st);
         for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
             char err[ERROR_TEXT_MAX] = "";
-            CHECK_MSG(g->parse_position(st, junk[i], err, sizeof err) != 0,
-                      "%s accepted '%s'", g->name, junk[i]);
+            CHECK_MSG(g->parse_position(st, junk[i], err, sizeof err) != 0, "%s accepted '%s'",
+                      g->name, junk[i]);
             CHECK_MSG(err[0] != 0, "%s: no message for '%s'", g->name, junk[i]);
             CHECK(g->key(st) == k);
         }

@@ -22,6 +22,7 @@ int cmd_play(int argc, char **argv, struct cli_io *io);
 int cmd_bench(int argc, char **argv, struct cli_io *io);
 int cmd_match(int argc, char **argv, struct cli_io *io);
 int cmd_uci(int argc, char **argv, struct cli_io *io);
+int cmd_serve(int argc, char **argv, struct cli_io *io);
 int cmd_pgn(int argc, char **argv, struct cli_io *io);
 
 /* Shared helpers (common.c). */

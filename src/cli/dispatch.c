@@ -21,6 +21,9 @@ static const char usage[] =
     "                                           uci:COMMAND, plus ,tc=S+INC ,algo=mcts ...\n"
     "  uci [--game GAME]                        the UCI protocol (chess by default)\n"
     "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
+    "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
+    "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
+    "        [--new-games-per-minute N] [--cache-mb N]   the web server (API + web/)\n"
     "\n"
     "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"
     "one argument (chess: FEN).\n";
@@ -37,6 +40,7 @@ static const struct command commands[] = {
     {"bench", cmd_bench},
     {"match", cmd_match},
     {"uci", cmd_uci},
+    {"serve", cmd_serve},
     {"pgn", cmd_pgn},
 };
 

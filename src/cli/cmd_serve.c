@@ -1,0 +1,85 @@
+/* agora serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--sync full|normal]
+ *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
+ *             [--cache-mb N]
+ * Runs the game server until SIGINT or SIGTERM. */
+#include <signal.h>
+#include <string.h>
+
+#include "cli.h"
+#include "server/server.h"
+
+int cmd_serve(int argc, char **argv, struct cli_io *io)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    for (int i = 0; i < argc; i++) {
+        const char *opt = argv[i];
+        if (i + 1 >= argc)
+            return cli_error(io, "serve: option '%s' needs a value (or is unknown)", opt);
+        const char *val = argv[++i];
+        long v;
+        if (!strcmp(opt, "--port")) {
+            if (cli_int(io, "port", val, 0, 65535, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.port = (int)v;
+        } else if (!strcmp(opt, "--host")) {
+            cfg.host = val;
+        } else if (!strcmp(opt, "--db")) {
+            cfg.db_path = val;
+        } else if (!strcmp(opt, "--web")) {
+            cfg.web_dir = val;
+        } else if (!strcmp(opt, "--sync")) {
+            if (strcmp(val, "full") && strcmp(val, "normal"))
+                return cli_error(io, "serve: bad --sync '%s' (full or normal)", val);
+            cfg.sync = !strcmp(val, "full") ? STORE_SYNC_FULL : STORE_SYNC_NORMAL;
+        } else if (!strcmp(opt, "--workers")) {
+            if (cli_int(io, "workers", val, 1, 64, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.engine_workers = (int)v;
+        } else if (!strcmp(opt, "--threads")) {
+            if (cli_int(io, "threads", val, 1, 64, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.http_threads = (int)v;
+        } else if (!strcmp(opt, "--move-ms")) {
+            if (cli_int(io, "move-ms", val, 10, 600000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.move_time_ms = v;
+        } else if (!strcmp(opt, "--committers")) {
+            if (cli_int(io, "committers", val, 0, 64, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.committers = (int)v;
+        } else if (!strcmp(opt, "--cache-mb")) {
+            if (cli_int(io, "cache-mb", val, 16, 1 << 20, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.cache_mb = (int)v;
+        } else if (!strcmp(opt, "--new-games-per-minute")) {
+            if (cli_int(io, "new-games-per-minute", val, 0, 1000000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.new_games_per_minute = (int)v;
+        } else {
+            return cli_error(io, "serve: unknown option '%s'", opt);
+        }
+    }
+    /* Block the stop signals in every thread the server starts; this one waits for
+     * them.  (Restored on failure, so an in-process caller keeps its own mask.) */
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, &old);
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv) {
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return cli_error(io, "serve: %s", err);
+    }
+    signal(SIGPIPE, SIG_IGN);
+    fprintf(io->out, "agora: serving on http://%s:%d/ (database %s)\n", cfg.host, server_port(srv),
+            cfg.db_path);
+    fflush(io->out);
+    int sig;
+    sigwait(&stop, &sig);
+    fprintf(io->out, "agora: stopping\n");
+    server_stop(srv);
+    return 0;
+}

@@ -1,0 +1,564 @@
+/* The JSON API: routing and one handler per operation (the contract is in
+ * src/server/API.md).  Handlers know nothing of HTTP libraries: they take an
+ * api_request and fill an api_response, so the fuzz target drives them directly.
+ *
+ * Every rejected request leaves the game untouched: handlers check (404, 403, 400
+ * body, 409 turn, 400 move) before they change anything, and a change is made in
+ * memory only once the store has committed it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/registry.h"
+#include "internal.h"
+#include "token.h"
+
+#define LIST_LIMIT 100
+/* The computer accepts a draw when it judges itself this much worse (centipawns). */
+#define DRAW_ACCEPT_BELOW (-50)
+
+/* Messages may quote what the client sent (and cut it anywhere): keep them printable
+ * ASCII so they are always valid JSON strings. */
+static void printable(char *msg)
+{
+    for (; *msg; msg++)
+        if ((unsigned char)*msg < 0x20 || (unsigned char)*msg >= 0x7f)
+            *msg = '?';
+}
+
+char *api_error_body(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    printable(msg);
+    json_t *j = json_object();
+    json_object_set_new(j, "error", json_string(msg));
+    return json_text(j);
+}
+
+static void set_json(struct api_response *r, int status, json_t *j)
+{
+    r->kind = API_DONE;
+    r->status = status;
+    r->body = json_text(j);
+    r->content_type = "application/json";
+}
+
+static void set_error(struct api_response *r, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_error(struct api_response *r, int status, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    printable(msg);
+    json_t *j = json_object();
+    json_object_set_new(j, "error", json_string(msg));
+    set_json(r, status, j);
+}
+
+/* The bearer token of the request, or NULL. */
+static const char *bearer(const struct api_request *req)
+{
+    const char *a = req->authorization;
+    if (!a || strncasecmp(a, "Bearer ", 7) != 0)
+        return NULL;
+    a += 7;
+    while (*a == ' ')
+        a++;
+    return a;
+}
+
+/* 0 when the request carries the game's token; otherwise a 403 is set. */
+static int authorize(const struct api_request *req, const struct session *s, struct api_response *r)
+{
+    const char *tok = bearer(req);
+    if (!tok || !*tok) {
+        set_error(r, 403, "missing token: send 'Authorization: Bearer <token>'");
+        return -1;
+    }
+    char hash[STORE_HASH_LEN + 1];
+    token_hash(tok, hash);
+    if (!token_equal(hash, s->row.token_hash)) {
+        set_error(r, 403, "wrong token for this game");
+        return -1;
+    }
+    return 0;
+}
+
+/* The body as a JSON object; NULL (after a 400) when malformed.  An empty body is {}
+ * when `optional`. */
+static json_t *body_object(const struct api_request *req, bool optional, struct api_response *r)
+{
+    size_t n = req->body_len;
+    while (n && (req->body[n - 1] == ' ' || req->body[n - 1] == '\n' || req->body[n - 1] == '\r'))
+        n--;
+    if (n == 0) {
+        if (optional)
+            return json_object();
+        set_error(r, 400, "malformed JSON: the body is empty");
+        return NULL;
+    }
+    json_error_t jerr;
+    json_t *j = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!j) {
+        set_error(r, 400, "malformed JSON: %s (line %d, column %d)", jerr.text, jerr.line,
+                  jerr.column);
+        return NULL;
+    }
+    if (!json_is_object(j)) {
+        json_decref(j);
+        set_error(r, 400, "malformed JSON: the body must be an object");
+        return NULL;
+    }
+    return j;
+}
+
+/* Answer with the state now, or wait for the computer's reply. */
+static void reply_state(struct server *srv, const struct api_request *req, struct session *s,
+                        int ok_status, const char *new_token, struct api_response *r)
+{
+    session_schedule(s);
+    if (s->job_pending && req->waiter && !s->waiter) {
+        req->waiter->ok_status = ok_status;
+        snprintf(req->waiter->token, sizeof req->waiter->token, "%s", new_token ? new_token : "");
+        s->waiter = req->waiter;
+        r->kind = API_WAIT;
+        r->session = s; /* the caller's reference passes to the HTTP layer */
+        return;
+    }
+    if (s->job_pending && srv->cfg.engine_workers == 0) {
+        pthread_mutex_unlock(&s->mu);
+        workers_run_inline(srv);
+        pthread_mutex_lock(&s->mu);
+    }
+    json_t *j = state_json(s);
+    if (new_token)
+        json_object_set_new(j, "token", json_string(new_token));
+    set_json(r, ok_status, j);
+}
+
+/* The games this server plays, with their boards' geometry: static, fetched once. */
+static void handle_catalog(struct api_response *r)
+{
+    json_t *games = json_array();
+    for (int i = 0; game_registry[i]; i++) {
+        const struct game *g = game_registry[i];
+        json_t *aliases = json_array();
+        for (int k = 0; g->aliases && g->aliases[k]; k++)
+            json_array_append_new(aliases, json_string(g->aliases[k]));
+        json_t *start = json_null();
+        void *st = game_state_new(g);
+        if (st) {
+            char pos[POSITION_TEXT_MAX];
+            g->start(st);
+            g->write_position(st, pos, sizeof pos);
+            start = json_string(pos);
+            free(st);
+        }
+        json_array_append_new(games,
+                              json_pack("{sssssosososisi}", "name", g->name, "title", g->title,
+                                        "aliases", aliases, "start_position", start, "layout",
+                                        layout_json(g), "level_min", 1, "level_max", 8));
+    }
+    json_t *j = json_object();
+    json_object_set_new(j, "games", games);
+    set_json(r, 200, j);
+}
+
+static void list_one(void *ctx, const struct store_game *row)
+{
+    json_array_append_new(ctx, summary_json(row));
+}
+
+static void handle_list(struct server *srv, const struct api_request *req, const char *query_token,
+                        struct api_response *r)
+{
+    const char *tok = query_token ? query_token : bearer(req);
+    if (!tok || !token_well_formed(tok)) {
+        set_error(r, 403, "missing or malformed token: GET /api/games?token=<token>");
+        return;
+    }
+    char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
+    token_hash(tok, hash);
+    json_t *games = json_array();
+    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, games, err,
+                                    sizeof err) != 0) {
+        json_decref(games);
+        set_error(r, 500, "%s", err);
+        return;
+    }
+    json_t *j = json_object();
+    json_object_set_new(j, "games", games);
+    set_json(r, 200, j);
+}
+
+static void count_one(void *ctx, const struct store_game *row)
+{
+    (void)row;
+    (*(int *)ctx)++;
+}
+
+static void handle_create(struct server *srv, const struct api_request *req, struct api_response *r)
+{
+    json_t *body = body_object(req, false, r);
+    if (!body)
+        return;
+    char err[ERROR_TEXT_MAX];
+    json_t *jg = json_object_get(body, "game"), *jl = json_object_get(body, "level");
+    json_t *js = json_object_get(body, "side"), *jp = json_object_get(body, "position");
+    const struct game *g = json_is_string(jg) ? game_find(json_string_value(jg)) : NULL;
+    long level = jl ? (json_is_integer(jl) ? (long)json_integer_value(jl) : -1) : 1;
+    char side[8]; /* copied: the body is released before it is used */
+    snprintf(side, sizeof side, "%s",
+             js ? (json_is_string(js) ? json_string_value(js) : "") : "white");
+    struct store_game row;
+    memset(&row, 0, sizeof row);
+    if (!g) {
+        char list[200] = "";
+        for (int i = 0; game_registry[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, game_registry[i]->name, sizeof list - strlen(list) - 1);
+        }
+        set_error(r, 400, "%s \"game\": expected one of %s", jg ? "unknown" : "missing", list);
+    } else if (level < 1 || level > 8) {
+        set_error(r, 400, "bad \"level\": expected a whole number from 1 to 8");
+    } else if (strcmp(side, "white") && strcmp(side, "black") && strcmp(side, "random")) {
+        set_error(r, 400, "bad \"side\": expected \"white\", \"black\" or \"random\"");
+    } else if (jp && !json_is_null(jp) &&
+               (!json_is_string(jp) || json_string_length(jp) >= sizeof row.start)) {
+        set_error(r, 400, "bad \"position\": expected position text of at most %zu characters",
+                  sizeof row.start - 1);
+    } else {
+        if (json_is_string(jp))
+            snprintf(row.start, sizeof row.start, "%s", json_string_value(jp));
+        goto valid;
+    }
+    json_decref(body);
+    return;
+valid:
+    json_decref(body);
+    /* The position must parse and leave a game to play. */
+    void *st = game_state_new(g);
+    if (!st) {
+        set_error(r, 500, "out of memory");
+        return;
+    }
+    struct game_status gs = {RESULT_ONGOING, REASON_NONE, 0};
+    int bad = row.start[0] && g->parse_position(st, row.start, err, sizeof err) != 0;
+    if (!bad) {
+        if (!row.start[0])
+            g->start(st);
+        g->status(st, &gs);
+    }
+    free(st);
+    if (bad) {
+        set_error(r, 400, "bad \"position\" for %s: %s", g->name, err);
+        return;
+    }
+    if (gs.result != RESULT_ONGOING) {
+        set_error(r, 400, "bad \"position\": the game is already over there (%s)",
+                  reason_text(gs.reason));
+        return;
+    }
+    int64_t now = server_now_ms();
+    if (srv->limiter && req->client && !ratelimit_take(srv->limiter, req->client, now)) {
+        set_error(r, 429, "too many new games from this address; wait a minute");
+        return;
+    }
+    /* A visitor who already has a token (and games under it) keeps it, so their
+     * history stays in one list; anyone else gets a new one. */
+    char token[TOKEN_HEX_LEN + 1] = "";
+    const char *old = bearer(req);
+    if (old && token_well_formed(old)) {
+        int count = 0;
+        token_hash(old, row.token_hash);
+        if (srv->store->ops->list_games(srv->store, row.token_hash, 1, count_one, &count, err,
+                                        sizeof err) == 0 &&
+            count > 0)
+            snprintf(token, sizeof token, "%s", old);
+    }
+    uint64_t side_bits;
+    if ((!token[0] && token_random_hex(token, TOKEN_HEX_LEN / 2) != 0) ||
+        token_random_hex(row.id, STORE_ID_LEN / 2) != 0 || token_random_u64(&row.seed) != 0 ||
+        token_random_u64(&side_bits) != 0) {
+        set_error(r, 500, "no randomness from the kernel");
+        return;
+    }
+    token_hash(token, row.token_hash);
+    snprintf(row.game, sizeof row.game, "%s", g->name);
+    row.level = (int)level;
+    row.human_side = !strcmp(side, "black")   ? SIDE_BLACK
+                     : !strcmp(side, "white") ? SIDE_WHITE
+                                              : (int)(side_bits & 1);
+    row.seed >>= 1; /* SQLite integers are signed */
+    row.created_ms = row.updated_ms = now;
+    struct session *s = session_new(srv, g, &row, err, sizeof err);
+    if (!s) {
+        set_error(r, 500, "%s", err);
+        return;
+    }
+    /* Room in memory first, so a full server stores no game it cannot play.  Nobody
+     * else can reach the new id before this reply gives it out. */
+    int code = session_insert(srv, s, err, sizeof err);
+    if (code) {
+        session_free(s);
+        set_error(r, code, "%s", err);
+        return;
+    }
+    if (srv->store->ops->create_game(srv->store, &row, err, sizeof err) != 0) {
+        session_discard(srv, s);
+        set_error(r, 500, "%s", err);
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    reply_state(srv, req, s, 201, token, r);
+    pthread_mutex_unlock(&s->mu);
+    if (r->kind != API_WAIT)
+        session_put(s);
+}
+
+static void handle_move(struct server *srv, const struct api_request *req, struct session *s,
+                        json_t *body, struct api_response *r)
+{
+    json_t *jm = json_object_get(body, "move");
+    if (!json_is_string(jm)) {
+        set_error(r, 400, "missing \"move\": expected {\"move\": \"<move text>\"}");
+        return;
+    }
+    const char *text = json_string_value(jm);
+    char err[ERROR_TEXT_MAX];
+    if (session_over(s)) {
+        set_error(r, 409, "the game is over");
+        return;
+    }
+    if (session_computer_to_move(s)) {
+        set_error(r, 409, "not your turn: the computer is to move");
+        return;
+    }
+    Move m;
+    if (json_string_length(jm) >= MOVE_TEXT_MAX || strlen(text) != json_string_length(jm)) {
+        set_error(r, 400, "illegal move: the move text is too long or holds a NUL");
+        return;
+    }
+    if (s->g->parse_move(s->st, text, &m, err, sizeof err) != 0) {
+        set_error(r, 400, "%s", err);
+        return;
+    }
+    if (session_play(s, m, err, sizeof err) != 0) {
+        set_error(r, 500, "%s", err);
+        return;
+    }
+    reply_state(srv, req, s, 200, NULL, r);
+}
+
+static void handle_end(struct session *s, const char *op, json_t *body, struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    struct game_status gs;
+    session_status(s, &gs);
+    if (gs.result != RESULT_ONGOING) {
+        set_error(r, 409, "the game is over");
+        return;
+    }
+    int human = s->row.human_side;
+    const char *draw = NULL;
+    int rc = 0;
+    if (!strcmp(op, "resign")) {
+        rc = session_end(s, human == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS,
+                         REASON_RESIGNATION, err, sizeof err);
+    } else if (!strcmp(op, "draw")) {
+        /* The computer judges from its own side. */
+        Score sc = s->g->evaluate(s->st);
+        if ((int)s->g->side_to_move(s->st) == human)
+            sc = -sc;
+        draw = sc < DRAW_ACCEPT_BELOW ? "accepted" : "declined";
+        if (sc < DRAW_ACCEPT_BELOW)
+            rc = session_end(s, RESULT_DRAW, REASON_AGREEMENT, err, sizeof err);
+    } else { /* claim */
+        json_t *jc = json_object_get(body, "claim");
+        const char *want = json_is_string(jc) ? json_string_value(jc) : NULL;
+        unsigned pick = gs.claims;
+        if (want && !strcmp(want, "threefold"))
+            pick &= CLAIM_THREEFOLD;
+        else if (want && !strcmp(want, "fifty-moves"))
+            pick &= CLAIM_FIFTY_MOVES;
+        else if (want || (jc && !json_is_null(jc))) {
+            set_error(r, 400, "bad \"claim\": expected \"threefold\" or \"fifty-moves\"");
+            return;
+        }
+        if ((int)s->g->side_to_move(s->st) != human) {
+            set_error(r, 409, "not your turn: a draw is claimed on one's own move");
+            return;
+        }
+        if (!pick) {
+            set_error(r, 409, "no claim available");
+            return;
+        }
+        /* The game judges the claim where it can (claim_draw); the status it gives is
+         * what is recorded.  A claim of one kind only is judged here. */
+        struct game_status end = {
+            RESULT_DRAW, pick & CLAIM_THREEFOLD ? REASON_CLAIM_THREEFOLD : REASON_CLAIM_FIFTY, 0};
+        if (s->g->claim_draw && pick == gs.claims && s->g->claim_draw(s->st, &end) != 0) {
+            set_error(r, 409, "no claim available");
+            return;
+        }
+        rc = session_end(s, end.result, end.reason, err, sizeof err);
+    }
+    if (rc != 0) {
+        set_error(r, 500, "%s", err);
+        return;
+    }
+    json_t *j = state_json(s);
+    if (draw)
+        json_object_set_new(j, "draw", json_string(draw));
+    set_json(r, 200, j);
+}
+
+/* The moves a reconnecting stream already has (Last-Event-ID), within [0, n]. */
+static int stream_start(const char *last, int n)
+{
+    if (!last)
+        return 0;
+    char *end;
+    long v = strtol(last, &end, 10);
+    if (*end || end == last || v < 0)
+        return 0;
+    return v > n ? n : (int)v;
+}
+
+static void handle_game(struct server *srv, const struct api_request *req, const char *id,
+                        const char *op, struct api_response *r)
+{
+    static const struct {
+        const char *op, *method;
+    } ops[] = {
+        {"", "GET"},       {"moves", "POST"}, {"resign", "POST"}, {"draw", "POST"},
+        {"claim", "POST"}, {"events", "GET"}, {"record", "GET"},
+    };
+    const char *want = NULL;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !want; i++)
+        if (!strcmp(op, ops[i].op))
+            want = ops[i].method;
+    if (!want) {
+        set_error(r, 404, "no such operation '%s' (moves, resign, draw, claim, events, record)",
+                  op);
+        return;
+    }
+    bool is_head = !strcmp(req->method, "HEAD") && !strcmp(want, "GET");
+    if (strcmp(req->method, want) != 0 && !is_head) {
+        set_error(r, 405, "use %s here", want);
+        return;
+    }
+    if (strlen(id) != STORE_ID_LEN || strspn(id, "0123456789abcdef") != STORE_ID_LEN) {
+        set_error(r, 404, "no game '%.40s'", id);
+        return;
+    }
+    struct session *s;
+    char err[ERROR_TEXT_MAX];
+    int code = session_get(srv, id, &s, err, sizeof err);
+    if (code) {
+        set_error(r, code, "%s", err);
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    json_t *body = NULL;
+    if (!strcmp(want, "POST")) {
+        if (authorize(req, s, r) != 0 || !(body = body_object(req, strcmp(op, "moves") != 0, r)))
+            goto out;
+    }
+    if (!*op) {
+        reply_state(srv, req, s, 200, NULL, r);
+    } else if (!strcmp(op, "moves")) {
+        handle_move(srv, req, s, body, r);
+    } else if (!strcmp(op, "events")) {
+        session_schedule(s);
+        r->kind = API_STREAM;
+        r->status = 200;
+        r->session = s;
+        r->stream_from = stream_start(req->last_event_id, s->n_moves);
+    } else if (!strcmp(op, "record")) {
+        r->kind = API_DONE;
+        r->status = 200;
+        r->body = record_text(s);
+        r->content_type = "text/plain; charset=utf-8";
+    } else {
+        handle_end(s, op, body, r);
+    }
+out:
+    json_decref(body);
+    pthread_mutex_unlock(&s->mu);
+    if (r->kind == API_DONE)
+        session_put(s);
+}
+
+void api_handle(struct server *srv, const struct api_request *req, struct api_response *r)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = API_DONE;
+    /* Split off the query; only ?token= (history) and ?last= (streams) are read. */
+    char path[512];
+    const char *q = strchr(req->url, '?');
+    size_t plen = q ? (size_t)(q - req->url) : strlen(req->url);
+    if (plen >= sizeof path) {
+        set_error(r, 404, "no such path");
+        return;
+    }
+    memcpy(path, req->url, plen);
+    path[plen] = 0;
+    char query_token[TOKEN_HEX_LEN + 2] = "", *qt = NULL;
+    for (const char *p = q; p && *p; p = strchr(p + 1, '&')) {
+        if (!strncmp(p + 1, "token=", 6)) {
+            snprintf(query_token, sizeof query_token, "%.*s", (int)strcspn(p + 7, "&"), p + 7);
+            qt = query_token;
+        }
+    }
+    if (req->body_too_large) {
+        set_error(r, 413, "the body is over %d bytes", SERVER_BODY_MAX);
+        return;
+    }
+    if (strncmp(path, "/api/", 5) != 0 && strcmp(path, "/api") != 0) {
+        if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
+            set_error(r, 405, "use GET for files");
+            return;
+        }
+        r->kind = API_STATIC;
+        snprintf(r->path, sizeof r->path, "%s", path);
+        return;
+    }
+    if (!strcmp(path, "/api/catalog")) {
+        if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
+            set_error(r, 405, "use GET here");
+            return;
+        }
+        handle_catalog(r);
+        return;
+    }
+    if (!strcmp(path, "/api/games")) {
+        if (!strcmp(req->method, "POST"))
+            handle_create(srv, req, r);
+        else if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
+            handle_list(srv, req, qt, r);
+        else
+            set_error(r, 405, "use POST to start a game or GET to list yours");
+        return;
+    }
+    if (!strncmp(path, "/api/games/", 11)) {
+        char id[64] = "";
+        const char *rest = path + 11, *slash = strchr(rest, '/');
+        size_t idlen = slash ? (size_t)(slash - rest) : strlen(rest);
+        if (idlen < sizeof id && !(slash && strchr(slash + 1, '/'))) {
+            memcpy(id, rest, idlen);
+            id[idlen] = 0;
+            handle_game(srv, req, id, slash ? slash + 1 : "", r);
+            return;
+        }
+    }
+    set_error(r, 404, "no such API path '%.100s'", path);
+}

@@ -1,0 +1,223 @@
+/* The games in memory: a hash table by id with an LRU list, bounded by
+ * cfg.cache_games.  A session in use (a request, a queued computer move, an event
+ * stream) holds a reference and is never evicted; an unused one is dropped when room
+ * is needed and rebuilt from the store on its next request. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/registry.h"
+#include "internal.h"
+
+static size_t id_bucket(const struct server *srv, const char *id)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a 64 */
+    for (; *id; id++)
+        h = (h ^ (uint8_t)*id) * 1099511628211ull;
+    return (size_t)(h & (srv->n_buckets - 1));
+}
+
+void cache_init(struct server *srv)
+{
+    pthread_mutex_init(&srv->cache_mu, NULL);
+    size_t n = 16;
+    while (n < (size_t)srv->cfg.cache_games * 2)
+        n *= 2;
+    srv->buckets = calloc(n, sizeof *srv->buckets);
+    srv->n_buckets = srv->buckets ? n : 0;
+}
+
+void cache_free(struct server *srv)
+{
+    for (size_t i = 0; i < srv->n_buckets; i++)
+        for (struct session *s = srv->buckets[i], *next; s; s = next) {
+            next = s->hash_next;
+            session_free(s);
+        }
+    free(srv->buckets);
+    srv->buckets = NULL;
+    pthread_mutex_destroy(&srv->cache_mu);
+}
+
+static struct session *find(struct server *srv, const char *id)
+{
+    for (struct session *s = srv->buckets[id_bucket(srv, id)]; s; s = s->hash_next)
+        if (!strcmp(s->row.id, id))
+            return s;
+    return NULL;
+}
+
+static void lru_unlink(struct server *srv, struct session *s)
+{
+    if (s->lru_prev)
+        s->lru_prev->lru_next = s->lru_next;
+    else
+        srv->lru_head = s->lru_next;
+    if (s->lru_next)
+        s->lru_next->lru_prev = s->lru_prev;
+    else
+        srv->lru_tail = s->lru_prev;
+    s->lru_prev = s->lru_next = NULL;
+}
+
+static void lru_push_front(struct server *srv, struct session *s)
+{
+    s->lru_prev = NULL;
+    s->lru_next = srv->lru_head;
+    if (srv->lru_head)
+        srv->lru_head->lru_prev = s;
+    srv->lru_head = s;
+    if (!srv->lru_tail)
+        srv->lru_tail = s;
+}
+
+static void hash_unlink(struct server *srv, struct session *s)
+{
+    struct session **p = &srv->buckets[id_bucket(srv, s->row.id)];
+    while (*p != s)
+        p = &(*p)->hash_next;
+    *p = s->hash_next;
+}
+
+/* Make room for one more; false when every cached game is in use. */
+static bool make_room(struct server *srv)
+{
+    if (srv->n_cached < srv->cfg.cache_games)
+        return true;
+    for (struct session *s = srv->lru_tail; s; s = s->lru_prev)
+        if (s->refs == 0) {
+            lru_unlink(srv, s);
+            hash_unlink(srv, s);
+            srv->n_cached--;
+            session_free(s);
+            return true;
+        }
+    return false;
+}
+
+static void add(struct server *srv, struct session *s)
+{
+    size_t b = id_bucket(srv, s->row.id);
+    s->hash_next = srv->buckets[b];
+    srv->buckets[b] = s;
+    lru_push_front(srv, s);
+    srv->n_cached++;
+}
+
+int session_insert(struct server *srv, struct session *s, char *err, size_t err_size)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    bool ok = make_room(srv);
+    if (ok) {
+        s->refs = 1;
+        add(srv, s);
+    }
+    pthread_mutex_unlock(&srv->cache_mu);
+    if (!ok) {
+        fail(err, err_size, "the server is full: every game in memory is in use; try again soon");
+        return 503;
+    }
+    return 0;
+}
+
+static struct session *load(struct server *srv, const char *id, int *code, char *err,
+                            size_t err_size)
+{
+    struct store_game row;
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    int n = 0;
+    int rc = srv->store->ops->load_game(srv->store, id, &row, &moves, &n, err, err_size);
+    if (rc != 0) {
+        *code = rc == 1 ? 404 : 500;
+        if (rc == 1)
+            fail(err, err_size, "no game '%s'", id);
+        return NULL;
+    }
+    const struct game *g = game_find(row.game);
+    struct session *s = NULL;
+    if (!g)
+        fail(err, err_size, "game %s is of an unknown kind '%s'", id, row.game);
+    else
+        s = session_new(srv, g, &row, err, err_size);
+    if (s && session_replay(s, moves, n, err, err_size) != 0) {
+        session_free(s);
+        s = NULL;
+    }
+    free(moves);
+    if (!s)
+        *code = 500;
+    return s;
+}
+
+int session_get(struct server *srv, const char *id, struct session **out, char *err,
+                size_t err_size)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    struct session *s = find(srv, id);
+    if (s) {
+        s->refs++;
+        lru_unlink(srv, s);
+        lru_push_front(srv, s);
+    }
+    pthread_mutex_unlock(&srv->cache_mu);
+    if (s) {
+        *out = s;
+        return 0;
+    }
+    /* Load outside the cache lock; if another request loaded it meanwhile, use theirs. */
+    int code = 0;
+    struct session *fresh = load(srv, id, &code, err, err_size);
+    if (!fresh)
+        return code;
+    pthread_mutex_lock(&srv->cache_mu);
+    s = find(srv, id);
+    if (s) {
+        s->refs++;
+    } else if (make_room(srv)) {
+        s = fresh;
+        fresh = NULL;
+        s->refs = 1;
+        add(srv, s);
+    }
+    pthread_mutex_unlock(&srv->cache_mu);
+    if (fresh)
+        session_free(fresh);
+    if (!s) {
+        fail(err, err_size, "the server is full: every game in memory is in use; try again soon");
+        return 503;
+    }
+    *out = s;
+    return 0;
+}
+
+/* References are atomic so a holder can take another under the session mutex (the
+ * lock order forbids cache_mu there).  Eviction needs refs == 0, which no holder can
+ * see change under it: a new reference is taken only by a holder or under cache_mu. */
+void session_ref(struct session *s)
+{
+    atomic_fetch_add(&s->refs, 1);
+}
+
+void session_put(struct session *s)
+{
+    atomic_fetch_sub(&s->refs, 1);
+}
+
+void cache_each(struct server *srv, void (*fn)(struct session *s))
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    for (struct session *s = srv->lru_head; s; s = s->lru_next)
+        fn(s);
+    pthread_mutex_unlock(&srv->cache_mu);
+}
+
+void session_discard(struct server *srv, struct session *s)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    lru_unlink(srv, s);
+    hash_unlink(srv, s);
+    srv->n_cached--;
+    pthread_mutex_unlock(&srv->cache_mu);
+    session_free(s);
+}

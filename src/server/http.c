@@ -1,0 +1,504 @@
+/* The HTTP layer over libmicrohttpd: bodies (16 KiB at most), the API's answers,
+ * requests that wait for the computer (suspended connections, resumed by the worker
+ * that moved), event streams (suspended while there is no news) and static files.
+ * The daemon runs its own epoll thread pool; nothing here blocks on the engine. */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/registry.h"
+#include "internal.h"
+
+/* Bodies declared larger than this are refused without reading them. */
+#define BODY_DISCARD_MAX (1 << 20)
+
+/* One HTTP request's state across the callbacks. */
+struct conn {
+    struct waiter w; /* first: a struct waiter * is a struct conn * */
+    struct server *srv;
+    struct MHD_Connection *mc;
+    char *body;
+    size_t len;
+    bool too_large;
+    /* A reply made by a worker, under its session's mutex. */
+    bool done, suspended;
+    int status;
+    char *reply;
+};
+
+/* An event stream. */
+struct stream {
+    struct sse_watch w; /* first */
+    struct server *srv;
+    struct MHD_Connection *mc;
+};
+
+static enum MHD_Result send_body(struct MHD_Connection *mc, int status, char *body,
+                                 const char *type)
+{
+    if (!body)
+        return MHD_NO;
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ok = MHD_queue_response(mc, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static void conn_done(struct waiter *w, int status, char *body)
+{
+    struct conn *c = (struct conn *)w;
+    c->status = status;
+    c->reply = body;
+    c->done = true;
+    if (c->suspended) {
+        c->suspended = false;
+        MHD_resume_connection(c->mc);
+    }
+}
+
+/* ---- event streams ---- */
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct stream *st = cls;
+    struct sse_watch *w = &st->w;
+    struct session *s = w->s;
+    size_t n = 0;
+    pthread_mutex_lock(&s->mu);
+    while (w->sent < s->n_moves) {
+        size_t k = event_move_text(s, w->sent + 1, buf + n, max - n);
+        if (!k)
+            break;
+        n += k;
+        w->sent++;
+    }
+    if (!n && w->sent == s->n_moves && !w->end_sent && session_over(s)) {
+        n = event_end_text(s, buf, max);
+        w->end_sent = true;
+    } else if (!n && w->ping && max > 16) {
+        n = (size_t)snprintf(buf, max, ": ping\n\n");
+    }
+    w->ping = false;
+    ssize_t ret = (ssize_t)n;
+    if (!n) {
+        if (w->end_sent || atomic_load(&st->srv->stopping)) {
+            ret = MHD_CONTENT_READER_END_OF_STREAM;
+        } else {
+            /* Nothing to say: park the connection until session_notify wakes it. */
+            w->suspended = true;
+            MHD_suspend_connection(st->mc);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    return ret;
+}
+
+static void stream_wake(struct sse_watch *w)
+{
+    MHD_resume_connection(((struct stream *)w)->mc);
+}
+
+static void stream_free(void *cls)
+{
+    struct stream *st = cls;
+    struct session *s = st->w.s;
+    pthread_mutex_lock(&s->mu);
+    for (struct sse_watch **p = &s->watchers; *p; p = &(*p)->next)
+        if (*p == &st->w) {
+            *p = st->w.next;
+            break;
+        }
+    pthread_mutex_unlock(&s->mu);
+    session_put(s);
+    free(st);
+}
+
+static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
+{
+    struct session *s = ar->session;
+    struct stream *st = calloc(1, sizeof *st);
+    struct MHD_Response *r =
+        st ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free)
+           : NULL;
+    if (!r) {
+        free(st);
+        session_put(s);
+        return MHD_NO;
+    }
+    st->srv = c->srv;
+    st->mc = c->mc;
+    st->w.s = s;
+    st->w.sent = ar->stream_from;
+    st->w.wake = stream_wake;
+    pthread_mutex_lock(&s->mu);
+    st->w.next = s->watchers;
+    s->watchers = &st->w;
+    pthread_mutex_unlock(&s->mu);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    enum MHD_Result ok = MHD_queue_response(c->mc, MHD_HTTP_OK, r);
+    MHD_destroy_response(r); /* the stream's free callback runs when the response goes */
+    return ok;
+}
+
+/* ---- static files ---- */
+
+static const char placeholder_page[] =
+    "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>agora</title>"
+    "</head>\n<body><h1>agora</h1><p>The game server is running, but the browser UI is not "
+    "built yet (no web/ folder). The API is at <code>/api/games</code>.</p></body></html>\n";
+
+static const char *content_type(const char *path)
+{
+    static const struct {
+        const char *ext, *type;
+    } types[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".json", "application/json"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".ico", "image/x-icon"},
+        {".woff2", "font/woff2"},
+        {".txt", "text/plain; charset=utf-8"},
+    };
+    const char *dot = strrchr(path, '.');
+    for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(dot, types[i].ext))
+            return types[i].type;
+    return "application/octet-stream";
+}
+
+static enum MHD_Result serve_file(struct conn *c, const char *url)
+{
+    struct server *srv = c->srv;
+    char rel[1024];
+    size_t n = strlen(url);
+    if (n == 0 || url[0] != '/' || n + 16 > sizeof rel || strstr(url, "..") || strchr(url, '\\'))
+        return send_body(c->mc, 404, api_error_body("no such file"), "application/json");
+    snprintf(rel, sizeof rel, "%s%s", url, url[n - 1] == '/' ? "index.html" : "");
+    if (!srv->have_web) {
+        if (!strcmp(rel, "/index.html"))
+            return send_body(c->mc, 200, strdup(placeholder_page), "text/html; charset=utf-8");
+        return send_body(c->mc, 404, api_error_body("no such file"), "application/json");
+    }
+    char full[sizeof srv->web_dir + sizeof rel];
+    snprintf(full, sizeof full, "%s%s", srv->web_dir, rel);
+    int fd = open(full, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        if (fd >= 0)
+            close(fd);
+        return send_body(c->mc, 404, api_error_body("no such file '%.200s'", url),
+                         "application/json");
+    }
+    struct MHD_Response *r = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
+    if (!r) {
+        close(fd);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type(rel));
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ok = MHD_queue_response(c->mc, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+/* ---- requests ---- */
+
+static void client_address(struct MHD_Connection *mc, char *out, size_t size)
+{
+    snprintf(out, size, "?");
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!ci || !ci->client_addr)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)size);
+    else if (sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+                  (socklen_t)size);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const char *url,
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
+{
+    (void)version;
+    struct server *srv = cls;
+    struct conn *c = *con_cls;
+    if (!c) {
+        c = calloc(1, sizeof *c);
+        if (!c)
+            return MHD_NO;
+        c->srv = srv;
+        c->mc = mc;
+        c->w.done = conn_done;
+        *con_cls = c;
+        const char *cl =
+            MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > SERVER_BODY_MAX) {
+            c->too_large = true;
+            if (strtoull(cl, NULL, 10) > BODY_DISCARD_MAX)
+                return send_body(mc, 413,
+                                 api_error_body("the body is over %d bytes", SERVER_BODY_MAX),
+                                 "application/json");
+        }
+        return MHD_YES;
+    }
+    if (c->done) { /* resumed: the computer has replied */
+        char *reply = c->reply;
+        c->reply = NULL;
+        return send_body(mc, c->status, reply, "application/json");
+    }
+    if (*upload_data_size) {
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        if (c->too_large || c->len + n > SERVER_BODY_MAX) {
+            c->too_large = true;
+            return MHD_YES; /* read and dropped, then answered 413 */
+        }
+        char *b = realloc(c->body, c->len + n + 1);
+        if (!b)
+            return MHD_NO;
+        memcpy(b + c->len, upload_data, n);
+        c->body = b;
+        c->len += n;
+        b[c->len] = 0;
+        return MHD_YES;
+    }
+
+    char client[INET6_ADDRSTRLEN + 1];
+    client_address(mc, client, sizeof client);
+    struct api_request req = {
+        .method = method,
+        .url = url,
+        .authorization =
+            MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
+        .last_event_id = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Last-Event-ID"),
+        .client = client,
+        .body = c->body ? c->body : "",
+        .body_len = c->len,
+        .body_too_large = c->too_large,
+        .waiter = &c->w,
+    };
+    /* MHD hands the path without its query; the API reads ?token= itself. */
+    char full_url[1024];
+    const char *tok = MHD_lookup_connection_value(mc, MHD_GET_ARGUMENT_KIND, "token");
+    if (tok && strlen(url) + strlen(tok) + 8 < sizeof full_url) {
+        snprintf(full_url, sizeof full_url, "%s?token=%s", url, tok);
+        req.url = full_url;
+    }
+    struct api_response ar;
+    api_handle(srv, &req, &ar);
+    switch (ar.kind) {
+    case API_DONE: return send_body(mc, ar.status, ar.body, ar.content_type);
+    case API_WAIT: {
+        struct session *s = ar.session;
+        pthread_mutex_lock(&s->mu);
+        bool done = c->done;
+        if (!done) {
+            c->suspended = true;
+            MHD_suspend_connection(mc);
+        }
+        pthread_mutex_unlock(&s->mu);
+        session_put(s);
+        if (done) {
+            char *reply = c->reply;
+            c->reply = NULL;
+            return send_body(mc, c->status, reply, "application/json");
+        }
+        return MHD_YES;
+    }
+    case API_STREAM: return start_stream(c, &ar);
+    case API_STATIC: return serve_file(c, ar.path);
+    }
+    return MHD_NO;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *mc, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)mc;
+    (void)toe;
+    struct conn *c = *con_cls;
+    if (!c)
+        return;
+    free(c->body);
+    free(c->reply);
+    free(c);
+    *con_cls = NULL;
+}
+
+/* ---- the server ---- */
+
+void server_config_default(struct server_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->host = "127.0.0.1";
+    cfg->port = 8080;
+    cfg->db_path = "agora.db";
+    cfg->sync = STORE_SYNC_FULL;
+    cfg->web_dir = "web";
+    cfg->http_threads = 8;
+    cfg->engine_workers = 2;
+    cfg->committers = 8;
+    cfg->move_time_ms = 5000;
+    cfg->cache_games = 0;
+    cfg->cache_mb = 512;
+    cfg->new_games_per_minute = 30;
+    cfg->max_plies = 1000;
+}
+
+int server_port(const struct server *srv)
+{
+    return srv->port;
+}
+
+static void wake_streams(struct session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    session_notify(s);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void server_stop(struct server *srv)
+{
+    if (!srv)
+        return;
+    atomic_store(&srv->stopping, 1);
+    if (srv->buckets) {
+        /* Answer every waiting request (the workers drain the queue), end every stream,
+         * then stop the daemon, which must hold no suspended connection. */
+        workers_stop(srv);
+        cache_each(srv, wake_streams);
+        if (srv->daemon)
+            MHD_stop_daemon(srv->daemon);
+        cache_free(srv);
+    }
+    if (srv->store)
+        srv->store->ops->close(srv->store);
+    ratelimit_free(srv->limiter);
+    free(srv);
+}
+
+struct server *server_start(const struct server_config *cfg, char *err, size_t err_size)
+{
+    struct server *srv = calloc(1, sizeof *srv);
+    if (!srv) {
+        fail(err, err_size, "out of memory");
+        return NULL;
+    }
+    srv->cfg = *cfg;
+    snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
+    srv->cfg.host = srv->host;
+    if (srv->cfg.cache_games <= 0) {
+        /* States differ a lot (chess keeps 18000 plies of history: ~280 KB): budget
+         * by the largest, so any mix of games fits in cache_mb. */
+        size_t largest = 1;
+        for (int i = 0; game_registry[i]; i++)
+            if (game_registry[i]->state_size > largest)
+                largest = game_registry[i]->state_size;
+        size_t budget = (size_t)(srv->cfg.cache_mb > 0 ? srv->cfg.cache_mb : 512) << 20;
+        srv->cfg.cache_games = (int)(budget / largest < 1000000 ? budget / largest : 1000000);
+    }
+    if (srv->cfg.cache_games < 16)
+        srv->cfg.cache_games = 16;
+    if (srv->cfg.http_threads < 1)
+        srv->cfg.http_threads = 1;
+    struct stat sb;
+    if (cfg->web_dir && stat(cfg->web_dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+        strlen(cfg->web_dir) < sizeof srv->web_dir) {
+        snprintf(srv->web_dir, sizeof srv->web_dir, "%s", cfg->web_dir);
+        srv->have_web = true;
+    }
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)cfg->port);
+    if (!cfg->no_http && inet_pton(AF_INET, srv->host, &sa.sin_addr) != 1) {
+        fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1", srv->host);
+        goto fail;
+    }
+    srv->store = store_sqlite_open(cfg->db_path, cfg->sync, err, err_size);
+    if (!srv->store)
+        goto fail;
+    if (cfg->new_games_per_minute > 0 &&
+        !(srv->limiter = ratelimit_new(cfg->new_games_per_minute))) {
+        fail(err, err_size, "out of memory");
+        goto fail;
+    }
+    cache_init(srv);
+    if (!srv->buckets) {
+        fail(err, err_size, "out of memory");
+        goto fail;
+    }
+    if (workers_start(srv, err, err_size) != 0)
+        goto fail;
+    if (cfg->no_http)
+        return srv;
+    srv->daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
+        (uint16_t)cfg->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR, &sa,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)srv->cfg.http_threads, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, srv, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT, 4000u,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
+    if (!srv->daemon) {
+        fail(err, err_size, "cannot listen on %s:%d (in use, or not allowed)", srv->host,
+             cfg->port);
+        goto fail;
+    }
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    srv->port = di ? di->port : cfg->port;
+    return srv;
+fail:
+    server_stop(srv);
+    return NULL;
+}
+
+int server_request(struct server *srv, const char *method, const char *url,
+                   const char *authorization, const char *body, size_t body_len, char **out)
+{
+    struct api_request req = {
+        .method = method,
+        .url = url,
+        .authorization = authorization,
+        .client = "fuzz",
+        .body = body,
+        .body_len = body_len,
+        .body_too_large = body_len > SERVER_BODY_MAX,
+    };
+    struct api_response ar;
+    api_handle(srv, &req, &ar);
+    *out = NULL;
+    if (ar.kind == API_DONE) {
+        *out = ar.body;
+        return ar.status;
+    }
+    if (ar.kind == API_STREAM)
+        session_put(ar.session);
+    *out = strdup(ar.kind == API_STATIC ? "file" : "stream");
+    return 200;
+}

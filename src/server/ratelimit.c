@@ -1,0 +1,77 @@
+#include "ratelimit.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RL_SLOTS 1024
+#define RL_ADDR_MAX 64
+
+struct rl_slot {
+    char addr[RL_ADDR_MAX];
+    double tokens;
+    int64_t last_ms;
+};
+
+struct ratelimit {
+    pthread_mutex_t mu;
+    double per_ms, burst;
+    struct rl_slot slots[RL_SLOTS];
+};
+
+struct ratelimit *ratelimit_new(int per_minute)
+{
+    struct ratelimit *rl = calloc(1, sizeof *rl);
+    if (!rl)
+        return NULL;
+    pthread_mutex_init(&rl->mu, NULL);
+    rl->burst = per_minute;
+    rl->per_ms = per_minute / 60000.0;
+    return rl;
+}
+
+void ratelimit_free(struct ratelimit *rl)
+{
+    if (!rl)
+        return;
+    pthread_mutex_destroy(&rl->mu);
+    free(rl);
+}
+
+static uint32_t addr_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+bool ratelimit_take(struct ratelimit *rl, const char *addr, int64_t now_ms)
+{
+    /* Open addressing over 8 probes; when all are taken, the stalest is reused. */
+    pthread_mutex_lock(&rl->mu);
+    uint32_t h = addr_hash(addr);
+    struct rl_slot *slot = NULL, *stalest = NULL;
+    for (int i = 0; i < 8 && !slot; i++) {
+        struct rl_slot *c = &rl->slots[(h + (uint32_t)i) % RL_SLOTS];
+        if (!strncmp(c->addr, addr, RL_ADDR_MAX - 1))
+            slot = c;
+        else if (!stalest || c->last_ms < stalest->last_ms)
+            stalest = c;
+    }
+    if (!slot) {
+        slot = stalest;
+        snprintf(slot->addr, sizeof slot->addr, "%s", addr);
+        slot->tokens = rl->burst;
+        slot->last_ms = now_ms;
+    }
+    double t = slot->tokens + (double)(now_ms - slot->last_ms) * rl->per_ms;
+    slot->tokens = t > rl->burst ? rl->burst : t;
+    slot->last_ms = now_ms;
+    bool ok = slot->tokens >= 1.0;
+    if (ok)
+        slot->tokens -= 1.0;
+    pthread_mutex_unlock(&rl->mu);
+    return ok;
+}

@@ -1,0 +1,45 @@
+/* The game server: `agora serve`.  A `struct server` owns everything it uses (HTTP
+ * daemon, store, cache of games, engine workers): no globals, so a test can run two
+ * servers in one process. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+struct server_config {
+    const char *host;         /* address to listen on: "127.0.0.1" */
+    int port;                 /* 0: any free port (see server_port) */
+    const char *db_path;      /* SQLite file, ":memory:" for tests */
+    enum store_sync sync;     /* see store.h */
+    const char *web_dir;      /* static files; NULL or missing: a placeholder page */
+    int http_threads;         /* libmicrohttpd's thread pool */
+    int engine_workers;       /* threads that think; 0: think inline (fuzzing, no HTTP) */
+    int committers;           /* threads committing the computer's moves (waiting on disk) */
+    int64_t move_time_ms;     /* hard cap on one computer move */
+    int cache_games;          /* games kept in memory at most; 0: from cache_mb */
+    int cache_mb;             /* memory for games in memory, by the largest game state */
+    int new_games_per_minute; /* per client address; 0: unlimited */
+    int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
+    int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
+    int ping_ms;              /* keep-alive comment on idle event streams (0: 15 s) */
+    int test_think_ms;        /* tests: every computer move takes at least this long */
+};
+
+/* The defaults above, as `agora serve` uses them. */
+void server_config_default(struct server_config *cfg);
+
+struct server;
+/* Open the store, start the workers and the HTTP daemon; NULL with a message. */
+struct server *server_start(const struct server_config *cfg, char *err, size_t err_size);
+/* The port the server listens on (the chosen one when cfg.port was 0). */
+int server_port(const struct server *srv);
+/* Stop everything, wait for the workers, close the store, free. */
+void server_stop(struct server *srv);
+
+/* One request without HTTP (the fuzz target): method, path with query, the
+ * Authorization header or NULL, body.  Returns the status, with the body in a malloc'ed
+ * string the caller frees.  Event streams and static files are not served this way. */
+int server_request(struct server *srv, const char *method, const char *url,
+                   const char *authorization, const char *body, size_t body_len, char **out);

@@ -1,0 +1,239 @@
+/* A game as the server plays it: the human's moves, the computer's replies, endings
+ * without a move, every change committed before anyone hears of it.  All functions
+ * but session_think run under the session's mutex. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "internal.h"
+#include "search/engine.h"
+
+int64_t server_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct session *session_new(struct server *srv, const struct game *g, const struct store_game *row,
+                            char *err, size_t err_size)
+{
+    struct session *s = calloc(1, sizeof *s);
+    if (!s || !(s->st = game_state_new(g))) {
+        free(s);
+        fail(err, err_size, "out of memory");
+        return NULL;
+    }
+    s->srv = srv;
+    s->g = g;
+    s->row = *row;
+    pthread_mutex_init(&s->mu, NULL);
+    if (!row->start[0]) {
+        g->start(s->st);
+    } else if (g->parse_position(s->st, row->start, err, err_size) != 0) {
+        session_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void session_free(struct session *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_destroy(&s->mu);
+    free(s->st);
+    free(s->moves);
+    free(s);
+}
+
+static int append_move(struct session *s, const char *text, const char *display)
+{
+    if (s->n_moves == s->cap_moves) {
+        int cap = s->cap_moves ? 2 * s->cap_moves : 64;
+        struct move_rec *m = realloc(s->moves, sizeof *m * (size_t)cap);
+        if (!m)
+            return -1;
+        s->moves = m;
+        s->cap_moves = cap;
+    }
+    struct move_rec *r = &s->moves[s->n_moves++];
+    snprintf(r->text, sizeof r->text, "%s", text);
+    snprintf(r->display, sizeof r->display, "%s", display);
+    return 0;
+}
+
+int session_replay(struct session *s, char (*moves)[MOVE_TEXT_MAX], int n, char *err,
+                   size_t err_size)
+{
+    for (int i = 0; i < n; i++) {
+        Move m;
+        char why[ERROR_TEXT_MAX], display[MOVE_TEXT_MAX];
+        if (s->g->ply(s->st) >= s->g->max_plies ||
+            s->g->parse_move(s->st, moves[i], &m, why, sizeof why) != 0)
+            return fail(err, err_size, "game %s: stored move %d '%s' does not apply", s->row.id,
+                        i + 1, moves[i]);
+        game_move_display(s->g, s->st, m, display, sizeof display);
+        s->g->make_move(s->st, m);
+        if (append_move(s, moves[i], display) != 0)
+            return fail(err, err_size, "out of memory");
+    }
+    return 0;
+}
+
+void session_status(const struct session *s, struct game_status *out)
+{
+    if (s->row.result != RESULT_ONGOING) {
+        out->result = (enum result)s->row.result;
+        out->reason = (enum reason)s->row.reason;
+        out->claims = 0;
+        return;
+    }
+    s->g->status(s->st, out);
+}
+
+bool session_over(const struct session *s)
+{
+    struct game_status gs;
+    session_status(s, &gs);
+    return gs.result != RESULT_ONGOING;
+}
+
+bool session_computer_to_move(const struct session *s)
+{
+    return !session_over(s) && (int)s->g->side_to_move(s->st) != s->row.human_side;
+}
+
+int session_play(struct session *s, Move m, char *err, size_t err_size)
+{
+    const struct game *g = s->g;
+    char text[MOVE_TEXT_MAX], display[MOVE_TEXT_MAX];
+    g->move_text(s->st, m, text, sizeof text);
+    game_move_display(g, s->st, m, display, sizeof display);
+    g->make_move(s->st, m);
+    struct game_status gs;
+    g->status(s->st, &gs);
+    /* A state holds max_plies moves, and the server may cap games sooner (the rule
+     * books allow a server an adjudication cap): a game that long is a draw. */
+    int cap = g->max_plies;
+    if (s->srv->cfg.max_plies > 0 && s->srv->cfg.max_plies < cap)
+        cap = s->srv->cfg.max_plies;
+    if (gs.result == RESULT_ONGOING && (g->ply(s->st) >= g->max_plies || s->n_moves + 1 >= cap)) {
+        gs.result = RESULT_DRAW;
+        gs.reason = REASON_ADJUDICATION;
+    }
+    int64_t now = server_now_ms();
+    if (s->srv->store->ops->add_move(s->srv->store, s->row.id, s->n_moves + 1, text, (int)gs.result,
+                                     (int)gs.reason, now, err, err_size) != 0 ||
+        append_move(s, text, display) != 0) {
+        g->unmake_move(s->st, m);
+        return -1;
+    }
+    s->row.plies = s->n_moves;
+    s->row.result = (int)gs.result;
+    s->row.reason = (int)gs.reason;
+    s->row.updated_ms = now;
+    session_notify(s);
+    return 0;
+}
+
+int session_end(struct session *s, enum result r, enum reason why, char *err, size_t err_size)
+{
+    int64_t now = server_now_ms();
+    if (s->srv->store->ops->set_result(s->srv->store, s->row.id, (int)r, (int)why, now, err,
+                                       err_size) != 0)
+        return -1;
+    s->row.result = (int)r;
+    s->row.reason = (int)why;
+    s->row.updated_ms = now;
+    session_notify(s);
+    return 0;
+}
+
+void session_notify(struct session *s)
+{
+    for (struct sse_watch *w = s->watchers; w; w = w->next)
+        if (w->suspended) {
+            w->suspended = false;
+            w->wake(w);
+        }
+}
+
+void session_schedule(struct session *s)
+{
+    if (s->job_pending || !session_computer_to_move(s))
+        return;
+    s->job_pending = true;
+    session_ref(s);
+    if (!workers_push(s->srv, s)) {
+        s->job_pending = false;
+        session_put(s);
+    }
+}
+
+/* Answer the waiting request: an error body, or (NULL) the state as it is now. */
+static void finish_waiter(struct session *s, char *error_body)
+{
+    struct waiter *w = s->waiter;
+    s->waiter = NULL;
+    if (!w) {
+        free(error_body);
+        return;
+    }
+    if (error_body) {
+        w->done(w, 500, error_body);
+        return;
+    }
+    json_t *j = state_json(s);
+    if (w->token[0])
+        json_object_set_new(j, "token", json_string(w->token));
+    w->done(w, w->ok_status, json_text(j));
+}
+
+void session_think(struct session *s, const atomic_int *stop)
+{
+    pthread_mutex_lock(&s->mu);
+    const struct game *g = s->g;
+    void *copy = NULL;
+    int ply = s->n_moves;
+    uint64_t seed = s->row.seed + (uint64_t)ply;
+    int level = s->row.level;
+    if (session_computer_to_move(s) && (copy = malloc(g->state_size)))
+        /* States are flat blocks (game.h: "an opaque block of state_size bytes"). */
+        memcpy(copy, s->st, g->state_size);
+    pthread_mutex_unlock(&s->mu);
+
+    Move m = 0;
+    if (copy) {
+        struct engine_limits limits = {0};
+        limits.movetime_ms = s->srv->cfg.move_time_ms;
+        limits.stop = stop;
+        struct engine_result res;
+        m = engine_think(g, copy, level, &limits, seed, &res);
+        free(copy);
+        if (s->srv->cfg.test_think_ms > 0)
+            nanosleep(&(struct timespec){s->srv->cfg.test_think_ms / 1000,
+                                         (long)(s->srv->cfg.test_think_ms % 1000) * 1000000L},
+                      NULL);
+    }
+    /* Only s's job touches these until session_commit clears job_pending. */
+    s->think_move = m;
+    s->think_ply = ply;
+}
+
+void session_commit(struct session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    char err[ERROR_TEXT_MAX];
+    char *error_body = NULL;
+    Move m = s->think_move;
+    /* The game may have changed meanwhile (a resignation, an accepted draw). */
+    if (m && s->n_moves == s->think_ply && session_computer_to_move(s) &&
+        session_play(s, m, err, sizeof err) != 0)
+        error_body = api_error_body("the computer's move could not be stored: %s", err);
+    s->job_pending = false;
+    finish_waiter(s, error_body);
+    pthread_mutex_unlock(&s->mu);
+}

@@ -1,0 +1,246 @@
+/* The engine workers: a fixed number of threads taking computer moves from a queue,
+ * so thinking never runs on (or blocks) an HTTP thread.  The queue needs no bound of
+ * its own: a game has at most one move queued, and queued games hold a reference, so
+ * the queue is never longer than the cache.  A flood of moves only makes the queue
+ * (and so its senders' replies) slower.
+ *
+ * A worker hands the move it found to the committers, threads that only wait on the
+ * store: thinking (CPU, as many threads as cores) is kept apart from committing (the
+ * disk), so the engine never idles on an fsync and concurrent commits group.
+ *
+ * The ticker thread is the watchdog of the per-move time cap: a move still thinking
+ * WATCHDOG_GRACE_MS after its cap has its stop flag raised (the engine is asked for
+ * the cap itself; this catches one that overruns).  It also wakes every event stream
+ * now and then for a keep-alive comment, which is how streams whose clients went
+ * away are noticed and closed. */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "internal.h"
+
+#define PING_MS_DEFAULT 15000
+#define WATCH_MS 20
+#define WATCHDOG_GRACE_MS 50
+
+bool workers_push(struct server *srv, struct session *s)
+{
+    pthread_mutex_lock(&srv->jobs_mu);
+    if (srv->jobs_closed) {
+        pthread_mutex_unlock(&srv->jobs_mu);
+        return false;
+    }
+    s->job_next = NULL;
+    if (srv->job_tail)
+        srv->job_tail->job_next = s;
+    else
+        srv->job_head = s;
+    srv->job_tail = s;
+    pthread_cond_signal(&srv->jobs_cv);
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return true;
+}
+
+static struct session *pop(struct server *srv, bool wait)
+{
+    pthread_mutex_lock(&srv->jobs_mu);
+    while (wait && !srv->job_head && !atomic_load(&srv->stopping))
+        pthread_cond_wait(&srv->jobs_cv, &srv->jobs_mu);
+    struct session *s = srv->job_head;
+    if (s) {
+        srv->job_head = s->job_next;
+        if (!srv->job_head)
+            srv->job_tail = NULL;
+    }
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return s;
+}
+
+static void push_commit(struct server *srv, struct session *s)
+{
+    pthread_mutex_lock(&srv->jobs_mu);
+    s->commit_next = NULL;
+    if (srv->commit_tail)
+        srv->commit_tail->commit_next = s;
+    else
+        srv->commit_head = s;
+    srv->commit_tail = s;
+    pthread_cond_signal(&srv->commit_cv);
+    pthread_mutex_unlock(&srv->jobs_mu);
+}
+
+static void *committer_main(void *arg)
+{
+    struct server *srv = arg;
+    pthread_mutex_lock(&srv->jobs_mu);
+    for (;;) {
+        struct session *s = srv->commit_head;
+        if (!s) {
+            /* Done only when no worker can queue another commit. */
+            if (srv->workers_busy == 0 && srv->jobs_closed)
+                break;
+            pthread_cond_wait(&srv->commit_cv, &srv->jobs_mu);
+            continue;
+        }
+        srv->commit_head = s->commit_next;
+        if (!srv->commit_head)
+            srv->commit_tail = NULL;
+        pthread_mutex_unlock(&srv->jobs_mu);
+        session_commit(s);
+        session_put(s);
+        pthread_mutex_lock(&srv->jobs_mu);
+    }
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return NULL;
+}
+
+void workers_run_inline(struct server *srv)
+{
+    struct session *s;
+    while ((s = pop(srv, false))) {
+        session_think(s, &srv->stopping);
+        session_commit(s);
+        session_put(s);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker_slot *slot = arg;
+    struct server *srv = slot->srv;
+    struct session *s;
+    /* On stop, the queue is still drained: every waiting request gets its answer
+     * (the engine stops early: the watchdog raises every flag). */
+    while ((s = pop(srv, true))) {
+        atomic_store(&slot->stop, atomic_load(&srv->stopping));
+        atomic_store(&slot->deadline_ms,
+                     server_now_ms() + srv->cfg.move_time_ms + WATCHDOG_GRACE_MS);
+        session_think(s, &slot->stop);
+        atomic_store(&slot->deadline_ms, 0);
+        if (srv->n_committers > 0) {
+            push_commit(srv, s); /* the reference goes with it */
+        } else {
+            session_commit(s);
+            session_put(s);
+        }
+    }
+    pthread_mutex_lock(&srv->jobs_mu);
+    srv->workers_busy--;
+    pthread_cond_broadcast(&srv->commit_cv);
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return NULL;
+}
+
+static void ping_streams(struct session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    for (struct sse_watch *w = s->watchers; w; w = w->next)
+        w->ping = true;
+    session_notify(s);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static void *ticker_main(void *arg)
+{
+    struct server *srv = arg;
+    int64_t ping_ms = srv->cfg.ping_ms > 0 ? srv->cfg.ping_ms : PING_MS_DEFAULT;
+    int64_t next_ping = server_now_ms() + ping_ms;
+    pthread_mutex_lock(&srv->jobs_mu);
+    while (!atomic_load(&srv->stopping)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += WATCH_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&srv->ticker_cv, &srv->jobs_mu, &until);
+        int64_t now = server_now_ms();
+        for (int i = 0; i < srv->n_workers; i++) {
+            int64_t deadline = atomic_load(&srv->slots[i].deadline_ms);
+            if (deadline && now > deadline)
+                atomic_store(&srv->slots[i].stop, 1);
+        }
+        if (now >= next_ping && !atomic_load(&srv->stopping)) {
+            next_ping = now + ping_ms;
+            pthread_mutex_unlock(&srv->jobs_mu);
+            cache_each(srv, ping_streams);
+            pthread_mutex_lock(&srv->jobs_mu);
+        }
+    }
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return NULL;
+}
+
+int workers_start(struct server *srv, char *err, size_t err_size)
+{
+    pthread_mutex_init(&srv->jobs_mu, NULL);
+    pthread_cond_init(&srv->jobs_cv, NULL);
+    pthread_cond_init(&srv->ticker_cv, NULL);
+    pthread_cond_init(&srv->commit_cv, NULL);
+    srv->jobs_inited = true;
+    int n = srv->cfg.engine_workers;
+    if (n <= 0)
+        return 0;
+    srv->workers = calloc((size_t)n, sizeof *srv->workers);
+    srv->slots = calloc((size_t)n, sizeof *srv->slots);
+    if (!srv->workers || !srv->slots)
+        return fail(err, err_size, "out of memory");
+    for (; srv->n_workers < n; srv->n_workers++) {
+        struct worker_slot *slot = &srv->slots[srv->n_workers];
+        slot->srv = srv;
+        pthread_mutex_lock(&srv->jobs_mu);
+        srv->workers_busy++;
+        pthread_mutex_unlock(&srv->jobs_mu);
+        if (pthread_create(&srv->workers[srv->n_workers], NULL, worker_main, slot) != 0) {
+            srv->workers_busy--;
+            return fail(err, err_size, "cannot start engine worker threads");
+        }
+    }
+    int nc = srv->cfg.committers; /* 0: the workers commit their own moves */
+    srv->committers = calloc((size_t)nc + 1, sizeof *srv->committers);
+    if (!srv->committers)
+        return fail(err, err_size, "out of memory");
+    for (; srv->n_committers < nc; srv->n_committers++)
+        if (pthread_create(&srv->committers[srv->n_committers], NULL, committer_main, srv) != 0)
+            return fail(err, err_size, "cannot start committer threads");
+    if (pthread_create(&srv->ticker, NULL, ticker_main, srv) != 0)
+        return fail(err, err_size, "cannot start the ticker thread");
+    srv->ticker_running = true;
+    return 0;
+}
+
+/* After srv->stopping is set: let the workers drain the queue and end. */
+void workers_stop(struct server *srv)
+{
+    if (!srv->jobs_inited)
+        return;
+    for (int i = 0; i < srv->n_workers; i++)
+        atomic_store(&srv->slots[i].stop, 1);
+    pthread_mutex_lock(&srv->jobs_mu);
+    srv->jobs_closed = true;
+    pthread_cond_broadcast(&srv->jobs_cv);
+    pthread_cond_broadcast(&srv->commit_cv);
+    pthread_cond_broadcast(&srv->ticker_cv);
+    pthread_mutex_unlock(&srv->jobs_mu);
+    for (int i = 0; i < srv->n_workers; i++)
+        pthread_join(srv->workers[i], NULL);
+    for (int i = 0; i < srv->n_committers; i++)
+        pthread_join(srv->committers[i], NULL);
+    if (srv->ticker_running)
+        pthread_join(srv->ticker, NULL);
+    workers_run_inline(srv);
+    free(srv->workers);
+    free(srv->slots);
+    free(srv->committers);
+    srv->workers = NULL;
+    srv->slots = NULL;
+    srv->committers = NULL;
+    srv->n_workers = srv->n_committers = 0;
+    pthread_cond_destroy(&srv->jobs_cv);
+    pthread_cond_destroy(&srv->commit_cv);
+    pthread_cond_destroy(&srv->ticker_cv);
+    pthread_mutex_destroy(&srv->jobs_mu);
+    srv->jobs_inited = false;
+}

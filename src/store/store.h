@@ -1,0 +1,68 @@
+/* Storage of games and moves, behind an interface.
+ *
+ * The server talks to a `struct store` only through its `ops` table, so a second
+ * backend (PostgreSQL over libpq, for several stateless servers behind one database)
+ * can replace the SQLite one without touching the server.  Every function is safe to
+ * call from any thread (a backend serialises internally as it must), returns 0 on
+ * success and -1 with one line in `err` on failure.  A write returns only after it is
+ * durable (committed): the server acknowledges a move only after add_move returns 0. */
+#pragma once
+
+#include <stdint.h>
+
+#include "core/types.h"
+
+#define STORE_ID_LEN 32   /* hex digits of a game id (128 random bits) */
+#define STORE_HASH_LEN 64 /* hex digits of a token hash (SHA-256) */
+#define STORE_NAME_MAX 32
+
+/* One game's row: everything but its moves. */
+struct store_game {
+    char id[STORE_ID_LEN + 1];
+    char game[STORE_NAME_MAX];     /* the registry name: "egara-guti" */
+    int level;                     /* 1..8 */
+    int human_side;                /* enum side */
+    char start[POSITION_TEXT_MAX]; /* start position text; "" = the game's start */
+    char token_hash[STORE_HASH_LEN + 1];
+    uint64_t seed;                  /* the computer's moves use seed + ply */
+    int64_t created_ms, updated_ms; /* Unix time in milliseconds */
+    int result, reason;             /* enum result / enum reason once over, else 0 */
+    int plies;                      /* moves stored */
+};
+
+/* Called once per game by list_games, newest first. */
+typedef void (*store_game_fn)(void *ctx, const struct store_game *row);
+
+struct store;
+struct store_ops {
+    int (*create_game)(struct store *s, const struct store_game *row, char *err, size_t err_size);
+    /* Append move number `ply` (1-based) and the game's new result, updated time and
+     * ply count, in one transaction.  Fails if that ply is already stored. */
+    int (*add_move)(struct store *s, const char *id, int ply, const char *move, int result,
+                    int reason, int64_t now_ms, char *err, size_t err_size);
+    /* End a game without a move (resignation, agreement, claim). */
+    int (*set_result)(struct store *s, const char *id, int result, int reason, int64_t now_ms,
+                      char *err, size_t err_size);
+    /* The game row and its moves in order (`*moves` is malloc'ed, `*count` of them,
+     * MOVE_TEXT_MAX bytes each).  Returns 1 when there is no such game. */
+    int (*load_game)(struct store *s, const char *id, struct store_game *row,
+                     char (**moves)[MOVE_TEXT_MAX], int *count, char *err, size_t err_size);
+    /* The games whose token hash is `token_hash`, newest first, at most `limit`. */
+    int (*list_games)(struct store *s, const char *token_hash, int limit, store_game_fn fn,
+                      void *ctx, char *err, size_t err_size);
+    void (*close)(struct store *s);
+};
+
+struct store {
+    const struct store_ops *ops;
+};
+
+/* Durability of a commit in SQLite's WAL mode:
+ *   STORE_SYNC_FULL    fsync on every commit: survives power loss;
+ *   STORE_SYNC_NORMAL  the commit reaches the OS, fsync at checkpoints: survives a
+ *                      killed process (kill -9) but a power loss may drop the last
+ *                      commits. */
+enum store_sync { STORE_SYNC_FULL, STORE_SYNC_NORMAL };
+
+/* Open (creating on first use) the SQLite database at `path` (":memory:" for tests). */
+struct store *store_sqlite_open(const char *path, enum store_sync sync, char *err, size_t err_size);

@@ -1,0 +1,413 @@
+/* The SQLite backend of the store: one connection in WAL mode, prepared statements,
+ * one mutex.  SQLite serialises writers anyway, and the server keeps the active games
+ * in memory, so reads here are rare (loading a game, listing a visitor's games): one
+ * connection under a mutex is simpler than a pool and not slower.
+ *
+ * Writes use group commit: a writer queues its write and waits; whoever finds no
+ * commit under way becomes the leader, takes every queued write, applies each inside
+ * its own savepoint (one bad write fails alone) and commits them all with one fsync.
+ * Writers arriving meanwhile queue up for the next leader.  Each write still returns
+ * only after the COMMIT that holds it, so "acknowledged after commit" is kept, while
+ * synchronous=FULL costs one fsync per batch instead of one per move. */
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "store.h"
+
+enum stmt_id {
+    ST_INSERT_GAME,
+    ST_INSERT_MOVE,
+    ST_UPDATE_GAME,
+    ST_SELECT_GAME,
+    ST_SELECT_MOVES,
+    ST_SELECT_BY_TOKEN,
+    ST_BEGIN,
+    ST_COMMIT,
+    ST_ROLLBACK,
+    ST_SAVEPOINT,
+    ST_RELEASE,
+    ST_ROLLBACK_TO,
+    ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
+                       " created_ms, updated_ms, result, reason, plies)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0)",
+    [ST_INSERT_MOVE] = "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)",
+    [ST_UPDATE_GAME] = "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4,"
+                       " plies = COALESCE(?5, plies) WHERE id = ?1",
+    [ST_SELECT_GAME] = "SELECT id, game, level, human_side, start, token_hash, seed, created_ms,"
+                       " updated_ms, result, reason, plies FROM games WHERE id = ?1",
+    [ST_SELECT_MOVES] = "SELECT ply, move FROM moves WHERE game_id = ?1 ORDER BY ply",
+    [ST_SELECT_BY_TOKEN] = "SELECT id, game, level, human_side, start, token_hash, seed,"
+                           " created_ms, updated_ms, result, reason, plies FROM games"
+                           " WHERE token_hash = ?1 ORDER BY created_ms DESC, id LIMIT ?2",
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_SAVEPOINT] = "SAVEPOINT w",
+    [ST_RELEASE] = "RELEASE w",
+    [ST_ROLLBACK_TO] = "ROLLBACK TO w",
+};
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS games ("
+    " id TEXT PRIMARY KEY, game TEXT NOT NULL, level INTEGER NOT NULL,"
+    " human_side INTEGER NOT NULL, start TEXT NOT NULL, token_hash TEXT NOT NULL,"
+    " seed INTEGER NOT NULL, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,"
+    " result INTEGER NOT NULL, reason INTEGER NOT NULL, plies INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS games_by_token ON games (token_hash, created_ms);"
+    "CREATE TABLE IF NOT EXISTS moves ("
+    " game_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,"
+    " created_ms INTEGER NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;";
+
+/* One queued write. */
+enum write_kind { W_GAME, W_MOVE, W_RESULT };
+struct write {
+    enum write_kind kind;
+    const struct store_game *row; /* W_GAME */
+    const char *id, *move;
+    int ply, result, reason;
+    int64_t now_ms;
+    int rc;
+    bool done;
+    char err[ERROR_TEXT_MAX];
+    struct write *next;
+};
+
+struct sqlite_store {
+    struct store base; /* first: a struct store * is a struct sqlite_store * */
+    sqlite3 *db;
+    pthread_mutex_t mu; /* the connection */
+    sqlite3_stmt *stmt[ST_COUNT];
+    /* Group commit: the queue and whether a leader is committing. */
+    pthread_mutex_t q_mu;
+    pthread_cond_t q_cv;
+    struct write *q_head, *q_tail;
+    bool committing;
+};
+
+static int db_fail(struct sqlite_store *s, char *err, size_t err_size, const char *what)
+{
+    return fail(err, err_size, "database: %s: %s", what, sqlite3_errmsg(s->db));
+}
+
+/* Run a prepared statement that returns no rows, and reset it. */
+static int run(struct sqlite_store *s, sqlite3_stmt *st)
+{
+    (void)s;
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void copy_text(char *dst, size_t size, const unsigned char *src)
+{
+    snprintf(dst, size, "%s", src ? (const char *)src : "");
+}
+
+static void read_game_row(sqlite3_stmt *st, struct store_game *row)
+{
+    memset(row, 0, sizeof *row);
+    copy_text(row->id, sizeof row->id, sqlite3_column_text(st, 0));
+    copy_text(row->game, sizeof row->game, sqlite3_column_text(st, 1));
+    row->level = sqlite3_column_int(st, 2);
+    row->human_side = sqlite3_column_int(st, 3);
+    copy_text(row->start, sizeof row->start, sqlite3_column_text(st, 4));
+    copy_text(row->token_hash, sizeof row->token_hash, sqlite3_column_text(st, 5));
+    row->seed = (uint64_t)sqlite3_column_int64(st, 6);
+    row->created_ms = sqlite3_column_int64(st, 7);
+    row->updated_ms = sqlite3_column_int64(st, 8);
+    row->result = sqlite3_column_int(st, 9);
+    row->reason = sqlite3_column_int(st, 10);
+    row->plies = sqlite3_column_int(st, 11);
+}
+
+static int insert_game(struct sqlite_store *s, const struct store_game *row)
+{
+    sqlite3_stmt *st = s->stmt[ST_INSERT_GAME];
+    sqlite3_bind_text(st, 1, row->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, row->game, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, row->level);
+    sqlite3_bind_int(st, 4, row->human_side);
+    sqlite3_bind_text(st, 5, row->start, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, row->token_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 7, (sqlite3_int64)row->seed);
+    sqlite3_bind_int64(st, 8, row->created_ms);
+    sqlite3_bind_int64(st, 9, row->updated_ms);
+    sqlite3_bind_int(st, 10, row->result);
+    sqlite3_bind_int(st, 11, row->reason);
+    return run(s, st);
+}
+
+static int update_game(struct sqlite_store *s, const char *id, int result, int reason,
+                       int64_t now_ms, int plies)
+{
+    sqlite3_stmt *st = s->stmt[ST_UPDATE_GAME];
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, result);
+    sqlite3_bind_int(st, 3, reason);
+    sqlite3_bind_int64(st, 4, now_ms);
+    if (plies >= 0)
+        sqlite3_bind_int(st, 5, plies);
+    else
+        sqlite3_bind_null(st, 5);
+    if (run(s, st) != 0)
+        return -1;
+    return sqlite3_changes(s->db) == 1 ? 0 : -1;
+}
+
+static int insert_move(struct sqlite_store *s, const struct write *w)
+{
+    sqlite3_stmt *st = s->stmt[ST_INSERT_MOVE];
+    sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, w->ply);
+    sqlite3_bind_text(st, 3, w->move, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, w->now_ms);
+    if (run(s, st) != 0)
+        return -1;
+    return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply);
+}
+
+/* One write inside the open transaction, in its own savepoint. */
+static void apply_write(struct sqlite_store *s, struct write *w)
+{
+    static const char *const what[] = {"create game", "store move", "end game"};
+    if (run(s, s->stmt[ST_SAVEPOINT]) != 0) {
+        w->rc = db_fail(s, w->err, sizeof w->err, "savepoint");
+        return;
+    }
+    int rc = w->kind == W_GAME   ? insert_game(s, w->row)
+             : w->kind == W_MOVE ? insert_move(s, w)
+                                 : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
+    if (rc != 0) {
+        w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
+        run(s, s->stmt[ST_ROLLBACK_TO]);
+    }
+    run(s, s->stmt[ST_RELEASE]);
+}
+
+/* Commit a batch (a list of writes) in one transaction. */
+static void commit_batch(struct sqlite_store *s, struct write *batch)
+{
+    pthread_mutex_lock(&s->mu);
+    char err[ERROR_TEXT_MAX];
+    int rc = run(s, s->stmt[ST_BEGIN]) == 0 ? 0 : db_fail(s, err, sizeof err, "begin");
+    for (struct write *w = batch; w && rc == 0; w = w->next)
+        apply_write(s, w);
+    if (rc == 0 && run(s, s->stmt[ST_COMMIT]) != 0) {
+        rc = db_fail(s, err, sizeof err, "commit");
+        run(s, s->stmt[ST_ROLLBACK]);
+    }
+    if (rc != 0)
+        for (struct write *w = batch; w; w = w->next) {
+            w->rc = -1;
+            snprintf(w->err, sizeof w->err, "%s", err);
+        }
+    pthread_mutex_unlock(&s->mu);
+}
+
+static int submit(struct sqlite_store *s, struct write *w, char *err, size_t err_size)
+{
+    w->next = NULL;
+    w->rc = 0;
+    w->done = false;
+    pthread_mutex_lock(&s->q_mu);
+    if (s->q_tail)
+        s->q_tail->next = w;
+    else
+        s->q_head = w;
+    s->q_tail = w;
+    while (!w->done) {
+        if (s->committing) {
+            pthread_cond_wait(&s->q_cv, &s->q_mu);
+            continue;
+        }
+        /* Lead: take the whole queue (this write is in it). */
+        struct write *batch = s->q_head;
+        s->q_head = s->q_tail = NULL;
+        s->committing = true;
+        pthread_mutex_unlock(&s->q_mu);
+        commit_batch(s, batch);
+        pthread_mutex_lock(&s->q_mu);
+        for (struct write *b = batch, *next; b; b = next) {
+            next = b->next; /* b may go as soon as done is seen */
+            b->done = true;
+        }
+        s->committing = false;
+        pthread_cond_broadcast(&s->q_cv);
+    }
+    pthread_mutex_unlock(&s->q_mu);
+    if (w->rc != 0)
+        fail(err, err_size, "%s", w->err);
+    return w->rc;
+}
+
+static int sq_create_game(struct store *base, const struct store_game *row, char *err,
+                          size_t err_size)
+{
+    struct write w = {.kind = W_GAME, .row = row};
+    return submit((struct sqlite_store *)base, &w, err, err_size);
+}
+
+static int sq_add_move(struct store *base, const char *id, int ply, const char *move, int result,
+                       int reason, int64_t now_ms, char *err, size_t err_size)
+{
+    struct write w = {.kind = W_MOVE,
+                      .id = id,
+                      .ply = ply,
+                      .move = move,
+                      .result = result,
+                      .reason = reason,
+                      .now_ms = now_ms};
+    return submit((struct sqlite_store *)base, &w, err, err_size);
+}
+
+static int sq_set_result(struct store *base, const char *id, int result, int reason, int64_t now_ms,
+                         char *err, size_t err_size)
+{
+    struct write w = {
+        .kind = W_RESULT, .id = id, .result = result, .reason = reason, .now_ms = now_ms};
+    return submit((struct sqlite_store *)base, &w, err, err_size);
+}
+
+static int sq_load_game(struct store *base, const char *id, struct store_game *row,
+                        char (**moves)[MOVE_TEXT_MAX], int *count, char *err, size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    *moves = NULL;
+    *count = 0;
+    pthread_mutex_lock(&s->mu);
+    int rc = -1;
+    sqlite3_stmt *st = s->stmt[ST_SELECT_GAME];
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        read_game_row(st, row);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (step == SQLITE_DONE) {
+        rc = 1;
+        goto out;
+    }
+    if (step != SQLITE_ROW) {
+        db_fail(s, err, err_size, "load game");
+        goto out;
+    }
+    char(*list)[MOVE_TEXT_MAX] = malloc(MOVE_TEXT_MAX * (size_t)(row->plies + 1));
+    if (!list) {
+        fail(err, err_size, "out of memory");
+        goto out;
+    }
+    int n = 0;
+    st = s->stmt[ST_SELECT_MOVES];
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW && n < row->plies) {
+        if (sqlite3_column_int(st, 0) != n + 1)
+            break;
+        copy_text(list[n++], MOVE_TEXT_MAX, sqlite3_column_text(st, 1));
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (n != row->plies) {
+        free(list);
+        fail(err, err_size, "database: game %s has %d of its %d moves", id, n, row->plies);
+        goto out;
+    }
+    *moves = list;
+    *count = n;
+    rc = 0;
+out:
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+static int sq_list_games(struct store *base, const char *token_hash, int limit, store_game_fn fn,
+                         void *ctx, char *err, size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st = s->stmt[ST_SELECT_BY_TOKEN];
+    sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, limit);
+    int step;
+    struct store_game row;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        read_game_row(st, &row);
+        fn(ctx, &row);
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    int rc = step == SQLITE_DONE ? 0 : db_fail(s, err, err_size, "list games");
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+static void sq_close(struct store *base)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    if (!s)
+        return;
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(s->stmt[i]);
+    sqlite3_close(s->db);
+    pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->q_mu);
+    pthread_cond_destroy(&s->q_cv);
+    free(s);
+}
+
+static const struct store_ops sqlite_ops = {
+    .create_game = sq_create_game,
+    .add_move = sq_add_move,
+    .set_result = sq_set_result,
+    .load_game = sq_load_game,
+    .list_games = sq_list_games,
+    .close = sq_close,
+};
+
+struct store *store_sqlite_open(const char *path, enum store_sync sync, char *err, size_t err_size)
+{
+    struct sqlite_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        fail(err, err_size, "out of memory");
+        return NULL;
+    }
+    s->base.ops = &sqlite_ops;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->q_mu, NULL);
+    pthread_cond_init(&s->q_cv, NULL);
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        fail(err, err_size, "cannot open database '%s': %s", path,
+             s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        sq_close(&s->base);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    char pragmas[128];
+    snprintf(pragmas, sizeof pragmas, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s;",
+             sync == STORE_SYNC_FULL ? "FULL" : "NORMAL");
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        fail(err, err_size, "cannot set up database '%s': %s", path, msg ? msg : "?");
+        sqlite3_free(msg);
+        sq_close(&s->base);
+        return NULL;
+    }
+    for (int i = 0; i < ST_COUNT; i++)
+        if (sqlite3_prepare_v2(s->db, stmt_sql[i], -1, &s->stmt[i], NULL) != SQLITE_OK) {
+            db_fail(s, err, err_size, "prepare");
+            sq_close(&s->base);
+            return NULL;
+        }
+    return &s->base;
+}

@@ -1,0 +1,36 @@
+/* A small HTTP/1.1 client over loopback for the server tests (one request per
+ * connection, Connection: close), and helpers to start servers. */
+#pragma once
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct http_reply {
+    int status; /* 0 when the connection failed */
+    char *head; /* status line and headers */
+    char *body; /* NUL-terminated */
+    size_t body_len;
+};
+
+/* Send one request; `auth` is a token (sent as Bearer) or NULL; extra_headers ends each
+ * line with \r\n or is NULL. */
+int http_call(int port, const char *method, const char *path, const char *auth, const char *body,
+              size_t body_len, const char *extra_headers, struct http_reply *out);
+/* Send raw bytes, read the reply until close or timeout_ms; the bytes read. */
+char *http_raw(int port, const char *bytes, size_t len, int timeout_ms, size_t *out_len);
+void http_reply_free(struct http_reply *r);
+/* The reply body as JSON (NULL if not JSON). */
+json_t *http_json(const struct http_reply *r);
+
+/* A JSON call: returns the status and (if jout) the parsed body. */
+int api_call(int port, const char *method, const char *path, const char *token, const char *body,
+             json_t **jout);
+
+/* A fresh temporary folder for databases; returns its path (static per call site buffer). */
+void test_tmpdir(char *out, size_t size);
+/* A connected socket to the loopback port, or -1. */
+int test_connect(int port);
+/* Remove a test folder and the files in it. */
+void test_rmdir(const char *dir);
+/* A loopback port nothing listens on now. */
+int test_free_port(void);

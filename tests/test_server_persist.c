@@ -1,0 +1,588 @@
+/* The server's promises that need more than one request: restarts (clean and kill -9)
+ * lose no acknowledged move, concurrent requests on one game apply each move once and
+ * in order, event streams resume, malformed HTTP harms nothing. */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "server/server.h"
+#include "server_client.h"
+#include "store/store.h"
+
+static struct server *start_at(const char *db, int think_ms)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = db;
+    cfg.web_dir = NULL;
+    cfg.http_threads = 2;
+    cfg.engine_workers = 2;
+    cfg.cache_games = 64;
+    cfg.new_games_per_minute = 0;
+    cfg.test_think_ms = think_ms;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        fprintf(stderr, "server_start: %s\n", err);
+    return srv;
+}
+
+static const char *jstr(json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "";
+}
+
+static json_t *create(int port, const char *side, const char *auth, char *id, char *token)
+{
+    char body[128];
+    snprintf(body, sizeof body, "{\"game\":\"egara\",\"level\":1,\"side\":\"%s\"}", side);
+    json_t *j;
+    if (api_call(port, "POST", "/api/games", auth, body, &j) != 201) {
+        json_decref(j);
+        return NULL;
+    }
+    snprintf(id, 40, "%s", jstr(j, "id"));
+    snprintf(token, 40, "%s", jstr(j, "token"));
+    return j;
+}
+
+static json_t *state(int port, const char *id)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%.40s", id);
+    json_t *j;
+    if (api_call(port, "GET", path, NULL, NULL, &j) != 200) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+static int move(int port, const char *id, const char *token, const char *m, json_t **out)
+{
+    char path[128], body[128];
+    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
+    snprintf(body, sizeof body, "{\"move\":\"%s\"}", m);
+    return api_call(port, "POST", path, token, body, out);
+}
+
+static const char *first_legal(json_t *st)
+{
+    return jstr(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
+}
+
+static bool over(json_t *st)
+{
+    return json_is_true(json_object_get(json_object_get(st, "status"), "over"));
+}
+
+/* moves of `prefix` are the first moves of `full`. */
+static bool moves_prefix(json_t *prefix, json_t *full)
+{
+    json_t *a = json_object_get(prefix, "moves"), *b = json_object_get(full, "moves");
+    if (json_array_size(a) > json_array_size(b))
+        return false;
+    for (size_t i = 0; i < json_array_size(a); i++)
+        if (strcmp(jstr(json_array_get(a, i), "move"), jstr(json_array_get(b, i), "move")))
+            return false;
+    return true;
+}
+
+TEST(server_restart_keeps_games)
+{
+    char dir[64], db[128], id[40], token[40];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/restart.db", dir);
+    struct server *a = start_at(db, 0);
+    /* A second server in the same process, on its own database: no shared state. */
+    struct server *other = start_at(":memory:", 0);
+    CHECK(a && other);
+    if (!a || !other) {
+        server_stop(a);
+        server_stop(other);
+        return;
+    }
+    json_t *st = create(server_port(a), "white", NULL, id, token);
+    for (int i = 0; st && i < 3 && !over(st); i++) {
+        json_t *next;
+        CHECK_EQ_INT(move(server_port(a), id, token, first_legal(st), &next), 200);
+        json_decref(st);
+        st = next;
+    }
+    CHECK(st == NULL || state(server_port(other), id) == NULL);
+    server_stop(a);
+    server_stop(other);
+    struct server *b = start_at(db, 0);
+    CHECK(b != NULL);
+    if (b && st) {
+        json_t *again = state(server_port(b), id);
+        CHECK(again != NULL);
+        if (again) {
+            CHECK_STR(jstr(again, "position"), jstr(st, "position"));
+            CHECK(moves_prefix(st, again) && moves_prefix(again, st));
+            CHECK_STR(jstr(again, "updated"), jstr(st, "updated"));
+            json_t *next = NULL;
+            if (!over(again))
+                CHECK_EQ_INT(move(server_port(b), id, token, first_legal(again), &next), 200);
+            json_decref(next);
+        }
+        json_decref(again);
+    }
+    json_decref(st);
+    server_stop(b);
+    test_rmdir(dir);
+}
+
+/* ---- kill -9 under load ---- */
+
+struct load_game {
+    int port;
+    char id[40], token[40];
+    json_t *acked; /* the last state the server acknowledged */
+    atomic_bool *stop;
+};
+
+static void *load_player(void *arg)
+{
+    struct load_game *g = arg;
+    json_t *st = create(g->port, "white", NULL, g->id, g->token);
+    g->acked = st ? json_incref(st) : NULL;
+    while (st && !*g->stop && !over(st)) {
+        json_t *next = NULL;
+        int code = move(g->port, g->id, g->token, first_legal(st), &next);
+        json_decref(st);
+        st = code == 200 ? next : NULL;
+        if (code == 200) {
+            json_decref(g->acked);
+            g->acked = json_incref(st);
+        } else {
+            json_decref(next);
+        }
+    }
+    json_decref(st);
+    return NULL;
+}
+
+static pid_t spawn_server(int port, const char *db)
+{
+    char portbuf[16];
+    snprintf(portbuf, sizeof portbuf, "%d", port);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        execl("./agora", "agora", "serve", "--port", portbuf, "--db", db, "--web", "/nonexistent",
+              "--new-games-per-minute", "0", (char *)NULL);
+        _exit(127);
+    }
+    /* Ready when it answers. */
+    for (int i = 0; i < 200 && pid > 0; i++) {
+        struct http_reply r;
+        if (http_call(port, "GET", "/api/nothing", NULL, NULL, 0, NULL, &r) == 0) {
+            http_reply_free(&r);
+            return pid;
+        }
+        usleep(20 * 1000);
+    }
+    return pid;
+}
+
+TEST(server_kill9_loses_no_acknowledged_move)
+{
+    if (access("./agora", X_OK) != 0)
+        SKIP("./agora is not built (run from the repository root)");
+    char dir[64], db[128];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/kill.db", dir);
+    int port = test_free_port();
+    pid_t pid = spawn_server(port, db);
+    CHECK(pid > 0);
+    enum { PLAYERS = 8 };
+    struct load_game games[PLAYERS];
+    pthread_t th[PLAYERS];
+    atomic_bool stop = false;
+    for (int i = 0; i < PLAYERS; i++) {
+        memset(&games[i], 0, sizeof games[i]);
+        games[i].port = port;
+        games[i].stop = &stop;
+        pthread_create(&th[i], NULL, load_player, &games[i]);
+    }
+    usleep(400 * 1000);
+    kill(pid, SIGKILL); /* mid-load: requests are in flight */
+    waitpid(pid, NULL, 0);
+    stop = true;
+    for (int i = 0; i < PLAYERS; i++)
+        pthread_join(th[i], NULL);
+    pid = spawn_server(port, db);
+    int checked = 0, moves = 0;
+    for (int i = 0; i < PLAYERS; i++) {
+        if (!games[i].acked)
+            continue;
+        json_t *now = state(port, games[i].id);
+        CHECK_MSG(now != NULL, "game %s lost after kill -9", games[i].id);
+        if (now) {
+            CHECK_MSG(moves_prefix(games[i].acked, now), "game %s lost acknowledged moves",
+                      games[i].id);
+            checked++;
+            moves += (int)json_array_size(json_object_get(games[i].acked, "moves"));
+            /* And it goes on. */
+            json_t *next = NULL;
+            if (!over(now) && json_is_true(json_object_get(now, "your_turn")))
+                CHECK_EQ_INT(move(port, games[i].id, games[i].token, first_legal(now), &next), 200);
+            json_decref(next);
+        }
+        json_decref(now);
+        json_decref(games[i].acked);
+    }
+    CHECK_MSG(checked > 0 && moves > 0, "no acknowledged game to check (%d games, %d moves)",
+              checked, moves);
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "server did not stop cleanly");
+    test_rmdir(dir);
+}
+
+/* ---- concurrent requests on one game ---- */
+
+struct racer {
+    int port;
+    const char *id, *token;
+    int ok, refused;
+    int ok_plies[256];
+};
+
+static void *race(void *arg)
+{
+    struct racer *r = arg;
+    for (int round = 0; round < 200; round++) {
+        json_t *st = state(r->port, r->id);
+        if (!st || over(st)) {
+            json_decref(st);
+            break;
+        }
+        json_t *next = NULL;
+        int code = json_is_true(json_object_get(st, "your_turn"))
+                       ? move(r->port, r->id, r->token, first_legal(st), &next)
+                       : 0;
+        if (code == 200 && r->ok < 256)
+            r->ok_plies[r->ok++] = (int)json_integer_value(json_object_get(next, "ply"));
+        else if (code == 400 || code == 409)
+            r->refused++;
+        else if (code != 0)
+            fprintf(stderr, "race: unexpected %d\n", code);
+        json_decref(st);
+        json_decref(next);
+    }
+    return NULL;
+}
+
+TEST(server_concurrent_moves_on_one_game)
+{
+    char dir[64], db[128], id[40], token[40];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/race.db", dir);
+    struct server *srv = start_at(db, 5);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *st = create(port, "white", NULL, id, token);
+    CHECK(st != NULL);
+    json_decref(st);
+    enum { RACERS = 6 };
+    struct racer rs[RACERS];
+    pthread_t th[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        memset(&rs[i], 0, sizeof rs[i]);
+        rs[i] = (struct racer){.port = port, .id = id, .token = token};
+        pthread_create(&th[i], NULL, race, &rs[i]);
+    }
+    for (int i = 0; i < RACERS; i++)
+        pthread_join(th[i], NULL);
+    /* Every accepted move is one human move: their count is the human moves made, and
+     * no two accepted requests saw the same ply. */
+    json_t *final = state(port, id);
+    int accepted = 0, refused = 0;
+    bool seen[4096] = {false};
+    for (int i = 0; i < RACERS; i++) {
+        accepted += rs[i].ok;
+        refused += rs[i].refused;
+        for (int k = 0; k < rs[i].ok; k++) {
+            int p = rs[i].ok_plies[k];
+            CHECK_MSG(p > 0 && p < 4096 && !seen[p], "ply %d acknowledged twice", p);
+            if (p > 0 && p < 4096)
+                seen[p] = true;
+        }
+    }
+    int plies = final ? (int)json_integer_value(json_object_get(final, "ply")) : 0;
+    CHECK_MSG(accepted == (plies + 1) / 2, "%d moves accepted, %d plies played", accepted, plies);
+    CHECK(accepted > 0);
+    (void)refused;
+    /* The stored game is the one in memory. */
+    server_stop(srv);
+    srv = start_at(db, 0);
+    json_t *again = srv ? state(server_port(srv), id) : NULL;
+    CHECK(again && final && moves_prefix(final, again) && moves_prefix(again, final));
+    json_decref(again);
+    json_decref(final);
+    server_stop(srv);
+    test_rmdir(dir);
+}
+
+/* ---- event streams ---- */
+
+static void *delayed_move(void *arg)
+{
+    struct racer *r = arg;
+    usleep(150 * 1000);
+    json_t *st = state(r->port, r->id), *next = NULL;
+    if (st)
+        r->ok = move(r->port, r->id, r->token, first_legal(st), &next);
+    json_decref(st);
+    json_decref(next);
+    return NULL;
+}
+
+TEST(server_event_stream)
+{
+    struct server *srv = start_at(":memory:", 0);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char id[40], token[40], req[256];
+    json_t *st = create(port, "black", NULL, id, token); /* the computer opens: ply 1 */
+    CHECK(st != NULL);
+    json_decref(st);
+    /* A live stream: ply 1 at once, then 2 and 3 when a move is made meanwhile. */
+    struct racer r = {.port = port, .id = id, .token = token};
+    pthread_t th;
+    pthread_create(&th, NULL, delayed_move, &r);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    size_t len;
+    char *got = http_raw(port, req, strlen(req), 600, &len);
+    pthread_join(th, NULL);
+    CHECK_EQ_INT(r.ok, 200);
+    CHECK(got && strstr(got, "text/event-stream"));
+    CHECK(got && strstr(got, "id: 1\n") && strstr(got, "id: 2\n") && strstr(got, "id: 3\n"));
+    free(got);
+    /* Resuming after event 2 sends 3 and not 1 or 2. */
+    snprintf(req, sizeof req,
+             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 2\r\n\r\n", id);
+    got = http_raw(port, req, strlen(req), 300, &len);
+    CHECK(got && strstr(got, "id: 3\n") && !strstr(got, "id: 1\n") && !strstr(got, "id: 2\n"));
+    free(got);
+    /* A finished game's stream ends with an "end" event and closes. */
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%.40s/resign", id);
+    json_t *e;
+    CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
+    json_decref(e);
+    snprintf(req, sizeof req,
+             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", id);
+    got = http_raw(port, req, strlen(req), 5000, &len);
+    CHECK(got && strstr(got, "event: end\n") && strstr(got, "resignation"));
+    free(got);
+    /* A stream left open when the server stops is closed, not leaked. */
+    server_stop(srv);
+}
+
+/* ---- malformed HTTP ---- */
+
+TEST(server_malformed_requests)
+{
+    struct server *srv = start_at(":memory:", 0);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    static const char *const junk[] = {
+        "GARBAGE\r\n\r\n",
+        "GET\r\n\r\n",
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{\"ga",
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: -3\r\n\r\n",
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n{}",
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /api/games/%00 HTTP/1.1\r\nHost: x\r\n\r\n",
+        "\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03",
+    };
+    for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
+        size_t len;
+        char *got = http_raw(port, junk[i], strlen(junk[i]), 300, &len);
+        CHECK_MSG(!got || !strstr(got, "HTTP/1.1 200") || i == 7, "junk %zu got 200", i);
+        CHECK_MSG(!got || !strstr(got, "root:"), "junk %zu read a file", i);
+        free(got);
+    }
+    /* A header far over any sane size. */
+    size_t big = 100000;
+    char *huge = malloc(big + 64);
+    int n = snprintf(huge, 64, "GET / HTTP/1.1\r\nX-Big: ");
+    memset(huge + n, 'a', big);
+    memcpy(huge + n + big, "\r\n\r\n", 5);
+    size_t len;
+    char *got = http_raw(port, huge, strlen(huge), 500, &len);
+    CHECK(!got || !strstr(got, "HTTP/1.1 200"));
+    free(got);
+    free(huge);
+    /* Still serving. */
+    char id[40], token[40];
+    json_t *st = create(port, "white", NULL, id, token);
+    CHECK(st != NULL);
+    json_decref(st);
+    server_stop(srv);
+}
+
+/* ---- a visitor's games, draws ---- */
+
+TEST(server_history_and_draw_offer)
+{
+    struct server *srv = start_at(":memory:", 0);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char id1[40], id2[40], token[40], token2[40], path[128];
+    json_t *a = create(port, "white", NULL, id1, token);
+    json_t *b = create(port, "white", token, id2, token2); /* same visitor */
+    CHECK(a && b);
+    CHECK_STR(token2, token);
+    json_t *list;
+    snprintf(path, sizeof path, "/api/games?token=%s", token);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &list), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(list, "games")), 2);
+    json_decref(list);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/games", token, NULL, &list), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(list, "games")), 2);
+    json_decref(list);
+    /* Another visitor sees nothing of them. */
+    snprintf(path, sizeof path, "/api/games?token=%s", "0123456789abcdef0123456789abcdef");
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &list), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(list, "games")), 0);
+    json_decref(list);
+    /* Level ground: the computer declines a draw, and nothing changes. */
+    snprintf(path, sizeof path, "/api/games/%.40s/draw", id1);
+    json_t *d;
+    CHECK_EQ_INT(api_call(port, "POST", path, token, "{}", &d), 200);
+    CHECK_STR(jstr(d, "draw"), "declined");
+    CHECK_STR(jstr(json_object_get(d, "status"), "result"), "ongoing");
+    json_decref(d);
+    json_decref(a);
+    json_decref(b);
+    server_stop(srv);
+}
+
+TEST(server_stream_keepalive)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = NULL;
+    cfg.ping_ms = 100;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    char id[40], token[40], req[256];
+    json_t *st = create(server_port(srv), "white", NULL, id, token);
+    json_decref(st);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    size_t len;
+    char *got = http_raw(server_port(srv), req, strlen(req), 400, &len);
+    CHECK(got && strstr(got, ": ping\n\n"));
+    free(got);
+    server_stop(srv);
+}
+
+TEST(server_restart_with_the_computer_to_move)
+{
+    /* A crash between the human's commit and the computer's: on restart the game is
+     * found with the computer to move, and the next request gets its move made. */
+    char dir[64], db[128], id[40], token[40], err[256];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/pending.db", dir);
+    struct server *a = start_at(db, 0);
+    if (!a)
+        SKIP("no server");
+    json_t *st = create(server_port(a), "white", NULL, id, token);
+    CHECK(st != NULL);
+    json_decref(st);
+    server_stop(a);
+    struct store *store = store_sqlite_open(db, STORE_SYNC_FULL, err, sizeof err);
+    CHECK(store != NULL);
+    if (store) {
+        CHECK_EQ_INT(store->ops->add_move(store, id, 1, "d3-d4", 0, 0, 1, err, sizeof err), 0);
+        /* The same ply twice is refused. */
+        CHECK(store->ops->add_move(store, id, 1, "c3-d4", 0, 0, 1, err, sizeof err) != 0);
+        store->ops->close(store);
+    }
+    struct server *b = start_at(db, 0);
+    json_t *now = b ? state(server_port(b), id) : NULL;
+    CHECK(now != NULL);
+    CHECK_EQ_INT(json_integer_value(json_object_get(now, "ply")), 2);
+    CHECK(json_is_true(json_object_get(now, "your_turn")) || over(now));
+    json_decref(now);
+    server_stop(b);
+    test_rmdir(dir);
+}
+
+/* An event stream kept open (holding its game in memory): the socket. */
+static int open_stream(int port, const char *id)
+{
+    char req[256];
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    int fd = test_connect(port);
+    if (fd >= 0 && write(fd, req, strlen(req)) < 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+TEST(server_full_cache_refuses_new_games)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = NULL;
+    cfg.cache_games = 16;
+    cfg.new_games_per_minute = 0;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    int fds[16];
+    char id[40], token[40], last_token[40] = "";
+    for (int i = 0; i < 16; i++) {
+        json_t *st = create(port, "white", NULL, id, token);
+        CHECK(st != NULL);
+        json_decref(st);
+        fds[i] = open_stream(port, id);
+        snprintf(last_token, sizeof last_token, "%s", token);
+    }
+    usleep(200 * 1000); /* the streams have started */
+    json_t *e;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL, "{\"game\":\"egara\"}", &e), 503);
+    CHECK(json_is_string(json_object_get(e, "error")));
+    json_decref(e);
+    /* Nothing was stored for the refused game: the visitor's list has what it had. */
+    char path[128];
+    snprintf(path, sizeof path, "/api/games?token=%s", last_token);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &e), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(e, "games")), 1);
+    json_decref(e);
+    for (int i = 0; i < 16; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    server_stop(srv);
+}
