@@ -128,8 +128,12 @@ test('chess: click-click, destinations, the reply by server-sent events, drag, l
 test('chess as Black: the board turns, the computer opens by server-sent events', async () => {
   const page = await open();
   await playFromHome(page, 'chess', 'black');
-  const a1 = await page.$(cell('a1')).then((n) => n.boundingBox());
-  const h8 = await page.$(cell('h8')).then((n) => n.boundingBox());
+  // The computer's opening move may redraw the board while we measure it: wait for
+  // the reply first, then measure the settled board.
+  await waitMoves(page, 1);
+  const box = async (name) => (await page.waitForSelector(cell(name), { state: 'visible' })).boundingBox();
+  const a1 = await box('a1');
+  const h8 = await box('h8');
   assert(a1.x > h8.x && a1.y < h8.y, 'board not turned for Black');
   await waitMoves(page, 1);
   await click(page, 'e7');
