@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "state.h"
 
 static const char *const side_names[2] = {"White", "Black"};
@@ -66,13 +67,8 @@ int agon_parse_move(const void *st, const char *text, Move *out, char *err, size
 {
     const struct agon_state *s = st;
     char lower[MOVE_TEXT_MAX];
-    size_t len = strlen(text);
-    if (len == 0)
-        return fail(err, err_size, "empty move text");
-    if (len >= sizeof lower)
-        return fail(err, err_size, "move text too long");
-    for (size_t i = 0; i <= len; i++)
-        lower[i] = (char)tolower((unsigned char)text[i]);
+    if (text_lower_copy(text, lower, sizeof lower, err, err_size))
+        return -1;
     char *sep = strpbrk(lower, "-@");
     if (!sep || sep == lower || !sep[1] || strpbrk(sep + 1, "-@"))
         return fail(err, err_size,

@@ -5,6 +5,7 @@
 
 #include "agon.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "state.h"
 
 static const char *const side_names[2] = {"White", "Black"};
@@ -153,38 +154,24 @@ static int parse_board(struct agon_state *s, const char *board, size_t len, char
     return 0;
 }
 
-/* The next space-separated field of `text` from *pos, as a pointer and length. */
-static const char *next_field(const char *text, size_t *pos, size_t *len)
-{
-    size_t i = *pos;
-    while (text[i] == ' ')
-        i++;
-    size_t start = i;
-    while (text[i] && text[i] != ' ')
-        i++;
-    *pos = i;
-    *len = i - start;
-    return *len ? text + start : NULL;
-}
-
 int agon_parse_position(void *st, const char *text, char *err, size_t err_size)
 {
     struct agon_state s;
     memset(&s, 0, offsetof(struct agon_state, history));
     s.board[AGON_OFF] = AG_OFFBOARD;
     size_t pos = 0, len;
-    const char *board = next_field(text, &pos, &len);
+    const char *board = text_next_field(text, &pos, &len);
     if (!board)
         return fail(err, err_size, "empty position text");
     if (parse_board(&s, board, len, err, err_size))
         return -1;
-    const char *side = next_field(text, &pos, &len);
+    const char *side = text_next_field(text, &pos, &len);
     if (!side)
         return fail(err, err_size, "missing side to move (w or b) after the board");
     if (len != 1 || (side[0] != 'w' && side[0] != 'b'))
         return fail(err, err_size, "unknown side to move '%.*s' (expected w or b)", (int)len, side);
     s.side = side[0] == 'w' ? SIDE_WHITE : SIDE_BLACK;
-    const char *extra = next_field(text, &pos, &len);
+    const char *extra = text_next_field(text, &pos, &len);
     if (extra)
         return fail(err, err_size, "unexpected text '%.*s' after the side to move", (int)len,
                     extra);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "egara.h"
 #include "state.h"
 
@@ -83,37 +84,23 @@ static int parse_board(struct egara_state *s, const char *board, size_t len, cha
     return 0;
 }
 
-/* The next space-separated field of `text` from *pos, as a pointer and length. */
-static const char *next_field(const char *text, size_t *pos, size_t *len)
-{
-    size_t i = *pos;
-    while (text[i] == ' ')
-        i++;
-    size_t start = i;
-    while (text[i] && text[i] != ' ')
-        i++;
-    *pos = i;
-    *len = i - start;
-    return *len ? text + start : NULL;
-}
-
 int egara_parse_position(void *st, const char *text, char *err, size_t err_size)
 {
     struct egara_state s;
     memset(&s, 0, offsetof(struct egara_state, history));
     size_t pos = 0, len;
-    const char *board = next_field(text, &pos, &len);
+    const char *board = text_next_field(text, &pos, &len);
     if (!board)
         return fail(err, err_size, "empty position text");
     if (parse_board(&s, board, len, err, err_size))
         return -1;
-    const char *side = next_field(text, &pos, &len);
+    const char *side = text_next_field(text, &pos, &len);
     if (!side)
         return fail(err, err_size, "missing side to move (w or b) after the board");
     if (len != 1 || (side[0] != 'w' && side[0] != 'b'))
         return fail(err, err_size, "unknown side to move '%.*s' (expected w or b)", (int)len, side);
     s.side = side[0] == 'w' ? SIDE_WHITE : SIDE_BLACK;
-    const char *quiet = next_field(text, &pos, &len);
+    const char *quiet = text_next_field(text, &pos, &len);
     if (quiet) {
         int q = 0;
         for (size_t i = 0; i < len; i++) {
@@ -127,7 +114,7 @@ int egara_parse_position(void *st, const char *text, char *err, size_t err_size)
                         EGARA_QUIET_LIMIT);
         s.quiet = q;
     }
-    const char *extra = next_field(text, &pos, &len);
+    const char *extra = text_next_field(text, &pos, &len);
     if (extra)
         return fail(err, err_size, "unexpected text '%.*s' after the position", (int)len, extra);
     if (!s.pieces[0] && !s.pieces[1])
@@ -173,13 +160,9 @@ static int explain_illegal(const void *st, const char *text, int is_capture, cha
 int egara_parse_move(const void *st, const char *text, Move *out, char *err, size_t err_size)
 {
     char lower[MOVE_TEXT_MAX];
-    size_t len = strlen(text);
-    if (len == 0)
-        return fail(err, err_size, "empty move text");
-    if (len >= sizeof lower)
-        return fail(err, err_size, "move text too long");
-    for (size_t i = 0; i <= len; i++)
-        lower[i] = (char)tolower((unsigned char)text[i]);
+    if (text_lower_copy(text, lower, sizeof lower, err, err_size))
+        return -1;
+    size_t len = strlen(lower);
     /* Syntax: point ('-' point | ('x' point)+). */
     int points = 0;
     char sep = 0;
