@@ -552,5 +552,15 @@ TEST(server_chess_claim_and_record)
     CHECK(r.body && strstr(r.body, "[White \"Player\"]") && strstr(r.body, "1. e4 ") &&
           !strstr(r.body, "[Variant"));
     http_reply_free(&r);
+    /* From a FEN, the PGN numbers its moves from the FEN's move number. */
+    st = new_game(port, "chess", "white", "8/8/8/4k3/8/8/8/R3K3 w - - 0 80", id, token);
+    CHECK_EQ_INT(post_move(port, id, token, "a1a2", &next), 200);
+    json_decref(next);
+    json_decref(st);
+    snprintf(path, sizeof path, "/api/games/%.40s/record", id);
+    CHECK_EQ_INT(http_call(port, "GET", path, NULL, NULL, 0, NULL, &r), 0);
+    CHECK(r.body && strstr(r.body, "[SetUp \"1\"]") &&
+          strstr(r.body, "[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 0 80\"]") && strstr(r.body, "80. Ra2"));
+    http_reply_free(&r);
     server_stop(srv);
 }

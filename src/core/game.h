@@ -177,6 +177,13 @@ struct game {
      * allows a claim now; -1 otherwise.  The state is not changed: the caller records
      * the end.  NULL for games without claims. */
     int (*claim_draw)(const void *st, struct game_status *out);
+
+    /* Optional: the game's own record format (PGN for chess) of the game `st` holds,
+     * from its start position: players and date ("YYYY.MM.DD") as given, `final` the
+     * outcome (NULL: the state's own status).  Returns the length written, or -1 when
+     * `size` was too small.  NULL: the game has no record format of its own. */
+    int (*write_record)(const void *st, const struct game_status *final, const char *white,
+                        const char *black, const char *date, char *buf, size_t size);
 };
 
 const char *result_name(enum result r);

@@ -260,8 +260,8 @@ size_t event_end_text(const struct session *s, char *buf, size_t size)
 
 char *record_text(const struct session *s)
 {
-    /* PGN's shape (tags, then numbered moves and the result), with each game's own
-     * move texts; for chess the display texts are SAN, so this is PGN proper. */
+    /* A game with a record format of its own (chess: PGN) writes it; the others get
+     * PGN's shape (tags, then numbered moves and the result) with their own move texts. */
     struct game_status gs;
     session_status(s, &gs);
     const char *result = gs.result == RESULT_WHITE_WINS   ? "1-0"
@@ -275,6 +275,18 @@ char *record_text(const struct session *s)
     char *out = malloc(cap);
     if (!out)
         return NULL;
+    if (s->g->write_record) {
+        /* The game's own format (PGN for chess), from the state's whole history. */
+        char date[16];
+        snprintf(date, sizeof date, "%04d.%02d.%02d", (tm.tm_year + 1900) % 10000,
+                 (tm.tm_mon + 1) % 100, tm.tm_mday % 100);
+        const char *white = s->row.human_side == SIDE_WHITE ? "Player" : "agora";
+        const char *black = s->row.human_side == SIDE_BLACK ? "Player" : "agora";
+        if (s->g->write_record(s->st, &gs, white, black, date, out, cap) >= 0)
+            return out;
+        free(out);
+        return NULL;
+    }
     size_t n = 0;
 #define PUT(...) n += (size_t)snprintf(out + n, cap - n, __VA_ARGS__)
     PUT("[Event \"agora: %s\"]\n[Site \"agora\"]\n", s->g->title);
@@ -282,8 +294,7 @@ char *record_text(const struct session *s)
     PUT("[White \"%s\"]\n", s->row.human_side == SIDE_WHITE ? "Player" : "agora");
     PUT("[Black \"%s\"]\n", s->row.human_side == SIDE_BLACK ? "Player" : "agora");
     PUT("[Result \"%s\"]\n", result);
-    if (strcmp(s->g->name, "chess") != 0)
-        PUT("[Variant \"%s\"]\n", s->g->name);
+    PUT("[Variant \"%s\"]\n", s->g->name);
     if (s->row.start[0])
         PUT("[SetUp \"1\"]\n[FEN \"%s\"]\n", s->row.start);
     if (gs.result != RESULT_ONGOING)

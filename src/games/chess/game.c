@@ -32,4 +32,5 @@ const struct game chess_game = {
     .check = chess_check,
     .perft = chess_perft,
     .claim_draw = chess_claim,
+    .write_record = chess_write_record,
 };

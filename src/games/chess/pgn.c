@@ -364,3 +364,17 @@ long chess_pgn_read(const char *text, void *st, struct chess_pgn_info *info, cha
     }
     return (long)(r.p - text);
 }
+
+/* The game interface's record: PGN with agora's Event and Site. */
+int chess_write_record(const void *st, const struct game_status *final, const char *white,
+                       const char *black, const char *date, char *buf, size_t size)
+{
+    struct chess_pgn_info info = {0};
+    chess_pgn_set_tag(&info, "Event", "agora: Chess");
+    chess_pgn_set_tag(&info, "Site", "agora");
+    chess_pgn_set_tag(&info, "Date", date);
+    chess_pgn_set_tag(&info, "Round", "-");
+    chess_pgn_set_tag(&info, "White", white);
+    chess_pgn_set_tag(&info, "Black", black);
+    return chess_pgn_write(st, &info, final, buf, size);
+}
