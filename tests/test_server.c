@@ -544,6 +544,7 @@ TEST(server_chess_claim_and_record)
     json_t *next = NULL;
     CHECK_EQ_INT(post_move(port, id, token, "e2e4", &next), 200);
     CHECK_STR(jstr(json_array_get(json_object_get(next, "moves"), 0), "display"), "e4");
+    CHECK_STR(jstr(json_array_get(json_object_get(next, "moves"), 0), "san"), "e4");
     json_decref(next);
     json_decref(st);
     snprintf(path, sizeof path, "/api/games/%.40s/record", id);

@@ -193,6 +193,8 @@ json_t *state_json(const struct session *s)
         json_object_set_new(m, "ply", json_integer(i + 1));
         json_object_set_new(m, "move", json_string(s->moves[i].text));
         json_object_set_new(m, "display", json_string(s->moves[i].display));
+        if (s->g->move_display) /* chess: the display text is SAN */
+            json_object_set_new(m, "san", json_string(s->moves[i].display));
         json_array_append_new(moves, m);
     }
     json_object_set_new(j, "moves", moves);
@@ -239,6 +241,8 @@ size_t event_move_text(const struct session *s, int k, char *buf, size_t size)
     json_object_set_new(j, "ply", json_integer(k));
     json_object_set_new(j, "move", json_string(s->moves[k - 1].text));
     json_object_set_new(j, "display", json_string(s->moves[k - 1].display));
+    if (s->g->move_display)
+        json_object_set_new(j, "san", json_string(s->moves[k - 1].display));
     json_object_set_new(j, "side", json_string(side_name(mover)));
     json_object_set_new(j, "last", json_boolean(k == s->n_moves));
     json_object_set_new(j, "status", status_json(&gs));
