@@ -38,6 +38,21 @@ static const struct game_profile profiles[] = {
          {AB, 0, 60000, 1000, 0, 35},
          {AB, 0, 1000000, 2000, 0, 0},
      }},
+    /* Agon: 3000 nodes searched no deeper than level 4's fixed depth 4 (5 v 4 scored
+     * 54.5% in 200 games), so the node budgets start higher. */
+    {"agon",
+     AB,
+     5,
+     {
+         {AB, 1, 0, 1000, 300, 350},
+         {AB, 2, 0, 1000, 150, 250},
+         {AB, 3, 0, 1000, 60, 200},
+         {AB, 4, 0, 1000, 30, 100},
+         {AB, 0, 15000, 1000, 0, 80},
+         {AB, 0, 60000, 1000, 0, 55},
+         {AB, 0, 250000, 1000, 0, 35},
+         {AB, 0, 1000000, 2000, 0, 0},
+     }},
 };
 
 /* Agon and chess until their own rows are measured: the same shape (alpha-beta
