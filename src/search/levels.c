@@ -34,8 +34,8 @@ static const struct game_profile profiles[] = {
          {AB, 3, 0, 1000, 60, 200},
          {AB, 5, 0, 1000, 30, 100},
          {AB, 0, 3000, 1000, 0, 80},
-         {AB, 0, 12000, 1000, 0, 55},
-         {AB, 0, 60000, 1000, 0, 35},
+         {AB, 0, 20000, 1000, 0, 40},
+         {AB, 0, 100000, 1000, 0, 20},
          {AB, 0, 1000000, 2000, 0, 0},
      }},
     /* Agon: 3000 nodes searched no deeper than level 4's fixed depth 4 (5 v 4 scored
