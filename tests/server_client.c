@@ -173,3 +173,23 @@ int test_free_port(void)
     close(fd);
     return port;
 }
+
+json_t *api_get_state(int port, const char *id)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%.40s", id);
+    json_t *j;
+    if (api_call(port, "GET", path, NULL, NULL, &j) != 200) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+int api_post_move(int port, const char *id, const char *token, const char *move, json_t **out)
+{
+    char path[128], body[256];
+    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
+    snprintf(body, sizeof body, "{\"move\":\"%s\"}", move);
+    return api_call(port, "POST", path, token, body, out);
+}

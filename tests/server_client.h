@@ -34,3 +34,8 @@ int test_connect(int port);
 void test_rmdir(const char *dir);
 /* A loopback port nothing listens on now. */
 int test_free_port(void);
+
+/* GET /api/games/ID: the state (caller decrefs), or NULL unless 200. */
+json_t *api_get_state(int port, const char *id);
+/* POST /api/games/ID/moves {"move": MOVE} with the token; the HTTP status, *out the reply. */
+int api_post_move(int port, const char *id, const char *token, const char *move, json_t **out);

@@ -54,26 +54,6 @@ static json_t *new_game(int port, const char *game, const char *side, const char
     return j;
 }
 
-static json_t *get_state(int port, const char *id)
-{
-    char path[128];
-    snprintf(path, sizeof path, "/api/games/%.40s", id);
-    json_t *j;
-    if (api_call(port, "GET", path, NULL, NULL, &j) != 200) {
-        json_decref(j);
-        return NULL;
-    }
-    return j;
-}
-
-static int post_move(int port, const char *id, const char *token, const char *move, json_t **out)
-{
-    char path[128], body[256];
-    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
-    snprintf(body, sizeof body, "{\"move\":\"%s\"}", move);
-    return api_call(port, "POST", path, token, body, out);
-}
-
 static const char *jstr(json_t *j, const char *key)
 {
     const char *s = json_string_value(json_object_get(j, key));
@@ -94,7 +74,7 @@ static char *fingerprint(json_t *state)
 
 static char *fingerprint_of(int port, const char *id)
 {
-    json_t *st = get_state(port, id);
+    json_t *st = api_get_state(port, id);
     char *f = st ? fingerprint(st) : strdup("(no state)");
     json_decref(st);
     return f;
@@ -149,7 +129,7 @@ TEST(server_new_game_and_state)
         CHECK_STR(jstr(json_object_get(j, "status"), "result"), "ongoing");
         CHECK(json_is_string(json_object_get(j, "created")));
         CHECK_EQ_INT(json_array_size(json_object_get(j, "board")), 23);
-        json_t *again = get_state(port, id);
+        json_t *again = api_get_state(port, id);
         CHECK(again && !json_object_get(again, "token"));
         CHECK_STR(jstr(again, "position"), jstr(j, "position"));
         json_decref(again);
@@ -194,7 +174,7 @@ static int play_out(struct test_ctx *t__, int port, const char *game, const char
             break;
         int before = (int)json_integer_value(json_object_get(st, "ply"));
         json_t *next;
-        int code = post_move(port, id, token, jstr(lm, "move"), &next);
+        int code = api_post_move(port, id, token, jstr(lm, "move"), &next);
         CHECK_EQ_INT(code, 200);
         json_decref(st);
         st = next;
@@ -220,7 +200,7 @@ static int play_out(struct test_ctx *t__, int port, const char *game, const char
     /* A finished game takes no more moves. */
     if (st) {
         json_t *e;
-        CHECK_EQ_INT(post_move(port, id, token, "a1-b2", &e), 409);
+        CHECK_EQ_INT(api_post_move(port, id, token, "a1-b2", &e), 409);
         json_decref(e);
     }
     json_decref(st);
@@ -251,7 +231,7 @@ static void *move_thread(void *arg)
 {
     struct move_job *job = arg;
     json_t *j;
-    job->code = post_move(job->port, job->id, job->token, job->move, &j);
+    job->code = api_post_move(job->port, job->id, job->token, job->move, &j);
     json_decref(j);
     return NULL;
 }
@@ -333,7 +313,7 @@ TEST(server_error_codes)
     pthread_create(&th, NULL, move_thread, &job);
     usleep(100 * 1000);
     EXPECT(409, "POST", path, token, "{\"move\":\"c3-d4\"}");
-    json_t *mid = get_state(port, id);
+    json_t *mid = api_get_state(port, id);
     CHECK(mid && json_is_true(json_object_get(mid, "thinking")));
     CHECK(mid && json_array_size(json_object_get(mid, "legal_moves")) > 0);
     json_decref(mid);
@@ -387,7 +367,7 @@ TEST(server_cache_evicts_and_reloads)
     for (int i = 0; i < N; i++) {
         json_t *st = new_game(port, "egara", i % 2 ? "black" : "white", NULL, ids[i], tokens[i]);
         json_t *lm = json_array_get(json_object_get(st, "legal_moves"), 0), *next = NULL;
-        CHECK_EQ_INT(post_move(port, ids[i], tokens[i], jstr(lm, "move"), &next), 200);
+        CHECK_EQ_INT(api_post_move(port, ids[i], tokens[i], jstr(lm, "move"), &next), 200);
         prints[i] = next ? fingerprint(next) : strdup("");
         json_decref(next);
         json_decref(st);
@@ -470,7 +450,7 @@ TEST(server_adjudicates_long_games)
     for (int i = 0; st && i < 2; i++) {
         json_t *next = NULL;
         json_t *lm = json_array_get(json_object_get(st, "legal_moves"), 0);
-        CHECK_EQ_INT(post_move(port, id, token, jstr(lm, "move"), &next), 200);
+        CHECK_EQ_INT(api_post_move(port, id, token, jstr(lm, "move"), &next), 200);
         json_decref(st);
         st = next;
     }
@@ -542,7 +522,7 @@ TEST(server_chess_claim_and_record)
     /* A chess game's record is PGN with SAN. */
     st = new_game(port, "chess", "white", NULL, id, token);
     json_t *next = NULL;
-    CHECK_EQ_INT(post_move(port, id, token, "e2e4", &next), 200);
+    CHECK_EQ_INT(api_post_move(port, id, token, "e2e4", &next), 200);
     CHECK_STR(jstr(json_array_get(json_object_get(next, "moves"), 0), "display"), "e4");
     CHECK_STR(jstr(json_array_get(json_object_get(next, "moves"), 0), "san"), "e4");
     json_decref(next);
@@ -555,7 +535,7 @@ TEST(server_chess_claim_and_record)
     http_reply_free(&r);
     /* From a FEN, the PGN numbers its moves from the FEN's move number. */
     st = new_game(port, "chess", "white", "8/8/8/4k3/8/8/8/R3K3 w - - 0 80", id, token);
-    CHECK_EQ_INT(post_move(port, id, token, "a1a2", &next), 200);
+    CHECK_EQ_INT(api_post_move(port, id, token, "a1a2", &next), 200);
     json_decref(next);
     json_decref(st);
     snprintf(path, sizeof path, "/api/games/%.40s/record", id);

@@ -56,26 +56,6 @@ static json_t *create(int port, const char *side, const char *auth, char *id, ch
     return j;
 }
 
-static json_t *state(int port, const char *id)
-{
-    char path[128];
-    snprintf(path, sizeof path, "/api/games/%.40s", id);
-    json_t *j;
-    if (api_call(port, "GET", path, NULL, NULL, &j) != 200) {
-        json_decref(j);
-        return NULL;
-    }
-    return j;
-}
-
-static int move(int port, const char *id, const char *token, const char *m, json_t **out)
-{
-    char path[128], body[128];
-    snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
-    snprintf(body, sizeof body, "{\"move\":\"%s\"}", m);
-    return api_call(port, "POST", path, token, body, out);
-}
-
 static const char *first_legal(json_t *st)
 {
     return jstr(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
@@ -115,17 +95,17 @@ TEST(server_restart_keeps_games)
     json_t *st = create(server_port(a), "white", NULL, id, token);
     for (int i = 0; st && i < 3 && !over(st); i++) {
         json_t *next;
-        CHECK_EQ_INT(move(server_port(a), id, token, first_legal(st), &next), 200);
+        CHECK_EQ_INT(api_post_move(server_port(a), id, token, first_legal(st), &next), 200);
         json_decref(st);
         st = next;
     }
-    CHECK(st == NULL || state(server_port(other), id) == NULL);
+    CHECK(st == NULL || api_get_state(server_port(other), id) == NULL);
     server_stop(a);
     server_stop(other);
     struct server *b = start_at(db, 0);
     CHECK(b != NULL);
     if (b && st) {
-        json_t *again = state(server_port(b), id);
+        json_t *again = api_get_state(server_port(b), id);
         CHECK(again != NULL);
         if (again) {
             CHECK_STR(jstr(again, "position"), jstr(st, "position"));
@@ -133,7 +113,7 @@ TEST(server_restart_keeps_games)
             CHECK_STR(jstr(again, "updated"), jstr(st, "updated"));
             json_t *next = NULL;
             if (!over(again))
-                CHECK_EQ_INT(move(server_port(b), id, token, first_legal(again), &next), 200);
+                CHECK_EQ_INT(api_post_move(server_port(b), id, token, first_legal(again), &next), 200);
             json_decref(next);
         }
         json_decref(again);
@@ -159,7 +139,7 @@ static void *load_player(void *arg)
     g->acked = st ? json_incref(st) : NULL;
     while (st && !*g->stop && !over(st)) {
         json_t *next = NULL;
-        int code = move(g->port, g->id, g->token, first_legal(st), &next);
+        int code = api_post_move(g->port, g->id, g->token, first_legal(st), &next);
         json_decref(st);
         st = code == 200 ? next : NULL;
         if (code == 200) {
@@ -228,7 +208,7 @@ TEST(server_kill9_loses_no_acknowledged_move)
     for (int i = 0; i < PLAYERS; i++) {
         if (!games[i].acked)
             continue;
-        json_t *now = state(port, games[i].id);
+        json_t *now = api_get_state(port, games[i].id);
         CHECK_MSG(now != NULL, "game %s lost after kill -9", games[i].id);
         if (now) {
             CHECK_MSG(moves_prefix(games[i].acked, now), "game %s lost acknowledged moves",
@@ -238,7 +218,7 @@ TEST(server_kill9_loses_no_acknowledged_move)
             /* And it goes on. */
             json_t *next = NULL;
             if (!over(now) && json_is_true(json_object_get(now, "your_turn")))
-                CHECK_EQ_INT(move(port, games[i].id, games[i].token, first_legal(now), &next), 200);
+                CHECK_EQ_INT(api_post_move(port, games[i].id, games[i].token, first_legal(now), &next), 200);
             json_decref(next);
         }
         json_decref(now);
@@ -266,14 +246,14 @@ static void *race(void *arg)
 {
     struct racer *r = arg;
     for (int round = 0; round < 200; round++) {
-        json_t *st = state(r->port, r->id);
+        json_t *st = api_get_state(r->port, r->id);
         if (!st || over(st)) {
             json_decref(st);
             break;
         }
         json_t *next = NULL;
         int code = json_is_true(json_object_get(st, "your_turn"))
-                       ? move(r->port, r->id, r->token, first_legal(st), &next)
+                       ? api_post_move(r->port, r->id, r->token, first_legal(st), &next)
                        : 0;
         if (code == 200 && r->ok < 256)
             r->ok_plies[r->ok++] = (int)json_integer_value(json_object_get(next, "ply"));
@@ -311,7 +291,7 @@ TEST(server_concurrent_moves_on_one_game)
         pthread_join(th[i], NULL);
     /* Every accepted move is one human move: their count is the human moves made, and
      * no two accepted requests saw the same ply. */
-    json_t *final = state(port, id);
+    json_t *final = api_get_state(port, id);
     int accepted = 0, refused = 0;
     bool seen[4096] = {false};
     for (int i = 0; i < RACERS; i++) {
@@ -331,7 +311,7 @@ TEST(server_concurrent_moves_on_one_game)
     /* The stored game is the one in memory. */
     server_stop(srv);
     srv = start_at(db, 0);
-    json_t *again = srv ? state(server_port(srv), id) : NULL;
+    json_t *again = srv ? api_get_state(server_port(srv), id) : NULL;
     CHECK(again && final && moves_prefix(final, again) && moves_prefix(again, final));
     json_decref(again);
     json_decref(final);
@@ -345,9 +325,9 @@ static void *delayed_move(void *arg)
 {
     struct racer *r = arg;
     usleep(150 * 1000);
-    json_t *st = state(r->port, r->id), *next = NULL;
+    json_t *st = api_get_state(r->port, r->id), *next = NULL;
     if (st)
-        r->ok = move(r->port, r->id, r->token, first_legal(st), &next);
+        r->ok = api_post_move(r->port, r->id, r->token, first_legal(st), &next);
     json_decref(st);
     json_decref(next);
     return NULL;
@@ -525,7 +505,7 @@ TEST(server_restart_with_the_computer_to_move)
         store->ops->close(store);
     }
     struct server *b = start_at(db, 0);
-    json_t *now = b ? state(server_port(b), id) : NULL;
+    json_t *now = b ? api_get_state(server_port(b), id) : NULL;
     CHECK(now != NULL);
     CHECK_EQ_INT(json_integer_value(json_object_get(now, "ply")), 2);
     CHECK(json_is_true(json_object_get(now, "your_turn")) || over(now));
