@@ -29,3 +29,14 @@ int text_lower_copy(const char *text, char *out, size_t size, char *err, size_t 
         out[i] = (char)tolower((unsigned char)text[i]);
     return 0;
 }
+
+int text_side(const char *field, size_t len, enum side *out, char *err, size_t err_size)
+{
+    if (!field)
+        return fail(err, err_size, "missing side to move (w or b) after the board");
+    if (len != 1 || (field[0] != 'w' && field[0] != 'b'))
+        return fail(err, err_size, "unknown side to move '%.*s' (expected w or b)", (int)len,
+                    field);
+    *out = field[0] == 'w' ? SIDE_WHITE : SIDE_BLACK;
+    return 0;
+}

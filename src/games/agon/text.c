@@ -166,11 +166,8 @@ int agon_parse_position(void *st, const char *text, char *err, size_t err_size)
     if (parse_board(&s, board, len, err, err_size))
         return -1;
     const char *side = text_next_field(text, &pos, &len);
-    if (!side)
-        return fail(err, err_size, "missing side to move (w or b) after the board");
-    if (len != 1 || (side[0] != 'w' && side[0] != 'b'))
-        return fail(err, err_size, "unknown side to move '%.*s' (expected w or b)", (int)len, side);
-    s.side = side[0] == 'w' ? SIDE_WHITE : SIDE_BLACK;
+    if (text_side(side, len, &s.side, err, err_size))
+        return -1;
     const char *extra = text_next_field(text, &pos, &len);
     if (extra)
         return fail(err, err_size, "unexpected text '%.*s' after the side to move", (int)len,
