@@ -37,6 +37,8 @@ struct engine_info {
     Score score; /* side to move's view; |score| >= ENGINE_WIN_BOUND: a win/loss */
     uint64_t nodes;
     int64_t time_ms;
+    int multipv;  /* which line this is, 1 = the best (0 is read as 1) */
+    int hashfull; /* per mille of the transposition table in use (-1: not known) */
     char pv[ENGINE_PV_TEXT_MAX]; /* move texts separated by spaces */
 };
 
@@ -55,6 +57,12 @@ struct engine_limits {
     int noise;             /* extra root noise in centipawns (low levels have their own) */
     int contempt;          /* a draw's cost to the side to move, centipawns (-1: none) */
     int blunder;           /* per mille of random (not at once losing) moves */
+    int multipv;           /* lines to report (0 or 1: the best only) */
+    int threads;           /* search threads (0 or 1: one); a search may use fewer */
+    int mate;              /* UCI `go mate N`: look for a mate in N moves (0: no) */
+    /* UCI `go ponder`: while *ponder is non-zero, the clock limits do not stop the
+     * search (depth, nodes and *stop still do); the caller clears it on ponderhit. */
+    const atomic_int *ponder;
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };
