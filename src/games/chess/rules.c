@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chess.h"
+#include "eval.h"
 #include "core/error.h"
 #include "state.h"
 
@@ -242,28 +243,10 @@ int chess_check(const void *st, char *err, size_t err_size)
     return chess_pos_check(&s->pos, err, err_size);
 }
 
-/* Material and a little centralisation; enough for random play and shallow search. */
 Score chess_evaluate(const void *st)
 {
-    static const int value[7] = {0, 100, 320, 330, 500, 900, 0};
-    static const int centre[64] = {
-        0, 1, 2, 3, 3, 2, 1, 0, 1, 3, 4, 5, 5, 4, 3, 1, 2, 4, 6, 7, 7, 6,
-        4, 2, 3, 5, 7, 8, 8, 7, 5, 3, 3, 5, 7, 8, 8, 7, 5, 3, 2, 4, 6, 7,
-        7, 6, 4, 2, 1, 3, 4, 5, 5, 4, 3, 1, 0, 1, 2, 3, 3, 2, 1, 0,
-    };
-    const struct chess_pos *p = &((const struct chess_state *)st)->pos;
-    int score = 0;
-    for (int sq = 0; sq < 64; sq++) {
-        int pc = p->board[sq];
-        if (!pc)
-            continue;
-        int t = PIECE_TYPE(pc);
-        int v = value[t] + (t == KNIGHT || t == BISHOP ? 2 * centre[sq] : 0);
-        if (t == PAWN)
-            v += PIECE_COLOR(pc) == SIDE_WHITE ? 3 * (SQ_RANK(sq) - 1) : 3 * (6 - SQ_RANK(sq));
-        score += PIECE_COLOR(pc) == SIDE_WHITE ? v : -v;
-    }
-    return (Score)(p->side == SIDE_WHITE ? score : -score);
+    const struct chess_state *s = st;
+    return (Score)chess_eval(&s->pos);
 }
 
 int chess_is_noisy(const void *st, Move m)
