@@ -150,3 +150,22 @@ TEST(cli_play_random_opponents_finish)
     CHECK_EQ_INT(r.code, 0);
     CHECK(strstr(r.out, "Game over:") != NULL);
 }
+
+/* 'draw' offers the computer a draw: it declines when it stands well (here two queens
+ * up), accepts when it stands badly; 'resign' ends the game for the side to move. */
+TEST(cli_play_draw_offer_and_resignation)
+{
+    struct run r;
+    RUN(&r, "draw\nquit\n", "play", "chess", "--level", "1", "--as", "black", "--position",
+        "7k/8/8/8/8/8/8/1QQ1K3 b - - 0 1");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "The computer declines the draw.") != NULL);
+    CHECK(strstr(r.out, "Game over") == NULL);
+    RUN(&r, "draw\n", "play", "chess", "--level", "1", "--as", "white", "--position",
+        "7k/8/8/8/8/8/8/1QQ1K3 w - - 0 1");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "The computer accepts. Game over: draw (draw agreed).") != NULL);
+    RUN(&r, "resign\n", "play", "egara", "--level", "1", "--as", "white");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "Game over: black wins (resignation).") != NULL);
+}

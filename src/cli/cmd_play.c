@@ -81,7 +81,7 @@ static int human_turn(struct play *p)
             fputs("Type a move in the game's move text, e.g. c3-d4 or d5xd3 (egara-guti),\n"
                   "k1-k2 or b7@l6 (agon), e2e4, Nf3 or O-O (chess). 'moves' lists the legal\n"
                   "moves, 'board' draws the board, 'claim' claims a draw where the rules\n"
-                  "allow, 'quit' stops.\n",
+                  "allow, 'draw' offers the computer a draw, 'resign' gives up, 'quit' stops.\n",
                   p->io->out);
             continue;
         }
@@ -93,6 +93,28 @@ static int human_turn(struct play *p)
             }
             fprintf(p->io->out, "Game over: %s (%s).\n", result_name(end.result),
                     reason_text(end.reason));
+            return 0;
+        }
+        if (!strcmp(text, "resign")) {
+            enum side us = p->g->side_to_move(p->st);
+            fprintf(p->io->out, "Game over: %s (%s).\n",
+                    result_name(us == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS),
+                    reason_text(REASON_RESIGNATION));
+            return 0;
+        }
+        if (!strcmp(text, "draw")) {
+            enum side us = p->g->side_to_move(p->st);
+            if (p->human[!us]) {
+                fputs("A draw is agreed between players: type 'quit' if you both agree.\n",
+                      p->io->out);
+                continue;
+            }
+            if (!engine_accepts_draw(p->g, p->st, (enum side)!us, rng_next(&p->rng))) {
+                fputs("The computer declines the draw.\n", p->io->out);
+                continue;
+            }
+            fprintf(p->io->out, "The computer accepts. Game over: %s (%s).\n",
+                    result_name(RESULT_DRAW), reason_text(REASON_AGREEMENT));
             return 0;
         }
         if (!strcmp(text, "board")) {

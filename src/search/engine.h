@@ -92,6 +92,12 @@ void engine_clear(struct engine *e);
 Move engine_go(struct engine *e, const struct game *g, void *st, int level,
                const struct engine_limits *limits, uint64_t seed, struct engine_result *out);
 
+/* A draw offer to the computer (playing `computer`): accepted when a short search
+ * scores the position below ENGINE_DRAW_ACCEPT_BELOW centipawns for it.  Returns 1
+ * to accept; 0 to decline, and always once the game is over. */
+#define ENGINE_DRAW_ACCEPT_BELOW (-50)
+int engine_accepts_draw(const struct game *g, void *st, enum side computer, uint64_t seed);
+
 /* The search each game plays with at full strength, decided by measurement. */
 enum engine_algo engine_game_algo(const struct game *g);
 /* The fixed depth `agora bench` searches for this game. */

@@ -12,11 +12,10 @@
 
 #include "core/registry.h"
 #include "internal.h"
+#include "search/engine.h"
 #include "token.h"
 
 #define LIST_LIMIT 100
-/* The computer accepts a draw when it judges itself this much worse (centipawns). */
-#define DRAW_ACCEPT_BELOW (-50)
 
 /* Messages may quote what the client sent (and cut it anywhere): keep them printable
  * ASCII so they are always valid JSON strings. */
@@ -374,12 +373,9 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
         rc = session_end(s, human == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS,
                          REASON_RESIGNATION, err, sizeof err);
     } else if (!strcmp(op, "draw")) {
-        /* The computer judges from its own side. */
-        Score sc = s->g->evaluate(s->st);
-        if ((int)s->g->side_to_move(s->st) == human)
-            sc = -sc;
-        draw = sc < DRAW_ACCEPT_BELOW ? "accepted" : "declined";
-        if (sc < DRAW_ACCEPT_BELOW)
+        int accept = engine_accepts_draw(s->g, s->st, (enum side)!human, s->g->key(s->st));
+        draw = accept ? "accepted" : "declined";
+        if (accept)
             rc = session_end(s, RESULT_DRAW, REASON_AGREEMENT, err, sizeof err);
     } else { /* claim */
         json_t *jc = json_object_get(body, "claim");
