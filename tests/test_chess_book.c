@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/registry.h"
 #include "book_file.h"
+#include "core/registry.h"
 #include "games/chess/book.h"
 #include "harness.h"
 
@@ -206,7 +206,8 @@ TEST(chess_book_decodes_castling_and_promotion)
     decodes(TEST_CTX, castles_b, test_book_move("e8", "h8", 0), "e8g8");
     decodes(TEST_CTX, castles_b, test_book_move("e8", "a8", 0), "e8c8");
     /* Without the right, king takes rook is no move. */
-    decodes(TEST_CTX, "r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", test_book_move("e1", "h1", 0), "(none)");
+    decodes(TEST_CTX, "r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", test_book_move("e1", "h1", 0),
+            "(none)");
     /* A book that writes castling as the king's step is understood too. */
     void *st = at(castles);
     char text[MOVE_TEXT_MAX];

@@ -7,8 +7,8 @@
 #include "cli/cli.h"
 #include "cli/match_openings.h"
 #include "cli/match_stats.h"
-#include "core/registry.h"
 #include "cli_run.h"
+#include "core/registry.h"
 #include "harness.h"
 
 TEST(search_uci_egara_session)

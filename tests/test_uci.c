@@ -219,8 +219,7 @@ TEST(uci_position_commands)
     CHECK_EQ_INT(count(out, after_e4e5), 3); /* kept after every bad command */
     CHECK(strstr(out, "info string error: illegal move 'e1e3'; position unchanged\n"));
     CHECK_EQ_INT(count(out, "info string error: bad position: "), 2);
-    CHECK_EQ_INT(count(out, "info string error: expected 'position startpos' or 'position fen"),
-                 2);
+    CHECK_EQ_INT(count(out, "info string error: expected 'position startpos' or 'position fen"), 2);
     CHECK(strstr(out, "info string error: unexpected text after 'startpos'\n"));
     CHECK(strstr(out, "position text 8/4k3/8/8/8/8/8/2KR4 w - - 2 2\n"));
     free(out);
@@ -233,6 +232,8 @@ TEST(uci_moves_after_the_end_refused)
                     "go depth 3\n"
                     "position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3\n"
                     "d\n");
+    CHECK(strstr(out, "info depth 0 score mate 0\n"));
+    CHECK(strstr(out, "info string the game is over: "));
     CHECK(strstr(out, "bestmove (none)\n"));
     CHECK(strstr(out, "info string error: move 'a2a3' after the end of the game; "
                       "position unchanged\n"));
@@ -254,8 +255,9 @@ TEST(uci_go_limits)
                     "go mate 0 depth 2\n"
                     "go searchmoves e7e5 d7d5 depth 2\n"
                     "go sideways depth 1\n"
+                    "go e7e5 depth 1\n"
                     "go depth\n");
-    CHECK_EQ_INT(count(out, "bestmove "), 12);
+    CHECK_EQ_INT(count(out, "bestmove "), 13);
     bestmoves_legal(TEST_CTX, out, "e2e4");
     CHECK(strstr(out, "info depth 3 seldepth "));
     CHECK(strstr(out, " multipv 1 score cp "));
@@ -266,7 +268,8 @@ TEST(uci_go_limits)
     CHECK(strstr(out, "info string searchmoves is not supported; searching every move\n"));
     CHECK(strstr(out, "info string ignored go parameter 'sideways'\n"));
     CHECK(strstr(out, "info string error: 'depth' needs a number, not ''; ignored\n"));
-    CHECK_EQ_INT(count(out, "ignored go parameter"), 1); /* searchmoves' moves are no error */
+    CHECK(strstr(out, "info string ignored go parameter 'e7e5'\n")); /* not after searchmoves */
+    CHECK_EQ_INT(count(out, "ignored go parameter"), 2); /* searchmoves' moves are no error */
     free(out);
 }
 
@@ -304,8 +307,7 @@ TEST(uci_go_before_position_and_out_of_order)
                     "ucinewgame\n"
                     "go depth 1\n"
                     "isready\n");
-    CHECK_EQ_INT(count(out, "info string no position given; searching the start position\n"),
-                 2);
+    CHECK_EQ_INT(count(out, "info string no position given; searching the start position\n"), 2);
     CHECK(strstr(out, "info string ponderhit without a search; ignored\n"));
     CHECK_EQ_INT(count(out, "bestmove "), 2);
     bestmoves_legal(TEST_CTX, out, "");
@@ -476,7 +478,7 @@ TEST(uci_own_book)
     char path[64], input[1024];
     test_book_write(path, book, 1, 0);
     snprintf(input, sizeof input,
-             "setoption name OwnBook value true\n"  /* the default file may be absent */
+             "setoption name OwnBook value true\n" /* the default file may be absent */
              "setoption name BookFile value /nonexistent/book.bin\n"
              "setoption name BookFile value %s\n"
              "setoption name OwnBook value true\n"

@@ -53,7 +53,7 @@ struct uci {
     struct engine_limits lim;
     int level;
     uint64_t seed;
-    Move book_move;          /* non-zero: play this without searching */
+    Move book_move; /* non-zero: play this without searching */
     atomic_int stop, pondering;
     char pv[ENGINE_PV_TEXT_MAX]; /* the last reported best line */
     pthread_mutex_t lock;        /* output, pv, and waiting for stop/ponderhit */
@@ -217,6 +217,18 @@ static void ponder_move(struct uci *u, Move best, char *out, size_t size)
     free(moves);
 }
 
+/* No move: the game is over.  Say so the way GUIs expect: mated, or a draw. */
+static void game_over_info(struct uci *u)
+{
+    struct game_status gs;
+    u->g->status(u->search_st, &gs);
+    enum side us = u->g->side_to_move(u->search_st);
+    int lost = gs.result == (us == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS);
+    if (lost || gs.result == RESULT_DRAW)
+        say(u, "info depth 0 score %s", lost ? "mate 0" : "cp 0");
+    say(u, "info string the game is over: %s", reason_text(gs.reason));
+}
+
 static void *search_thread(void *arg)
 {
     struct uci *u = arg;
@@ -225,6 +237,8 @@ static void *search_thread(void *arg)
     if (!m)
         m = engine_go(u->engine, u->g, u->search_st, u->level, &u->lim, u->seed, &r);
     char text[MOVE_TEXT_MAX] = "(none)", ponder[MOVE_TEXT_MAX] = "";
+    if (!m)
+        game_over_info(u);
     if (m) {
         u->g->move_text(u->search_st, m, text, sizeof text);
         if (!u->book_move)
@@ -336,15 +350,33 @@ static int go_number(struct uci *u, const char *key, char **args, int64_t *out)
     return 0;
 }
 
+/* The go keywords that take a number, in the order of go_keys. */
+enum go_key {
+    GO_WTIME,
+    GO_BTIME,
+    GO_WINC,
+    GO_BINC,
+    GO_MOVESTOGO,
+    GO_DEPTH,
+    GO_MOVETIME,
+    GO_NODES,
+    GO_MATE,
+    GO_KEYS
+};
+static const char *const go_keys[GO_KEYS] = {"wtime", "btime",    "winc",  "binc", "movestogo",
+                                             "depth", "movetime", "nodes", "mate"};
+
 /* Limits from the words of `go`; a bad word is named and ignored (a GUI always waits
  * for a bestmove). */
 static void parse_go(struct uci *u, char *args, struct engine_limits *lim, int *ponder)
 {
-    static const char *const keys[] = {"wtime", "btime",    "winc", "binc", "movestogo",
-                                       "depth", "movetime", "nodes", "mate"};
-    char shown[UCI_ECHO_MAX + 8];
-    int has_clock[2] = {0, 0};
+    char shown[UCI_ECHO_MAX + 8], err[ERROR_TEXT_MAX];
+    int has_clock[2] = {0, 0}, in_searchmoves = 0;
     for (char *w; (w = next_word(&args));) {
+        Move m;
+        if (in_searchmoves && u->g->parse_move(u->st, w, &m, err, sizeof err) == 0)
+            continue; /* searchmoves' moves: accepted, not used */
+        in_searchmoves = 0;
         if (!strcmp(w, "infinite")) {
             lim->infinite = 1;
             continue;
@@ -355,41 +387,42 @@ static void parse_go(struct uci *u, char *args, struct engine_limits *lim, int *
         }
         if (!strcmp(w, "searchmoves")) {
             say(u, "info string searchmoves is not supported; searching every move");
+            in_searchmoves = 1;
             continue;
         }
-        size_t k = 0;
-        while (k < sizeof keys / sizeof keys[0] && strcmp(w, keys[k]) != 0)
+        int k = 0;
+        while (k < GO_KEYS && strcmp(w, go_keys[k]) != 0)
             k++;
-        if (k == sizeof keys / sizeof keys[0]) {
-            /* searchmoves' moves land here too, and are skipped quietly. */
-            Move m;
-            char err[ERROR_TEXT_MAX];
-            if (u->g->parse_move(u->st, w, &m, err, sizeof err) != 0)
-                say(u, "info string ignored go parameter '%s'", echo(w, shown, sizeof shown));
+        if (k == GO_KEYS) {
+            say(u, "info string ignored go parameter '%s'", echo(w, shown, sizeof shown));
             continue;
         }
         int64_t v;
         if (go_number(u, w, &args, &v))
             continue;
         int64_t at_least_1 = v < 1 ? 1 : v;
-        switch (k) {
-        case 0:
-        case 1:
-            lim->time_ms[k] = at_least_1;
-            has_clock[k] = 1;
+        switch ((enum go_key)k) {
+        case GO_WTIME:
+        case GO_BTIME:
+            /* A clock at or below zero is still a clock: 1 ms, not "none". */
+            lim->time_ms[k - GO_WTIME] = at_least_1;
+            has_clock[k - GO_WTIME] = 1;
             break;
-        case 2:
-        case 3: lim->inc_ms[k - 2] = v < 0 ? 0 : v; break;
-        case 4: lim->movestogo = v < 0 ? 0 : v > 1000 ? 1000 : (int)v; break;
-        case 5: lim->depth = at_least_1 > ENGINE_MAX_PLY - 1 ? ENGINE_MAX_PLY - 1 : (int)at_least_1; break;
-        case 6: lim->movetime_ms = at_least_1; break;
-        case 7: lim->nodes = (uint64_t)at_least_1; break;
-        case 8:
+        case GO_WINC:
+        case GO_BINC: lim->inc_ms[k - GO_WINC] = v < 0 ? 0 : v; break;
+        case GO_MOVESTOGO: lim->movestogo = v < 0 ? 0 : v > 1000 ? 1000 : (int)v; break;
+        case GO_DEPTH:
+            lim->depth = at_least_1 > ENGINE_MAX_PLY - 1 ? ENGINE_MAX_PLY - 1 : (int)at_least_1;
+            break;
+        case GO_MOVETIME: lim->movetime_ms = at_least_1; break;
+        case GO_NODES: lim->nodes = (uint64_t)at_least_1; break;
+        case GO_MATE:
             if (v < 1)
                 say(u, "info string error: mate needs a number of moves from 1; ignored");
             else
                 lim->mate = v > ENGINE_MAX_PLY / 2 ? ENGINE_MAX_PLY / 2 : (int)v;
             break;
+        case GO_KEYS: break;
         }
     }
     /* Move Overhead: the time the answer takes to reach the clock. */
@@ -500,8 +533,7 @@ static void cmd_setoption(struct uci *u, char *args)
         finish_search(u, 0);
         struct engine *e = engine_new((size_t)next.hash_mb);
         if (!e) {
-            say(u, "info string error: no memory for a %d MB table; nothing changed",
-                next.hash_mb);
+            say(u, "info string error: no memory for a %d MB table; nothing changed", next.hash_mb);
             return;
         }
         engine_free(u->engine);
@@ -617,8 +649,8 @@ int cmd_uci(int argc, char **argv, struct cli_io *io)
     g->start(u->st);
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    rng_seed(&u->book_rng, (uint64_t)now.tv_sec * 1000000007u ^ (uint64_t)now.tv_nsec ^
-                               (uint64_t)getpid() << 40);
+    rng_seed(&u->book_rng,
+             (uint64_t)now.tv_sec * 1000000007u ^ (uint64_t)now.tv_nsec ^ (uint64_t)getpid() << 40);
     char *line = NULL;
     size_t cap = 0;
     for (long len; (len = read_line(io->in, &line, &cap)) != -1;) {

@@ -42,8 +42,7 @@ struct option_def {
 static const char *const algo_names[] = {"auto", "alphabeta", "mcts"};
 
 static const struct option_def options[] = {
-    {"Hash", OPT_SPIN, UCI_DEFAULT_HASH_MB, 1, UCI_MAX_HASH_MB, FIELD(hash_mb), 0,
-     UCI_EFFECT_HASH},
+    {"Hash", OPT_SPIN, UCI_DEFAULT_HASH_MB, 1, UCI_MAX_HASH_MB, FIELD(hash_mb), 0, UCI_EFFECT_HASH},
     {"Threads", OPT_SPIN, 1, 1, UCI_MAX_THREADS, FIELD(threads), 0, UCI_EFFECT_NONE},
     {"MultiPV", OPT_SPIN, 1, 1, UCI_MAX_MULTIPV, FIELD(multipv), 0, UCI_EFFECT_NONE},
     {"Move Overhead", OPT_SPIN, UCI_DEFAULT_OVERHEAD_MS, 0, UCI_MAX_OVERHEAD_MS,
@@ -102,8 +101,7 @@ int uci_option_line(const struct game *g, int i, char *buf, size_t size)
                      d->def ? "true" : "false");
             break;
         case OPT_STRING:
-            snprintf(buf, size, "option name %s type string default %s", d->name,
-                     UCI_DEFAULT_BOOK);
+            snprintf(buf, size, "option name %s type string default %s", d->name, UCI_DEFAULT_BOOK);
             break;
         case OPT_BUTTON: snprintf(buf, size, "option name %s type button", d->name); break;
         case OPT_COMBO:
@@ -164,8 +162,8 @@ static int parse_value(const struct option_def *d, struct uci_options *o, const 
     return 0;
 }
 
-int uci_option_set(struct uci_options *o, const struct game *g, const char *name,
-                   const char *value, enum uci_effect *effect, char *err, size_t err_size)
+int uci_option_set(struct uci_options *o, const struct game *g, const char *name, const char *value,
+                   enum uci_effect *effect, char *err, size_t err_size)
 {
     const struct option_def *d = NULL;
     for (size_t k = 0; k < NOPTIONS && !d; k++)

@@ -38,8 +38,8 @@ void uci_options_default(struct uci_options *o);
 int uci_option_line(const struct game *g, int i, char *buf, size_t size);
 /* setoption: name (any case) and value (NULL when none was given).  0 with o changed
  * and *effect set, or -1 with err naming the problem and o unchanged. */
-int uci_option_set(struct uci_options *o, const struct game *g, const char *name,
-                   const char *value, enum uci_effect *effect, char *err, size_t err_size);
+int uci_option_set(struct uci_options *o, const struct game *g, const char *name, const char *value,
+                   enum uci_effect *effect, char *err, size_t err_size);
 /* The level `go` plays at: 0 (full strength within the limits) or 1..8. */
 int uci_play_level(const struct uci_options *o, const struct game *g);
 

@@ -66,8 +66,7 @@ static int read_entries(const struct chess_book *b, long first, long count, unsi
 }
 
 /* Every entry in key order with a promotion piece that exists. */
-static int check_entries(const struct chess_book *b, const char *path, char *err,
-                         size_t err_size)
+static int check_entries(const struct chess_book *b, const char *path, char *err, size_t err_size)
 {
     unsigned char *buf = malloc(BOOK_CHECK_CHUNK * CHESS_BOOK_ENTRY_SIZE);
     if (!buf)
@@ -86,11 +85,11 @@ static int check_entries(const struct chess_book *b, const char *path, char *err
             entry_decode(buf + i * CHESS_BOOK_ENTRY_SIZE, &e);
             if (first + i > 0 && e.key < prev)
                 rc = fail(err, err_size,
-                          "book '%s': entry %ld is out of key order (not a Polyglot book?)",
-                          path, first + i);
+                          "book '%s': entry %ld is out of key order (not a Polyglot book?)", path,
+                          first + i);
             else if (BK_PROMO(e.move) > 4)
-                rc = fail(err, err_size, "book '%s': entry %ld has promotion piece %d (0..4)",
-                          path, first + i, BK_PROMO(e.move));
+                rc = fail(err, err_size, "book '%s': entry %ld has promotion piece %d (0..4)", path,
+                          first + i, BK_PROMO(e.move));
             prev = e.key;
         }
     }
@@ -223,8 +222,8 @@ int chess_book_moves(const struct chess_book *b, const void *st, struct chess_bo
     return n;
 }
 
-int chess_book_pick(const struct chess_book *b, const void *st, struct rng *r, Move *out,
-                    char *err, size_t err_size)
+int chess_book_pick(const struct chess_book *b, const void *st, struct rng *r, Move *out, char *err,
+                    size_t err_size)
 {
     struct chess_book_move moves[BOOK_POSITION_MAX];
     int n = chess_book_moves(b, st, moves, BOOK_POSITION_MAX, err, err_size);

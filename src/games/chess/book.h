@@ -47,8 +47,8 @@ int chess_book_moves(const struct chess_book *b, const void *st, struct chess_bo
 /* A book move for `st`, picked with probability weight / (sum of weights) using `r`:
  * 1 with *out, 0 when the book has no move of positive weight here, -1 with err when
  * the file cannot be read. */
-int chess_book_pick(const struct chess_book *b, const void *st, struct rng *r, Move *out,
-                    char *err, size_t err_size);
+int chess_book_pick(const struct chess_book *b, const void *st, struct rng *r, Move *out, char *err,
+                    size_t err_size);
 
 /* A book move's 16 bits as the legal move of `st` it names, or 0 when it names none. */
 Move chess_book_decode(const void *st, unsigned raw);
