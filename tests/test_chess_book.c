@@ -36,6 +36,33 @@ static void text_of(const void *st, Move m, char *buf)
         strcpy(buf, "(none)");
 }
 
+/* A book of `n` entries written and opened, and a chess state at the start. */
+struct book_case {
+    char path[64];
+    struct chess_book *b;
+    void *st;
+};
+
+static int book_case_open(struct test_ctx *t__, struct book_case *c,
+                          const struct test_book_entry *e, int n)
+{
+    char err[ERROR_TEXT_MAX];
+    test_book_write(c->path, e, n, 0);
+    c->b = NULL;
+    CHECK_MSG(chess_book_open(c->path, &c->b, err, sizeof err) == 0, "%s", err);
+    c->st = game_state_new(chess());
+    if (c->st)
+        chess()->start(c->st);
+    return c->b && c->st ? 0 : -1;
+}
+
+static void book_case_close(struct book_case *c)
+{
+    free(c->st);
+    chess_book_close(c->b);
+    unlink(c->path);
+}
+
 /* The start position's book: e2e4 (3), d2d4 (1), an illegal e2e5 (5) left out, and
  * neighbours with smaller and larger keys that must not be read as its moves. */
 static const struct test_book_entry tiny[] = {
@@ -52,13 +79,11 @@ TEST(chess_book_tiny_book_moves)
     CHECK_EQ_INT(tiny[1].move, test_book_move("e2", "e4", 0));
     CHECK_EQ_INT(tiny[2].move, test_book_move("d2", "d4", 0));
     CHECK_EQ_INT(tiny[3].move, test_book_move("e2", "e5", 0));
-    char path[64], err[ERROR_TEXT_MAX], text[MOVE_TEXT_MAX];
-    test_book_write(path, tiny, 6, 0);
-    struct chess_book *b = NULL;
-    CHECK_MSG(chess_book_open(path, &b, err, sizeof err) == 0, "%s", err);
-    void *st = game_state_new(chess());
-    if (b && st) {
-        chess()->start(st);
+    char err[ERROR_TEXT_MAX], text[MOVE_TEXT_MAX];
+    struct book_case c;
+    if (book_case_open(TEST_CTX, &c, tiny, 6) == 0) {
+        struct chess_book *b = c.b;
+        void *st = c.st;
         CHECK_EQ_INT(chess_book_entries(b), 6);
         struct chess_book_move mv[8];
         int n = chess_book_moves(b, st, mv, 8, err, sizeof err);
@@ -81,20 +106,16 @@ TEST(chess_book_tiny_book_moves)
         CHECK_EQ_INT(chess_book_moves(b, st, mv, 8, err, sizeof err), 0);
         CHECK(chess_book_pick(b, st, NULL, &m, err, sizeof err) == 0);
     }
-    free(st);
-    chess_book_close(b);
-    unlink(path);
+    book_case_close(&c);
 }
 
 TEST(chess_book_pick_follows_weights)
 {
-    char path[64], err[ERROR_TEXT_MAX], text[MOVE_TEXT_MAX];
-    test_book_write(path, tiny, 6, 0);
-    struct chess_book *b = NULL;
-    CHECK_MSG(chess_book_open(path, &b, err, sizeof err) == 0, "%s", err);
-    void *st = game_state_new(chess());
-    if (b && st) {
-        chess()->start(st);
+    char err[ERROR_TEXT_MAX], text[MOVE_TEXT_MAX];
+    struct book_case c;
+    if (book_case_open(TEST_CTX, &c, tiny, 6) == 0) {
+        struct chess_book *b = c.b;
+        void *st = c.st;
         struct rng r;
         rng_seed(&r, 42);
         int e4 = 0, d4 = 0, other = 0;
@@ -116,27 +137,23 @@ TEST(chess_book_pick_follows_weights)
         rng_seed(&r1, 7);
         rng_seed(&r2, 7);
         for (int i = 0; i < 20; i++) {
-            Move a = 0, c = 0;
-            chess_book_pick(b, st, &r1, &a, err, sizeof err);
-            chess_book_pick(b, st, &r2, &c, err, sizeof err);
-            CHECK(a == c);
+            Move m1 = 0, m2 = 0;
+            chess_book_pick(b, st, &r1, &m1, err, sizeof err);
+            chess_book_pick(b, st, &r2, &m2, err, sizeof err);
+            CHECK(m1 == m2);
         }
     }
-    free(st);
-    chess_book_close(b);
-    unlink(path);
+    book_case_close(&c);
 }
 
 TEST(chess_book_zero_weights_give_no_move)
 {
     static const struct test_book_entry zero[] = {{START_KEY, 0x031c, 0}, {START_KEY, 0x02db, 0}};
-    char path[64], err[ERROR_TEXT_MAX];
-    test_book_write(path, zero, 2, 0);
-    struct chess_book *b = NULL;
-    CHECK_MSG(chess_book_open(path, &b, err, sizeof err) == 0, "%s", err);
-    void *st = game_state_new(chess());
-    if (b && st) {
-        chess()->start(st);
+    char err[ERROR_TEXT_MAX];
+    struct book_case c;
+    if (book_case_open(TEST_CTX, &c, zero, 2) == 0) {
+        struct chess_book *b = c.b;
+        void *st = c.st;
         struct rng r;
         rng_seed(&r, 1);
         Move m = 0;
@@ -144,9 +161,7 @@ TEST(chess_book_zero_weights_give_no_move)
         struct chess_book_move mv[4];
         CHECK_EQ_INT(chess_book_moves(b, st, mv, 4, err, sizeof err), 2);
     }
-    free(st);
-    chess_book_close(b);
-    unlink(path);
+    book_case_close(&c);
 }
 
 /* Open `path`, expecting failure with `want` in the message. */
