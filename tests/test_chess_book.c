@@ -290,3 +290,89 @@ TEST(chess_book_system_book)
     free(st);
     chess_book_close(b);
 }
+
+/* The entries of a book file, read whole (for checking the reader against). */
+struct raw_book {
+    unsigned char *bytes;
+    long entries;
+};
+
+static uint64_t raw_key(const struct raw_book *rb, long i)
+{
+    uint64_t k = 0;
+    for (int j = 0; j < 8; j++)
+        k = k << 8 | rb->bytes[i * 16 + j];
+    return k;
+}
+
+/* Entries of `key`: a linear count from the first one, found by bisection. */
+static long raw_count(const struct raw_book *rb, uint64_t key)
+{
+    long lo = 0, hi = rb->entries;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (raw_key(rb, mid) < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    long n = 0;
+    while (lo + n < rb->entries && raw_key(rb, lo + n) == key)
+        n++;
+    return n;
+}
+
+/* Every position reached from `st` by book moves within `depth` plies: each entry of
+ * the file for it decodes to a legal move.  Counts positions and castling moves. */
+static void walk(struct test_ctx *t__, const struct chess_book *b, const struct raw_book *rb,
+                 void *st, int depth, long *positions, long *castles)
+{
+    struct chess_book_move mv[256];
+    char err[ERROR_TEXT_MAX];
+    int n = chess_book_moves(b, st, mv, 256, err, sizeof err);
+    long want = raw_count(rb, chess()->key(st));
+    (*positions)++;
+    CHECK_MSG(n == want, "key %016llx: %d of %ld entries legal",
+              (unsigned long long)chess()->key(st), n, want);
+    for (int i = 0; i < n && depth > 0; i++) {
+        struct move_desc d;
+        chess()->describe_move(st, mv[i].move, &d);
+        *castles += (d.flags & MOVE_FLAG_CASTLE) != 0;
+        chess()->make_move(st, mv[i].move);
+        walk(t__, b, rb, st, depth - 1, positions, castles);
+        chess()->unmake_move(st, mv[i].move);
+    }
+}
+
+TEST_HEAVY(chess_book_system_book_lines_all_legal)
+{
+    if (access(SYSTEM_BOOK, R_OK) != 0)
+        SKIP(SYSTEM_BOOK " is absent (Debian package gnuchess-book)");
+    FILE *f = fopen(SYSTEM_BOOK, "rb");
+    struct raw_book rb = {NULL, 0};
+    if (f && fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        rewind(f);
+        rb.bytes = malloc((size_t)size);
+        if (rb.bytes && fread(rb.bytes, 1, (size_t)size, f) == (size_t)size)
+            rb.entries = size / 16;
+    }
+    if (f)
+        fclose(f);
+    char err[ERROR_TEXT_MAX];
+    struct chess_book *b = NULL;
+    CHECK_MSG(chess_book_open(SYSTEM_BOOK, &b, err, sizeof err) == 0, "%s", err);
+    void *st = game_state_new(chess());
+    if (b && st && rb.entries) {
+        chess()->start(st);
+        long positions = 0, castles = 0;
+        walk(TEST_CTX, b, &rb, st, 7, &positions, &castles);
+        printf("  %ld book positions within 7 plies, %ld castling moves among their moves\n",
+               positions, castles);
+        CHECK(positions > 1000);
+        CHECK(castles > 0);
+    }
+    free(st);
+    free(rb.bytes);
+    chess_book_close(b);
+}
