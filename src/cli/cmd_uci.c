@@ -237,9 +237,9 @@ static void *search_thread(void *arg)
     if (!m)
         m = engine_go(u->engine, u->g, u->search_st, u->level, &u->lim, u->seed, &r);
     char text[MOVE_TEXT_MAX] = "(none)", ponder[MOVE_TEXT_MAX] = "";
-    if (!m)
+    if (!m) {
         game_over_info(u);
-    if (m) {
+    } else {
         u->g->move_text(u->search_st, m, text, sizeof text);
         if (!u->book_move)
             ponder_move(u, m, ponder, sizeof ponder);
