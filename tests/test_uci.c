@@ -63,7 +63,7 @@ TEST(uci_identifies_with_every_option)
         "option name Hash type spin default 16 min 1 max 1024\n",
         "option name Threads type spin default 1 min 1 max ",
         "option name MultiPV type spin default 1 min 1 max ",
-        "option name Move Overhead type spin default 10 min 0 max 5000\n",
+        "option name Move Overhead type spin default 50 min 0 max 5000\n",
         "option name Ponder type check default false\n",
         "option name UCI_LimitStrength type check default false\n",
         "option name UCI_Elo type spin default 1500 min 800 max 2200\n",
