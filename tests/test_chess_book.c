@@ -376,3 +376,21 @@ TEST_HEAVY(chess_book_system_book_lines_all_legal)
     free(rb.bytes);
     chess_book_close(b);
 }
+
+/* A book cut short after it was opened: probes fail with a message, no crash. */
+TEST(chess_book_file_shrinks_after_open)
+{
+    char err[ERROR_TEXT_MAX] = "";
+    struct book_case c;
+    if (book_case_open(TEST_CTX, &c, tiny, 6) == 0) {
+        CHECK(truncate(c.path, 16) == 0);
+        struct chess_book_move mv[8];
+        CHECK_EQ_INT(chess_book_moves(c.b, c.st, mv, 8, err, sizeof err), -1);
+        CHECK_MSG(strstr(err, "cannot read the book") != NULL, "%s", err);
+        Move m = 0;
+        struct rng r;
+        rng_seed(&r, 1);
+        CHECK_EQ_INT(chess_book_pick(c.b, c.st, &r, &m, err, sizeof err), -1);
+    }
+    book_case_close(&c);
+}

@@ -58,8 +58,11 @@ static int read_entries(const struct chess_book *b, long first, long count, unsi
         ssize_t r = pread(b->fd, buf + done, want - done, at + (off_t)done);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
+        if (r <= 0) {
+            if (r == 0)
+                errno = EIO; /* the file shrank under us */
             return -1;
+        }
         done += (size_t)r;
     }
     return 0;
@@ -218,7 +221,7 @@ int chess_book_moves(const struct chess_book *b, const void *st, struct chess_bo
             out[n++] = (struct chess_book_move){m, e.weight, e.learn};
     }
     if (io_error)
-        return fail(err, err_size, "cannot read the book: %s", strerror(errno ? errno : EIO));
+        return fail(err, err_size, "cannot read the book: %s", strerror(errno));
     return n;
 }
 
