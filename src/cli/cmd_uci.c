@@ -1,45 +1,63 @@
 /* agora uci [--game GAME]: the UCI protocol on stdin/stdout for any registered game.
  *
- * Chess (the default where registered) speaks plain UCI with UCI move texts; the
- * other games speak the same protocol with their own texts:
+ * Chess (the default) speaks plain UCI with UCI move texts; the other games speak the
+ * same protocol with their own texts:
+ *   uci | isready | ucinewgame | quit | stop | ponderhit | debug on|off
+ *   setoption name NAME [value VALUE]        (the options: uci_options.h)
  *   position startpos [moves M ...]
- *   position text <position text> [moves M ...]     (`position fen` is an alias)
- *   go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
- *      [movestogo N] [infinite]
- *   stop | isready | ucinewgame | quit | d (the board, for people)
- *   setoption name Level value N     (0: full strength within the go limits)
- *   setoption name Hash value MB  |  setoption name Algorithm value auto|alphabeta|mcts
- * The search runs on its own thread, so `stop` and `isready` are answered while it
- * thinks. */
-#include <ctype.h>
+ *   position fen|text TEXT [moves M ...]
+ *   go [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] [depth N] [nodes N]
+ *      [movetime MS] [mate N] [infinite] [ponder] [searchmoves M ...]
+ *   d                                        (the board and position text, for people)
+ * The search runs on its own thread on its own copy of the position, so `isready`,
+ * `stop`, `ponderhit` and `position` are answered while it thinks; `go`, `ucinewgame`
+ * and the hash options wait for it to end (and end an infinite or pondering search).
+ * Bad input of any kind gets an `info string` naming the problem and changes nothing.
+ * With OwnBook on, chess positions in the Polyglot book are played from it. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/registry.h"
+#include "core/rng.h"
+#include "games/chess/book.h"
 #include "search/engine.h"
+#include "uci_options.h"
 
-#define UCI_DEFAULT_HASH_MB 16
-#define UCI_MAX_HASH_MB 1024
+/* Longer lines are read and dropped (the longest legal chess game in UCI moves is
+ * about 110 kB). */
+#define UCI_LINE_MAX (256u << 10)
+/* How much of a bad word an error message repeats. */
+#define UCI_ECHO_MAX 40
 
 struct uci {
     const struct game *g;
-    void *st;
-    struct engine *engine;
     struct cli_io *io;
-    int level, hash_mb;
-    enum engine_algo algo;
-    /* The search thread, while `searching`. */
+    struct uci_options opt;
+    void *st;          /* the position of the last good `position` command */
+    int have_position; /* a `position` came since the start or `ucinewgame` */
+    struct engine *engine;
+    struct chess_book *book; /* open while OwnBook is on (chess) */
+    char book_open_path[UCI_PATH_MAX];
+    struct rng book_rng;
+
+    /* The running search: the main thread starts and joins it; `searching` is the
+     * main thread's own. */
     pthread_t thread;
     int searching;
-    atomic_int stop;
+    void *search_st; /* the search's copy of st */
     struct engine_limits lim;
+    int level;
     uint64_t seed;
-    pthread_mutex_t out_lock;
+    Move book_move; /* non-zero: play this without searching */
+    atomic_int stop, pondering;
+    char pv[ENGINE_PV_TEXT_MAX]; /* the last reported best line */
+    pthread_mutex_t lock;        /* output, pv, and waiting for stop/ponderhit */
+    pthread_cond_t wake;
 };
 
 static void say(struct uci *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -48,13 +66,101 @@ static void say(struct uci *u, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pthread_mutex_lock(&u->out_lock);
+    pthread_mutex_lock(&u->lock);
     vfprintf(u->io->out, fmt, ap);
     fputc('\n', u->io->out);
     fflush(u->io->out);
-    pthread_mutex_unlock(&u->out_lock);
+    pthread_mutex_unlock(&u->lock);
     va_end(ap);
 }
+
+/* A word of the input as an error message may repeat it: printable ASCII, cut. */
+static const char *echo(const char *w, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (; *w && n + 4 < size && n < UCI_ECHO_MAX; w++)
+        buf[n++] = *w > ' ' && *w < 127 ? *w : '?';
+    if (*w)
+        buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+    buf[n] = 0;
+    return buf;
+}
+
+/* ---- Reading ------------------------------------------------------------------ */
+
+/* The next line of `in` into *buf without its end, control bytes turned into spaces:
+ * its length, -1 at the end of input, -2 for a line longer than UCI_LINE_MAX (read
+ * to its end and dropped). */
+static long read_line(FILE *in, char **buf, size_t *cap)
+{
+    size_t n = 0;
+    int c, any = 0, too_long = 0;
+    while ((c = getc(in)) != EOF && c != '\n') {
+        any = 1;
+        if (n >= UCI_LINE_MAX) {
+            too_long = 1;
+            continue;
+        }
+        if (n + 1 >= *cap) {
+            size_t want = *cap ? *cap * 2 : 256;
+            char *p = realloc(*buf, want);
+            if (!p) {
+                too_long = 1;
+                continue;
+            }
+            *buf = p;
+            *cap = want;
+        }
+        (*buf)[n++] = (char)(c < ' ' || c == 127 ? ' ' : c);
+    }
+    if (c == EOF && !any)
+        return -1;
+    if (too_long)
+        return -2;
+    if (!*buf && !(*buf = malloc(*cap = 1)))
+        return -2;
+    (*buf)[n] = 0;
+    return (long)n;
+}
+
+/* The next space-separated word of *s, or NULL. */
+static char *next_word(char **s)
+{
+    char *p = *s;
+    while (*p == ' ')
+        p++;
+    if (!*p)
+        return NULL;
+    char *w = p;
+    while (*p && *p != ' ')
+        p++;
+    if (*p)
+        *p++ = 0;
+    *s = p;
+    return w;
+}
+
+/* The standalone word `word` in s, or NULL. */
+static char *find_word(char *s, const char *word)
+{
+    size_t n = strlen(word);
+    for (char *p = strstr(s, word); p; p = strstr(p + 1, word))
+        if ((p == s || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+            return p;
+    return NULL;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ')
+        s++;
+    size_t n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        s[--n] = 0;
+    return s;
+}
+
+/* ---- The search thread ---------------------------------------------------------- */
 
 /* "cp 35", or "mate N" with N in moves (negative when the side to move is lost). */
 static void score_text(Score s, char *buf, size_t size)
@@ -70,251 +176,384 @@ static void score_text(Score s, char *buf, size_t size)
 static void on_info(void *ctx, const struct engine_info *info)
 {
     struct uci *u = ctx;
-    char score[32];
+    char score[32], hashfull[32] = "";
     score_text(info->score, score, sizeof score);
+    if (info->hashfull >= 0)
+        snprintf(hashfull, sizeof hashfull, " hashfull %d", info->hashfull);
     uint64_t nps = info->time_ms > 0 ? info->nodes * 1000 / (uint64_t)info->time_ms : 0;
-    say(u, "info depth %d seldepth %d score %s nodes %llu nps %llu time %lld%s%s", info->depth,
-        info->seldepth, score, (unsigned long long)info->nodes, (unsigned long long)nps,
-        (long long)info->time_ms, info->pv[0] ? " pv " : "", info->pv);
+    int line = info->multipv > 0 ? info->multipv : 1;
+    pthread_mutex_lock(&u->lock);
+    if (line == 1)
+        snprintf(u->pv, sizeof u->pv, "%s", info->pv);
+    fprintf(u->io->out,
+            "info depth %d seldepth %d multipv %d score %s nodes %llu nps %llu%s time %lld%s%s\n",
+            info->depth, info->seldepth, line, score, (unsigned long long)info->nodes,
+            (unsigned long long)nps, hashfull, (long long)info->time_ms, info->pv[0] ? " pv " : "",
+            info->pv);
+    fflush(u->io->out);
+    pthread_mutex_unlock(&u->lock);
+}
+
+/* The reply the best line expects after `best`, checked legal, or "" when unknown. */
+static void ponder_move(struct uci *u, Move best, char *out, size_t size)
+{
+    const struct game *g = u->g;
+    char best_text[MOVE_TEXT_MAX], line[ENGINE_PV_TEXT_MAX], err[ERROR_TEXT_MAX];
+    *out = 0;
+    pthread_mutex_lock(&u->lock);
+    snprintf(line, sizeof line, "%s", u->pv);
+    pthread_mutex_unlock(&u->lock);
+    g->move_text(u->search_st, best, best_text, sizeof best_text);
+    char *rest = line, *first = next_word(&rest), *second = next_word(&rest);
+    if (!first || !second || strcmp(first, best_text) != 0 ||
+        g->ply(u->search_st) >= g->max_plies - 2)
+        return;
+    Move reply, *moves = malloc(sizeof(Move) * (size_t)g->max_moves);
+    g->make_move(u->search_st, best);
+    if (moves && game_legal_moves(g, u->search_st, moves) > 0 &&
+        g->parse_move(u->search_st, second, &reply, err, sizeof err) == 0)
+        g->move_text(u->search_st, reply, out, size);
+    g->unmake_move(u->search_st, best);
+    free(moves);
+}
+
+/* No move: the game is over.  Say so the way GUIs expect: mated, or a draw. */
+static void game_over_info(struct uci *u)
+{
+    struct game_status gs;
+    u->g->status(u->search_st, &gs);
+    enum side us = u->g->side_to_move(u->search_st);
+    int lost = gs.result == (us == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS);
+    if (lost || gs.result == RESULT_DRAW)
+        say(u, "info depth 0 score %s", lost ? "mate 0" : "cp 0");
+    say(u, "info string the game is over: %s", reason_text(gs.reason));
 }
 
 static void *search_thread(void *arg)
 {
     struct uci *u = arg;
     struct engine_result r;
-    Move m = engine_go(u->engine, u->g, u->st, u->level, &u->lim, u->seed, &r);
-    if (u->lim.infinite) /* UCI: no bestmove before `stop` in infinite mode */
-        while (!atomic_load(&u->stop)) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-    char text[MOVE_TEXT_MAX] = "(none)";
-    if (m)
-        u->g->move_text(u->st, m, text, sizeof text);
-    say(u, "bestmove %s", text);
+    Move m = u->book_move;
+    if (!m)
+        m = engine_go(u->engine, u->g, u->search_st, u->level, &u->lim, u->seed, &r);
+    char text[MOVE_TEXT_MAX] = "(none)", ponder[MOVE_TEXT_MAX] = "";
+    if (!m) {
+        game_over_info(u);
+    } else {
+        u->g->move_text(u->search_st, m, text, sizeof text);
+        if (!u->book_move)
+            ponder_move(u, m, ponder, sizeof ponder);
+    }
+    /* UCI: no bestmove before `stop` in infinite mode, or before `stop` or
+     * `ponderhit` while pondering. */
+    pthread_mutex_lock(&u->lock);
+    while (!atomic_load(&u->stop) && (u->lim.infinite || atomic_load(&u->pondering)))
+        pthread_cond_wait(&u->wake, &u->lock);
+    pthread_mutex_unlock(&u->lock);
+    say(u, "bestmove %s%s%s", text, *ponder ? " ponder " : "", ponder);
     return NULL;
 }
 
+/* Wake the search thread after a flag changed. */
+static void wake_search(struct uci *u, atomic_int *flag, int value)
+{
+    pthread_mutex_lock(&u->lock);
+    atomic_store(flag, value);
+    pthread_cond_broadcast(&u->wake);
+    pthread_mutex_unlock(&u->lock);
+}
+
+/* Wait for the search to end; stop it first when asked, or when it would never end
+ * by itself (infinite, pondering). */
 static void finish_search(struct uci *u, int stop_it)
 {
     if (!u->searching)
         return;
-    if (stop_it)
-        atomic_store(&u->stop, 1);
+    if (stop_it || u->lim.infinite || atomic_load(&u->pondering))
+        wake_search(u, &u->stop, 1);
     pthread_join(u->thread, NULL);
     u->searching = 0;
 }
 
-/* The next space-separated word of *s, or NULL. */
-static char *next_word(char **s)
-{
-    char *p = *s;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (!*p)
-        return NULL;
-    char *w = p;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    if (*p)
-        *p++ = 0;
-    *s = p;
-    return w;
-}
+/* ---- Commands ------------------------------------------------------------------- */
 
-/* The standalone word `word` in s, or NULL. */
-static char *find_word(char *s, const char *word)
-{
-    size_t n = strlen(word);
-    for (char *p = strstr(s, word); p; p = strstr(p + 1, word))
-        if ((p == s || isspace((unsigned char)p[-1])) && (!p[n] || isspace((unsigned char)p[n])))
-            return p;
-    return NULL;
-}
-
-/* position startpos|text T|fen T [moves ...]: built on a scratch state, so a bad
+/* position startpos|fen T|text T [moves ...]: built on a scratch state, so a bad
  * position or move changes nothing. */
 static void cmd_position(struct uci *u, char *args)
 {
-    char err[ERROR_TEXT_MAX];
-    void *st = game_state_new(u->g);
+    const struct game *g = u->g;
+    char err[ERROR_TEXT_MAX], shown[UCI_ECHO_MAX + 8];
+    void *st = game_state_new(g);
     if (!st) {
         say(u, "info string error: out of memory");
         return;
     }
-    char *kind = next_word(&args);
     char *moves = find_word(args, "moves");
     if (moves) {
         *moves = 0;
         moves += 5;
     }
-    int bad = 0;
+    char *kind = next_word(&args);
+    int bad = 1;
     if (kind && !strcmp(kind, "startpos")) {
-        u->g->start(st);
-        if (next_word(&args)) {
+        g->start(st);
+        bad = next_word(&args) != NULL;
+        if (bad)
             say(u, "info string error: unexpected text after 'startpos'");
-            bad = 1;
-        }
-    } else if (kind && (!strcmp(kind, "text") || !strcmp(kind, "fen"))) {
-        while (isspace((unsigned char)*args))
-            args++;
-        size_t len = strlen(args);
-        while (len && isspace((unsigned char)args[len - 1]))
-            args[--len] = 0;
-        if (u->g->parse_position(st, args, err, sizeof err)) {
-            say(u, "info string error: bad position: %s", err);
-            bad = 1;
-        }
+    } else if (kind && (!strcmp(kind, "fen") || !strcmp(kind, "text"))) {
+        bad = g->parse_position(st, trim(args), err, sizeof err) != 0;
+        if (bad)
+            say(u, "info string error: bad position: %s; position unchanged", err);
     } else {
-        say(u, "info string error: expected 'position startpos' or 'position text ...'");
-        bad = 1;
+        say(u, "info string error: expected 'position startpos' or 'position fen ...'; "
+               "position unchanged");
     }
+    Move *legal = malloc(sizeof(Move) * (size_t)g->max_moves);
     for (char *w; !bad && moves && (w = next_word(&moves));) {
         Move m;
-        if (u->g->ply(st) >= u->g->max_plies - 1) {
-            say(u, "info string error: too many moves");
+        if (!legal || g->ply(st) >= g->max_plies - 1) {
+            say(u, "info string error: too many moves; position unchanged");
             bad = 1;
-        } else if (u->g->parse_move(st, w, &m, err, sizeof err)) {
-            say(u, "info string error: %s", err);
+        } else if (game_legal_moves(g, st, legal) == 0) {
+            say(u, "info string error: move '%s' after the end of the game; position unchanged",
+                echo(w, shown, sizeof shown));
+            bad = 1;
+        } else if (g->parse_move(st, w, &m, err, sizeof err)) {
+            say(u, "info string error: %s; position unchanged", err);
             bad = 1;
         } else {
-            u->g->make_move(st, m);
+            g->make_move(st, m);
         }
     }
+    free(legal);
     if (bad) {
         free(st);
         return;
     }
     free(u->st);
     u->st = st;
+    u->have_position = 1;
 }
 
-static int parse_i64(const char *w, int64_t *out)
+/* A whole number after a go keyword: 0, or -1 after an error message. */
+static int go_number(struct uci *u, const char *key, char **args, int64_t *out)
 {
-    char *end;
-    if (!w)
+    char shown[UCI_ECHO_MAX + 8];
+    char *w = next_word(args), *end;
+    long long v = w ? strtoll(w, &end, 10) : 0;
+    if (!w || end == w || *end) {
+        say(u, "info string error: '%s' needs a number, not '%s'; ignored", key,
+            w ? echo(w, shown, sizeof shown) : "");
         return -1;
-    long long v = strtoll(w, &end, 10);
-    if (end == w || *end)
-        return -1;
-    *out = v < 0 ? 0 : v;
+    }
+    *out = v;
     return 0;
+}
+
+/* The go keywords that take a number, in the order of go_keys. */
+enum go_key {
+    GO_WTIME,
+    GO_BTIME,
+    GO_WINC,
+    GO_BINC,
+    GO_MOVESTOGO,
+    GO_DEPTH,
+    GO_MOVETIME,
+    GO_NODES,
+    GO_MATE,
+    GO_KEYS
+};
+static const char *const go_keys[GO_KEYS] = {"wtime", "btime",    "winc",  "binc", "movestogo",
+                                             "depth", "movetime", "nodes", "mate"};
+
+/* Limits from the words of `go`; a bad word is named and ignored (a GUI always waits
+ * for a bestmove). */
+static void parse_go(struct uci *u, char *args, struct engine_limits *lim, int *ponder)
+{
+    char shown[UCI_ECHO_MAX + 8], err[ERROR_TEXT_MAX];
+    int has_clock[2] = {0, 0}, in_searchmoves = 0;
+    for (char *w; (w = next_word(&args));) {
+        Move m;
+        if (in_searchmoves && u->g->parse_move(u->st, w, &m, err, sizeof err) == 0)
+            continue; /* searchmoves' moves: accepted, not used */
+        in_searchmoves = 0;
+        if (!strcmp(w, "infinite")) {
+            lim->infinite = 1;
+            continue;
+        }
+        if (!strcmp(w, "ponder")) {
+            *ponder = 1;
+            continue;
+        }
+        if (!strcmp(w, "searchmoves")) {
+            say(u, "info string searchmoves is not supported; searching every move");
+            in_searchmoves = 1;
+            continue;
+        }
+        int k = 0;
+        while (k < GO_KEYS && strcmp(w, go_keys[k]) != 0)
+            k++;
+        if (k == GO_KEYS) {
+            say(u, "info string ignored go parameter '%s'", echo(w, shown, sizeof shown));
+            continue;
+        }
+        int64_t v;
+        if (go_number(u, w, &args, &v))
+            continue;
+        int64_t at_least_1 = v < 1 ? 1 : v;
+        switch ((enum go_key)k) {
+        case GO_WTIME:
+        case GO_BTIME:
+            /* A clock at or below zero is still a clock: 1 ms, not "none". */
+            lim->time_ms[k - GO_WTIME] = at_least_1;
+            has_clock[k - GO_WTIME] = 1;
+            break;
+        case GO_WINC:
+        case GO_BINC: lim->inc_ms[k - GO_WINC] = v < 0 ? 0 : v; break;
+        case GO_MOVESTOGO: lim->movestogo = v < 0 ? 0 : v > 1000 ? 1000 : (int)v; break;
+        case GO_DEPTH:
+            lim->depth = at_least_1 > ENGINE_MAX_PLY - 1 ? ENGINE_MAX_PLY - 1 : (int)at_least_1;
+            break;
+        case GO_MOVETIME: lim->movetime_ms = at_least_1; break;
+        case GO_NODES: lim->nodes = (uint64_t)at_least_1; break;
+        case GO_MATE:
+            if (v < 1)
+                say(u, "info string error: mate needs a number of moves from 1; ignored");
+            else
+                lim->mate = v > ENGINE_MAX_PLY / 2 ? ENGINE_MAX_PLY / 2 : (int)v;
+            break;
+        case GO_KEYS: break;
+        }
+    }
+    /* Move Overhead: the time the answer takes to reach the clock. */
+    for (int s = 0; s < 2; s++)
+        if (has_clock[s]) {
+            int64_t t = lim->time_ms[s] - u->opt.move_overhead_ms;
+            lim->time_ms[s] = t < 1 ? 1 : t;
+        }
+}
+
+/* The book move for the position, when OwnBook is on and the book has one. */
+static Move book_move(struct uci *u)
+{
+    char err[ERROR_TEXT_MAX], text[MOVE_TEXT_MAX];
+    Move m = 0;
+    if (!u->book || !u->opt.own_book)
+        return 0;
+    int r = chess_book_pick(u->book, u->st, &u->book_rng, &m, err, sizeof err);
+    if (r < 0)
+        say(u, "info string error: %s", err);
+    if (r != 1)
+        return 0;
+    u->g->move_text(u->st, m, text, sizeof text);
+    say(u, "info string book move %s", text);
+    return m;
 }
 
 static void cmd_go(struct uci *u, char *args)
 {
+    finish_search(u, 0);
     struct engine_limits lim = {0};
-    for (char *w; (w = next_word(&args));) {
-        int64_t v = 0;
-        if (!strcmp(w, "infinite")) {
-            lim.infinite = 1;
-            continue;
-        }
-        if (!strcmp(w, "ponder"))
-            continue;
-        int known = !strcmp(w, "depth") || !strcmp(w, "nodes") || !strcmp(w, "movetime") ||
-                    !strcmp(w, "wtime") || !strcmp(w, "btime") || !strcmp(w, "winc") ||
-                    !strcmp(w, "binc") || !strcmp(w, "movestogo") || !strcmp(w, "mate");
-        if (!known) {
-            say(u, "info string ignored go parameter '%s'", w);
-            continue;
-        }
-        if (parse_i64(next_word(&args), &v)) {
-            say(u, "info string error: '%s' needs a number", w);
-            return;
-        }
-        if (!strcmp(w, "depth"))
-            lim.depth = v > ENGINE_MAX_PLY - 1 ? ENGINE_MAX_PLY - 1 : (int)v;
-        else if (!strcmp(w, "nodes"))
-            lim.nodes = (uint64_t)v;
-        else if (!strcmp(w, "movetime"))
-            lim.movetime_ms = v;
-        else if (!strcmp(w, "wtime"))
-            lim.time_ms[SIDE_WHITE] = v;
-        else if (!strcmp(w, "btime"))
-            lim.time_ms[SIDE_BLACK] = v;
-        else if (!strcmp(w, "winc"))
-            lim.inc_ms[SIDE_WHITE] = v;
-        else if (!strcmp(w, "binc"))
-            lim.inc_ms[SIDE_BLACK] = v;
-        else if (!strcmp(w, "movestogo"))
-            lim.movestogo = (int)v;
-        else if (!strcmp(w, "mate"))
-            lim.depth = v * 2 > ENGINE_MAX_PLY - 1 ? ENGINE_MAX_PLY - 1 : (int)(v * 2);
-    }
-    lim.algo = u->algo;
+    int ponder = 0;
+    parse_go(u, args, &lim, &ponder);
+    if (!u->have_position)
+        say(u, "info string no position given; searching the start position");
+    lim.algo = (enum engine_algo)u->opt.algo;
+    lim.multipv = u->opt.multipv;
+    lim.threads = u->opt.threads;
     lim.stop = &u->stop;
+    lim.ponder = &u->pondering;
     lim.on_info = on_info;
     lim.info_ctx = u;
     u->lim = lim;
+    u->level = uci_play_level(&u->opt, u->g);
     u->seed = u->g->key(u->st) ^ (uint64_t)u->g->ply(u->st);
+    /* Analysis (infinite, mate) asks for a search, not a book move. */
+    u->book_move = lim.infinite || lim.mate ? 0 : book_move(u);
+    memcpy(u->search_st, u->st, u->g->state_size);
+    u->pv[0] = 0;
     atomic_store(&u->stop, 0);
+    atomic_store(&u->pondering, ponder);
     if (pthread_create(&u->thread, NULL, search_thread, u) != 0) {
         say(u, "info string error: cannot start the search");
+        say(u, "bestmove (none)");
         return;
     }
     u->searching = 1;
 }
 
+/* OwnBook and BookFile: the book `next` asks for opened (or closed); -1 after a
+ * message when it cannot be opened. */
+static int apply_book(struct uci *u, const struct uci_options *next)
+{
+    char err[ERROR_TEXT_MAX];
+    if (u->book && next->own_book && !strcmp(u->book_open_path, next->book_file))
+        return 0;
+    struct chess_book *b = NULL;
+    if (chess_book_open(next->book_file, &b, err, sizeof err) != 0) {
+        if (!next->own_book && !strcmp(next->book_file, u->opt.book_file))
+            return 0; /* OwnBook off and the file unchanged: nothing to check */
+        say(u, "info string error: %s; nothing changed", err);
+        return -1;
+    }
+    chess_book_close(u->book);
+    u->book = NULL;
+    if (next->own_book) {
+        u->book = b;
+        snprintf(u->book_open_path, sizeof u->book_open_path, "%s", next->book_file);
+    } else {
+        chess_book_close(b);
+    }
+    return 0;
+}
+
+/* setoption name NAME [value VALUE]: all or nothing. */
 static void cmd_setoption(struct uci *u, char *args)
 {
-    /* setoption name <id, may have spaces> [value <x>] */
-    char *name = strstr(args, "name ");
+    char err[ERROR_TEXT_MAX];
+    char *name = find_word(args, "name");
     if (!name) {
         say(u, "info string error: setoption needs 'name'");
         return;
     }
-    name += 5;
-    char *value = strstr(name, " value ");
+    name += 4;
+    char *value = find_word(name, "value");
     if (value) {
         *value = 0;
-        value += 7;
+        value = trim(value + 5);
     }
-    while (isspace((unsigned char)*name))
-        name++;
-    if (!strcasecmp(name, "Level") && value) {
-        int64_t v;
-        if (parse_i64(value, &v) || v > ENGINE_LEVEL_MAX) {
-            say(u, "info string error: Level is 0..%d", ENGINE_LEVEL_MAX);
-            return;
-        }
-        u->level = (int)v;
-    } else if (!strcasecmp(name, "Hash") && value) {
-        int64_t v;
-        if (parse_i64(value, &v) || v < 1 || v > UCI_MAX_HASH_MB) {
-            say(u, "info string error: Hash is 1..%d MB", UCI_MAX_HASH_MB);
-            return;
-        }
-        struct engine *e = engine_new((size_t)v);
+    name = trim(name);
+    struct uci_options next = u->opt;
+    enum uci_effect effect;
+    if (uci_option_set(&next, u->g, name, value, &effect, err, sizeof err) != 0) {
+        say(u, "info string error: %s; nothing changed", err);
+        return;
+    }
+    if (effect == UCI_EFFECT_HASH) {
+        finish_search(u, 0);
+        struct engine *e = engine_new((size_t)next.hash_mb);
         if (!e) {
-            say(u, "info string error: no memory for %lld MB", (long long)v);
+            say(u, "info string error: no memory for a %d MB table; nothing changed", next.hash_mb);
             return;
         }
         engine_free(u->engine);
         u->engine = e;
-        u->hash_mb = (int)v;
-    } else if (!strcasecmp(name, "Algorithm") && value) {
-        if (!strcmp(value, "auto"))
-            u->algo = ENGINE_ALGO_AUTO;
-        else if (!strcmp(value, "alphabeta"))
-            u->algo = ENGINE_ALGO_ALPHABETA;
-        else if (!strcmp(value, "mcts"))
-            u->algo = ENGINE_ALGO_MCTS;
-        else
-            say(u, "info string error: Algorithm is auto, alphabeta or mcts");
-    } else {
-        say(u, "info string error: unknown option '%s'", name);
+    } else if (effect == UCI_EFFECT_CLEAR_HASH) {
+        finish_search(u, 0);
+        engine_clear(u->engine);
+    } else if (effect == UCI_EFFECT_BOOK && apply_book(u, &next) != 0) {
+        return;
     }
+    u->opt = next;
 }
 
 static void cmd_identify(struct uci *u)
 {
+    char line[256];
     say(u, "id name agora %s", u->g->name);
     say(u, "id author the agora authors");
-    say(u, "option name Level type spin default 0 min 0 max %d", ENGINE_LEVEL_MAX);
-    say(u, "option name Hash type spin default %d min 1 max %d", UCI_DEFAULT_HASH_MB,
-        UCI_MAX_HASH_MB);
-    say(u, "option name Algorithm type combo default auto var auto var alphabeta var mcts");
+    for (int i = 0; uci_option_line(u->g, i, line, sizeof line); i++)
+        say(u, "%s", line);
     say(u, "uciok");
 }
 
@@ -329,16 +568,7 @@ static void cmd_show(struct uci *u)
 /* One command line; 0 on quit. */
 static int uci_line(struct uci *u, char *line)
 {
-    /* Commands other than these wait for a running search to end by itself (GUIs
-     * send stop first); a running infinite search is stopped. */
-    const char *p = line + strspn(line, " \t\r\n");
-    size_t n = strcspn(p, " \t\r\n");
-    static const char *const while_searching[] = {"stop", "isready", "quit", "uci", "ponderhit"};
-    int keeps = 0;
-    for (size_t i = 0; i < sizeof while_searching / sizeof while_searching[0]; i++)
-        keeps |= strlen(while_searching[i]) == n && !strncmp(p, while_searching[i], n);
-    if (u->searching && !keeps && n)
-        finish_search(u, u->lim.infinite);
+    char shown[UCI_ECHO_MAX + 8];
     char *args = line;
     char *cmd = next_word(&args);
     if (!cmd)
@@ -351,11 +581,18 @@ static int uci_line(struct uci *u, char *line)
         finish_search(u, 1);
     } else if (!strcmp(cmd, "isready")) {
         say(u, "readyok");
+    } else if (!strcmp(cmd, "ponderhit")) {
+        if (u->searching)
+            wake_search(u, &u->pondering, 0);
+        else
+            say(u, "info string ponderhit without a search; ignored");
     } else if (!strcmp(cmd, "uci")) {
         cmd_identify(u);
     } else if (!strcmp(cmd, "ucinewgame")) {
+        finish_search(u, 0);
         engine_clear(u->engine);
         u->g->start(u->st);
+        u->have_position = 0;
     } else if (!strcmp(cmd, "position")) {
         cmd_position(u, args);
     } else if (!strcmp(cmd, "go")) {
@@ -364,10 +601,21 @@ static int uci_line(struct uci *u, char *line)
         cmd_setoption(u, args);
     } else if (!strcmp(cmd, "d")) {
         cmd_show(u);
-    } else if (strcmp(cmd, "ponderhit") != 0 && strcmp(cmd, "debug") != 0) {
-        say(u, "info string unknown command '%s'", cmd);
+    } else if (strcmp(cmd, "debug") != 0 && strcmp(cmd, "register") != 0) {
+        say(u, "info string unknown command '%s'", echo(cmd, shown, sizeof shown));
     }
     return 1;
+}
+
+static void uci_free(struct uci *u)
+{
+    free(u->st);
+    free(u->search_st);
+    engine_free(u->engine);
+    chess_book_close(u->book);
+    pthread_cond_destroy(&u->wake);
+    pthread_mutex_destroy(&u->lock);
+    free(u);
 }
 
 int cmd_uci(int argc, char **argv, struct cli_io *io)
@@ -383,30 +631,37 @@ int cmd_uci(int argc, char **argv, struct cli_io *io)
     }
     if (!g)
         return cli_error(io, "uci: chess is not built in; give --game GAME");
-    struct uci u = {.g = g, .io = io, .hash_mb = UCI_DEFAULT_HASH_MB};
-    pthread_mutex_init(&u.out_lock, NULL);
-    u.st = game_state_new(g);
-    u.engine = engine_new(UCI_DEFAULT_HASH_MB);
-    if (!u.st || !u.engine) {
-        free(u.st);
-        engine_free(u.engine);
+    struct uci *u = calloc(1, sizeof *u);
+    if (!u)
+        return cli_error(io, "uci: out of memory");
+    u->g = g;
+    u->io = io;
+    pthread_mutex_init(&u->lock, NULL);
+    pthread_cond_init(&u->wake, NULL);
+    uci_options_default(&u->opt);
+    u->st = game_state_new(g);
+    u->search_st = game_state_new(g);
+    u->engine = engine_new((size_t)u->opt.hash_mb);
+    if (!u->st || !u->search_st || !u->engine) {
+        uci_free(u);
         return cli_error(io, "uci: out of memory");
     }
-    g->start(u.st);
+    g->start(u->st);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    rng_seed(&u->book_rng,
+             (uint64_t)now.tv_sec * 1000000007u ^ (uint64_t)now.tv_nsec ^ (uint64_t)getpid() << 40);
     char *line = NULL;
     size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, io->in)) >= 0) {
-        while (len > 0 && isspace((unsigned char)line[len - 1]))
-            line[--len] = 0;
-        if (!uci_line(&u, line))
+    for (long len; (len = read_line(io->in, &line, &cap)) != -1;) {
+        if (len == -2)
+            say(u, "info string error: a line longer than %u bytes; ignored", UCI_LINE_MAX);
+        else if (!uci_line(u, line))
             break;
     }
     /* At the end of input a finite search still answers (a script's last `go`). */
-    finish_search(&u, u.searching && u.lim.infinite);
+    finish_search(u, 0);
     free(line);
-    free(u.st);
-    engine_free(u.engine);
-    pthread_mutex_destroy(&u.out_lock);
+    uci_free(u);
     return 0;
 }
