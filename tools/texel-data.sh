@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Self-play games for tuning the chess evaluation (tools/texel.c reads them).
+#
+#   tools/texel-data.sh [AGORA] [GAMES] [OUT] [SEED]
+#
+# defaults: ./agora, 3000 games, build/texel/games-SEED.pgn, seed 1.  Two unequal node
+# budgets so the two games of a colour-swapped pair differ; 2-move openings plus two
+# random plies (redrawn when unbalanced) for variety.  One core, about 20 minutes for
+# 3000 games.  The games are data: never commit them.
+set -eu
+cd "$(dirname "$0")/.."
+agora=${1:-./agora}
+games=${2:-3000}
+seed=${4:-1}
+out=${3:-build/texel/games-$seed.pgn}
+openings=${OPENINGS:-../shared/data/openings-2moves.epd}
+mkdir -p "$(dirname "$out")"
+"$agora" match chess "nodes:5000" "nodes:7000" --games "$games" --concurrency 1 \
+  --openings "$openings" --random-plies 2 --seed "$seed" --max-plies 400 --out "$out" --quiet
