@@ -239,3 +239,30 @@ TEST(chess_eval_bishop_pair)
     /* Two bishops against bishop and knight: White is better. */
     CHECK(chess_eval(&p) > 20);
 }
+
+/* Symmetry on real opening positions (reads ../shared/data/openings-uho-small.epd, the
+ * first 2000 lines; skipped when the folder is absent). */
+TEST(chess_eval_symmetric_on_openings)
+{
+    const char *dir = test_data_dir();
+    char path[512], line[512];
+    snprintf(path, sizeof path, "%s/openings-uho-small.epd", dir ? dir : ".");
+    FILE *f = dir ? fopen(path, "r") : NULL;
+    if (!f)
+        SKIP("../shared/data/openings-uho-small.epd is absent");
+    int n = 0;
+    while (n < 2000 && fgets(line, sizeof line, f)) {
+        char fen[POSITION_TEXT_MAX];
+        char b[100], s[4], c[8], e[4];
+        if (sscanf(line, "%99s %3s %7s %3s", b, s, c, e) != 4)
+            continue;
+        snprintf(fen, sizeof fen, "%s %s %s %s 0 1", b, s, c, e);
+        struct chess_pos p;
+        if (pos_at(TEST_CTX, fen, &p))
+            break;
+        check_symmetric(TEST_CTX, &p);
+        n++;
+    }
+    fclose(f);
+    CHECK(n == 2000);
+}

@@ -15,5 +15,5 @@ seed=${4:-1}
 out=${3:-build/texel/games-$seed.pgn}
 openings=${OPENINGS:-../shared/data/openings-2moves.epd}
 mkdir -p "$(dirname "$out")"
-"$agora" match chess "nodes:5000" "nodes:7000" --games "$games" --concurrency 1 \
+"$agora" match chess "nodes:2000" "nodes:3000" --games "$games" --concurrency 1 \
   --openings "$openings" --random-plies 2 --seed "$seed" --max-plies 400 --out "$out" --quiet

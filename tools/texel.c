@@ -1,6 +1,7 @@
 /* Texel tuning of the chess evaluation (a developer tool, `make tune`).
  *
- *   build/texel [--out FILE] [--epochs N] [--rate R] [--every N] [--bench] GAMES.pgn ...
+ *   build/texel [--out FILE] [--epochs N] [--rate R] [--adam] [--l2 L] [--freeze GROUP]...
+ *               [--every N] [--bench] GAMES.pgn ...
  *
  * Reads games labelled with their results (agora match --out; tools/texel-data.sh),
  * takes every N-th position of each game (not the first plies, never a position in
@@ -198,7 +199,8 @@ static long read_games(const char *path, int every, long *game_no, struct data *
             chess_unmake_move(st, moves[i]);
         }
         struct chess_pos p = st->pos;
-        int holdout = (*game_no)++ % 10 == 0;
+        /* Validation: every tenth pair of games (a match plays each start twice). */
+        int holdout = (*game_no)++ / 2 % 10 == 0;
         for (int i = 0; i < n; i++) {
             if (i >= SKIP_PLIES && i % every == 0 && !chess_in_check(&p))
                 add_position(d, &p, label, holdout);
@@ -264,29 +266,32 @@ static double fit_k(const struct data *d, const double *mg, const double *eg)
     return (a + b) / 2;
 }
 
-/* Adam over every weight; the weights with the least validation error, checked every
- * 50 epochs, are the result (early stopping: the games are few and alike). */
-static void tune(const struct data *d, double k, double *mg, double *eg, int epochs, double rate)
+/* Adam over every weight, mg then eg in `w`, with an L2 pull of strength `l2` towards
+ * the starting weights; the weights with the least validation error, checked every 10
+ * epochs, are the result (early stopping: the games are few and alike). */
+static void tune(const struct data *d, double k, double *w, int epochs, double rate, double l2,
+                 int adam, const char *frozen)
 {
-    double best_mg[CHESS_EVAL_NPAIRS], best_eg[CHESS_EVAL_NPAIRS];
-    double best = mse(d, k, mg, eg, 1);
-    int best_epoch = 0;
-    memcpy(best_mg, mg, sizeof best_mg);
-    memcpy(best_eg, eg, sizeof best_eg);
-    int n2 = 2 * CHESS_EVAL_NPAIRS;
-    double *grad = calloc((size_t)n2, sizeof *grad), *m1 = calloc((size_t)n2, sizeof *m1);
-    double *m2 = calloc((size_t)n2, sizeof *m2);
+    enum { N = 2 * CHESS_EVAL_NPAIRS };
+    static double start[N], best_w[N], grad[N], m1[N], m2[N];
     const double b1 = 0.9, b2 = 0.999;
+    double *eg = w + CHESS_EVAL_NPAIRS;
+    double best = mse(d, k, w, eg, 1);
+    int best_epoch = 0;
+    memcpy(start, w, sizeof start);
+    memcpy(best_w, w, sizeof best_w);
+    memset(m1, 0, sizeof m1);
+    memset(m2, 0, sizeof m2);
     size_t train = 0;
     for (size_t i = 0; i < d->n; i++)
         train += !d->s[i].holdout;
     for (int epoch = 1; epoch <= epochs; epoch++) {
-        memset(grad, 0, (size_t)n2 * sizeof *grad);
+        memset(grad, 0, sizeof grad);
         for (size_t i = 0; i < d->n; i++) {
             const struct sample *s = &d->s[i];
             if (s->holdout)
                 continue;
-            double p = sigmoid(k, model_eval(d, s, mg, eg));
+            double p = sigmoid(k, model_eval(d, s, w, eg));
             double de = -2.0 * (s->result - p) * p * (1 - p) * k * log(10.0) / 400.0;
             for (int j = 0; j < s->count; j++) {
                 const struct entry *en = &d->e[s->first + (size_t)j];
@@ -294,35 +299,34 @@ static void tune(const struct data *d, double k, double *mg, double *eg, int epo
                 grad[CHESS_EVAL_NPAIRS + en->index] += de * en->coef * s->eg_mul;
             }
         }
-        for (int i = 0; i < n2; i++) {
-            double g = grad[i] / (double)train;
-            m1[i] = b1 * m1[i] + (1 - b1) * g;
-            m2[i] = b2 * m2[i] + (1 - b2) * g * g;
-            double mh = m1[i] / (1 - pow(b1, epoch)), vh = m2[i] / (1 - pow(b2, epoch));
-            double step = rate * mh / (sqrt(vh) + 1e-12);
-            if (i < CHESS_EVAL_NPAIRS)
-                mg[i] -= step;
-            else
-                eg[i - CHESS_EVAL_NPAIRS] -= step;
+        for (int i = 0; i < N; i++) {
+            double g = grad[i] / (double)train + 2 * l2 * (w[i] - start[i]);
+            if (frozen[i % CHESS_EVAL_NPAIRS])
+                continue;
+            if (adam) {
+                m1[i] = b1 * m1[i] + (1 - b1) * g;
+                m2[i] = b2 * m2[i] + (1 - b2) * g * g;
+                double mh = m1[i] / (1 - pow(b1, epoch)), vh = m2[i] / (1 - pow(b2, epoch));
+                w[i] -= rate * mh / (sqrt(vh) + 1e-12);
+            } else {
+                m1[i] = b1 * m1[i] + g; /* momentum */
+                w[i] -= rate * m1[i];
+            }
         }
-        if (epoch % 50 == 0 || epoch == epochs) {
-            double v = mse(d, k, mg, eg, 1);
-            fprintf(stderr, "epoch %d  train %.6f  validation %.6f\n", epoch, mse(d, k, mg, eg, 0),
-                    v);
+        if (epoch % 10 == 0 || epoch == epochs) {
+            double v = mse(d, k, w, eg, 1);
+            if (epoch % 50 == 0 || epoch == epochs)
+                fprintf(stderr, "epoch %d  train %.6f  validation %.6f\n", epoch,
+                        mse(d, k, w, eg, 0), v);
             if (v < best) {
                 best = v;
                 best_epoch = epoch;
-                memcpy(best_mg, mg, sizeof best_mg);
-                memcpy(best_eg, eg, sizeof best_eg);
+                memcpy(best_w, w, sizeof best_w);
             }
         }
     }
     fprintf(stderr, "kept the weights of epoch %d\n", best_epoch);
-    memcpy(mg, best_mg, sizeof best_mg);
-    memcpy(eg, best_eg, sizeof best_eg);
-    free(grad);
-    free(m1);
-    free(m2);
+    memcpy(w, best_w, sizeof best_w);
 }
 
 static int write_weights(const char *path, const double *mg, const double *eg, size_t positions,
@@ -373,11 +377,25 @@ static void bench(const struct data *d)
            ns, sum);
 }
 
+/* Hold the weights of the group `name` (e.g. PSQT) at their values. */
+static int freeze_group(const char *name, char *frozen)
+{
+    int found = 0, within;
+    for (int i = 0; i < CHESS_EVAL_NPAIRS; i++)
+        if (!strcmp(chess_eval_term_name(i, &within), name))
+            frozen[i] = 1, found = 1;
+    if (!found)
+        fprintf(stderr, "texel: no weight group %s (eval_params.h names them)\n", name);
+    return !found;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL;
     int epochs = 2000, every = 1, do_bench = 0;
-    double rate = 1.0;
+    double rate = 0, l2 = 0;
+    int adam = 0;
+    static char frozen[CHESS_EVAL_NPAIRS];
     struct data d = {0};
     long games = 0, game_no = 0;
     chess_init();
@@ -388,6 +406,13 @@ int main(int argc, char **argv)
             epochs = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--rate") && i + 1 < argc) {
             rate = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--freeze") && i + 1 < argc) {
+            if (freeze_group(argv[++i], frozen))
+                return 2;
+        } else if (!strcmp(argv[i], "--adam")) {
+            adam = 1;
+        } else if (!strcmp(argv[i], "--l2") && i + 1 < argc) {
+            l2 = atof(argv[++i]);
         } else if (!strcmp(argv[i], "--every") && i + 1 < argc) {
             every = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--bench")) {
@@ -411,19 +436,22 @@ int main(int argc, char **argv)
         bench(&d);
         return 0;
     }
-    double mg[CHESS_EVAL_NPAIRS], eg[CHESS_EVAL_NPAIRS];
-    const struct chess_eval_weights *w = chess_eval_default_weights();
+    if (rate <= 0)
+        rate = adam ? 0.3 : 5000;
+    static double w[2 * CHESS_EVAL_NPAIRS];
+    double *eg = w + CHESS_EVAL_NPAIRS;
+    const struct chess_eval_weights *start = chess_eval_default_weights();
     for (int i = 0; i < CHESS_EVAL_NPAIRS; i++) {
-        mg[i] = w->w[i].mg;
-        eg[i] = w->w[i].eg;
+        w[i] = start->w[i].mg;
+        eg[i] = start->w[i].eg;
     }
-    double k = fit_k(&d, mg, eg);
-    double before = mse(&d, k, mg, eg, 1);
-    fprintf(stderr, "K %.4f  train %.6f  validation %.6f\n", k, mse(&d, k, mg, eg, 0), before);
-    tune(&d, k, mg, eg, epochs, rate);
-    double after = mse(&d, k, mg, eg, 1);
+    double k = fit_k(&d, w, eg);
+    double before = mse(&d, k, w, eg, 1);
+    fprintf(stderr, "K %.4f  train %.6f  validation %.6f\n", k, mse(&d, k, w, eg, 0), before);
+    tune(&d, k, w, epochs, rate, l2, adam, frozen);
+    double after = mse(&d, k, w, eg, 1);
     fprintf(stderr, "validation error %.6f -> %.6f\n", before, after);
-    if (out && write_weights(out, mg, eg, d.n, k, before, after))
+    if (out && write_weights(out, w, eg, d.n, k, before, after))
         return 1;
     free(d.s);
     free(d.e);
