@@ -5,8 +5,12 @@
 #
 # defaults: ./agora, 3000 games, build/texel/games-SEED.pgn, seed 1.  Two unequal node
 # budgets so the two games of a colour-swapped pair differ; 2-move openings plus two
-# random plies (redrawn when unbalanced) for variety.  One core, about 20 minutes for
-# 3000 games.  The games are data: never commit them.
+# random plies (redrawn when unbalanced) for variety.  One core: about 0.25 s of CPU a
+# game (3000 games in about 12 minutes on an idle core).  The games are data: never
+# commit them.  The weights committed in eval_weights.h were fitted on
+#   tools/texel-data.sh ./agora 50 games-2.pgn 2      (then at 5000/7000 nodes)
+#   tools/texel-data.sh ./agora 2696 games-3.pgn 3    (stopped after 2696 of 4000)
+# made by the build of commit b2ee651 (the hand-set weights).
 set -eu
 cd "$(dirname "$0")/.."
 agora=${1:-./agora}

@@ -1,7 +1,7 @@
 /* Texel tuning of the chess evaluation (a developer tool, `make tune`).
  *
  *   build/texel [--out FILE] [--epochs N] [--rate R] [--adam] [--l2 L] [--freeze GROUP]...
- *               [--every N] [--bench] GAMES.pgn ...
+ *               [--fold 0..9] [--keep-last] [--every N] [--bench] GAMES.pgn ...
  *
  * Reads games labelled with their results (agora match --out; tools/texel-data.sh),
  * takes every N-th position of each game (not the first plies, never a position in
@@ -166,7 +166,7 @@ static char *slurp(const char *path)
 }
 
 /* Every game of a PGN file; returns the number of games read or -1. */
-static long read_games(const char *path, int every, long *game_no, struct data *d)
+static long read_games(const char *path, int every, int fold, long *game_no, struct data *d)
 {
     char *text = slurp(path);
     if (!text) {
@@ -199,8 +199,9 @@ static long read_games(const char *path, int every, long *game_no, struct data *
             chess_unmake_move(st, moves[i]);
         }
         struct chess_pos p = st->pos;
-        /* Validation: every tenth pair of games (a match plays each start twice). */
-        int holdout = (*game_no)++ / 2 % 10 == 0;
+        /* Validation: every tenth pair of games (a match plays each start twice),
+         * the pairs whose number ends in `fold`. */
+        int holdout = (*game_no)++ / 2 % 10 == fold;
         for (int i = 0; i < n; i++) {
             if (i >= SKIP_PLIES && i % every == 0 && !chess_in_check(&p))
                 add_position(d, &p, label, holdout);
@@ -270,7 +271,7 @@ static double fit_k(const struct data *d, const double *mg, const double *eg)
  * the starting weights; the weights with the least validation error, checked every 10
  * epochs, are the result (early stopping: the games are few and alike). */
 static void tune(const struct data *d, double k, double *w, int epochs, double rate, double l2,
-                 int adam, const char *frozen)
+                 int adam, const char *frozen, int keep_last)
 {
     enum { N = 2 * CHESS_EVAL_NPAIRS };
     static double start[N], best_w[N], grad[N], m1[N], m2[N];
@@ -318,7 +319,7 @@ static void tune(const struct data *d, double k, double *w, int epochs, double r
             if (epoch % 50 == 0 || epoch == epochs)
                 fprintf(stderr, "epoch %d  train %.6f  validation %.6f\n", epoch,
                         mse(d, k, w, eg, 0), v);
-            if (v < best) {
+            if (v < best || keep_last) {
                 best = v;
                 best_epoch = epoch;
                 memcpy(best_w, w, sizeof best_w);
@@ -394,7 +395,7 @@ int main(int argc, char **argv)
     const char *out = NULL;
     int epochs = 2000, every = 1, do_bench = 0;
     double rate = 0, l2 = 0;
-    int adam = 0;
+    int adam = 0, fold = 0, keep_last = 0;
     static char frozen[CHESS_EVAL_NPAIRS];
     struct data d = {0};
     long games = 0, game_no = 0;
@@ -409,6 +410,10 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--freeze") && i + 1 < argc) {
             if (freeze_group(argv[++i], frozen))
                 return 2;
+        } else if (!strcmp(argv[i], "--fold") && i + 1 < argc) {
+            fold = atoi(argv[++i]) % 10;
+        } else if (!strcmp(argv[i], "--keep-last")) {
+            keep_last = 1;
         } else if (!strcmp(argv[i], "--adam")) {
             adam = 1;
         } else if (!strcmp(argv[i], "--l2") && i + 1 < argc) {
@@ -421,7 +426,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "texel: unknown option %s\n", argv[i]);
             return 2;
         } else {
-            long g = read_games(argv[i], every > 0 ? every : 1, &game_no, &d);
+            long g = read_games(argv[i], every > 0 ? every : 1, fold, &game_no, &d);
             if (g < 0)
                 return 1;
             games += g;
@@ -448,7 +453,7 @@ int main(int argc, char **argv)
     double k = fit_k(&d, w, eg);
     double before = mse(&d, k, w, eg, 1);
     fprintf(stderr, "K %.4f  train %.6f  validation %.6f\n", k, mse(&d, k, w, eg, 0), before);
-    tune(&d, k, w, epochs, rate, l2, adam, frozen);
+    tune(&d, k, w, epochs, rate, l2, adam, frozen, keep_last);
     double after = mse(&d, k, w, eg, 1);
     fprintf(stderr, "validation error %.6f -> %.6f\n", before, after);
     if (out && write_weights(out, w, eg, d.n, k, before, after))

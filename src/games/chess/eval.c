@@ -89,14 +89,15 @@ static void pieces(const struct chess_pos *p, int us, struct eval_info *in, stru
         eval_add(a, us, EW_BISHOP_PAIR, 1);
 }
 
-/* The king of `us`: its pawn shield and open files (terms of `us`), the enemy pieces
- * aiming at it and their safe checks (terms of the attacker). */
-static void king_safety(const struct chess_pos *p, int us, const struct eval_info *in,
-                        struct eval_acc *a)
+/* The shelter a king of `us` on `ksq` would have: per file at the king (its own and the
+ * two beside, moved inside the board), how far ahead the nearest own pawn stands, and
+ * whether the file is open or has only enemy pawns.  counts[]: KING_SHIELD 0..2,
+ * KING_OPEN_FILE, KING_SEMI_OPEN. */
+static void shelter(const struct chess_pos *p, int us, int ksq, int counts[5])
 {
-    int them = us ^ 1, ksq = chess_king_sq(p, us);
-    Bitboard ours = chess_pieces(p, us, PAWN), theirs = chess_pieces(p, them, PAWN);
+    Bitboard ours = chess_pieces(p, us, PAWN), theirs = chess_pieces(p, us ^ 1, PAWN);
     int centre = SQ_FILE(ksq) < 1 ? 1 : SQ_FILE(ksq) > 6 ? 6 : SQ_FILE(ksq);
+    memset(counts, 0, 5 * sizeof *counts);
     for (int f = centre - 1; f <= centre + 1; f++) {
         Bitboard file = eval_file_mask(f);
         Bitboard shield = eval_front(SQ(f, SQ_RANK(ksq)), us) & ours;
@@ -105,10 +106,43 @@ static void king_safety(const struct chess_pos *p, int us, const struct eval_inf
             int nearest = us == SIDE_WHITE ? chess_lsb(shield) : 63 - __builtin_clzll(shield);
             ahead = eval_rel_rank(nearest, us) - eval_rel_rank(ksq, us);
         }
-        eval_add(a, us, EW_KING_SHIELD + (ahead == 1 ? 0 : ahead == 2 ? 1 : 2), 1);
+        counts[ahead == 1 ? 0 : ahead == 2 ? 1 : 2]++;
         if (!(file & ours))
-            eval_add(a, us, (file & theirs) ? EW_KING_SEMI_OPEN : EW_KING_OPEN_FILE, 1);
+            counts[(file & theirs) ? 4 : 3]++;
     }
+}
+
+/* The king of `us`: its shelter (terms of `us`; a king that may still castle counts the
+ * best of where it stands and where castling would take it, by the middlegame weights),
+ * the enemy pieces aiming at it and their safe checks (terms of the attacker). */
+static void king_safety(const struct chess_pos *p, int us, const struct eval_info *in,
+                        struct eval_acc *a)
+{
+    static const int groups[5] = {EW_KING_SHIELD, EW_KING_SHIELD + 1, EW_KING_SHIELD + 2,
+                                  EW_KING_OPEN_FILE, EW_KING_SEMI_OPEN};
+    int them = us ^ 1, ksq = chess_king_sq(p, us);
+    int rights = us == SIDE_WHITE ? p->castle & (CASTLE_WK | CASTLE_WQ)
+                                  : p->castle & (CASTLE_BK | CASTLE_BQ);
+    int targets[3] = {ksq, SQ_NONE, SQ_NONE};
+    if (rights & (CASTLE_WK | CASTLE_BK))
+        targets[1] = us == SIDE_WHITE ? SQ(6, 0) : SQ(6, 7);
+    if (rights & (CASTLE_WQ | CASTLE_BQ))
+        targets[2] = us == SIDE_WHITE ? SQ(2, 0) : SQ(2, 7);
+    int best[5], best_value = 0;
+    for (int t = 0; t < 3; t++) {
+        if (targets[t] == SQ_NONE)
+            continue;
+        int counts[5], value = 0;
+        shelter(p, us, targets[t], counts);
+        for (int i = 0; i < 5; i++)
+            value += counts[i] * a->w[groups[i]].mg;
+        if (t == 0 || value > best_value) {
+            best_value = value;
+            memcpy(best, counts, sizeof best);
+        }
+    }
+    for (int i = 0; i < 5; i++)
+        eval_add(a, us, groups[i], best[i]);
     int n = in->attackers[them];
     eval_add(a, them, EW_KING_ATTACKERS + (n < 7 ? n : 7), 1);
     Bitboard occ = p->by_type[0];
