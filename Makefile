@@ -10,6 +10,8 @@
 #   make setup        install missing Debian packages (idempotent)
 #   make run          setup, build, and start the server: http://127.0.0.1:8080/
 #   make loadtest     bounded load test of the server on loopback (tools/loadtest)
+#   make tune         Texel-tune the chess evaluation on TEXEL_DATA (tools/texel-data.sh
+#                     makes the games), rewriting src/games/chess/eval_weights.h
 
 CC ?= cc
 SAN_CC ?= clang
@@ -34,7 +36,7 @@ SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
 .PHONY: all run test test-only setup fuzz fuzz-server bench loadtest clean check-format \
-	perft-full bench-perft
+	perft-full bench-perft tune
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -80,6 +82,16 @@ build/fuzz-server: fuzz/fuzz_server.c $(LIB_SRC)
 build/loadtest: tools/loadtest.c
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $< -ljansson
+
+# The chess evaluation's tuner (a developer tool; tools/texel.c says how it works).
+build/texel: tools/texel.c $(REL_LIB_OBJ)
+	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+TEXEL_DATA ?= $(wildcard build/texel/*.pgn)
+TEXEL_FLAGS ?=
+tune: build/texel
+	@test -n "$(TEXEL_DATA)" || { echo "make tune: no games; run tools/texel-data.sh first"; exit 2; }
+	build/texel $(TEXEL_FLAGS) --out src/games/chess/eval_weights.h $(TEXEL_DATA)
 
 setup:
 	@scripts/setup
