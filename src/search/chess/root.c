@@ -131,13 +131,13 @@ static void iterate(struct cs_thread *t, int max_depth, int lines, int *finished
             search_line(t, depth);
             if (cs_stop(t))
                 break;
-            if (t->id == 0)
-                for (int l = 0; l <= t->pv_index; l++)
-                    report(t, depth, l);
         }
         t->pv_index = 0;
         if (cs_stop(t))
             break;
+        if (t->id == 0)
+            for (int l = 0; l < lines; l++)
+                report(t, depth, l);
         if (finished)
             *finished = depth;
         if (t->id == 0 && done_after(t, depth, lines, prev_best, &stable))

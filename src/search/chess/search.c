@@ -21,7 +21,7 @@ static const int16_t ln1000[64] = {
 static int lmr_base(int depth, int count)
 {
     int d = depth < 63 ? depth : 63, c = count < 63 ? count : 63;
-    return (750000 + ln1000[d] * ln1000[c] * 1000 / 2250) / 1000000;
+    return (750 + ln1000[d] * ln1000[c] / 2250) / 1000;
 }
 
 /* Quiet moves tried before the rest are skipped at shallow depth. */
@@ -34,6 +34,8 @@ static int lmp_limit(int depth, int improving)
 static int count_node(struct cs_thread *t)
 {
     struct cs_shared *sh = t->sh;
+    if (cs_stop(t))
+        return 1;
     t->nodes++;
     if (t->id == 0) {
         if (sh->node_limit &&
@@ -292,8 +294,8 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
              (h.bound == TT_UPPER && ts < eval)))
             eval = ts;
     }
-    const int improving =
-        !in_check && ply >= 2 && t->frame[ply - 2].eval != CS_NO_EVAL && f->eval > t->frame[ply - 2].eval;
+    const int improving = !in_check && (ply < 2 || t->frame[ply - 2].eval == CS_NO_EVAL ||
+                                        f->eval > t->frame[ply - 2].eval);
 
     if (!pv && !in_check && !root) {
         /* Step 4. Reverse futility: far enough above beta that a shallow search will
@@ -341,18 +343,17 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
         int key;
         Move m = cs_pick(t, ply, i, n, &key);
         const int quiet = cs_is_quiet(p, m);
-        /* Step 8a. Shallow pruning of moves unlikely to matter. */
-        if (!root && best > -ENGINE_WIN_BOUND && has_pieces(p, p->side)) {
-            if (quiet && !in_check && depth <= 7 && nquiets >= lmp_limit(depth, improving))
-                continue;
-            if (depth <= 8 && !cs_see_ge(p, m, quiet ? -60 * depth : -100 * depth))
-                continue;
-        }
+        /* Step 8a. SEE pruning: a move that loses material by exchange at low depth. */
+        const int prunable = !root && best > -ENGINE_WIN_BOUND && has_pieces(p, p->side);
+        if (prunable && depth <= 8 && !cs_see_ge(p, m, quiet ? -60 * depth : -100 * depth))
+            continue;
         make(t, ply, m);
         const int gives_check = chess_in_check(p);
-        /* Step 8b. Futility: a quiet move this far below alpha will not reach it. */
-        if (!root && quiet && !in_check && !gives_check && depth <= 8 && searched > 0 &&
-            eval + 100 + 90 * depth <= alpha && best > -ENGINE_WIN_BOUND) {
+        /* Step 8b. Late-move pruning: enough quiet moves tried; and futility: a quiet
+         * move this far below alpha will not reach it.  Never a check. */
+        if (prunable && quiet && !in_check && !gives_check &&
+            ((depth <= 7 && nquiets >= lmp_limit(depth, improving)) ||
+             (depth <= 8 && eval + 100 + 90 * depth <= alpha))) {
             unmake(t, ply, m);
             if (nquiets < 64)
                 quiets[nquiets++] = m;
@@ -368,7 +369,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
             int r = 0;
             if (depth >= 3 && searched >= 1 + 2 * pv && (quiet || key < 0)) {
                 r = lmr_base(depth, searched + 1);
-                r += !pv + !improving + cut;
+                r += !pv + !improving;
                 r -= key >= CS_ORDER_COUNTER && key < CS_ORDER_GOOD_CAPTURE;
                 r -= gives_check;
                 if (quiet)
