@@ -89,7 +89,8 @@ static inline int cs_stop(const struct cs_thread *t)
 #define CS_ORDER_KILLER2 890000000
 #define CS_ORDER_COUNTER 880000000
 #define CS_ORDER_BAD_CAPTURE (-1000000000)
-void cs_order_moves(struct cs_thread *t, int ply, int n, Move tt_move);
+/* Keys for the moves [from, n) of a ply. */
+void cs_order_moves(struct cs_thread *t, int ply, int from, int n, Move tt_move);
 void cs_order_noisy(struct cs_thread *t, int ply, int n);
 Move cs_pick(struct cs_thread *t, int ply, int i, int n, int *key);
 int cs_is_quiet(const struct chess_pos *p, Move m);

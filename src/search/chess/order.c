@@ -22,7 +22,7 @@ static int capture_key(const struct chess_pos *p, Move m)
     return cs_see_value[victim] * 8 + (promo == QUEEN ? 8000 : 0) - attacker;
 }
 
-void cs_order_moves(struct cs_thread *t, int ply, int n, Move tt_move)
+void cs_order_moves(struct cs_thread *t, int ply, int from, int n, Move tt_move)
 {
     const struct chess_pos *p = &t->pos;
     Move *mv = t->moves[ply];
@@ -31,7 +31,7 @@ void cs_order_moves(struct cs_thread *t, int ply, int n, Move tt_move)
     Move counter = 0;
     if (ply > 0 && t->frame[ply - 1].move)
         counter = t->countermove[t->frame[ply - 1].moved_piece][MV_TO(t->frame[ply - 1].move)];
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < n; i++) {
         Move m = mv[i];
         if (m == tt_move) {
             key[i] = CS_ORDER_TT;

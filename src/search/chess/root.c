@@ -181,7 +181,7 @@ static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct c
     Move tt_move = cs_tt_probe(&sh->tt, st->pos.key, &h) ? h.move : 0;
     int n = chess_gen_legal(&t->pos, t->moves[1]);
     memcpy(t->moves[0], t->moves[1], sizeof(Move) * (size_t)n);
-    cs_order_moves(t, 0, n, tt_move);
+    cs_order_moves(t, 0, 0, n, tt_move);
     for (int i = 0; i < n; i++) {
         t->root[i].move = cs_pick(t, 0, i, n, NULL);
         t->root[i].score = t->root[i].prev_score = -SCORE_INFINITE;

@@ -161,7 +161,7 @@ Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv)
         n = chess_gen_legal(p, t->moves[ply]);
         if (n == 0)
             return -(SCORE_WIN - ply);
-        cs_order_moves(t, ply, n, hit ? h.move : 0);
+        cs_order_moves(t, ply, 0, n, hit ? h.move : 0);
     } else {
         stand = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(p);
         best = stand;
@@ -218,9 +218,12 @@ Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv)
 }
 
 /* The moves of a node: at the root the root moves still to search (multipv skips
- * the lines already reported), in their order; elsewhere all legal moves, ordered. */
-static int node_moves(struct cs_thread *t, int ply, Move tt_move)
+ * the lines already reported), in their order; elsewhere all legal moves, the table
+ * move first.  *ordered says whether the others have their keys yet: a node that
+ * the table move refutes never pays for ordering the rest. */
+static int node_moves(struct cs_thread *t, int ply, Move tt_move, int *ordered)
 {
+    *ordered = 1;
     if (ply == 0) {
         int n = 0;
         for (int i = t->pv_index; i < t->nroot; i++) {
@@ -230,8 +233,17 @@ static int node_moves(struct cs_thread *t, int ply, Move tt_move)
         }
         return n;
     }
-    int n = chess_gen_legal(&t->pos, t->moves[ply]);
-    cs_order_moves(t, ply, n, tt_move);
+    Move *mv = t->moves[ply];
+    int n = chess_gen_legal(&t->pos, mv);
+    for (int i = 0; tt_move && i < n; i++)
+        if (mv[i] == tt_move) {
+            mv[i] = mv[0];
+            mv[0] = tt_move;
+            t->order[ply][0] = CS_ORDER_TT;
+            *ordered = 0;
+            return n;
+        }
+    cs_order_moves(t, ply, 0, n, 0);
     return n;
 }
 
@@ -331,7 +343,8 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     if (depth >= 4 && !tt_move && (pv || cut) && !root)
         depth--;
 
-    int n = node_moves(t, ply, tt_move);
+    int ordered;
+    int n = node_moves(t, ply, tt_move, &ordered);
     if (n == 0)
         return in_check ? -(SCORE_WIN - ply) : draw_score(t);
 
@@ -340,8 +353,12 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     Move best_move = 0, quiets[64];
     int searched = 0, nquiets = 0;
     for (int i = 0; i < n; i++) {
+        if (i == 1 && !ordered)
+            cs_order_moves(t, ply, 1, n, 0);
         int key;
-        Move m = cs_pick(t, ply, i, n, &key);
+        Move m = i == 0 && !ordered ? t->moves[ply][0] : cs_pick(t, ply, i, n, &key);
+        if (i == 0 && !ordered)
+            key = CS_ORDER_TT;
         const int quiet = cs_is_quiet(p, m);
         /* Step 8a. SEE pruning: a move that loses material by exchange at low depth. */
         const int prunable = !root && best > -ENGINE_WIN_BOUND && has_pieces(p, p->side);

@@ -53,7 +53,7 @@ int cs_see(const struct chess_pos *p, Move m)
     int side = p->side ^ 1;
     /* `moved` stands on the target; each step the other side may take it. */
     while (d < 38) {
-        int type;
+        int type = KING;
         int sq = least_valuable(p, attackers & occ, side, &type);
         if (sq == SQ_NONE)
             break;
@@ -83,7 +83,52 @@ int cs_see(const struct chess_pos *p, Move m)
     return gain[0];
 }
 
+/* The threshold form walks the same exchange but keeps only whether the balance,
+ * from the side making each capture, can still stay at or above the threshold: most
+ * moves are decided after a step or two. */
 int cs_see_ge(const struct chess_pos *p, Move m, int threshold)
 {
-    return cs_see(p, m) >= threshold;
+    int from = MV_FROM(m), to = MV_TO(m), kind = MV_KIND(m);
+    if (kind == MK_CASTLING)
+        return threshold <= 0;
+    int moved = PIECE_TYPE(p->board[from]);
+    int victim = kind == MK_EN_PASSANT ? cs_see_value[PAWN] : cs_see_value[PIECE_TYPE(p->board[to])];
+    if (kind == MK_PROMOTION) {
+        moved = MV_PROMO(m);
+        victim += cs_see_value[moved] - cs_see_value[PAWN];
+    }
+    /* swap: what the side to capture next must win back for the mover to miss the
+     * threshold. */
+    int swap = victim - threshold;
+    if (swap < 0)
+        return 0; /* even unanswered, the capture is not enough */
+    swap = cs_see_value[moved] - swap;
+    if (swap <= 0)
+        return 1; /* even losing the mover, the threshold holds */
+    Bitboard occ = (p->by_type[0] ^ BIT(from)) | BIT(to);
+    if (kind == MK_EN_PASSANT)
+        occ ^= BIT(p->side == SIDE_WHITE ? to - 8 : to + 8);
+    const Bitboard diag = p->by_type[BISHOP] | p->by_type[QUEEN];
+    const Bitboard orth = p->by_type[ROOK] | p->by_type[QUEEN];
+    Bitboard attackers = all_attackers(p, to, occ);
+    int side = p->side, res = 1;
+    for (;;) {
+        side ^= 1;
+        attackers &= occ;
+        if (!(attackers & p->by_color[side]))
+            break;
+        res ^= 1;
+        int type = KING;
+        int sq = least_valuable(p, attackers, side, &type);
+        if (type == KING) /* it may take only if nothing defends the square */
+            return (attackers & p->by_color[side ^ 1]) ? res ^ 1 : res;
+        if ((swap = cs_see_value[type] - swap) < res)
+            break;
+        occ ^= BIT(sq);
+        if (type == PAWN || type == BISHOP || type == QUEEN)
+            attackers |= chess_bishop_att(to, occ) & diag;
+        if (type == ROOK || type == QUEEN)
+            attackers |= chess_rook_att(to, occ) & orth;
+    }
+    return res;
 }
