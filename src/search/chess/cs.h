@@ -68,6 +68,9 @@ struct cs_thread {
     int order[CS_MAX_PLY + 2][CHESS_MAX_MOVES];
     int16_t history[2][64][64];            /* side, from, to */
     Move countermove[16][64];              /* previous moved piece, its target */
+    /* Continuation history: how a quiet move (piece, target) fared after the move one
+     * and two plies before it (piece, target): 16 * 64 * 16 * 64 entries. */
+    int16_t *cont_hist;
     struct cs_root_move *root;             /* this thread's root moves */
     int nroot, pv_index;                   /* multipv: lines before pv_index are done */
 };
@@ -96,4 +99,6 @@ Move cs_pick(struct cs_thread *t, int ply, int i, int n, int *key);
 int cs_is_quiet(const struct chess_pos *p, Move m);
 void cs_reward_quiet(struct cs_thread *t, int ply, Move best, int depth, const Move *tried,
                      int ntried);
-void cs_clear_history(struct cs_thread *t);
+/* The history of a quiet move at a ply: its own, and after the last two moves. */
+int cs_quiet_history(const struct cs_thread *t, int ply, Move m);
+#define CS_CONT_ENTRIES (16 * 64 * 16 * 64)

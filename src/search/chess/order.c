@@ -14,6 +14,25 @@ int cs_is_quiet(const struct chess_pos *p, Move m)
            (kind == MK_CASTLING || p->board[MV_TO(m)] == EMPTY);
 }
 
+/* The continuation entries of a quiet move by `piece` to `to` at `ply`: after the
+ * move one and two plies back (NULL where there is none, e.g. a null move). */
+static void cont_entries(const struct cs_thread *t, int ply, int piece, int to, int16_t *out[2])
+{
+    for (int k = 1; k <= 2; k++) {
+        const struct cs_frame *f = ply >= k ? &t->frame[ply - k] : NULL;
+        out[k - 1] = f && f->move && f->moved_piece
+                         ? &t->cont_hist[((f->moved_piece * 64 + MV_TO(f->move)) * 16 + piece) * 64 + to]
+                         : NULL;
+    }
+}
+
+int cs_quiet_history(const struct cs_thread *t, int ply, Move m)
+{
+    int16_t *c[2];
+    cont_entries(t, ply, t->pos.board[MV_FROM(m)], MV_TO(m), c);
+    return t->history[t->pos.side][MV_FROM(m)][MV_TO(m)] + (c[0] ? *c[0] : 0) + (c[1] ? *c[1] : 0);
+}
+
 static int capture_key(const struct chess_pos *p, Move m)
 {
     int victim = MV_KIND(m) == MK_EN_PASSANT ? PAWN : PIECE_TYPE(p->board[MV_TO(m)]);
@@ -50,7 +69,7 @@ void cs_order_moves(struct cs_thread *t, int ply, int from, int n, Move tt_move)
         } else if (m == counter) {
             key[i] = CS_ORDER_COUNTER;
         } else {
-            key[i] = t->history[p->side][MV_FROM(m)][MV_TO(m)];
+            key[i] = cs_quiet_history(t, ply, m);
         }
     }
 }
@@ -86,6 +105,16 @@ static void history_add(int16_t *h, int bonus)
     *h = (int16_t)(v > CS_HISTORY_MAX ? CS_HISTORY_MAX : v < -CS_HISTORY_MAX ? -CS_HISTORY_MAX : v);
 }
 
+static void history_reward(struct cs_thread *t, int ply, Move m, int bonus)
+{
+    int16_t *c[2];
+    cont_entries(t, ply, t->pos.board[MV_FROM(m)], MV_TO(m), c);
+    history_add(&t->history[t->pos.side][MV_FROM(m)][MV_TO(m)], bonus);
+    for (int k = 0; k < 2; k++)
+        if (c[k])
+            history_add(c[k], bonus);
+}
+
 void cs_reward_quiet(struct cs_thread *t, int ply, Move best, int depth, const Move *tried,
                      int ntried)
 {
@@ -96,18 +125,9 @@ void cs_reward_quiet(struct cs_thread *t, int ply, Move best, int depth, const M
     }
     if (ply > 0 && t->frame[ply - 1].move)
         t->countermove[t->frame[ply - 1].moved_piece][MV_TO(t->frame[ply - 1].move)] = best;
-    int side = t->pos.side;
     int bonus = depth > 13 ? 1600 : depth * depth * 8 + 16 * depth;
-    history_add(&t->history[side][MV_FROM(best)][MV_TO(best)], bonus);
+    history_reward(t, ply, best, bonus);
     for (int i = 0; i < ntried; i++)
         if (tried[i] != best)
-            history_add(&t->history[side][MV_FROM(tried[i])][MV_TO(tried[i])], -bonus);
-}
-
-void cs_clear_history(struct cs_thread *t)
-{
-    memset(t->history, 0, sizeof t->history);
-    memset(t->countermove, 0, sizeof t->countermove);
-    for (int i = 0; i < CS_MAX_PLY + 2; i++)
-        t->frame[i].killers[0] = t->frame[i].killers[1] = 0;
+            history_reward(t, ply, tried[i], -bonus);
 }

@@ -158,16 +158,25 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
+static void thread_free(struct cs_thread *t)
+{
+    if (t) {
+        free(t->root);
+        free(t->cont_hist);
+    }
+    free(t);
+}
+
 /* A thread ready to search the root: the position, the root moves ordered. */
 static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct chess_state *st)
 {
     struct cs_thread *t = calloc(1, sizeof *t);
-    if (t)
+    if (t) {
         t->root = calloc(CHESS_MAX_MOVES, sizeof *t->root);
-    if (!t || !t->root) {
-        if (t)
-            free(t->root);
-        free(t);
+        t->cont_hist = calloc(CS_CONT_ENTRIES, sizeof *t->cont_hist);
+    }
+    if (!t || !t->root || !t->cont_hist) {
+        thread_free(t);
         return NULL;
     }
     t->sh = sh;
@@ -190,12 +199,6 @@ static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct c
     return t;
 }
 
-static void thread_free(struct cs_thread *t)
-{
-    if (t)
-        free(t->root);
-    free(t);
-}
 
 Move chess_search(void *state, const struct search_params *p, struct search_ctl *ctl,
                   struct tt *mem, struct engine_result *out)

@@ -360,6 +360,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
         if (i == 0 && !ordered)
             key = CS_ORDER_TT;
         const int quiet = cs_is_quiet(p, m);
+        const int hist = quiet ? cs_quiet_history(t, ply, m) : 0;
         /* Step 8a. SEE pruning: a move that loses material by exchange at low depth. */
         const int prunable = !root && best > -ENGINE_WIN_BOUND && has_pieces(p, p->side);
         if (prunable && depth <= 8 && !cs_see_ge(p, m, quiet ? -60 * depth : -100 * depth))
@@ -390,7 +391,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
                 r -= key >= CS_ORDER_COUNTER && key < CS_ORDER_GOOD_CAPTURE;
                 r -= gives_check;
                 if (quiet)
-                    r -= t->history[p->side ^ 1][MV_FROM(m)][MV_TO(m)] / 6000;
+                    r -= hist > 16000 ? 2 : hist < -16000 ? -2 : hist / 8000;
                 r = r < 0 ? 0 : r > new_depth - 1 ? new_depth - 1 : r;
             }
             s = -cs_negamax(t, -alpha - 1, -alpha, new_depth - r, ply + 1, 0, 1);
