@@ -360,7 +360,6 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
         if (i == 0 && !ordered)
             key = CS_ORDER_TT;
         const int quiet = cs_is_quiet(p, m);
-        const int hist = quiet ? cs_quiet_history(t, ply, m) : 0;
         /* Step 8a. SEE pruning: a move that loses material by exchange at low depth. */
         const int prunable = !root && best > -ENGINE_WIN_BOUND && has_pieces(p, p->side);
         if (prunable && depth <= 8 && !cs_see_ge(p, m, quiet ? -60 * depth : -100 * depth))
@@ -386,6 +385,8 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
             /* Step 8d. Late-move reductions for quiet and losing moves. */
             int r = 0;
             if (depth >= 3 && searched >= 1 + 2 * pv && (quiet || key < 0)) {
+                /* key is the quiet move's history unless it is a killer or counter */
+                int hist = quiet && key < CS_ORDER_COUNTER ? key : 0;
                 r = lmr_base(depth, searched + 1);
                 r += !pv + !improving;
                 r -= key >= CS_ORDER_COUNTER && key < CS_ORDER_GOOD_CAPTURE;
