@@ -115,7 +115,7 @@ static int done_after(struct cs_thread *t, int depth, int lines, Move prev_best,
     /* A clock: the next iteration takes about twice this one; an unstable best move
      * earns more of the budget.  A bare movetime (soft = hard) is used in full. */
     if (ctl->soft_ms != TIMEMAN_NONE && ctl->soft_ms < ctl->hard_ms)
-        return timeman_past_soft(ctl, *stable >= 3 ? 2 : *stable >= 1 ? 3 : 5, 6);
+        return timeman_past_soft(ctl, *stable >= 3 ? 3 : *stable >= 1 ? 4 : 6, 6);
     return 0;
 }
 
