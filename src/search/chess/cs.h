@@ -49,6 +49,7 @@ struct cs_frame {
     int moved_piece; /* its piece, for the countermove table */
     Score eval;      /* static evaluation here, CS_NO_EVAL in check */
     Move killers[2];
+    Move excluded; /* a move this ply's search leaves out (singular extension) */
     int pv_len;
     Move pv[CS_MAX_PLY];
 };

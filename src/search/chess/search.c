@@ -235,6 +235,12 @@ static int node_moves(struct cs_thread *t, int ply, Move tt_move, int *ordered)
     }
     Move *mv = t->moves[ply];
     int n = chess_gen_legal(&t->pos, mv);
+    const Move excluded = t->frame[ply].excluded;
+    for (int i = 0; excluded && i < n; i++)
+        if (mv[i] == excluded) {
+            mv[i] = mv[--n];
+            break;
+        }
     for (int i = 0; tt_move && i < n; i++)
         if (mv[i] == tt_move) {
             mv[i] = mv[0];
@@ -286,11 +292,12 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     }
 
     /* Step 2. The table: a deep enough bound ends a node off the principal variation. */
+    const Move excluded = f->excluded; /* a singular-extension search without it */
     struct cs_tt_hit h;
     int hit = cs_tt_probe(&t->sh->tt, p->key, &h);
     Score ts = hit ? tt_score_from(h.score, ply) : 0;
-    Move tt_move = hit ? h.move : 0;
-    if (hit && !pv && h.depth >= depth &&
+    Move tt_move = hit && !excluded ? h.move : 0;
+    if (hit && !pv && !excluded && h.depth >= depth &&
         (h.bound == TT_EXACT || (h.bound == TT_LOWER && ts >= beta) ||
          (h.bound == TT_UPPER && ts <= alpha)))
         return ts;
@@ -309,7 +316,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     const int improving = !in_check && (ply < 2 || t->frame[ply - 2].eval == CS_NO_EVAL ||
                                         f->eval > t->frame[ply - 2].eval);
 
-    if (!pv && !in_check && !root) {
+    if (!pv && !in_check && !root && !excluded) {
         /* Step 4. Reverse futility: far enough above beta that a shallow search will
          * not come back below it. */
         if (depth <= 8 && eval - 85 * (depth - improving) >= beta && eval < ENGINE_WIN_BOUND)
@@ -340,11 +347,31 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     }
 
     /* Step 7. Internal iterative reduction: no table move, a shallower look first. */
-    if (depth >= 4 && !tt_move && (pv || cut) && !root)
+    if (depth >= 4 && !tt_move && (pv || cut) && !root && !excluded)
         depth--;
+
+    /* Step 7b. Singular extension: when every other move falls well short of the
+     * table move's score, the table move is searched a ply deeper; when even without
+     * it the node holds beta, it is cut at once (multi-cut). */
+    int singular = 0;
+    if (!root && !excluded && depth >= 8 && tt_move && h.depth >= depth - 3 &&
+        (h.bound & TT_LOWER) && ts > -ENGINE_WIN_BOUND && ts < ENGINE_WIN_BOUND) {
+        Score sbeta = ts - 2 * depth;
+        f->excluded = tt_move;
+        Score s = cs_negamax(t, sbeta - 1, sbeta, (depth - 1) / 2, ply, 0, cut);
+        f->excluded = 0;
+        if (cs_stop(t))
+            return 0;
+        if (s < sbeta)
+            singular = 1;
+        else if (sbeta >= beta)
+            return sbeta;
+    }
 
     int ordered;
     int n = node_moves(t, ply, tt_move, &ordered);
+    if (n == 0 && excluded)
+        return alpha;
     if (n == 0)
         return in_check ? -(SCORE_WIN - ply) : draw_score(t);
 
@@ -377,7 +404,8 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
             continue;
         }
         /* Step 8c. Check extension. */
-        int new_depth = depth - 1 + (gives_check && ply < 2 * t->root_depth);
+        int new_depth =
+            depth - 1 + ((gives_check || (singular && m == tt_move)) && ply < 2 * t->root_depth);
         Score s;
         if (searched == 0) {
             s = -cs_negamax(t, -beta, -alpha, new_depth, ply + 1, pv, !pv && !cut);
@@ -435,7 +463,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     }
     if (searched == 0) /* everything pruned: the best bound known */
         return alpha;
-    if (!root || t->pv_index == 0) {
+    if (!excluded && (!root || t->pv_index == 0)) {
         enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
         cs_tt_store(&t->sh->tt, p->key, best_move, tt_score_to(best, ply), f->eval, depth, bound);
     }
