@@ -76,10 +76,8 @@ TEST(chess_search_mates_at_their_distance)
         const char *fen;
         int plies;
     } mates_in[] = {
-        {"k7/8/1K6/8/8/8/8/7R w - - 0 1", 1},
-        {"5k2/8/6R1/5K2/3N4/8/8/8 w - - 0 1", 3},
-        {"2K3n1/8/8/1k6/8/8/8/3r4 b - - 0 1", 3},
-        {"8/8/B7/7k/4K3/8/4R3/8 w - - 0 1", 5},
+        {"k7/8/1K6/8/8/8/8/7R w - - 0 1", 1},     {"5k2/8/6R1/5K2/3N4/8/8/8 w - - 0 1", 3},
+        {"2K3n1/8/8/1k6/8/8/8/3r4 b - - 0 1", 3}, {"8/8/B7/7k/4K3/8/4R3/8 w - - 0 1", 5},
         {"8/8/8/8/1n6/6r1/4K1k1/8 b - - 0 1", 5},
     };
     for (size_t i = 0; i < sizeof mates_in / sizeof mates_in[0]; i++) {
@@ -223,21 +221,21 @@ TEST(chess_search_see_values)
         const char *fen, *move;
         int value;
     } cases[] = {
-        {"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100},         /* a free pawn */
-        {"4k3/8/4p3/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0},         /* pawn for pawn */
-        {"4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", -800},       /* queen for pawn */
-        {"4k3/8/8/2p5/8/8/2N5/4K3 w - - 0 1", "c2b4", -320},        /* onto a pawn's square */
-        {"3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100},       /* x-ray support */
-        {"3rk3/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", -400},    /* outnumbered */
-        {"4k3/8/2p5/3b4/8/4N3/8/4K3 w - - 0 1", "e3d5", 10},        /* knight for bishop */
-        {"7k/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8q", 800},            /* a queen is born */
-        {"3r3k/4P3/8/8/8/8/8/K7 w - - 0 1", "e7d8q", 500 + 800},    /* with a capture */
+        {"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100},            /* a free pawn */
+        {"4k3/8/4p3/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0},            /* pawn for pawn */
+        {"4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", -800},          /* queen for pawn */
+        {"4k3/8/8/2p5/8/8/2N5/4K3 w - - 0 1", "c2b4", -320},           /* onto a pawn's square */
+        {"3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100},          /* x-ray support */
+        {"3rk3/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", -400},       /* outnumbered */
+        {"4k3/8/2p5/3b4/8/4N3/8/4K3 w - - 0 1", "e3d5", 10},           /* knight for bishop */
+        {"7k/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8q", 800},               /* a queen is born */
+        {"3r3k/4P3/8/8/8/8/8/K7 w - - 0 1", "e7d8q", 500 + 800},       /* with a capture */
         {"3rk3/4P3/8/8/8/8/8/K7 w - - 0 1", "e7d8q", 500 + 800 - 900}, /* and taken */
-        {"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100},         /* en passant */
-        {"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1", 0},            /* castling */
-        {"4k3/8/8/3q4/4K3/8/8/8 w - - 0 1", "e4d5", 900},           /* king takes a lone queen */
-        {"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a5", 0},              /* a quiet move */
-        {"4k3/2b5/8/4p3/3P4/8/8/4K3 w - - 0 1", "d4e5", 0},         /* Bxe5 recaptures */
+        {"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100},            /* en passant */
+        {"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1", 0},               /* castling */
+        {"4k3/8/8/3q4/4K3/8/8/8 w - - 0 1", "e4d5", 900},              /* king takes a lone queen */
+        {"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a5", 0},                 /* a quiet move */
+        {"4k3/2b5/8/4p3/3P4/8/8/4K3 w - - 0 1", "d4e5", 0},            /* Bxe5 recaptures */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct chess_state *s = chess_at(cases[i].fen);
@@ -247,8 +245,8 @@ TEST(chess_search_see_values)
         char err[ERROR_TEXT_MAX];
         CHECK(chess_game.parse_move(s, cases[i].move, &m, err, sizeof err) == 0);
         int v = cs_see(&s->pos, m);
-        CHECK_MSG(v == cases[i].value, "%s %s: SEE %d, expected %d", cases[i].fen, cases[i].move,
-                  v, cases[i].value);
+        CHECK_MSG(v == cases[i].value, "%s %s: SEE %d, expected %d", cases[i].fen, cases[i].move, v,
+                  cases[i].value);
         CHECK(cs_see_ge(&s->pos, m, cases[i].value) && !cs_see_ge(&s->pos, m, cases[i].value + 1));
         free(s);
     }
@@ -428,8 +426,7 @@ static void collect(void *ctx, const struct engine_info *info)
         l->depth = info->depth;
         l->count = 0;
     }
-    if (info->seldepth < info->depth || info->hashfull < 0 || info->hashfull > 1000 ||
-        !info->pv[0])
+    if (info->seldepth < info->depth || info->hashfull < 0 || info->hashfull > 1000 || !info->pv[0])
         l->bad_info = 1;
     if (l->count < 8) {
         l->multipv[l->count] = info->multipv;
@@ -454,8 +451,7 @@ TEST(chess_search_multipv_lines)
     for (int i = 0; i < 3 && i < l.count; i++) {
         CHECK_EQ_INT(l.multipv[i], i + 1);
         for (int j = 0; j < i; j++)
-            CHECK_MSG(strcmp(l.first[i], l.first[j]) != 0, "line %d repeats %s", i + 1,
-                      l.first[i]);
+            CHECK_MSG(strcmp(l.first[i], l.first[j]) != 0, "line %d repeats %s", i + 1, l.first[i]);
     }
     char text[MOVE_TEXT_MAX];
     chess_uci(m, text, sizeof text);

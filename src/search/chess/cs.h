@@ -67,18 +67,17 @@ struct cs_thread {
     struct cs_frame frame[CS_MAX_PLY + 2];
     Move moves[CS_MAX_PLY + 2][CHESS_MAX_MOVES];
     int order[CS_MAX_PLY + 2][CHESS_MAX_MOVES];
-    int16_t history[2][64][64];            /* side, from, to */
-    Move countermove[16][64];              /* previous moved piece, its target */
+    int16_t history[2][64][64]; /* side, from, to */
+    Move countermove[16][64];   /* previous moved piece, its target */
     /* Continuation history: how a quiet move (piece, target) fared after the move one
      * and two plies before it (piece, target): 16 * 64 * 16 * 64 entries. */
     int16_t *cont_hist;
-    struct cs_root_move *root;             /* this thread's root moves */
-    int nroot, pv_index;                   /* multipv: lines before pv_index are done */
+    struct cs_root_move *root; /* this thread's root moves */
+    int nroot, pv_index;       /* multipv: lines before pv_index are done */
 };
 
 /* search.c */
-Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int ply, int pv,
-                 int cut);
+Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int ply, int pv, int cut);
 Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv);
 void cs_init_reductions(void);
 static inline int cs_stop(const struct cs_thread *t)

@@ -20,9 +20,10 @@ static void cont_entries(const struct cs_thread *t, int ply, int piece, int to, 
 {
     for (int k = 1; k <= 2; k++) {
         const struct cs_frame *f = ply >= k ? &t->frame[ply - k] : NULL;
-        out[k - 1] = f && f->move && f->moved_piece
-                         ? &t->cont_hist[((f->moved_piece * 64 + MV_TO(f->move)) * 16 + piece) * 64 + to]
-                         : NULL;
+        out[k - 1] =
+            f && f->move && f->moved_piece
+                ? &t->cont_hist[((f->moved_piece * 64 + MV_TO(f->move)) * 16 + piece) * 64 + to]
+                : NULL;
     }
 }
 

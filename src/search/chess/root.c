@@ -52,8 +52,8 @@ static void report(struct cs_thread *t, int depth, int line)
         chess_uci(i < rm->pv_len ? rm->pv[i] : rm->move, text, sizeof text);
         if (used + strlen(text) + 2 > sizeof info.pv)
             break;
-        used += (size_t)snprintf(info.pv + used, sizeof info.pv - used, "%s%s", used ? " " : "",
-                                 text);
+        used +=
+            (size_t)snprintf(info.pv + used, sizeof info.pv - used, "%s%s", used ? " " : "", text);
     }
     p->on_info(p->info_ctx, &info);
 }
@@ -199,7 +199,6 @@ static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct c
     return t;
 }
 
-
 Move chess_search(void *state, const struct search_params *p, struct search_ctl *ctl,
                   struct tt *mem, struct engine_result *out)
 {
@@ -260,8 +259,8 @@ Move chess_search(void *state, const struct search_params *p, struct search_ctl 
     }
 
     best = lead->root[0].move;
-    out->score = lead->root[0].score > -SCORE_INFINITE ? lead->root[0].score
-                                                       : lead->root[0].prev_score;
+    out->score =
+        lead->root[0].score > -SCORE_INFINITE ? lead->root[0].score : lead->root[0].prev_score;
     if (p->noise > 0 && finished > 0) {
         Move mv[CHESS_MAX_MOVES];
         Score sc[CHESS_MAX_MOVES];

@@ -12,11 +12,10 @@
 /* 1000 * ln(i): the late-move reduction grows with the log of depth and of the
  * move's number. */
 static const int16_t ln1000[64] = {
-    0,    0,    693,  1099, 1386, 1609, 1792, 1946, 2079, 2197, 2303, 2398, 2485,
-    2565, 2639, 2708, 2773, 2833, 2890, 2944, 2996, 3045, 3091, 3135, 3178, 3219,
-    3258, 3296, 3332, 3367, 3401, 3434, 3466, 3497, 3526, 3555, 3584, 3611, 3638,
-    3664, 3689, 3714, 3738, 3761, 3784, 3807, 3829, 3850, 3871, 3892, 3912, 3932,
-    3951, 3970, 3989, 4007, 4025, 4043, 4060, 4078, 4094, 4111, 4127, 4143};
+    0,    0,    693,  1099, 1386, 1609, 1792, 1946, 2079, 2197, 2303, 2398, 2485, 2565, 2639, 2708,
+    2773, 2833, 2890, 2944, 2996, 3045, 3091, 3135, 3178, 3219, 3258, 3296, 3332, 3367, 3401, 3434,
+    3466, 3497, 3526, 3555, 3584, 3611, 3638, 3664, 3689, 3714, 3738, 3761, 3784, 3807, 3829, 3850,
+    3871, 3892, 3912, 3932, 3951, 3970, 3989, 4007, 4025, 4043, 4060, 4078, 4094, 4111, 4127, 4143};
 
 static int lmr_base(int depth, int count)
 {
@@ -50,8 +49,7 @@ static int count_node(struct cs_thread *t)
                 atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
         }
     } else if (t->nodes - t->published >= 1024) {
-        atomic_fetch_add_explicit(&sh->helper_nodes, t->nodes - t->published,
-                                  memory_order_relaxed);
+        atomic_fetch_add_explicit(&sh->helper_nodes, t->nodes - t->published, memory_order_relaxed);
         t->published = t->nodes;
     }
     return cs_stop(t);

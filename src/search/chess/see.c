@@ -92,7 +92,8 @@ int cs_see_ge(const struct chess_pos *p, Move m, int threshold)
     if (kind == MK_CASTLING)
         return threshold <= 0;
     int moved = PIECE_TYPE(p->board[from]);
-    int victim = kind == MK_EN_PASSANT ? cs_see_value[PAWN] : cs_see_value[PIECE_TYPE(p->board[to])];
+    int victim =
+        kind == MK_EN_PASSANT ? cs_see_value[PAWN] : cs_see_value[PIECE_TYPE(p->board[to])];
     if (kind == MK_PROMOTION) {
         moved = MV_PROMO(m);
         victim += cs_see_value[moved] - cs_see_value[PAWN];

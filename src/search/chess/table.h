@@ -52,6 +52,6 @@ void cs_tt_store(struct cs_tt *t, Key key, Move move, Score score, Score eval, i
 int cs_tt_hashfull(const struct cs_tt *t);
 static inline void cs_tt_prefetch(const struct cs_tt *t, Key key)
 {
-    __builtin_prefetch(&t->slots[(uint64_t)(((unsigned __int128)key * t->buckets) >> 64) *
-                                 CS_TT_WAYS]);
+    __builtin_prefetch(
+        &t->slots[(uint64_t)(((unsigned __int128)key * t->buckets) >> 64) * CS_TT_WAYS]);
 }
