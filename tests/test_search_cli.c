@@ -166,3 +166,19 @@ TEST(search_match_openings_files)
     unlink(lines);
     unlink(pgn);
 }
+
+/* Chess plays its own search by default; algo=alphabeta and algo=chess pick one. */
+TEST(search_match_chess_algorithms)
+{
+    char *argv[] = {"agora",   "match",   "chess", "depth:3,algo=chess", "depth:2,algo=alphabeta",
+                    "--games", "2",       "--quiet", NULL};
+    char *out = NULL;
+    CHECK_EQ_INT(run_cli("", &out, 8, argv), 0);
+    CHECK(out && strstr(out, "games 2/2") != NULL);
+    CHECK(out && strstr(out, "depth:3,algo=chess: illegal moves 0, crashes 0, time losses 0"));
+    free(out);
+    char *bad[] = {"agora", "match", "chess", "depth:2,algo=fast", "random", NULL};
+    out = NULL;
+    CHECK_EQ_INT(run_cli("", &out, 5, bad), 2);
+    free(out);
+}

@@ -1,7 +1,7 @@
 /* agora bench [GAME]: seeded random playouts for every game (or one), with plies
  * per second, playouts per second and a signature (total plies) that changes only
- * when the rules or the random stream change; then a fixed-depth alpha-beta search
- * of fixed positions, with nodes per second and a node-count signature that changes
+ * when the rules or the random stream change; then a fixed-depth search (each game's
+ * own: the chess search for chess, alpha-beta for the others) of fixed positions, with nodes per second and a node-count signature that changes
  * only when the search (or the evaluation, or the rules) behaves differently. */
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +72,7 @@ static void bench_search(const struct game *g, int depth, struct cli_io *io)
         }
         if (game_legal_moves(g, st, buf) == 0)
             break;
-        struct engine_limits lim = {.depth = depth, .algo = ENGINE_ALGO_ALPHABETA};
+        struct engine_limits lim = {.depth = depth}; /* the game's own search */
         struct engine_result res;
         engine_clear(e);
         double t0 = cli_seconds();

@@ -5,7 +5,7 @@
  *   level:N             our engine at level N (1..8)
  *   depth:N | nodes:N | movetime:MS     our engine at full strength within that limit
  *   uci:COMMAND         an external UCI engine (run by /bin/sh)
- * followed by any of ,tc=SECONDS+INC ,depth=N ,nodes=N ,movetime=MS ,algo=alphabeta|mcts
+ * followed by any of ,tc=SECONDS+INC ,depth=N ,nodes=N ,movetime=MS ,algo=alphabeta|mcts|chess
  * ,noise=CP ,blunder=PERMILLE ,contempt=CP (-1: none) ,level=N ,name=NAME (e.g. level:8,tc=10+0.1
  * or nodes:20000,algo=mcts).
  *
@@ -142,8 +142,10 @@ static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
             p->lim.algo = ENGINE_ALGO_ALPHABETA;
         else if (!strcmp(v, "mcts"))
             p->lim.algo = ENGINE_ALGO_MCTS;
+        else if (!strcmp(v, "chess"))
+            p->lim.algo = ENGINE_ALGO_CHESS;
         else
-            return cli_error(io, "match: bad algo '%s' (alphabeta or mcts)", v);
+            return cli_error(io, "match: bad algo '%s' (alphabeta, mcts or chess)", v);
         return 0;
     }
     if (!strcmp(k, "depth") || !strcmp(k, "nodes") || !strcmp(k, "movetime") ||

@@ -333,11 +333,10 @@ static void sort_root(Move *mv, Score *sc, int n)
     }
 }
 
-/* The low levels' mistakes: each root move's exact score gets a seeded random
- * offset, and the best noisy score is played.  Wins and losses stay what they are
+/* The low levels' mistakes (search.h).  Wins and losses stay what they are
  * (the offset is far smaller than a win score), so noise blurs judgement, not
  * tactics the level can see. */
-static Move noisy_choice(const Move *mv, const Score *sc, int n, int noise, uint64_t seed)
+Move search_noisy_choice(const Move *mv, const Score *sc, int n, int noise, uint64_t seed)
 {
     struct rng r;
     rng_seed(&r, seed);
@@ -445,12 +444,11 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
         if (!p->infinite && (best_score >= ENGINE_WIN_BOUND || best_score <= -ENGINE_WIN_BOUND) &&
             depth >= SCORE_WIN - (best_score < 0 ? -best_score : best_score) + 2 && p->noise == 0)
             break; /* a proven result, seen with room to spare */
-        if (!p->infinite && ctl->soft_ms != TIMEMAN_NONE &&
-            timeman_elapsed_ms(ctl) * 2 >= ctl->soft_ms)
+        if (!p->infinite && timeman_past_soft(ctl, 1, 2))
             break; /* the next iteration would not finish in time */
     }
     if (p->noise > 0 && finished > 0)
-        best = noisy_choice(root, root_score, n, p->noise, p->seed ^ g->key(st));
+        best = search_noisy_choice(root, root_score, n, p->noise, p->seed ^ g->key(st));
     out->score = best_score;
     out->depth = finished;
 done:

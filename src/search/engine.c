@@ -2,7 +2,9 @@
  * and the answer checked against the legal moves before it leaves. */
 #include <stdlib.h>
 
+#include "chess/chess_search.h"
 #include "core/rng.h"
+#include "games/chess/chess.h"
 #include "levels.h"
 #include "search.h"
 
@@ -19,8 +21,11 @@
 #define ENGINE_MIN_HASH (64u << 10)
 #define ENGINE_MAX_HASH (32u << 20)
 
+/* The table's memory serves whichever of alpha-beta and the chess search runs; it is
+ * cleared when the search using it changes (their entries differ). */
 struct engine {
     struct tt tt;
+    enum engine_algo table_user;
 };
 
 struct engine *engine_new(size_t hash_mb)
@@ -90,6 +95,8 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
     }
     if (*algo == ENGINE_ALGO_AUTO)
         *algo = engine_game_algo(g);
+    if (*algo == ENGINE_ALGO_CHESS && g != &chess_game)
+        *algo = ENGINE_ALGO_ALPHABETA;
     if (*algo == ENGINE_ALGO_MCTS && !lim->nodes && !lim->movetime_ms && !has_clock &&
         !lim->infinite)
         lim->nodes = ENGINE_MCTS_DEFAULT_NODES;
@@ -182,11 +189,20 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         .contempt = lim.contempt > 0   ? lim.contempt
                     : lim.contempt < 0 ? 0
                                        : ENGINE_CONTEMPT,
+        .multipv = lim.multipv,
+        .threads = lim.threads,
+        .mate = lim.mate,
         .on_info = lim.on_info,
         .info_ctx = lim.info_ctx,
     };
-    Move m = algo == ENGINE_ALGO_MCTS ? mcts_search(g, st, &p, &ctl, out)
-                                      : ab_search(g, st, &p, &ctl, &e->tt, out);
+    if (algo != ENGINE_ALGO_MCTS && algo != e->table_user) {
+        if (e->table_user != ENGINE_ALGO_AUTO)
+            tt_clear(&e->tt);
+        e->table_user = algo;
+    }
+    Move m = algo == ENGINE_ALGO_MCTS    ? mcts_search(g, st, &p, &ctl, out)
+             : algo == ENGINE_ALGO_CHESS ? chess_search(st, &p, &ctl, &e->tt, out)
+                                         : ab_search(g, st, &p, &ctl, &e->tt, out);
     m = maybe_blunder(g, st, m, lim.blunder, seed);
     /* The last guard of "never an illegal move": a bug above costs strength only. */
     if (m && !is_legal(g, st, m))

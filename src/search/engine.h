@@ -27,6 +27,7 @@ enum engine_algo {
     ENGINE_ALGO_AUTO = 0,  /* the game's (or the level's) choice */
     ENGINE_ALGO_ALPHABETA, /* PVS, iterative deepening, TT, quiescence */
     ENGINE_ALGO_MCTS,      /* UCT with a win/loss solver and random playouts */
+    ENGINE_ALGO_CHESS,     /* the dedicated chess search (chess only; elsewhere alpha-beta) */
 };
 
 /* What a search reports after each finished iteration (alpha-beta) or now and then

@@ -23,6 +23,7 @@ struct game_profile {
 
 #define AB ENGINE_ALGO_ALPHABETA
 #define MC ENGINE_ALGO_MCTS
+#define CS ENGINE_ALGO_CHESS
 
 static const struct game_profile profiles[] = {
     {"egara-guti",
@@ -53,9 +54,24 @@ static const struct game_profile profiles[] = {
          {AB, 0, 250000, 1000, 0, 35},
          {AB, 0, 1000000, 2000, 0, 0},
      }},
+    /* Chess: the dedicated chess search at every level; the rows are the default
+     * shape until the chess levels are measured. */
+    {"chess",
+     CS,
+     12,
+     {
+         {CS, 1, 0, 1000, 300, 350},
+         {CS, 2, 0, 1000, 150, 250},
+         {CS, 3, 0, 1000, 60, 200},
+         {CS, 4, 0, 1000, 30, 100},
+         {CS, 0, 3000, 1000, 0, 80},
+         {CS, 0, 12000, 1000, 0, 55},
+         {CS, 0, 60000, 1000, 0, 35},
+         {CS, 0, 1000000, 2000, 0, 0},
+     }},
 };
 
-/* Agon and chess until their own rows are measured: the same shape (alpha-beta
+/* Games without their own row until it is measured: the same shape (alpha-beta
  * beat MCTS in both, see NOTES.md). */
 static const struct game_profile default_profile = {NULL,
                                                     AB,
@@ -104,6 +120,7 @@ const char *engine_algo_name(enum engine_algo a)
     case ENGINE_ALGO_AUTO: return "auto";
     case ENGINE_ALGO_ALPHABETA: return "alphabeta";
     case ENGINE_ALGO_MCTS: return "mcts";
+    case ENGINE_ALGO_CHESS: return "chess";
     }
     return "?";
 }

@@ -13,6 +13,9 @@ struct search_params {
     int infinite;  /* keep searching until stopped, even after a proven result */
     int contempt;  /* centipawns a draw is worth less than 0 to the side to move at
                     * the root: a stronger side plays on instead of repeating */
+    int multipv;   /* lines to report (0 or 1: one) */
+    int threads;   /* search threads (0 or 1: one) */
+    int mate;      /* stop once a mate in this many moves is found (0: no) */
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };
@@ -22,6 +25,10 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
                struct search_ctl *ctl, struct tt *tt, struct engine_result *out);
 Move mcts_search(const struct game *g, void *st, const struct search_params *p,
                  struct search_ctl *ctl, struct engine_result *out);
+
+/* The low levels' mistakes: each root move's exact score gets a seeded random
+ * offset, and the best noisy score is played (alphabeta.c). */
+Move search_noisy_choice(const Move *mv, const Score *sc, int n, int noise, uint64_t seed);
 
 /* The score of a finished game for the side to move, `ply` plies from the root:
  * a win sooner is better, a loss later is better. */

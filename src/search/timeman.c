@@ -33,6 +33,8 @@ void timeman_init(struct search_ctl *ctl, const struct engine_limits *lim, enum 
     ctl->stop = lim->stop;
     ctl->stopped = 0;
     ctl->poll = 0;
+    ctl->ponder = lim->ponder;
+    ctl->clock_us = ctl->start_us;
     if (lim->movetime_ms > 0)
         ctl->soft_ms = ctl->hard_ms = lim->movetime_ms;
     int64_t left = lim->time_ms[side], inc = lim->inc_ms[side];

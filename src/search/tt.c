@@ -1,17 +1,20 @@
 #include "tt.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "engine.h"
 
-/* A large table comes straight from mmap, populated at once: its pages arrive
- * zeroed in one go (a fault a page as a search first touches them cost 7 us each on
- * the reference machine), and they go back to the system when it is freed.  Through
- * malloc it could come from the heap instead, where calloc must clear all of it
- * first.  A small table is a plain calloc: a few pages either way. */
+/* A large table comes straight from mmap, aligned to 2 MB and marked for huge pages:
+ * a search probes it at random, and with 4 KB pages nearly every probe also missed
+ * the TLB (a fifth of the chess search's time in a profile).  It is touched once at
+ * once, so the pages arrive now rather than as the search first meets them (a fault
+ * a page cost 7 us each on the reference machine), and they go back to the system
+ * when it is freed.  A small table is a plain calloc: a few pages either way. */
 #define TT_MAP_BYTES (4u << 20)
+#define TT_HUGE_PAGE ((size_t)2 << 20)
 
 int tt_init(struct tt *tt, size_t bytes)
 {
@@ -22,23 +25,31 @@ int tt_init(struct tt *tt, size_t bytes)
     tt->mask = buckets - 1;
     tt->age = 0;
     tt->mapped = tt->bytes >= TT_MAP_BYTES;
+    tt->map_base = NULL;
     if (!tt->mapped) {
         tt->entries = calloc(buckets * 2, sizeof(struct tt_entry));
         return tt->entries ? 0 : -1;
     }
-    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
-#ifdef MAP_POPULATE
-    flags |= MAP_POPULATE;
+    tt->map_bytes = tt->bytes + TT_HUGE_PAGE;
+    void *p = mmap(NULL, tt->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        tt->entries = NULL;
+        return -1;
+    }
+    tt->map_base = p;
+    uintptr_t aligned = ((uintptr_t)p + TT_HUGE_PAGE - 1) & ~(uintptr_t)(TT_HUGE_PAGE - 1);
+    tt->entries = (struct tt_entry *)aligned;
+#ifdef MADV_HUGEPAGE
+    madvise(tt->entries, tt->bytes, MADV_HUGEPAGE); /* a hint: without it, small pages */
 #endif
-    void *p = mmap(NULL, tt->bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
-    tt->entries = p == MAP_FAILED ? NULL : p;
-    return tt->entries ? 0 : -1;
+    memset(tt->entries, 0, tt->bytes);
+    return 0;
 }
 
 void tt_free(struct tt *tt)
 {
     if (tt->entries && tt->mapped)
-        munmap(tt->entries, tt->bytes);
+        munmap(tt->map_base, tt->map_bytes);
     else
         free(tt->entries);
     tt->entries = NULL;

@@ -72,11 +72,14 @@ static ALWAYS_INLINE int slider_attacked(int sq, Bitboard occ, Bitboard diag, Bi
            (orth && (chess_rook_att(sq, occ) & orth));
 }
 
-enum { GEN_MOVES, GEN_COUNT, GEN_ANY };
+/* GEN_NOISY writes only captures, en passant and promotions (the quiescence moves of
+ * a side not in check). */
+enum { GEN_MOVES, GEN_COUNT, GEN_ANY, GEN_NOISY };
 
 static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const int mode)
 {
-    const int count_only = mode != GEN_MOVES;
+    const int count_only = mode == GEN_COUNT || mode == GEN_ANY;
+    const int noisy = mode == GEN_NOISY;
     const int us = p->side, them = us ^ 1;
     const Bitboard occ = p->by_type[0], own = p->by_color[us], enemy = p->by_color[them];
     const int ksq = chess_king_sq(p, us);
@@ -89,7 +92,7 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
     /* 1. King moves, each target tested with the king lifted (so that it cannot hide
      * behind itself from a slider). */
     const Bitboard leapers = leaper_attacks(p, them);
-    Bitboard targets = chess_king_att[ksq] & ~own & ~leapers;
+    Bitboard targets = chess_king_att[ksq] & (noisy ? enemy : ~own) & ~leapers;
     const Bitboard occ_noking = occ ^ BIT(ksq);
     while (targets) {
         int to = chess_lsb(targets);
@@ -126,6 +129,9 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
     }
     /* A pinned piece cannot answer a check: its line never crosses the check line. */
     const Bitboard movable = checkers ? own & ~pinned : own;
+    const Bitboard pawn_mask = mask;
+    if (noisy)
+        mask &= enemy;
 
     /* 4. Knights (a pinned knight never moves), bishops, rooks and queens. */
     Bitboard pieces = p->by_type[KNIGHT] & own & ~pinned;
@@ -176,12 +182,12 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
     const int left = us == SIDE_WHITE ? 7 : -9, right = us == SIDE_WHITE ? 9 : -7;
     Bitboard free_pawns = pawns & ~pinned;
     Bitboard single = shift_up(free_pawns, us) & ~occ;
-    Bitboard dbl = shift_up(single & third, us) & ~occ & mask;
-    single &= mask;
+    Bitboard dbl = noisy ? 0 : shift_up(single & third, us) & ~occ & pawn_mask;
+    single &= noisy ? pawn_mask & last : pawn_mask;
     Bitboard cap_l = shift_up(free_pawns & ~FILE_A, us);
-    cap_l = (cap_l >> 1) & enemy & mask;
+    cap_l = (cap_l >> 1) & enemy & pawn_mask;
     Bitboard cap_r = shift_up(free_pawns & ~FILE_H, us);
-    cap_r = (cap_r << 1) & enemy & mask;
+    cap_r = (cap_r << 1) & enemy & pawn_mask;
     if (count_only) {
         count += chess_popcount(single & ~last) + chess_popcount(dbl) +
                  chess_popcount(cap_l & ~last) + chess_popcount(cap_r & ~last) +
@@ -204,7 +210,9 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
         Bitboard push = shift_up(b, us) & ~occ;
         Bitboard t =
             push | (shift_up(push & third, us) & ~occ) | (chess_pawn_att[us][from] & enemy);
-        t &= mask & chess_line[ksq][from];
+        t &= pawn_mask & chess_line[ksq][from];
+        if (noisy)
+            t &= enemy | last;
         if (count_only) {
             count += chess_popcount(t & ~last) + 4 * chess_popcount(t & last);
         } else {
@@ -238,7 +246,7 @@ static ALWAYS_INLINE int generate(const struct chess_pos *p, Move *moves, const 
     }
 
     /* 7. Castling: not in check, the path empty, the king's squares not attacked. */
-    if (!checkers &&
+    if (!noisy && !checkers &&
         (p->castle & (us == SIDE_WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ))) {
         const int base = us == SIDE_WHITE ? 0 : 56;
         const int king_side = us == SIDE_WHITE ? CASTLE_WK : CASTLE_BK;
@@ -273,6 +281,11 @@ int chess_gen_legal(const struct chess_pos *p, Move *moves)
 int chess_count_legal(const struct chess_pos *p)
 {
     return generate(p, NULL, GEN_COUNT);
+}
+
+int chess_gen_noisy(const struct chess_pos *p, Move *moves)
+{
+    return generate(p, moves, GEN_NOISY);
 }
 
 bool chess_has_legal_move(const struct chess_pos *p)

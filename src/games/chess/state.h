@@ -179,6 +179,8 @@ int chess_pos_check(const struct chess_pos *p, char *err, size_t err_size);
 /* movegen.c */
 int chess_gen_legal(const struct chess_pos *p, Move *moves);
 int chess_count_legal(const struct chess_pos *p);
+/* The legal captures (en passant included) and promotions only. */
+int chess_gen_noisy(const struct chess_pos *p, Move *moves);
 bool chess_has_legal_move(const struct chess_pos *p);
 uint64_t chess_perft_pos(struct chess_pos *p, int depth);
 
