@@ -173,12 +173,12 @@ TEST(search_match_chess_algorithms)
     char *argv[] = {"agora",   "match",   "chess", "depth:3,algo=chess", "depth:2,algo=alphabeta",
                     "--games", "2",       "--quiet", NULL};
     char *out = NULL;
-    CHECK_EQ_INT(run_cli("", &out, 8, argv), 0);
+    CHECK_EQ_INT(cli_run("", &out, 8, argv), 0);
     CHECK(out && strstr(out, "games 2/2") != NULL);
     CHECK(out && strstr(out, "depth:3,algo=chess: illegal moves 0, crashes 0, time losses 0"));
     free(out);
     char *bad[] = {"agora", "match", "chess", "depth:2,algo=fast", "random", NULL};
     out = NULL;
-    CHECK_EQ_INT(run_cli("", &out, 5, bad), 2);
+    CHECK_EQ_INT(cli_run("", &out, 5, bad), 2);
     free(out);
 }
