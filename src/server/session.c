@@ -210,6 +210,11 @@ void session_think(struct session *s, const atomic_int *stop)
         struct engine_limits limits = {0};
         limits.movetime_ms = s->srv->cfg.move_time_ms;
         limits.stop = stop;
+        if (s->srv->cfg.test_uncapped_engine) {
+            /* An engine that would overrun its cap: only the watchdog ends it. */
+            limits.movetime_ms = 0;
+            limits.infinite = 1;
+        }
         struct engine_result res;
         m = engine_think(g, copy, level, &limits, seed, &res);
         free(copy);

@@ -176,18 +176,28 @@ static int insert_move(struct sqlite_store *s, const struct write *w)
     return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply);
 }
 
-/* One write inside the open transaction, in its own savepoint. */
-static void apply_write(struct sqlite_store *s, struct write *w)
+static int write_one(struct sqlite_store *s, const struct write *w)
+{
+    return w->kind == W_GAME   ? insert_game(s, w->row)
+           : w->kind == W_MOVE ? insert_move(s, w)
+                               : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
+}
+
+/* One write inside the open transaction, in its own savepoint when it shares the
+ * transaction with others (alone, a failure rolls the transaction back instead). */
+static void apply_write(struct sqlite_store *s, struct write *w, bool alone)
 {
     static const char *const what[] = {"create game", "store move", "end game"};
+    if (alone) {
+        if (write_one(s, w) != 0)
+            w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
+        return;
+    }
     if (run(s, s->stmt[ST_SAVEPOINT]) != 0) {
         w->rc = db_fail(s, w->err, sizeof w->err, "savepoint");
         return;
     }
-    int rc = w->kind == W_GAME   ? insert_game(s, w->row)
-             : w->kind == W_MOVE ? insert_move(s, w)
-                                 : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
-    if (rc != 0) {
+    if (write_one(s, w) != 0) {
         w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
         run(s, s->stmt[ST_ROLLBACK_TO]);
     }
@@ -200,8 +210,14 @@ static void commit_batch(struct sqlite_store *s, struct write *batch)
     pthread_mutex_lock(&s->mu);
     char err[ERROR_TEXT_MAX];
     int rc = run(s, s->stmt[ST_BEGIN]) == 0 ? 0 : db_fail(s, err, sizeof err, "begin");
+    bool alone = batch && !batch->next;
     for (struct write *w = batch; w && rc == 0; w = w->next)
-        apply_write(s, w);
+        apply_write(s, w, alone);
+    if (alone && batch->rc != 0) {
+        run(s, s->stmt[ST_ROLLBACK]);
+        pthread_mutex_unlock(&s->mu);
+        return;
+    }
     if (rc == 0 && run(s, s->stmt[ST_COMMIT]) != 0) {
         rc = db_fail(s, err, sizeof err, "commit");
         run(s, s->stmt[ST_ROLLBACK]);
