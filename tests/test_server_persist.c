@@ -499,9 +499,10 @@ TEST(server_restart_with_the_computer_to_move)
     struct store *store = store_sqlite_open(db, STORE_SYNC_FULL, err, sizeof err);
     CHECK(store != NULL);
     if (store) {
-        CHECK_EQ_INT(store->ops->add_move(store, id, 1, "d3-d4", 0, 0, 1, err, sizeof err), 0);
+        const char *first[] = {"d3-d4"}, *again[] = {"c3-d4"};
+        CHECK_EQ_INT(store->ops->add_moves(store, id, 1, 1, first, 0, 0, 1, err, sizeof err), 0);
         /* The same ply twice is refused. */
-        CHECK(store->ops->add_move(store, id, 1, "c3-d4", 0, 0, 1, err, sizeof err) != 0);
+        CHECK(store->ops->add_moves(store, id, 1, 1, again, 0, 0, 1, err, sizeof err) != 0);
         store->ops->close(store);
     }
     struct server *b = start_at(db, 0);

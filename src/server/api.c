@@ -125,6 +125,12 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
                         int ok_status, const char *new_token, struct api_response *r)
 {
     session_schedule(s);
+    char err[ERROR_TEXT_MAX];
+    if (!s->job_pending && session_settle(s, err, sizeof err) != 0) {
+        /* No reply is coming (the server is stopping): the move goes alone or not at all. */
+        set_error(r, 500, "%s", err);
+        return;
+    }
     if (s->job_pending && req->waiter && !s->waiter) {
         req->waiter->ok_status = ok_status;
         snprintf(req->waiter->token, sizeof req->waiter->token, "%s", new_token ? new_token : "");
@@ -351,7 +357,10 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
         set_error(r, 400, "%s", err);
         return;
     }
-    if (session_play(s, m, err, sizeof err) != 0) {
+    /* When this request can wait for the computer's reply, the move is committed with
+     * the reply (one transaction, then one answer). */
+    bool defer = req->waiter && !s->waiter && srv->cfg.engine_workers > 0;
+    if (session_play(s, m, defer, err, sizeof err) != 0) {
         set_error(r, 500, "%s", err);
         return;
     }
@@ -482,7 +491,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         r->kind = API_STREAM;
         r->status = 200;
         r->session = s;
-        r->stream_from = stream_start(req->last_event_id, s->n_moves);
+        r->stream_from = stream_start(req->last_event_id, s->n_stored);
     } else if (!strcmp(op, "record")) {
         r->kind = API_DONE;
         r->status = 200;

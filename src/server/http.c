@@ -81,14 +81,14 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     struct session *s = w->s;
     size_t n = 0;
     pthread_mutex_lock(&s->mu);
-    while (w->sent < s->n_moves) {
+    while (w->sent < s->n_stored) {
         size_t k = event_move_text(s, w->sent + 1, buf + n, max - n);
         if (!k)
             break;
         n += k;
         w->sent++;
     }
-    if (!n && w->sent == s->n_moves && !w->end_sent && session_over(s)) {
+    if (!n && w->sent == s->n_stored && !w->end_sent && session_over(s)) {
         n = event_end_text(s, buf, max);
         w->end_sent = true;
     } else if (!n && w->ping && max > 16) {

@@ -244,7 +244,7 @@ size_t event_move_text(const struct session *s, int k, char *buf, size_t size)
     if (s->g->move_display)
         json_object_set_new(j, "san", json_string(s->moves[k - 1].display));
     json_object_set_new(j, "side", json_string(side_name(mover)));
-    json_object_set_new(j, "last", json_boolean(k == s->n_moves));
+    json_object_set_new(j, "last", json_boolean(k == s->n_stored));
     json_object_set_new(j, "status", status_json(&gs));
     char *data = json_text(j);
     int n = snprintf(buf, size, "id: %d\nevent: move\ndata: %s\n\n", k, data ? data : "{}");

@@ -72,8 +72,9 @@ enum write_kind { W_GAME, W_MOVE, W_RESULT };
 struct write {
     enum write_kind kind;
     const struct store_game *row; /* W_GAME */
-    const char *id, *move;
-    int ply, result, reason;
+    const char *id;
+    const char *const *moves; /* W_MOVE: `count` of them from ply `ply` */
+    int ply, count, result, reason;
     int64_t now_ms;
     int rc;
     bool done;
@@ -164,22 +165,24 @@ static int update_game(struct sqlite_store *s, const char *id, int result, int r
     return sqlite3_changes(s->db) == 1 ? 0 : -1;
 }
 
-static int insert_move(struct sqlite_store *s, const struct write *w)
+static int insert_moves(struct sqlite_store *s, const struct write *w)
 {
     sqlite3_stmt *st = s->stmt[ST_INSERT_MOVE];
-    sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, w->ply);
-    sqlite3_bind_text(st, 3, w->move, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, w->now_ms);
-    if (run(s, st) != 0)
-        return -1;
-    return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply);
+    for (int i = 0; i < w->count; i++) {
+        sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, w->ply + i);
+        sqlite3_bind_text(st, 3, w->moves[i], -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, w->now_ms);
+        if (run(s, st) != 0)
+            return -1;
+    }
+    return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply + w->count - 1);
 }
 
 static int write_one(struct sqlite_store *s, const struct write *w)
 {
     return w->kind == W_GAME   ? insert_game(s, w->row)
-           : w->kind == W_MOVE ? insert_move(s, w)
+           : w->kind == W_MOVE ? insert_moves(s, w)
                                : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
 }
 
@@ -187,7 +190,7 @@ static int write_one(struct sqlite_store *s, const struct write *w)
  * transaction with others (alone, a failure rolls the transaction back instead). */
 static void apply_write(struct sqlite_store *s, struct write *w, bool alone)
 {
-    static const char *const what[] = {"create game", "store move", "end game"};
+    static const char *const what[] = {"create game", "store moves", "end game"};
     if (alone) {
         if (write_one(s, w) != 0)
             w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
@@ -273,13 +276,17 @@ static int sq_create_game(struct store *base, const struct store_game *row, char
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
-static int sq_add_move(struct store *base, const char *id, int ply, const char *move, int result,
-                       int reason, int64_t now_ms, char *err, size_t err_size)
+static int sq_add_moves(struct store *base, const char *id, int first_ply, int count,
+                        const char *const *moves, int result, int reason, int64_t now_ms,
+                        char *err, size_t err_size)
 {
+    if (count < 1 || first_ply < 1)
+        return fail(err, err_size, "store move: no moves given");
     struct write w = {.kind = W_MOVE,
                       .id = id,
-                      .ply = ply,
-                      .move = move,
+                      .ply = first_ply,
+                      .count = count,
+                      .moves = moves,
                       .result = result,
                       .reason = reason,
                       .now_ms = now_ms};
@@ -382,7 +389,7 @@ static void sq_close(struct store *base)
 
 static const struct store_ops sqlite_ops = {
     .create_game = sq_create_game,
-    .add_move = sq_add_move,
+    .add_moves = sq_add_moves,
     .set_result = sq_set_result,
     .load_game = sq_load_game,
     .list_games = sq_list_games,
