@@ -567,3 +567,65 @@ TEST(server_full_cache_refuses_new_games)
             close(fds[i]);
     server_stop(srv);
 }
+
+/* ---- one commit per move round ---- */
+
+static void *move_now(void *arg)
+{
+    struct racer *r = arg;
+    json_t *next = NULL;
+    r->ok = api_post_move(r->port, r->id, r->token, "d3-d4", &next);
+    json_decref(next);
+    return NULL;
+}
+
+TEST(server_move_waits_for_the_reply_commit)
+{
+    /* The human's move is committed together with the computer's reply: while the
+     * computer thinks, the state shows the move (thinking), event streams do not
+     * (it is not stored yet).  A resignation meanwhile stores the move first, then
+     * the result; both survive a restart. */
+    char dir[64], db[128], id[40], token[40], req[256];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/round.db", dir);
+    struct server *srv = start_at(db, 800);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *st = create(port, "white", NULL, id, token);
+    CHECK(st != NULL);
+    json_decref(st);
+    struct racer r = {.port = port, .id = id, .token = token};
+    pthread_t th;
+    pthread_create(&th, NULL, move_now, &r);
+    usleep(250 * 1000);
+    json_t *mid = api_get_state(port, id);
+    CHECK(mid && json_is_true(json_object_get(mid, "thinking")));
+    CHECK_EQ_INT(json_integer_value(json_object_get(mid, "ply")), 1);
+    json_decref(mid);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    size_t len;
+    char *got = http_raw(port, req, strlen(req), 150, &len);
+    CHECK(got && strstr(got, "text/event-stream") && !strstr(got, "id: 1\n"));
+    free(got);
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%.40s/resign", id);
+    json_t *e = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
+    CHECK_EQ_INT(json_integer_value(json_object_get(e, "ply")), 1);
+    json_decref(e);
+    pthread_join(th, NULL);
+    CHECK_EQ_INT(r.ok, 200);
+    server_stop(srv);
+    srv = start_at(db, 0);
+    json_t *after = srv ? api_get_state(server_port(srv), id) : NULL;
+    CHECK(after != NULL);
+    if (after) {
+        CHECK_EQ_INT(json_integer_value(json_object_get(after, "ply")), 1);
+        CHECK_STR(jstr(json_array_get(json_object_get(after, "moves"), 0), "move"), "d3-d4");
+        CHECK_STR(jstr(json_object_get(after, "status"), "reason"), "resignation");
+    }
+    json_decref(after);
+    server_stop(srv);
+    test_rmdir(dir);
+}
