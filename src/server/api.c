@@ -12,6 +12,7 @@
 
 #include "core/registry.h"
 #include "internal.h"
+#include "json_out.h"
 #include "token.h"
 
 #define LIST_LIMIT 100
@@ -45,6 +46,15 @@ static void set_json(struct api_response *r, int status, json_t *j)
     r->kind = API_DONE;
     r->status = status;
     r->body = json_text(j);
+    r->content_type = "application/json";
+}
+
+/* A JSON text made elsewhere (NULL: out of memory, a 500). */
+static void set_text(struct api_response *r, int status, char *text)
+{
+    r->kind = API_DONE;
+    r->status = text ? status : 500;
+    r->body = text ? text : api_error_body("out of memory");
     r->content_type = "application/json";
 }
 
@@ -144,10 +154,7 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
         workers_run_inline(srv);
         pthread_mutex_lock(&s->mu);
     }
-    json_t *j = state_json(s);
-    if (new_token)
-        json_object_set_new(j, "token", json_string(new_token));
-    set_json(r, ok_status, j);
+    set_text(r, ok_status, state_text(s, new_token, NULL));
 }
 
 /* The games this server plays, with their boards' geometry: static, fetched once. */
@@ -180,7 +187,7 @@ static void handle_catalog(struct api_response *r)
 
 static void list_one(void *ctx, const struct store_game *row)
 {
-    json_array_append_new(ctx, summary_json(row));
+    summary_out(ctx, row);
 }
 
 static void handle_list(struct server *srv, const struct api_request *req, const char *query_token,
@@ -193,16 +200,20 @@ static void handle_list(struct server *srv, const struct api_request *req, const
     }
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
     token_hash(tok, hash);
-    json_t *games = json_array();
-    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, games, err,
+    struct jout j;
+    jout_init(&j, 4096);
+    jout_open(&j, '{');
+    jout_key(&j, "games");
+    jout_open(&j, '[');
+    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err,
                                     sizeof err) != 0) {
-        json_decref(games);
+        free(jout_finish(&j));
         set_error(r, 500, "%s", err);
         return;
     }
-    json_t *j = json_object();
-    json_object_set_new(j, "games", games);
-    set_json(r, 200, j);
+    jout_close(&j, ']');
+    jout_close(&j, '}');
+    set_text(r, 200, jout_finish(&j));
 }
 
 static void count_one(void *ctx, const struct store_game *row)
@@ -424,10 +435,7 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
         set_error(r, 500, "%s", err);
         return;
     }
-    json_t *j = state_json(s);
-    if (draw)
-        json_object_set_new(j, "draw", json_string(draw));
-    set_json(r, 200, j);
+    set_text(r, 200, state_text(s, NULL, draw));
 }
 
 /* The moves a reconnecting stream already has (Last-Event-ID), within [0, n]. */

@@ -191,12 +191,14 @@ void session_notify(struct session *s);
 int64_t server_now_ms(void);
 
 /* state_json.c */
-json_t *state_json(const struct session *s);
-json_t *status_json(const struct game_status *gs);
+/* A game's state as JSON text (malloc'ed; NULL without memory), with the new
+ * game's token and the draw offer's answer when given. */
+char *state_text(const struct session *s, const char *token, const char *draw);
+struct jout;
+/* A summary for the history list, as one value. */
+void summary_out(struct jout *j, const struct store_game *row);
 /* A game's board geometry (static): shape, cells with coordinates, edges. */
 json_t *layout_json(const struct game *g);
-/* A summary for the history list. */
-json_t *summary_json(const struct store_game *row);
 char *json_text(json_t *j); /* dumps and releases j */
 /* One event of the stream for move k (1-based) into buf; its length. */
 size_t event_move_text(const struct session *s, int k, char *buf, size_t size);

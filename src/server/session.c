@@ -239,10 +239,8 @@ static void finish_waiter(struct session *s, char *error_body)
         w->done(w, 500, error_body);
         return;
     }
-    json_t *j = state_json(s);
-    if (w->token[0])
-        json_object_set_new(j, "token", json_string(w->token));
-    w->done(w, w->ok_status, json_text(j));
+    char *text = state_text(s, w->token[0] ? w->token : NULL, NULL);
+    w->done(w, text ? w->ok_status : 500, text ? text : api_error_body("out of memory"));
 }
 
 void session_think(struct session *s, const atomic_int *stop)
