@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/registry.h"
 #include "harness.h"
+#include "server/json_out.h"
 #include "server/ratelimit.h"
 #include "server/server.h"
 #include "server/token.h"
@@ -703,4 +704,41 @@ TEST(server_watchdog_ends_a_move_over_its_cap)
     json_decref(after);
     server_stop(srv);
     test_rmdir(dir);
+}
+
+TEST(server_json_out_writes_valid_json)
+{
+    struct jout j;
+    jout_init(&j, 0); /* a tiny start: the buffer grows */
+    jout_open(&j, '{');
+    jout_kstr(&j, "q", "say \"hi\" \\ back\tnow\x01 caf\xc3\xa9");
+    jout_kint(&j, "n", -42);
+    jout_key(&j, "list");
+    jout_open(&j, '[');
+    for (int i = 0; i < 100; i++) {
+        jout_open(&j, '{');
+        jout_kbool(&j, "even", i % 2 == 0);
+        jout_close(&j, '}');
+    }
+    jout_open(&j, '[');
+    jout_close(&j, ']');
+    jout_null(&j);
+    jout_raw(&j, "{\"x\":1}");
+    jout_close(&j, ']');
+    jout_close(&j, '}');
+    char *text = jout_finish(&j);
+    CHECK(text != NULL);
+    json_error_t e;
+    json_t *v = text ? json_loads(text, JSON_REJECT_DUPLICATES, &e) : NULL;
+    CHECK_MSG(v != NULL, "not JSON: %s", text ? text : "(null)");
+    CHECK_STR(jstr(v, "q"), "say \"hi\" \\ back?now? caf??");
+    CHECK_EQ_INT(json_integer_value(json_object_get(v, "n")), -42);
+    json_t *list = json_object_get(v, "list");
+    CHECK_EQ_INT(json_array_size(list), 103);
+    CHECK(json_is_true(json_object_get(json_array_get(list, 0), "even")) &&
+          json_is_false(json_object_get(json_array_get(list, 99), "even")));
+    CHECK(json_is_array(json_array_get(list, 100)) && json_is_null(json_array_get(list, 101)));
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(list, 102), "x")), 1);
+    json_decref(v);
+    free(text);
 }
