@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -627,5 +628,53 @@ TEST(server_move_waits_for_the_reply_commit)
     }
     json_decref(after);
     server_stop(srv);
+    test_rmdir(dir);
+}
+
+TEST(server_store_checkpoints_keep_the_wal_small)
+{
+    /* Checkpoints run on their own thread: under a stream of commits the WAL is
+     * still copied back and restarted, so it stays a few thousand pages long. */
+    char dir[64], db[128], err[256];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/wal.db", dir);
+    struct store *store = store_sqlite_open(db, STORE_SYNC_NORMAL, err, sizeof err);
+    CHECK(store != NULL);
+    if (!store)
+        return;
+    struct store_game row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "%032d", 7);
+    snprintf(row.game, sizeof row.game, "egara-guti");
+    row.level = 1;
+    CHECK_EQ_INT(store->ops->create_game(store, &row, err, sizeof err), 0);
+    int log = -1;
+    for (int ply = 1; ply <= 15000; ply++) {
+        const char *move[] = {"c3-d4"};
+        if (store->ops->add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err) != 0) {
+            CHECK_MSG(0, "ply %d: %s", ply, err);
+            break;
+        }
+    }
+    /* The WAL's length now, read from a connection of our own (a PASSIVE checkpoint
+     * reports it; a working checkpointer has restarted it several times by now). */
+    sqlite3 *look = NULL;
+    for (int tries = 0; tries < 50; tries++) {
+        /* (a connection sees the WAL once it has read the database) */
+        if (!look && (sqlite3_open(db, &look) != SQLITE_OK ||
+                      sqlite3_exec(look, "SELECT count(*) FROM moves", NULL, NULL, NULL) != SQLITE_OK))
+            break;
+        int done = 0;
+        /* (busy: the store's checkpointer is at work) */
+        int rc = sqlite3_wal_checkpoint_v2(look, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+        CHECK(rc == SQLITE_OK || rc == SQLITE_BUSY);
+        if (rc == SQLITE_OK && log < 12000)
+            break;
+        usleep(100 * 1000);
+    }
+    sqlite3_close(look);
+    /* 15000 commits wrote at least 30000 pages; without checkpoints all stay in the WAL. */
+    CHECK_MSG(log >= 0 && log < 12000, "the WAL holds %d pages", log);
+    store->ops->close(store);
     test_rmdir(dir);
 }

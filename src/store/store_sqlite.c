@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "core/error.h"
 #include "store.h"
 
@@ -92,6 +93,7 @@ struct sqlite_store {
     pthread_cond_t q_cv;
     struct write *q_head, *q_tail;
     bool committing;
+    struct checkpointer *ckpt; /* NULL: SQLite's own checkpoints (in-memory databases) */
 };
 
 static int db_fail(struct sqlite_store *s, char *err, size_t err_size, const char *what)
@@ -378,6 +380,7 @@ static void sq_close(struct store *base)
     struct sqlite_store *s = (struct sqlite_store *)base;
     if (!s)
         return;
+    checkpointer_stop(s->ckpt);
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmt[i]);
     sqlite3_close(s->db);
@@ -432,5 +435,9 @@ struct store *store_sqlite_open(const char *path, enum store_sync sync, char *er
             sq_close(&s->base);
             return NULL;
         }
+    /* A file in WAL mode: checkpoints off the commit path (without the thread,
+     * SQLite's own ones remain, which is correct, only slower). */
+    if (strcmp(path, ":memory:") != 0 && path[0])
+        s->ckpt = checkpointer_start(path, s->db, &s->mu);
     return &s->base;
 }
