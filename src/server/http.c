@@ -363,7 +363,7 @@ void server_config_default(struct server_config *cfg)
     cfg->host = "127.0.0.1";
     cfg->port = 8080;
     cfg->db_path = "agora.db";
-    cfg->sync = STORE_SYNC_FULL;
+    cfg->sync = STORE_SYNC_NORMAL; /* survives kill -9; see API.md "Guarantees" */
     cfg->web_dir = "web";
     cfg->http_threads = 8;
     cfg->engine_workers = 2;

@@ -64,7 +64,7 @@ struct store {
  *   STORE_SYNC_FULL    fsync on every commit: survives power loss;
  *   STORE_SYNC_NORMAL  the commit reaches the OS, fsync at checkpoints: survives a
  *                      killed process (kill -9) but a power loss may drop the last
- *                      commits. */
+ *                      commits.  The server's default. */
 enum store_sync { STORE_SYNC_FULL, STORE_SYNC_NORMAL };
 
 /* Open (creating on first use) the SQLite database at `path` (":memory:" for tests). */
