@@ -27,6 +27,7 @@ enum stmt_id {
     ST_SELECT_GAME,
     ST_SELECT_MOVES,
     ST_SELECT_BY_TOKEN,
+    ST_GAME_EXISTS,
     ST_BEGIN,
     ST_COMMIT,
     ST_ROLLBACK,
@@ -36,6 +37,14 @@ enum stmt_id {
     ST_COUNT
 };
 
+/* A game's row as read_game_row takes it.  A move commit writes only the moves table
+ * (one b-tree page, not two: the games row changes only when the game ends), so the
+ * ply count and the time of the last change are read from the moves. */
+#define GAME_COLUMNS                                                                               \
+    "id, game, level, human_side, start, token_hash, seed, created_ms,"                            \
+    " max(updated_ms, COALESCE((SELECT max(created_ms) FROM moves WHERE game_id = games.id), 0)),"  \
+    " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id)"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
                        " created_ms, updated_ms, result, reason, plies)"
@@ -43,12 +52,11 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_MOVE] = "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)",
     [ST_UPDATE_GAME] = "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4,"
                        " plies = COALESCE(?5, plies) WHERE id = ?1",
-    [ST_SELECT_GAME] = "SELECT id, game, level, human_side, start, token_hash, seed, created_ms,"
-                       " updated_ms, result, reason, plies FROM games WHERE id = ?1",
+    [ST_SELECT_GAME] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
     [ST_SELECT_MOVES] = "SELECT ply, move FROM moves WHERE game_id = ?1 ORDER BY ply",
-    [ST_SELECT_BY_TOKEN] = "SELECT id, game, level, human_side, start, token_hash, seed,"
-                           " created_ms, updated_ms, result, reason, plies FROM games"
+    [ST_SELECT_BY_TOKEN] = "SELECT " GAME_COLUMNS " FROM games"
                            " WHERE token_hash = ?1 ORDER BY created_ms DESC, id LIMIT ?2",
+    [ST_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
@@ -169,7 +177,14 @@ static int update_game(struct sqlite_store *s, const char *id, int result, int r
 
 static int insert_moves(struct sqlite_store *s, const struct write *w)
 {
-    sqlite3_stmt *st = s->stmt[ST_INSERT_MOVE];
+    sqlite3_stmt *st = s->stmt[ST_GAME_EXISTS];
+    sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (!found)
+        return -1;
+    st = s->stmt[ST_INSERT_MOVE];
     for (int i = 0; i < w->count; i++) {
         sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 2, w->ply + i);
@@ -178,7 +193,10 @@ static int insert_moves(struct sqlite_store *s, const struct write *w)
         if (run(s, st) != 0)
             return -1;
     }
-    return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply + w->count - 1);
+    /* The games row only when the game ends (see GAME_COLUMNS); it must exist. */
+    if (w->result != 0)
+        return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply + w->count - 1);
+    return 0;
 }
 
 static int write_one(struct sqlite_store *s, const struct write *w)
