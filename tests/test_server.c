@@ -629,8 +629,8 @@ TEST(server_forwarded_addr_parsing)
     CHECK(!ratelimit_forwarded_addr("1.2.3.4,", out, sizeof out));
     CHECK(!ratelimit_forwarded_addr("1.2.3.4, x y", out, sizeof out));
     CHECK(!ratelimit_forwarded_addr("1.2.3.4, evil\"name", out, sizeof out));
-    CHECK(!ratelimit_forwarded_addr("1.2.3.4, 1111:2222:3333:4444:5555:6666:7777:8888:9999:0000:1111", out,
-                            sizeof out));
+    CHECK(!ratelimit_forwarded_addr(
+        "1.2.3.4, 1111:2222:3333:4444:5555:6666:7777:8888:9999:0000:1111", out, sizeof out));
 }
 
 static int64_t now_ms(void)

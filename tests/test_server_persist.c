@@ -114,7 +114,8 @@ TEST(server_restart_keeps_games)
             CHECK_STR(jstr(again, "updated"), jstr(st, "updated"));
             json_t *next = NULL;
             if (!over(again))
-                CHECK_EQ_INT(api_post_move(server_port(b), id, token, first_legal(again), &next), 200);
+                CHECK_EQ_INT(api_post_move(server_port(b), id, token, first_legal(again), &next),
+                             200);
             json_decref(next);
         }
         json_decref(again);
@@ -219,7 +220,8 @@ TEST(server_kill9_loses_no_acknowledged_move)
             /* And it goes on. */
             json_t *next = NULL;
             if (!over(now) && json_is_true(json_object_get(now, "your_turn")))
-                CHECK_EQ_INT(api_post_move(port, games[i].id, games[i].token, first_legal(now), &next), 200);
+                CHECK_EQ_INT(
+                    api_post_move(port, games[i].id, games[i].token, first_legal(now), &next), 200);
             json_decref(next);
         }
         json_decref(now);
@@ -661,8 +663,9 @@ TEST(server_store_checkpoints_keep_the_wal_small)
     sqlite3 *look = NULL;
     for (int tries = 0; tries < 50; tries++) {
         /* (a connection sees the WAL once it has read the database) */
-        if (!look && (sqlite3_open(db, &look) != SQLITE_OK ||
-                      sqlite3_exec(look, "SELECT count(*) FROM moves", NULL, NULL, NULL) != SQLITE_OK))
+        if (!look &&
+            (sqlite3_open(db, &look) != SQLITE_OK ||
+             sqlite3_exec(look, "SELECT count(*) FROM moves", NULL, NULL, NULL) != SQLITE_OK))
             break;
         int done = 0;
         /* (busy: the store's checkpointer is at work) */
@@ -677,4 +680,41 @@ TEST(server_store_checkpoints_keep_the_wal_small)
     CHECK_MSG(log >= 0 && log < 12000, "the WAL holds %d pages", log);
     store->ops->close(store);
     test_rmdir(dir);
+}
+
+TEST(server_store_counts_plies_from_the_moves)
+{
+    /* Only the moves table changes on a move: the ply count and the time of the last
+     * change are read back from it; moves of a game never created are refused. */
+    char err[256];
+    struct store *store = store_sqlite_open(":memory:", STORE_SYNC_NORMAL, err, sizeof err);
+    CHECK(store != NULL);
+    if (!store)
+        return;
+    struct store_game row, back;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "%032d", 42);
+    snprintf(row.game, sizeof row.game, "egara-guti");
+    row.created_ms = row.updated_ms = 1000;
+    CHECK_EQ_INT(store->ops->create_game(store, &row, err, sizeof err), 0);
+    const char *two[] = {"d3-d4", "d5xd3"}, *one[] = {"c3-d4"};
+    CHECK_EQ_INT(store->ops->add_moves(store, row.id, 1, 2, two, 0, 0, 2000, err, sizeof err), 0);
+    CHECK_EQ_INT(store->ops->add_moves(store, row.id, 3, 1, one, 0, 0, 3000, err, sizeof err), 0);
+    CHECK(store->ops->add_moves(store, "0123", 1, 1, one, 0, 0, 3000, err, sizeof err) != 0);
+    /* A batch with a ply already stored stores none of it. */
+    CHECK(store->ops->add_moves(store, row.id, 3, 2, two, 0, 0, 4000, err, sizeof err) != 0);
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    int n = 0;
+    CHECK_EQ_INT(store->ops->load_game(store, row.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 3);
+    CHECK_EQ_INT(back.plies, 3);
+    CHECK(back.updated_ms == 3000);
+    CHECK(n == 3 && !strcmp(moves[1], "d5xd3") && !strcmp(moves[2], "c3-d4"));
+    free(moves);
+    /* The end of the game is in the row. */
+    CHECK_EQ_INT(store->ops->set_result(store, row.id, 3, 4, 5000, err, sizeof err), 0);
+    CHECK_EQ_INT(store->ops->load_game(store, row.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK(back.result == 3 && back.reason == 4 && back.updated_ms == 5000 && back.plies == 3);
+    free(moves);
+    store->ops->close(store);
 }

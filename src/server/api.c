@@ -205,8 +205,8 @@ static void handle_list(struct server *srv, const struct api_request *req, const
     jout_open(&j, '{');
     jout_key(&j, "games");
     jout_open(&j, '[');
-    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err,
-                                    sizeof err) != 0) {
+    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err) !=
+        0) {
         free(jout_finish(&j));
         set_error(r, 500, "%s", err);
         return;

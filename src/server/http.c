@@ -291,8 +291,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
 
     char client[INET6_ADDRSTRLEN + 1];
     if (!srv->cfg.trust_proxy ||
-        !ratelimit_forwarded_addr(MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "X-Forwarded-For"),
-                          client, sizeof client))
+        !ratelimit_forwarded_addr(
+            MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "X-Forwarded-For"), client,
+            sizeof client))
         client_address(mc, client, sizeof client);
     struct api_request req = {
         .method = method,

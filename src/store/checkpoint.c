@@ -75,8 +75,8 @@ struct checkpointer *checkpointer_start(const char *path, sqlite3 *writer,
     c->writer_mu = writer_mu;
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
-    bool opened =
-        sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK;
+    bool opened = sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                                  NULL) == SQLITE_OK;
     if (opened) {
         sqlite3_busy_timeout(c->db, 1000);
         /* A connection knows the database is in WAL mode once it has read it;

@@ -42,7 +42,7 @@ enum stmt_id {
  * ply count and the time of the last change are read from the moves. */
 #define GAME_COLUMNS                                                                               \
     "id, game, level, human_side, start, token_hash, seed, created_ms,"                            \
-    " max(updated_ms, COALESCE((SELECT max(created_ms) FROM moves WHERE game_id = games.id), 0)),"  \
+    " max(updated_ms, COALESCE((SELECT max(created_ms) FROM moves WHERE game_id = games.id), 0))," \
     " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id)"
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -297,8 +297,8 @@ static int sq_create_game(struct store *base, const struct store_game *row, char
 }
 
 static int sq_add_moves(struct store *base, const char *id, int first_ply, int count,
-                        const char *const *moves, int result, int reason, int64_t now_ms,
-                        char *err, size_t err_size)
+                        const char *const *moves, int result, int reason, int64_t now_ms, char *err,
+                        size_t err_size)
 {
     if (count < 1 || first_ply < 1)
         return fail(err, err_size, "store move: no moves given");
