@@ -718,3 +718,50 @@ TEST(server_store_counts_plies_from_the_moves)
     free(moves);
     store->ops->close(store);
 }
+
+TEST(server_failed_round_commit_changes_nothing)
+{
+    /* When the commit of a move and the computer's reply fails, neither was made: the
+     * request gets a 500 and the game is as before it, in memory and on disk.  (A
+     * trigger added from outside makes the database refuse the reply's row.) */
+    char dir[64], db[128], id[40], token[40];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/refuse.db", dir);
+    struct server *srv = start_at(db, 0);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *st = create(port, "white", NULL, id, token);
+    CHECK(st != NULL);
+    json_decref(st);
+    sqlite3 *other = NULL;
+    CHECK_EQ_INT(sqlite3_open(db, &other), SQLITE_OK);
+    sqlite3_busy_timeout(other, 5000);
+    CHECK_EQ_INT(sqlite3_exec(other,
+                              "CREATE TRIGGER refuse BEFORE INSERT ON moves WHEN NEW.ply = 2"
+                              " BEGIN SELECT RAISE(ABORT, 'refused for the test'); END;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    json_t *reply = NULL;
+    CHECK_EQ_INT(api_post_move(port, id, token, "d3-d4", &reply), 500);
+    CHECK(reply && strstr(jstr(reply, "error"), "your move could not be stored"));
+    json_decref(reply);
+    json_t *now = api_get_state(port, id);
+    CHECK(now && json_integer_value(json_object_get(now, "ply")) == 0 &&
+          json_is_true(json_object_get(now, "your_turn")) &&
+          json_is_false(json_object_get(now, "thinking")));
+    json_decref(now);
+    /* Once the database takes rows again, the same move goes through. */
+    CHECK_EQ_INT(sqlite3_exec(other, "DROP TRIGGER refuse", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    CHECK_EQ_INT(api_post_move(port, id, token, "d3-d4", &reply), 200);
+    CHECK_EQ_INT(json_integer_value(json_object_get(reply, "ply")), 2);
+    json_decref(reply);
+    server_stop(srv);
+    srv = start_at(db, 0);
+    now = srv ? api_get_state(server_port(srv), id) : NULL;
+    CHECK(now && json_integer_value(json_object_get(now, "ply")) == 2);
+    json_decref(now);
+    server_stop(srv);
+    test_rmdir(dir);
+}
