@@ -81,7 +81,7 @@ build/fuzz-server: fuzz/fuzz_server.c $(LIB_SRC)
 # tools/loadtest runs it against a fresh `agora serve` (bounded: games and seconds).
 build/loadtest: tools/loadtest.c
 	@mkdir -p build
-	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $< -ljansson
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
 
 # The chess evaluation's tuner (a developer tool; tools/texel.c says how it works).
 build/texel: tools/texel.c $(REL_LIB_OBJ)

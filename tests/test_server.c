@@ -4,33 +4,47 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/registry.h"
 #include "harness.h"
+#include "server/json_out.h"
+#include "server/ratelimit.h"
 #include "server/server.h"
 #include "server/token.h"
 #include "server_client.h"
 
-static struct server *start_server(const char *db, int per_minute, int think_ms)
+/* The tests' configuration: a free port, no web folder, a small cache. */
+static void test_config(struct server_config *cfg, const char *db, int per_minute, int think_ms)
 {
-    struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.sync = STORE_SYNC_NORMAL;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 2;
-    cfg.cache_games = 64;
-    cfg.new_games_per_minute = per_minute;
-    cfg.test_think_ms = think_ms;
+    server_config_default(cfg);
+    cfg->port = 0;
+    cfg->db_path = db;
+    cfg->web_dir = NULL;
+    cfg->sync = STORE_SYNC_NORMAL;
+    cfg->http_threads = 2;
+    cfg->engine_workers = 2;
+    cfg->cache_games = 64;
+    cfg->new_games_per_minute = per_minute;
+    cfg->test_think_ms = think_ms;
+}
+
+static struct server *start_with(const struct server_config *cfg)
+{
     char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    struct server *srv = server_start(cfg, err, sizeof err);
     if (!srv)
         fprintf(stderr, "server_start: %s\n", err);
     return srv;
+}
+
+static struct server *start_server(const char *db, int per_minute, int think_ms)
+{
+    struct server_config cfg;
+    test_config(&cfg, db, per_minute, think_ms);
+    return start_with(&cfg);
 }
 
 /* A new game; fills id and token; returns the state (caller decrefs) or NULL. */
@@ -472,9 +486,12 @@ TEST(server_cli_bad_arguments)
         {"serve", "--port", NULL, NULL},
         {"serve", "--db", "/nonexistent-dir/x/agora.db", NULL},
         {"serve", "--host", "localhost:80", NULL},
+        /* --trust-proxy is a flag: it takes no value, so the next option is read. */
+        {"serve", "--trust-proxy", "--sync", "sometimes"},
+        {"serve", "--trust-proxy", "yes", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char *argv[6] = {"agora"};
+        char *argv[7] = {"agora"};
         int argc = 1;
         for (int k = 0; k < 4 && bad[i][k]; k++)
             argv[argc++] = (char *)bad[i][k];
@@ -544,4 +561,184 @@ TEST(server_chess_claim_and_record)
           strstr(r.body, "[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 0 80\"]") && strstr(r.body, "80. Ra2"));
     http_reply_free(&r);
     server_stop(srv);
+}
+
+/* POST /api/games from this connection with an X-Forwarded-For header (or none). */
+static int create_from(int port, const char *forwarded_for)
+{
+    char headers[256] = "";
+    if (forwarded_for)
+        snprintf(headers, sizeof headers, "X-Forwarded-For: %s\r\n", forwarded_for);
+    const char *body = "{\"game\":\"egara\"}";
+    struct http_reply r;
+    if (http_call(port, "POST", "/api/games", NULL, body, strlen(body), headers, &r) != 0)
+        return 0;
+    int status = r.status;
+    http_reply_free(&r);
+    return status;
+}
+
+TEST(server_rate_limit_ignores_forwarded_for_by_default)
+{
+    /* Without --trust-proxy a client cannot dodge the limit by naming other addresses. */
+    struct server *srv = start_server(":memory:", 2, 0);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    CHECK_EQ_INT(create_from(port, "203.0.113.1"), 201);
+    CHECK_EQ_INT(create_from(port, "203.0.113.2"), 201);
+    CHECK_EQ_INT(create_from(port, "203.0.113.3"), 429);
+    CHECK_EQ_INT(create_from(port, "198.51.100.1, 203.0.113.4"), 429);
+    CHECK_EQ_INT(create_from(port, NULL), 429);
+    server_stop(srv);
+}
+
+TEST(server_rate_limit_behind_a_trusted_proxy)
+{
+    /* With --trust-proxy the limit keys on the last X-Forwarded-For address (the one
+     * the proxy appended); what the client put before it changes nothing. */
+    struct server_config cfg;
+    test_config(&cfg, ":memory:", 2, 0);
+    cfg.trust_proxy = 1;
+    struct server *srv = start_with(&cfg);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    CHECK_EQ_INT(create_from(port, "203.0.113.7"), 201);
+    CHECK_EQ_INT(create_from(port, "10.9.9.9, 203.0.113.7"), 201);
+    CHECK_EQ_INT(create_from(port, "10.8.8.8,203.0.113.7"), 429);
+    /* Another visitor behind the same proxy (same socket address) is not limited. */
+    CHECK_EQ_INT(create_from(port, "203.0.113.7, 2001:db8::5 "), 201);
+    CHECK_EQ_INT(create_from(port, "2001:db8::5"), 201);
+    CHECK_EQ_INT(create_from(port, "2001:db8::5"), 429);
+    /* No header, or one that names no address: the socket's own address. */
+    CHECK_EQ_INT(create_from(port, NULL), 201);
+    CHECK_EQ_INT(create_from(port, "203.0.113.7, not-an-address"), 201);
+    CHECK_EQ_INT(create_from(port, ""), 429);
+    server_stop(srv);
+}
+
+TEST(server_forwarded_addr_parsing)
+{
+    char out[48];
+    CHECK(ratelimit_forwarded_addr("1.2.3.4", out, sizeof out) && !strcmp(out, "1.2.3.4"));
+    CHECK(ratelimit_forwarded_addr("9.9.9.9, 1.2.3.4", out, sizeof out) && !strcmp(out, "1.2.3.4"));
+    CHECK(ratelimit_forwarded_addr(" a, ::1 ", out, sizeof out) && !strcmp(out, "::1"));
+    CHECK(!ratelimit_forwarded_addr(NULL, out, sizeof out));
+    CHECK(!ratelimit_forwarded_addr("", out, sizeof out));
+    CHECK(!ratelimit_forwarded_addr("1.2.3.4,", out, sizeof out));
+    CHECK(!ratelimit_forwarded_addr("1.2.3.4, x y", out, sizeof out));
+    CHECK(!ratelimit_forwarded_addr("1.2.3.4, evil\"name", out, sizeof out));
+    CHECK(!ratelimit_forwarded_addr(
+        "1.2.3.4, 1111:2222:3333:4444:5555:6666:7777:8888:9999:0000:1111", out, sizeof out));
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+TEST(server_watchdog_ends_a_move_over_its_cap)
+{
+    /* An engine with no limit of its own (it would search for ever) at level 8: only
+     * the watchdog's stop at the per-move cap ends it.  The move is still answered,
+     * soon after the cap, with a legal reply, stored: the game goes on, the same after
+     * a restart. */
+    char dir[64], db[128], id[40], token[40];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/watchdog.db", dir);
+    struct server_config cfg;
+    test_config(&cfg, db, 0, 0);
+    cfg.engine_workers = 1;
+    cfg.move_time_ms = 150;
+    cfg.test_uncapped_engine = 1;
+    struct server *srv = start_with(&cfg);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *st = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL,
+                          "{\"game\":\"egara\",\"level\":8,\"side\":\"white\"}", &st),
+                 201);
+    snprintf(id, sizeof id, "%s", jstr(st, "id"));
+    snprintf(token, sizeof token, "%s", jstr(st, "token"));
+    json_decref(st);
+    const char *mine[2] = {"d3-d4", NULL};
+    for (int round = 0; round < 2; round++) {
+        json_t *now = api_get_state(port, id);
+        if (!mine[round] && now) /* the second move: any legal one */
+            mine[round] = jstr(json_array_get(json_object_get(now, "legal_moves"), 0), "move");
+        char move[16];
+        snprintf(move, sizeof move, "%s", mine[round] ? mine[round] : "?");
+        json_decref(now);
+        json_t *reply = NULL;
+        int64_t t0 = now_ms();
+        CHECK_EQ_INT(api_post_move(port, id, token, move, &reply), 200);
+        int64_t took = now_ms() - t0;
+        /* Not before the cap (nothing else stops this engine), and well before a
+         * search without end: the cap, the watchdog's 50 ms grace and its 20 ms tick,
+         * with room for a slow (sanitizer) build on a busy machine. */
+        CHECK_MSG(took >= cfg.move_time_ms && took < 3000, "round %d took %lld ms", round,
+                  (long long)took);
+        CHECK_EQ_INT(json_integer_value(json_object_get(reply, "ply")), 2 * (round + 1));
+        CHECK(json_is_true(json_object_get(reply, "your_turn")) &&
+              json_is_false(json_object_get(reply, "thinking")));
+        CHECK_STR(jstr(json_array_get(json_object_get(reply, "moves"), 2 * round), "move"), move);
+        json_t *again = api_get_state(port, id);
+        CHECK(again && !strcmp(jstr(again, "position"), jstr(reply, "position")));
+        json_decref(again);
+        json_decref(reply);
+    }
+    json_t *before = api_get_state(port, id);
+    server_stop(srv);
+    srv = start_with(&cfg);
+    json_t *after = srv ? api_get_state(server_port(srv), id) : NULL;
+    CHECK(before && after);
+    if (before && after) {
+        CHECK_STR(jstr(after, "position"), jstr(before, "position"));
+        CHECK_EQ_INT(json_integer_value(json_object_get(after, "ply")), 4);
+    }
+    json_decref(before);
+    json_decref(after);
+    server_stop(srv);
+    test_rmdir(dir);
+}
+
+TEST(server_json_out_writes_valid_json)
+{
+    struct jout j;
+    jout_init(&j, 0); /* a tiny start: the buffer grows */
+    jout_open(&j, '{');
+    jout_kstr(&j, "q", "say \"hi\" \\ back\tnow\x01 caf\xc3\xa9");
+    jout_kint(&j, "n", -42);
+    jout_key(&j, "list");
+    jout_open(&j, '[');
+    for (int i = 0; i < 100; i++) {
+        jout_open(&j, '{');
+        jout_kbool(&j, "even", i % 2 == 0);
+        jout_close(&j, '}');
+    }
+    jout_open(&j, '[');
+    jout_close(&j, ']');
+    jout_null(&j);
+    jout_raw(&j, "{\"x\":1}");
+    jout_close(&j, ']');
+    jout_close(&j, '}');
+    char *text = jout_finish(&j);
+    CHECK(text != NULL);
+    json_error_t e;
+    json_t *v = text ? json_loads(text, JSON_REJECT_DUPLICATES, &e) : NULL;
+    CHECK_MSG(v != NULL, "not JSON: %s", text ? text : "(null)");
+    CHECK_STR(jstr(v, "q"), "say \"hi\" \\ back?now? caf??");
+    CHECK_EQ_INT(json_integer_value(json_object_get(v, "n")), -42);
+    json_t *list = json_object_get(v, "list");
+    CHECK_EQ_INT(json_array_size(list), 103);
+    CHECK(json_is_true(json_object_get(json_array_get(list, 0), "even")) &&
+          json_is_false(json_object_get(json_array_get(list, 99), "even")));
+    CHECK(json_is_array(json_array_get(list, 100)) && json_is_null(json_array_get(list, 101)));
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(list, 102), "x")), 1);
+    json_decref(v);
+    free(text);
 }

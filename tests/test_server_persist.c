@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -113,7 +114,8 @@ TEST(server_restart_keeps_games)
             CHECK_STR(jstr(again, "updated"), jstr(st, "updated"));
             json_t *next = NULL;
             if (!over(again))
-                CHECK_EQ_INT(api_post_move(server_port(b), id, token, first_legal(again), &next), 200);
+                CHECK_EQ_INT(api_post_move(server_port(b), id, token, first_legal(again), &next),
+                             200);
             json_decref(next);
         }
         json_decref(again);
@@ -218,7 +220,8 @@ TEST(server_kill9_loses_no_acknowledged_move)
             /* And it goes on. */
             json_t *next = NULL;
             if (!over(now) && json_is_true(json_object_get(now, "your_turn")))
-                CHECK_EQ_INT(api_post_move(port, games[i].id, games[i].token, first_legal(now), &next), 200);
+                CHECK_EQ_INT(
+                    api_post_move(port, games[i].id, games[i].token, first_legal(now), &next), 200);
             json_decref(next);
         }
         json_decref(now);
@@ -499,9 +502,10 @@ TEST(server_restart_with_the_computer_to_move)
     struct store *store = store_sqlite_open(db, STORE_SYNC_FULL, err, sizeof err);
     CHECK(store != NULL);
     if (store) {
-        CHECK_EQ_INT(store->ops->add_move(store, id, 1, "d3-d4", 0, 0, 1, err, sizeof err), 0);
+        const char *first[] = {"d3-d4"}, *again[] = {"c3-d4"};
+        CHECK_EQ_INT(store->ops->add_moves(store, id, 1, 1, first, 0, 0, 1, err, sizeof err), 0);
         /* The same ply twice is refused. */
-        CHECK(store->ops->add_move(store, id, 1, "c3-d4", 0, 0, 1, err, sizeof err) != 0);
+        CHECK(store->ops->add_moves(store, id, 1, 1, again, 0, 0, 1, err, sizeof err) != 0);
         store->ops->close(store);
     }
     struct server *b = start_at(db, 0);
@@ -565,4 +569,199 @@ TEST(server_full_cache_refuses_new_games)
         if (fds[i] >= 0)
             close(fds[i]);
     server_stop(srv);
+}
+
+/* ---- one commit per move round ---- */
+
+static void *move_now(void *arg)
+{
+    struct racer *r = arg;
+    json_t *next = NULL;
+    r->ok = api_post_move(r->port, r->id, r->token, "d3-d4", &next);
+    json_decref(next);
+    return NULL;
+}
+
+TEST(server_move_waits_for_the_reply_commit)
+{
+    /* The human's move is committed together with the computer's reply: while the
+     * computer thinks, the state shows the move (thinking), event streams do not
+     * (it is not stored yet).  A resignation meanwhile stores the move first, then
+     * the result; both survive a restart. */
+    char dir[64], db[128], id[40], token[40], req[256];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/round.db", dir);
+    struct server *srv = start_at(db, 800);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *st = create(port, "white", NULL, id, token);
+    CHECK(st != NULL);
+    json_decref(st);
+    struct racer r = {.port = port, .id = id, .token = token};
+    pthread_t th;
+    pthread_create(&th, NULL, move_now, &r);
+    usleep(250 * 1000);
+    json_t *mid = api_get_state(port, id);
+    CHECK(mid && json_is_true(json_object_get(mid, "thinking")));
+    CHECK_EQ_INT(json_integer_value(json_object_get(mid, "ply")), 1);
+    json_decref(mid);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    size_t len;
+    char *got = http_raw(port, req, strlen(req), 150, &len);
+    CHECK(got && strstr(got, "text/event-stream") && !strstr(got, "id: 1\n"));
+    free(got);
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%.40s/resign", id);
+    json_t *e = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
+    CHECK_EQ_INT(json_integer_value(json_object_get(e, "ply")), 1);
+    json_decref(e);
+    pthread_join(th, NULL);
+    CHECK_EQ_INT(r.ok, 200);
+    server_stop(srv);
+    srv = start_at(db, 0);
+    json_t *after = srv ? api_get_state(server_port(srv), id) : NULL;
+    CHECK(after != NULL);
+    if (after) {
+        CHECK_EQ_INT(json_integer_value(json_object_get(after, "ply")), 1);
+        CHECK_STR(jstr(json_array_get(json_object_get(after, "moves"), 0), "move"), "d3-d4");
+        CHECK_STR(jstr(json_object_get(after, "status"), "reason"), "resignation");
+    }
+    json_decref(after);
+    server_stop(srv);
+    test_rmdir(dir);
+}
+
+TEST(server_store_checkpoints_keep_the_wal_small)
+{
+    /* Checkpoints run on their own thread: under a stream of commits the WAL is
+     * still copied back and restarted, so it stays a few thousand pages long. */
+    char dir[64], db[128], err[256];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/wal.db", dir);
+    struct store *store = store_sqlite_open(db, STORE_SYNC_NORMAL, err, sizeof err);
+    CHECK(store != NULL);
+    if (!store)
+        return;
+    struct store_game row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "%032d", 7);
+    snprintf(row.game, sizeof row.game, "egara-guti");
+    row.level = 1;
+    CHECK_EQ_INT(store->ops->create_game(store, &row, err, sizeof err), 0);
+    int log = -1;
+    for (int ply = 1; ply <= 15000; ply++) {
+        const char *move[] = {"c3-d4"};
+        if (store->ops->add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err) != 0) {
+            CHECK_MSG(0, "ply %d: %s", ply, err);
+            break;
+        }
+    }
+    /* The WAL's length now, read from a connection of our own (a PASSIVE checkpoint
+     * reports it; a working checkpointer has restarted it several times by now). */
+    sqlite3 *look = NULL;
+    for (int tries = 0; tries < 50; tries++) {
+        /* (a connection sees the WAL once it has read the database) */
+        if (!look &&
+            (sqlite3_open(db, &look) != SQLITE_OK ||
+             sqlite3_exec(look, "SELECT count(*) FROM moves", NULL, NULL, NULL) != SQLITE_OK))
+            break;
+        int done = 0;
+        /* (busy: the store's checkpointer is at work) */
+        int rc = sqlite3_wal_checkpoint_v2(look, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+        CHECK(rc == SQLITE_OK || rc == SQLITE_BUSY);
+        if (rc == SQLITE_OK && log < 12000)
+            break;
+        usleep(100 * 1000);
+    }
+    sqlite3_close(look);
+    /* 15000 commits wrote at least 30000 pages; without checkpoints all stay in the WAL. */
+    CHECK_MSG(log >= 0 && log < 12000, "the WAL holds %d pages", log);
+    store->ops->close(store);
+    test_rmdir(dir);
+}
+
+TEST(server_store_counts_plies_from_the_moves)
+{
+    /* Only the moves table changes on a move: the ply count and the time of the last
+     * change are read back from it; moves of a game never created are refused. */
+    char err[256];
+    struct store *store = store_sqlite_open(":memory:", STORE_SYNC_NORMAL, err, sizeof err);
+    CHECK(store != NULL);
+    if (!store)
+        return;
+    struct store_game row, back;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "%032d", 42);
+    snprintf(row.game, sizeof row.game, "egara-guti");
+    row.created_ms = row.updated_ms = 1000;
+    CHECK_EQ_INT(store->ops->create_game(store, &row, err, sizeof err), 0);
+    const char *two[] = {"d3-d4", "d5xd3"}, *one[] = {"c3-d4"};
+    CHECK_EQ_INT(store->ops->add_moves(store, row.id, 1, 2, two, 0, 0, 2000, err, sizeof err), 0);
+    CHECK_EQ_INT(store->ops->add_moves(store, row.id, 3, 1, one, 0, 0, 3000, err, sizeof err), 0);
+    CHECK(store->ops->add_moves(store, "0123", 1, 1, one, 0, 0, 3000, err, sizeof err) != 0);
+    /* A batch with a ply already stored stores none of it. */
+    CHECK(store->ops->add_moves(store, row.id, 3, 2, two, 0, 0, 4000, err, sizeof err) != 0);
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    int n = 0;
+    CHECK_EQ_INT(store->ops->load_game(store, row.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 3);
+    CHECK_EQ_INT(back.plies, 3);
+    CHECK(back.updated_ms == 3000);
+    CHECK(n == 3 && !strcmp(moves[1], "d5xd3") && !strcmp(moves[2], "c3-d4"));
+    free(moves);
+    /* The end of the game is in the row. */
+    CHECK_EQ_INT(store->ops->set_result(store, row.id, 3, 4, 5000, err, sizeof err), 0);
+    CHECK_EQ_INT(store->ops->load_game(store, row.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK(back.result == 3 && back.reason == 4 && back.updated_ms == 5000 && back.plies == 3);
+    free(moves);
+    store->ops->close(store);
+}
+
+TEST(server_failed_round_commit_changes_nothing)
+{
+    /* When the commit of a move and the computer's reply fails, neither was made: the
+     * request gets a 500 and the game is as before it, in memory and on disk.  (A
+     * trigger added from outside makes the database refuse the reply's row.) */
+    char dir[64], db[128], id[40], token[40];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/refuse.db", dir);
+    struct server *srv = start_at(db, 0);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *st = create(port, "white", NULL, id, token);
+    CHECK(st != NULL);
+    json_decref(st);
+    sqlite3 *other = NULL;
+    CHECK_EQ_INT(sqlite3_open(db, &other), SQLITE_OK);
+    sqlite3_busy_timeout(other, 5000);
+    CHECK_EQ_INT(sqlite3_exec(other,
+                              "CREATE TRIGGER refuse BEFORE INSERT ON moves WHEN NEW.ply = 2"
+                              " BEGIN SELECT RAISE(ABORT, 'refused for the test'); END;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    json_t *reply = NULL;
+    CHECK_EQ_INT(api_post_move(port, id, token, "d3-d4", &reply), 500);
+    CHECK(reply && strstr(jstr(reply, "error"), "your move could not be stored"));
+    json_decref(reply);
+    json_t *now = api_get_state(port, id);
+    CHECK(now && json_integer_value(json_object_get(now, "ply")) == 0 &&
+          json_is_true(json_object_get(now, "your_turn")) &&
+          json_is_false(json_object_get(now, "thinking")));
+    json_decref(now);
+    /* Once the database takes rows again, the same move goes through. */
+    CHECK_EQ_INT(sqlite3_exec(other, "DROP TRIGGER refuse", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    CHECK_EQ_INT(api_post_move(port, id, token, "d3-d4", &reply), 200);
+    CHECK_EQ_INT(json_integer_value(json_object_get(reply, "ply")), 2);
+    json_decref(reply);
+    server_stop(srv);
+    srv = start_at(db, 0);
+    now = srv ? api_get_state(server_port(srv), id) : NULL;
+    CHECK(now && json_integer_value(json_object_get(now, "ply")) == 2);
+    json_decref(now);
+    server_stop(srv);
+    test_rmdir(dir);
 }

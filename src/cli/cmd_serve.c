@@ -1,6 +1,6 @@
 /* agora serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--sync full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
- *             [--cache-mb N]
+ *             [--cache-mb N] [--committers N] [--trust-proxy]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -14,6 +14,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
     server_config_default(&cfg);
     for (int i = 0; i < argc; i++) {
         const char *opt = argv[i];
+        if (!strcmp(opt, "--trust-proxy")) {
+            cfg.trust_proxy = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return cli_error(io, "serve: option '%s' needs a value (or is unknown)", opt);
         const char *val = argv[++i];

@@ -23,7 +23,8 @@ static const char usage[] =
     "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
-    "        [--new-games-per-minute N] [--cache-mb N]   the web server (API + web/)\n"
+    "        [--new-games-per-minute N] [--cache-mb N] [--trust-proxy]\n"
+    "                                           the web server (API + web/)\n"
     "\n"
     "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"
     "one argument (chess: FEN).\n";

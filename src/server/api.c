@@ -12,6 +12,7 @@
 
 #include "core/registry.h"
 #include "internal.h"
+#include "json_out.h"
 #include "search/engine.h"
 #include "token.h"
 
@@ -44,6 +45,15 @@ static void set_json(struct api_response *r, int status, json_t *j)
     r->kind = API_DONE;
     r->status = status;
     r->body = json_text(j);
+    r->content_type = "application/json";
+}
+
+/* A JSON text made elsewhere (NULL: out of memory, a 500). */
+static void set_text(struct api_response *r, int status, char *text)
+{
+    r->kind = API_DONE;
+    r->status = text ? status : 500;
+    r->body = text ? text : api_error_body("out of memory");
     r->content_type = "application/json";
 }
 
@@ -124,6 +134,12 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
                         int ok_status, const char *new_token, struct api_response *r)
 {
     session_schedule(s);
+    char err[ERROR_TEXT_MAX];
+    if (!s->job_pending && session_settle(s, err, sizeof err) != 0) {
+        /* No reply is coming (the server is stopping): the move goes alone or not at all. */
+        set_error(r, 500, "%s", err);
+        return;
+    }
     if (s->job_pending && req->waiter && !s->waiter) {
         req->waiter->ok_status = ok_status;
         snprintf(req->waiter->token, sizeof req->waiter->token, "%s", new_token ? new_token : "");
@@ -137,10 +153,7 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
         workers_run_inline(srv);
         pthread_mutex_lock(&s->mu);
     }
-    json_t *j = state_json(s);
-    if (new_token)
-        json_object_set_new(j, "token", json_string(new_token));
-    set_json(r, ok_status, j);
+    set_text(r, ok_status, state_text(s, new_token, NULL));
 }
 
 /* The games this server plays, with their boards' geometry: static, fetched once. */
@@ -173,7 +186,7 @@ static void handle_catalog(struct api_response *r)
 
 static void list_one(void *ctx, const struct store_game *row)
 {
-    json_array_append_new(ctx, summary_json(row));
+    summary_out(ctx, row);
 }
 
 static void handle_list(struct server *srv, const struct api_request *req, const char *query_token,
@@ -186,16 +199,20 @@ static void handle_list(struct server *srv, const struct api_request *req, const
     }
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
     token_hash(tok, hash);
-    json_t *games = json_array();
-    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, games, err,
-                                    sizeof err) != 0) {
-        json_decref(games);
+    struct jout j;
+    jout_init(&j, 4096);
+    jout_open(&j, '{');
+    jout_key(&j, "games");
+    jout_open(&j, '[');
+    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err) !=
+        0) {
+        free(jout_finish(&j));
         set_error(r, 500, "%s", err);
         return;
     }
-    json_t *j = json_object();
-    json_object_set_new(j, "games", games);
-    set_json(r, 200, j);
+    jout_close(&j, ']');
+    jout_close(&j, '}');
+    set_text(r, 200, jout_finish(&j));
 }
 
 static void count_one(void *ctx, const struct store_game *row)
@@ -350,7 +367,10 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
         set_error(r, 400, "%s", err);
         return;
     }
-    if (session_play(s, m, err, sizeof err) != 0) {
+    /* When this request can wait for the computer's reply, the move is committed with
+     * the reply (one transaction, then one answer). */
+    bool defer = req->waiter && !s->waiter && srv->cfg.engine_workers > 0;
+    if (session_play(s, m, defer, err, sizeof err) != 0) {
         set_error(r, 500, "%s", err);
         return;
     }
@@ -411,10 +431,7 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
         set_error(r, 500, "%s", err);
         return;
     }
-    json_t *j = state_json(s);
-    if (draw)
-        json_object_set_new(j, "draw", json_string(draw));
-    set_json(r, 200, j);
+    set_text(r, 200, state_text(s, NULL, draw));
 }
 
 /* The moves a reconnecting stream already has (Last-Event-ID), within [0, n]. */
@@ -478,7 +495,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         r->kind = API_STREAM;
         r->status = 200;
         r->session = s;
-        r->stream_from = stream_start(req->last_event_id, s->n_moves);
+        r->stream_from = stream_start(req->last_event_id, s->n_stored);
     } else if (!strcmp(op, "record")) {
         r->kind = API_DONE;
         r->status = 200;

@@ -81,14 +81,14 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     struct session *s = w->s;
     size_t n = 0;
     pthread_mutex_lock(&s->mu);
-    while (w->sent < s->n_moves) {
+    while (w->sent < s->n_stored) {
         size_t k = event_move_text(s, w->sent + 1, buf + n, max - n);
         if (!k)
             break;
         n += k;
         w->sent++;
     }
-    if (!n && w->sent == s->n_moves && !w->end_sent && session_over(s)) {
+    if (!n && w->sent == s->n_stored && !w->end_sent && session_over(s)) {
         n = event_end_text(s, buf, max);
         w->end_sent = true;
     } else if (!n && w->ping && max > 16) {
@@ -290,7 +290,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     }
 
     char client[INET6_ADDRSTRLEN + 1];
-    client_address(mc, client, sizeof client);
+    if (!srv->cfg.trust_proxy ||
+        !ratelimit_forwarded_addr(
+            MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "X-Forwarded-For"), client,
+            sizeof client))
+        client_address(mc, client, sizeof client);
     struct api_request req = {
         .method = method,
         .url = url,
@@ -360,7 +364,7 @@ void server_config_default(struct server_config *cfg)
     cfg->host = "127.0.0.1";
     cfg->port = 8080;
     cfg->db_path = "agora.db";
-    cfg->sync = STORE_SYNC_FULL;
+    cfg->sync = STORE_SYNC_NORMAL; /* survives kill -9; see API.md "Guarantees" */
     cfg->web_dir = "web";
     cfg->http_threads = 8;
     cfg->engine_workers = 2;

@@ -61,6 +61,11 @@ struct session {
     void *st;
     struct move_rec *moves;
     int n_moves, cap_moves;
+    /* Moves committed to the store: n_moves, or n_moves - 1 while the human's last
+     * move (unstored_move) waits to be committed together with the computer's reply
+     * (then job_pending is set).  Event streams send only stored moves. */
+    int n_stored;
+    Move unstored_move;
     bool job_pending;            /* a computer move is queued, thought or committed */
     Move think_move;             /* the move found, waiting for its commit */
     int think_ply;               /* the ply it was found at */
@@ -164,8 +169,14 @@ void session_status(const struct session *s, struct game_status *out);
 bool session_over(const struct session *s);
 bool session_computer_to_move(const struct session *s);
 /* Make a legal move, commit it, tell the watchers.  -1 (state unchanged) when the
- * store fails. */
-int session_play(struct session *s, Move m, char *err, size_t err_size);
+ * store fails.  With `defer`, a move after which the computer is to move is made in
+ * memory only: session_commit stores it with the reply (session_settle, when no reply
+ * is coming, stores it alone).  A move waiting so is taken back too if the commit of
+ * this one fails. */
+int session_play(struct session *s, Move m, bool defer, char *err, size_t err_size);
+/* Commit the move waiting for the computer's reply, if any; -1 (it is taken back)
+ * when the store fails. */
+int session_settle(struct session *s, char *err, size_t err_size);
 /* End the game without a move (resignation, agreement, claim). */
 int session_end(struct session *s, enum result r, enum reason why, char *err, size_t err_size);
 /* Queue the computer's move if it is its turn and none is queued (takes a reference). */
@@ -180,12 +191,14 @@ void session_notify(struct session *s);
 int64_t server_now_ms(void);
 
 /* state_json.c */
-json_t *state_json(const struct session *s);
-json_t *status_json(const struct game_status *gs);
+/* A game's state as JSON text (malloc'ed; NULL without memory), with the new
+ * game's token and the draw offer's answer when given. */
+char *state_text(const struct session *s, const char *token, const char *draw);
+struct jout;
+/* A summary for the history list, as one value. */
+void summary_out(struct jout *j, const struct store_game *row);
 /* A game's board geometry (static): shape, cells with coordinates, edges. */
 json_t *layout_json(const struct game *g);
-/* A summary for the history list. */
-json_t *summary_json(const struct store_game *row);
 char *json_text(json_t *j); /* dumps and releases j */
 /* One event of the stream for move k (1-based) into buf; its length. */
 size_t event_move_text(const struct session *s, int k, char *buf, size_t size);

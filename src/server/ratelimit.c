@@ -75,3 +75,22 @@ bool ratelimit_take(struct ratelimit *rl, const char *addr, int64_t now_ms)
     pthread_mutex_unlock(&rl->mu);
     return ok;
 }
+
+/* The last address of an X-Forwarded-For list ("client, proxy1, proxy2"): the one
+ * our own proxy appended, the only one a client cannot choose.  Copied into out when
+ * it looks like an IPv4 or IPv6 address; false otherwise. */
+bool ratelimit_forwarded_addr(const char *xff, char *out, size_t size)
+{
+    if (!xff)
+        return false;
+    const char *last = strrchr(xff, ',');
+    last = last ? last + 1 : xff;
+    last += strspn(last, " \t");
+    size_t n = strcspn(last, " \t");
+    if (n == 0 || n >= size || last[n + strspn(last + n, " \t")] != 0 ||
+        strspn(last, "0123456789abcdefABCDEF.:") != n)
+        return false;
+    memcpy(out, last, n);
+    out[n] = 0;
+    return true;
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct ratelimit;
@@ -11,3 +12,7 @@ struct ratelimit *ratelimit_new(int per_minute);
 void ratelimit_free(struct ratelimit *rl);
 /* true when `addr` may start one more game now (and counts it). */
 bool ratelimit_take(struct ratelimit *rl, const char *addr, int64_t now_ms);
+/* The client address behind a reverse proxy: the last entry of its X-Forwarded-For
+ * header (the one the proxy appended; a client chooses only those before it), copied
+ * into out.  false when there is no header or the entry is not an IPv4/IPv6 address. */
+bool ratelimit_forwarded_addr(const char *xff, char *out, size_t size);

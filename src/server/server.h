@@ -21,10 +21,14 @@ struct server_config {
     int cache_games;          /* games kept in memory at most; 0: from cache_mb */
     int cache_mb;             /* memory for games in memory, by the largest game state */
     int new_games_per_minute; /* per client address; 0: unlimited */
+    int trust_proxy;          /* 1: the client address is the last of X-Forwarded-For (behind a
+                                 reverse proxy that appends it); 0: the header is ignored */
     int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
     int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
     int ping_ms;              /* keep-alive comment on idle event streams (0: 15 s) */
     int test_think_ms;        /* tests: every computer move takes at least this long */
+    int test_uncapped_engine; /* tests: the engine searches without a limit of its own, so
+                                 only the watchdog's stop (move_time_ms) ends its move */
 };
 
 /* The defaults above, as `agora serve` uses them. */

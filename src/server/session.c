@@ -79,6 +79,7 @@ int session_replay(struct session *s, char (*moves)[MOVE_TEXT_MAX], int n, char 
         s->g->make_move(s->st, m);
         if (append_move(s, moves[i], display) != 0)
             return fail(err, err_size, "out of memory");
+        s->n_stored = s->n_moves;
     }
     return 0;
 }
@@ -106,7 +107,47 @@ bool session_computer_to_move(const struct session *s)
     return !session_over(s) && (int)s->g->side_to_move(s->st) != s->row.human_side;
 }
 
-int session_play(struct session *s, Move m, char *err, size_t err_size)
+/* Store the moves made since the last commit (s->n_stored .. s->n_moves) with the
+ * game's result now, in one transaction; then they are news for the watchers. */
+static int store_moves(struct session *s, char *err, size_t err_size)
+{
+    int count = s->n_moves - s->n_stored;
+    if (count <= 0)
+        return 0;
+    const char *texts[2];
+    if (count > (int)(sizeof texts / sizeof texts[0]))
+        return fail(err, err_size, "internal: %d moves waiting for one commit", count);
+    for (int i = 0; i < count; i++)
+        texts[i] = s->moves[s->n_stored + i].text;
+    int64_t now = server_now_ms();
+    if (s->srv->store->ops->add_moves(s->srv->store, s->row.id, s->n_stored + 1, count, texts,
+                                      s->row.result, s->row.reason, now, err, err_size) != 0)
+        return -1;
+    s->n_stored = s->n_moves;
+    s->row.plies = s->n_moves;
+    s->row.updated_ms = now;
+    session_notify(s);
+    return 0;
+}
+
+/* Take back the human's move that was waiting to be committed with the reply. */
+static void drop_unstored(struct session *s)
+{
+    if (s->n_moves > s->n_stored) {
+        s->g->unmake_move(s->st, s->unstored_move);
+        s->n_moves--;
+    }
+}
+
+int session_settle(struct session *s, char *err, size_t err_size)
+{
+    if (store_moves(s, err, err_size) == 0)
+        return 0;
+    drop_unstored(s);
+    return -1;
+}
+
+int session_play(struct session *s, Move m, bool defer, char *err, size_t err_size)
 {
     const struct game *g = s->g;
     char text[MOVE_TEXT_MAX], display[MOVE_TEXT_MAX];
@@ -124,23 +165,35 @@ int session_play(struct session *s, Move m, char *err, size_t err_size)
         gs.result = RESULT_DRAW;
         gs.reason = REASON_ADJUDICATION;
     }
-    int64_t now = server_now_ms();
-    if (s->srv->store->ops->add_move(s->srv->store, s->row.id, s->n_moves + 1, text, (int)gs.result,
-                                     (int)gs.reason, now, err, err_size) != 0 ||
-        append_move(s, text, display) != 0) {
+    if (append_move(s, text, display) != 0) {
         g->unmake_move(s->st, m);
-        return -1;
+        return fail(err, err_size, "out of memory");
     }
-    s->row.plies = s->n_moves;
+    /* A move the computer answers waits for the answer: both go in one commit. */
+    if (defer && s->n_moves == s->n_stored + 1 && gs.result == RESULT_ONGOING &&
+        (int)g->side_to_move(s->st) != s->row.human_side) {
+        s->unstored_move = m;
+        return 0;
+    }
+    int result = s->row.result, reason = s->row.reason;
     s->row.result = (int)gs.result;
     s->row.reason = (int)gs.reason;
-    s->row.updated_ms = now;
-    session_notify(s);
+    if (store_moves(s, err, err_size) != 0) {
+        s->row.result = result;
+        s->row.reason = reason;
+        s->n_moves--;
+        g->unmake_move(s->st, m);
+        drop_unstored(s);
+        return -1;
+    }
     return 0;
 }
 
 int session_end(struct session *s, enum result r, enum reason why, char *err, size_t err_size)
 {
+    /* A move waiting for the computer's reply is stored first, as it stands. */
+    if (session_settle(s, err, err_size) != 0)
+        return -1;
     int64_t now = server_now_ms();
     if (s->srv->store->ops->set_result(s->srv->store, s->row.id, (int)r, (int)why, now, err,
                                        err_size) != 0)
@@ -186,10 +239,8 @@ static void finish_waiter(struct session *s, char *error_body)
         w->done(w, 500, error_body);
         return;
     }
-    json_t *j = state_json(s);
-    if (w->token[0])
-        json_object_set_new(j, "token", json_string(w->token));
-    w->done(w, w->ok_status, json_text(j));
+    char *text = state_text(s, w->token[0] ? w->token : NULL, NULL);
+    w->done(w, text ? w->ok_status : 500, text ? text : api_error_body("out of memory"));
 }
 
 void session_think(struct session *s, const atomic_int *stop)
@@ -210,6 +261,11 @@ void session_think(struct session *s, const atomic_int *stop)
         struct engine_limits limits = {0};
         limits.movetime_ms = s->srv->cfg.move_time_ms;
         limits.stop = stop;
+        if (s->srv->cfg.test_uncapped_engine) {
+            /* An engine that would overrun its cap: only the watchdog ends it. */
+            limits.movetime_ms = 0;
+            limits.infinite = 1;
+        }
         struct engine_result res;
         m = engine_think(g, copy, level, &limits, seed, &res);
         free(copy);
@@ -229,10 +285,17 @@ void session_commit(struct session *s)
     char err[ERROR_TEXT_MAX];
     char *error_body = NULL;
     Move m = s->think_move;
-    /* The game may have changed meanwhile (a resignation, an accepted draw). */
-    if (m && s->n_moves == s->think_ply && session_computer_to_move(s) &&
-        session_play(s, m, err, sizeof err) != 0)
-        error_body = api_error_body("the computer's move could not be stored: %s", err);
+    /* The game may have changed meanwhile (a resignation, an accepted draw).  The
+     * human's move waiting for this reply is committed with it, or alone when there
+     * is no reply to make; if the commit fails, neither move was made. */
+    int unstored = s->n_moves - s->n_stored;
+    if (m && s->n_moves == s->think_ply && session_computer_to_move(s)) {
+        if (session_play(s, m, false, err, sizeof err) != 0)
+            error_body = api_error_body("%s could not be stored: %s",
+                                        unstored ? "your move" : "the computer's move", err);
+    } else if (session_settle(s, err, sizeof err) != 0) {
+        error_body = api_error_body("your move could not be stored: %s", err);
+    }
     s->job_pending = false;
     finish_waiter(s, error_body);
     pthread_mutex_unlock(&s->mu);

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "json_out.h"
 
 const char *side_name(int side)
 {
@@ -19,7 +20,8 @@ char *json_text(json_t *j)
     return text;
 }
 
-static json_t *time_json(int64_t ms)
+/* ISO 8601 UTC with milliseconds: "2026-11-30T15:55:33.658Z". */
+static void time_out(struct jout *j, const char *key, int64_t ms)
 {
     time_t t = (time_t)(ms / 1000);
     struct tm tm;
@@ -27,7 +29,7 @@ static json_t *time_json(int64_t ms)
     char buf[96];
     snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
              tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ms % 1000));
-    return json_string(buf);
+    jout_kstr(j, key, buf);
 }
 
 static const char *result_slug(enum result r)
@@ -41,28 +43,28 @@ static const char *result_slug(enum result r)
     return "?";
 }
 
-json_t *status_json(const struct game_status *gs)
+static void status_out(struct jout *j, const struct game_status *gs)
 {
-    json_t *j = json_object();
-    json_object_set_new(j, "over", json_boolean(gs->result != RESULT_ONGOING));
-    json_object_set_new(j, "result", json_string(result_slug(gs->result)));
+    jout_open(j, '{');
+    jout_kbool(j, "over", gs->result != RESULT_ONGOING);
+    jout_kstr(j, "result", result_slug(gs->result));
     if (gs->result == RESULT_WHITE_WINS || gs->result == RESULT_BLACK_WINS)
-        json_object_set_new(j, "winner",
-                            json_string(gs->result == RESULT_WHITE_WINS ? "white" : "black"));
-    json_object_set_new(j, "reason", json_string(reason_name(gs->reason)));
-    json_object_set_new(j, "text", json_string(reason_text(gs->reason)));
-    return j;
+        jout_kstr(j, "winner", gs->result == RESULT_WHITE_WINS ? "white" : "black");
+    jout_kstr(j, "reason", reason_name(gs->reason));
+    jout_kstr(j, "text", reason_text(gs->reason));
+    jout_close(j, '}');
 }
 
-static json_t *cells_json(const char (*cells)[CELL_NAME_MAX], int n)
+static void cells_out(struct jout *j, const char *key, const char (*cells)[CELL_NAME_MAX], int n)
 {
-    json_t *a = json_array();
+    jout_key(j, key);
+    jout_open(j, '[');
     for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_string(cells[i]));
-    return a;
+        jout_str(j, cells[i]);
+    jout_close(j, ']');
 }
 
-static json_t *flags_json(unsigned flags)
+static void flags_out(struct jout *j, unsigned flags)
 {
     static const struct {
         unsigned bit;
@@ -72,23 +74,21 @@ static json_t *flags_json(unsigned flags)
         {MOVE_FLAG_CASTLE, "castle"},       {MOVE_FLAG_EN_PASSANT, "en-passant"},
         {MOVE_FLAG_PROMOTION, "promotion"}, {MOVE_FLAG_CHAIN, "chain"},
     };
-    json_t *a = json_array();
+    jout_key(j, "flags");
+    jout_open(j, '[');
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (flags & names[i].bit)
-            json_array_append_new(a, json_string(names[i].name));
-    return a;
+            jout_str(j, names[i].name);
+    jout_close(j, ']');
 }
 
-static json_t *legal_json(const struct session *s)
+static void legal_out(struct jout *j, const struct session *s)
 {
     const struct game *g = s->g;
-    json_t *a = json_array();
-    if (session_over(s))
-        return a;
-    Move *moves = malloc(sizeof(Move) * (size_t)g->max_moves);
-    if (!moves)
-        return a;
-    int n = g->gen_moves(s->st, moves);
+    jout_key(j, "legal_moves");
+    jout_open(j, '[');
+    Move *moves = session_over(s) ? NULL : malloc(sizeof(Move) * (size_t)g->max_moves);
+    int n = moves ? g->gen_moves(s->st, moves) : 0;
     for (int i = 0; i < n; i++) {
         char text[MOVE_TEXT_MAX], display[MOVE_TEXT_MAX];
         struct move_desc d;
@@ -96,46 +96,54 @@ static json_t *legal_json(const struct session *s)
         g->move_text(s->st, moves[i], text, sizeof text);
         game_move_display(g, s->st, moves[i], display, sizeof display);
         g->describe_move(s->st, moves[i], &d);
-        json_t *m = json_object();
-        json_object_set_new(m, "move", json_string(text));
-        json_object_set_new(m, "display", json_string(display));
-        json_object_set_new(m, "from", json_string(d.from));
-        json_object_set_new(m, "to", json_string(d.to));
-        json_object_set_new(m, "path", cells_json(d.path, d.path_len));
-        json_object_set_new(m, "captured", cells_json(d.captured, d.captured_len));
-        json_object_set_new(m, "flags", flags_json(d.flags));
+        jout_open(j, '{');
+        jout_kstr(j, "move", text);
+        jout_kstr(j, "display", display);
+        jout_kstr(j, "from", d.from);
+        jout_kstr(j, "to", d.to);
+        cells_out(j, "path", d.path, d.path_len);
+        cells_out(j, "captured", d.captured, d.captured_len);
+        flags_out(j, d.flags);
         if (d.promotion) {
             char p[2] = {d.promotion, 0};
-            json_object_set_new(m, "promotion", json_string(p));
+            jout_kstr(j, "promotion", p);
         }
         if (d.also_from[0]) {
-            json_object_set_new(m, "also_from", json_string(d.also_from));
-            json_object_set_new(m, "also_to", json_string(d.also_to));
+            jout_kstr(j, "also_from", d.also_from);
+            jout_kstr(j, "also_to", d.also_to);
         }
-        json_array_append_new(a, m);
+        jout_close(j, '}');
     }
     free(moves);
-    return a;
+    jout_close(j, ']');
 }
 
 /* What stands on each cell, in the layout's cell order: the position text's letter
  * ("" when empty); and the cells whose pieces are marked captured (agon). */
-static void board_json(const struct session *s, json_t *j)
+static void board_out(struct jout *j, const struct session *s)
 {
     const struct game *g = s->g;
     const struct board_layout *lay = g->layout ? g->layout() : NULL;
     if (!lay || !g->piece_at)
         return;
-    json_t *board = json_array(), *marked = json_array();
+    unsigned *marks = calloc((size_t)lay->cells + 1, sizeof *marks);
+    jout_key(j, "board");
+    jout_open(j, '[');
     for (int i = 0; i < lay->cells; i++) {
-        unsigned marks = 0;
-        char piece[2] = {g->piece_at(s->st, i, &marks), 0};
-        json_array_append_new(board, json_string(piece));
-        if (marks & PIECE_CAPTURED)
-            json_array_append_new(marked, json_string(lay->cell[i].name));
+        unsigned m = 0;
+        char piece[2] = {g->piece_at(s->st, i, &m), 0};
+        jout_str(j, piece);
+        if (marks)
+            marks[i] = m;
     }
-    json_object_set_new(j, "board", board);
-    json_object_set_new(j, "captured_pieces", marked);
+    jout_close(j, ']');
+    jout_key(j, "captured_pieces");
+    jout_open(j, '[');
+    for (int i = 0; marks && i < lay->cells; i++)
+        if (marks[i] & PIECE_CAPTURED)
+            jout_str(j, lay->cell[i].name);
+    jout_close(j, ']');
+    free(marks);
 }
 
 json_t *layout_json(const struct game *g)
@@ -166,7 +174,7 @@ json_t *layout_json(const struct game *g)
     return j;
 }
 
-json_t *state_json(const struct session *s)
+char *state_text(const struct session *s, const char *token, const char *draw)
 {
     const struct game *g = s->g;
     const struct store_game *row = &s->row;
@@ -176,58 +184,71 @@ json_t *state_json(const struct session *s)
     g->write_position(s->st, pos, sizeof pos);
     enum side to_move = g->side_to_move(s->st);
 
-    json_t *j = json_object();
-    json_object_set_new(j, "id", json_string(row->id));
-    json_object_set_new(j, "game", json_string(g->name));
-    json_object_set_new(j, "title", json_string(g->title));
-    json_object_set_new(j, "level", json_integer(row->level));
-    json_object_set_new(j, "human_side", json_string(side_name(row->human_side)));
-    json_object_set_new(j, "start_position", row->start[0] ? json_string(row->start) : json_null());
-    json_object_set_new(j, "position", json_string(pos));
-    json_object_set_new(j, "side_to_move", json_string(side_name((int)to_move)));
-    json_object_set_new(j, "ply", json_integer(s->n_moves));
-    board_json(s, j);
-    json_t *moves = json_array();
+    struct jout j;
+    jout_init(&j, 4096 + (size_t)s->n_moves * 64);
+    jout_open(&j, '{');
+    jout_kstr(&j, "id", row->id);
+    jout_kstr(&j, "game", g->name);
+    jout_kstr(&j, "title", g->title);
+    jout_kint(&j, "level", row->level);
+    jout_kstr(&j, "human_side", side_name(row->human_side));
+    jout_key(&j, "start_position");
+    if (row->start[0])
+        jout_str(&j, row->start);
+    else
+        jout_null(&j);
+    jout_kstr(&j, "position", pos);
+    jout_kstr(&j, "side_to_move", side_name((int)to_move));
+    jout_kint(&j, "ply", s->n_moves);
+    board_out(&j, s);
+    jout_key(&j, "moves");
+    jout_open(&j, '[');
     for (int i = 0; i < s->n_moves; i++) {
-        json_t *m = json_object();
-        json_object_set_new(m, "ply", json_integer(i + 1));
-        json_object_set_new(m, "move", json_string(s->moves[i].text));
-        json_object_set_new(m, "display", json_string(s->moves[i].display));
+        jout_open(&j, '{');
+        jout_kint(&j, "ply", i + 1);
+        jout_kstr(&j, "move", s->moves[i].text);
+        jout_kstr(&j, "display", s->moves[i].display);
         if (s->g->move_display) /* chess: the display text is SAN */
-            json_object_set_new(m, "san", json_string(s->moves[i].display));
-        json_array_append_new(moves, m);
+            jout_kstr(&j, "san", s->moves[i].display);
+        jout_close(&j, '}');
     }
-    json_object_set_new(j, "moves", moves);
-    json_object_set_new(
-        j, "your_turn",
-        json_boolean(gs.result == RESULT_ONGOING && (int)to_move == row->human_side));
-    json_object_set_new(j, "thinking", json_boolean(s->job_pending));
-    json_object_set_new(j, "legal_moves", legal_json(s));
-    json_object_set_new(j, "status", status_json(&gs));
-    json_t *claims = json_array();
+    jout_close(&j, ']');
+    jout_kbool(&j, "your_turn", gs.result == RESULT_ONGOING && (int)to_move == row->human_side);
+    jout_kbool(&j, "thinking", s->job_pending);
+    legal_out(&j, s);
+    jout_key(&j, "status");
+    status_out(&j, &gs);
+    jout_key(&j, "claims");
+    jout_open(&j, '[');
     if (gs.claims & CLAIM_THREEFOLD)
-        json_array_append_new(claims, json_string("threefold"));
+        jout_str(&j, "threefold");
     if (gs.claims & CLAIM_FIFTY_MOVES)
-        json_array_append_new(claims, json_string("fifty-moves"));
-    json_object_set_new(j, "claims", claims);
-    json_object_set_new(j, "created", time_json(row->created_ms));
-    json_object_set_new(j, "updated", time_json(row->updated_ms));
-    return j;
+        jout_str(&j, "fifty-moves");
+    jout_close(&j, ']');
+    time_out(&j, "created", row->created_ms);
+    time_out(&j, "updated", row->updated_ms);
+    if (token)
+        jout_kstr(&j, "token", token);
+    if (draw)
+        jout_kstr(&j, "draw", draw);
+    jout_close(&j, '}');
+    return jout_finish(&j);
 }
 
-json_t *summary_json(const struct store_game *row)
+void summary_out(struct jout *j, const struct store_game *row)
 {
     struct game_status gs = {(enum result)row->result, (enum reason)row->reason, 0};
-    json_t *j = json_object();
-    json_object_set_new(j, "id", json_string(row->id));
-    json_object_set_new(j, "game", json_string(row->game));
-    json_object_set_new(j, "level", json_integer(row->level));
-    json_object_set_new(j, "human_side", json_string(side_name(row->human_side)));
-    json_object_set_new(j, "ply", json_integer(row->plies));
-    json_object_set_new(j, "status", status_json(&gs));
-    json_object_set_new(j, "created", time_json(row->created_ms));
-    json_object_set_new(j, "updated", time_json(row->updated_ms));
-    return j;
+    jout_open(j, '{');
+    jout_kstr(j, "id", row->id);
+    jout_kstr(j, "game", row->game);
+    jout_kint(j, "level", row->level);
+    jout_kstr(j, "human_side", side_name(row->human_side));
+    jout_kint(j, "ply", row->plies);
+    jout_key(j, "status");
+    status_out(j, &gs);
+    time_out(j, "created", row->created_ms);
+    time_out(j, "updated", row->updated_ms);
+    jout_close(j, '}');
 }
 
 size_t event_move_text(const struct session *s, int k, char *buf, size_t size)
@@ -237,16 +258,20 @@ size_t event_move_text(const struct session *s, int k, char *buf, size_t size)
     /* The side that made move k: the side to move now, counted back. */
     int now = (int)s->g->side_to_move(s->st);
     int mover = (s->n_moves - k) % 2 == 0 ? 1 - now : now;
-    json_t *j = json_object();
-    json_object_set_new(j, "ply", json_integer(k));
-    json_object_set_new(j, "move", json_string(s->moves[k - 1].text));
-    json_object_set_new(j, "display", json_string(s->moves[k - 1].display));
+    struct jout j;
+    jout_init(&j, 512);
+    jout_open(&j, '{');
+    jout_kint(&j, "ply", k);
+    jout_kstr(&j, "move", s->moves[k - 1].text);
+    jout_kstr(&j, "display", s->moves[k - 1].display);
     if (s->g->move_display)
-        json_object_set_new(j, "san", json_string(s->moves[k - 1].display));
-    json_object_set_new(j, "side", json_string(side_name(mover)));
-    json_object_set_new(j, "last", json_boolean(k == s->n_moves));
-    json_object_set_new(j, "status", status_json(&gs));
-    char *data = json_text(j);
+        jout_kstr(&j, "san", s->moves[k - 1].display);
+    jout_kstr(&j, "side", side_name(mover));
+    jout_kbool(&j, "last", k == s->n_stored);
+    jout_key(&j, "status");
+    status_out(&j, &gs);
+    jout_close(&j, '}');
+    char *data = jout_finish(&j);
     int n = snprintf(buf, size, "id: %d\nevent: move\ndata: %s\n\n", k, data ? data : "{}");
     free(data);
     return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
@@ -256,7 +281,10 @@ size_t event_end_text(const struct session *s, char *buf, size_t size)
 {
     struct game_status gs;
     session_status(s, &gs);
-    char *data = json_text(status_json(&gs));
+    struct jout j;
+    jout_init(&j, 256);
+    status_out(&j, &gs);
+    char *data = jout_finish(&j);
     int n = snprintf(buf, size, "event: end\ndata: %s\n\n", data ? data : "{}");
     free(data);
     return n < 0 || (size_t)n >= size ? 0 : (size_t)n;

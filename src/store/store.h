@@ -5,7 +5,7 @@
  * can replace the SQLite one without touching the server.  Every function is safe to
  * call from any thread (a backend serialises internally as it must), returns 0 on
  * success and -1 with one line in `err` on failure.  A write returns only after it is
- * durable (committed): the server acknowledges a move only after add_move returns 0. */
+ * durable (committed): the server acknowledges a move only after add_moves returns 0. */
 #pragma once
 
 #include <stdint.h>
@@ -36,10 +36,13 @@ typedef void (*store_game_fn)(void *ctx, const struct store_game *row);
 struct store;
 struct store_ops {
     int (*create_game)(struct store *s, const struct store_game *row, char *err, size_t err_size);
-    /* Append move number `ply` (1-based) and the game's new result, updated time and
-     * ply count, in one transaction.  Fails if that ply is already stored. */
-    int (*add_move)(struct store *s, const char *id, int ply, const char *move, int result,
-                    int reason, int64_t now_ms, char *err, size_t err_size);
+    /* Append `count` moves numbered from `first_ply` (1-based) and the game's new
+     * result, updated time and ply count, all in one transaction (the human's move
+     * and the computer's reply go together).  Fails, storing none, if one of those
+     * plies is already stored. */
+    int (*add_moves)(struct store *s, const char *id, int first_ply, int count,
+                     const char *const *moves, int result, int reason, int64_t now_ms, char *err,
+                     size_t err_size);
     /* End a game without a move (resignation, agreement, claim). */
     int (*set_result)(struct store *s, const char *id, int result, int reason, int64_t now_ms,
                       char *err, size_t err_size);
@@ -61,7 +64,7 @@ struct store {
  *   STORE_SYNC_FULL    fsync on every commit: survives power loss;
  *   STORE_SYNC_NORMAL  the commit reaches the OS, fsync at checkpoints: survives a
  *                      killed process (kill -9) but a power loss may drop the last
- *                      commits. */
+ *                      commits.  The server's default. */
 enum store_sync { STORE_SYNC_FULL, STORE_SYNC_NORMAL };
 
 /* Open (creating on first use) the SQLite database at `path` (":memory:" for tests). */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "core/error.h"
 #include "store.h"
 
@@ -26,6 +27,7 @@ enum stmt_id {
     ST_SELECT_GAME,
     ST_SELECT_MOVES,
     ST_SELECT_BY_TOKEN,
+    ST_GAME_EXISTS,
     ST_BEGIN,
     ST_COMMIT,
     ST_ROLLBACK,
@@ -35,6 +37,14 @@ enum stmt_id {
     ST_COUNT
 };
 
+/* A game's row as read_game_row takes it.  A move commit writes only the moves table
+ * (one b-tree page, not two: the games row changes only when the game ends), so the
+ * ply count and the time of the last change are read from the moves. */
+#define GAME_COLUMNS                                                                               \
+    "id, game, level, human_side, start, token_hash, seed, created_ms,"                            \
+    " max(updated_ms, COALESCE((SELECT max(created_ms) FROM moves WHERE game_id = games.id), 0))," \
+    " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id)"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
                        " created_ms, updated_ms, result, reason, plies)"
@@ -42,12 +52,11 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_MOVE] = "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)",
     [ST_UPDATE_GAME] = "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4,"
                        " plies = COALESCE(?5, plies) WHERE id = ?1",
-    [ST_SELECT_GAME] = "SELECT id, game, level, human_side, start, token_hash, seed, created_ms,"
-                       " updated_ms, result, reason, plies FROM games WHERE id = ?1",
+    [ST_SELECT_GAME] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
     [ST_SELECT_MOVES] = "SELECT ply, move FROM moves WHERE game_id = ?1 ORDER BY ply",
-    [ST_SELECT_BY_TOKEN] = "SELECT id, game, level, human_side, start, token_hash, seed,"
-                           " created_ms, updated_ms, result, reason, plies FROM games"
+    [ST_SELECT_BY_TOKEN] = "SELECT " GAME_COLUMNS " FROM games"
                            " WHERE token_hash = ?1 ORDER BY created_ms DESC, id LIMIT ?2",
+    [ST_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
@@ -72,8 +81,9 @@ enum write_kind { W_GAME, W_MOVE, W_RESULT };
 struct write {
     enum write_kind kind;
     const struct store_game *row; /* W_GAME */
-    const char *id, *move;
-    int ply, result, reason;
+    const char *id;
+    const char *const *moves; /* W_MOVE: `count` of them from ply `ply` */
+    int ply, count, result, reason;
     int64_t now_ms;
     int rc;
     bool done;
@@ -91,6 +101,7 @@ struct sqlite_store {
     pthread_cond_t q_cv;
     struct write *q_head, *q_tail;
     bool committing;
+    struct checkpointer *ckpt; /* NULL: SQLite's own checkpoints (in-memory databases) */
 };
 
 static int db_fail(struct sqlite_store *s, char *err, size_t err_size, const char *what)
@@ -164,30 +175,52 @@ static int update_game(struct sqlite_store *s, const char *id, int result, int r
     return sqlite3_changes(s->db) == 1 ? 0 : -1;
 }
 
-static int insert_move(struct sqlite_store *s, const struct write *w)
+static int insert_moves(struct sqlite_store *s, const struct write *w)
 {
-    sqlite3_stmt *st = s->stmt[ST_INSERT_MOVE];
+    sqlite3_stmt *st = s->stmt[ST_GAME_EXISTS];
     sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, w->ply);
-    sqlite3_bind_text(st, 3, w->move, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, w->now_ms);
-    if (run(s, st) != 0)
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (!found)
         return -1;
-    return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply);
+    st = s->stmt[ST_INSERT_MOVE];
+    for (int i = 0; i < w->count; i++) {
+        sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, w->ply + i);
+        sqlite3_bind_text(st, 3, w->moves[i], -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, w->now_ms);
+        if (run(s, st) != 0)
+            return -1;
+    }
+    /* The games row only when the game ends (see GAME_COLUMNS); it must exist. */
+    if (w->result != 0)
+        return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply + w->count - 1);
+    return 0;
 }
 
-/* One write inside the open transaction, in its own savepoint. */
-static void apply_write(struct sqlite_store *s, struct write *w)
+static int write_one(struct sqlite_store *s, const struct write *w)
 {
-    static const char *const what[] = {"create game", "store move", "end game"};
+    return w->kind == W_GAME   ? insert_game(s, w->row)
+           : w->kind == W_MOVE ? insert_moves(s, w)
+                               : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
+}
+
+/* One write inside the open transaction, in its own savepoint when it shares the
+ * transaction with others (alone, a failure rolls the transaction back instead). */
+static void apply_write(struct sqlite_store *s, struct write *w, bool alone)
+{
+    static const char *const what[] = {"create game", "store moves", "end game"};
+    if (alone) {
+        if (write_one(s, w) != 0)
+            w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
+        return;
+    }
     if (run(s, s->stmt[ST_SAVEPOINT]) != 0) {
         w->rc = db_fail(s, w->err, sizeof w->err, "savepoint");
         return;
     }
-    int rc = w->kind == W_GAME   ? insert_game(s, w->row)
-             : w->kind == W_MOVE ? insert_move(s, w)
-                                 : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
-    if (rc != 0) {
+    if (write_one(s, w) != 0) {
         w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
         run(s, s->stmt[ST_ROLLBACK_TO]);
     }
@@ -200,8 +233,14 @@ static void commit_batch(struct sqlite_store *s, struct write *batch)
     pthread_mutex_lock(&s->mu);
     char err[ERROR_TEXT_MAX];
     int rc = run(s, s->stmt[ST_BEGIN]) == 0 ? 0 : db_fail(s, err, sizeof err, "begin");
+    bool alone = batch && !batch->next;
     for (struct write *w = batch; w && rc == 0; w = w->next)
-        apply_write(s, w);
+        apply_write(s, w, alone);
+    if (alone && batch->rc != 0) {
+        run(s, s->stmt[ST_ROLLBACK]);
+        pthread_mutex_unlock(&s->mu);
+        return;
+    }
     if (rc == 0 && run(s, s->stmt[ST_COMMIT]) != 0) {
         rc = db_fail(s, err, sizeof err, "commit");
         run(s, s->stmt[ST_ROLLBACK]);
@@ -257,13 +296,17 @@ static int sq_create_game(struct store *base, const struct store_game *row, char
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
-static int sq_add_move(struct store *base, const char *id, int ply, const char *move, int result,
-                       int reason, int64_t now_ms, char *err, size_t err_size)
+static int sq_add_moves(struct store *base, const char *id, int first_ply, int count,
+                        const char *const *moves, int result, int reason, int64_t now_ms, char *err,
+                        size_t err_size)
 {
+    if (count < 1 || first_ply < 1)
+        return fail(err, err_size, "store move: no moves given");
     struct write w = {.kind = W_MOVE,
                       .id = id,
-                      .ply = ply,
-                      .move = move,
+                      .ply = first_ply,
+                      .count = count,
+                      .moves = moves,
                       .result = result,
                       .reason = reason,
                       .now_ms = now_ms};
@@ -355,6 +398,7 @@ static void sq_close(struct store *base)
     struct sqlite_store *s = (struct sqlite_store *)base;
     if (!s)
         return;
+    checkpointer_stop(s->ckpt);
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmt[i]);
     sqlite3_close(s->db);
@@ -366,7 +410,7 @@ static void sq_close(struct store *base)
 
 static const struct store_ops sqlite_ops = {
     .create_game = sq_create_game,
-    .add_move = sq_add_move,
+    .add_moves = sq_add_moves,
     .set_result = sq_set_result,
     .load_game = sq_load_game,
     .list_games = sq_list_games,
@@ -409,5 +453,9 @@ struct store *store_sqlite_open(const char *path, enum store_sync sync, char *er
             sq_close(&s->base);
             return NULL;
         }
+    /* A file in WAL mode: checkpoints off the commit path (without the thread,
+     * SQLite's own ones remain, which is correct, only slower). */
+    if (strcmp(path, ":memory:") != 0 && path[0])
+        s->ckpt = checkpointer_start(path, s->db, &s->mu);
     return &s->base;
 }
