@@ -84,11 +84,17 @@ struct match {
     int faults[2][4];         /* by player, by enum fault */
 };
 
-/* One side's seat in one worker: an external engine stays up between games. */
+/* One side's seat in one worker: an external engine stays up between games; our
+ * engine at full strength (depth:, nodes:, movetime: players) keeps its table across
+ * the moves of a game, as it does over UCI.  Levels think as the server does, with a
+ * fresh table each move, so the ladder measures what players meet. */
 struct seat {
     struct uci_client *uci;
     int started;
+    struct engine *engine;
 };
+
+#define MATCH_HASH_MB 16
 
 static void player_default_name(struct player *p, const char *spec)
 {
@@ -407,7 +413,12 @@ static enum fault player_move(struct match *m, struct player *p, struct seat *se
         lim.time_ms[1] = clock[1];
         lim.inc_ms[0] = lim.inc_ms[1] = p->inc_ms;
     }
-    *out = engine_think(g, st, p->level, &lim, seed, NULL);
+    if (p->level == 0 && !seat->engine)
+        seat->engine = engine_new(MATCH_HASH_MB);
+    if (p->level == 0 && seat->engine)
+        *out = engine_go(seat->engine, g, st, 0, &lim, seed, NULL);
+    else
+        *out = engine_think(g, st, p->level, &lim, seed, NULL);
     /* The engine promises legality; the match checks it like any other player's. */
     int k = game_legal_moves(g, st, buf), legal = 0;
     for (int i = 0; i < k && !legal; i++)
@@ -456,6 +467,9 @@ static void play_game(struct match *m, int index, struct seat seats[2], struct g
     Move *buf = malloc(sizeof(Move) * (size_t)g->max_moves);
     memset(rec, 0, sizeof *rec);
     rec->first_white = index % 2 == 0;
+    for (int i = 0; i < 2; i++)
+        if (seats[i].engine)
+            engine_clear(seats[i].engine);
     char err[ERROR_TEXT_MAX] = "";
     int n = st && scratch && line && buf ? make_start(m, st, index / 2, line, buf, err, sizeof err)
                                          : -1;
@@ -607,7 +621,7 @@ static void *worker(void *arg)
 {
     struct match *m = arg;
     struct uci_client *clients = calloc(2, sizeof *clients);
-    struct seat seats[2] = {{clients, 0}, {clients ? clients + 1 : NULL, 0}};
+    struct seat seats[2] = {{clients, 0, NULL}, {clients ? clients + 1 : NULL, 0, NULL}};
     for (;;) {
         pthread_mutex_lock(&m->lock);
         int index = m->stopped_early || m->next >= m->games ? -1 : m->next++;
@@ -644,6 +658,8 @@ static void *worker(void *arg)
     for (int i = 0; i < 2 && clients; i++)
         if (seats[i].started)
             uci_client_stop(seats[i].uci);
+    for (int i = 0; i < 2; i++)
+        engine_free(seats[i].engine);
     free(clients);
     return NULL;
 }
