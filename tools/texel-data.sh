@@ -9,8 +9,9 @@
 # game (3000 games in about 12 minutes on an idle core).  The games are data: never
 # commit them.  The weights committed in eval_weights.h were fitted on
 #   tools/texel-data.sh ./agora 50 games-2.pgn 2      (then at 5000/7000 nodes)
-#   tools/texel-data.sh ./agora 2696 games-3.pgn 3    (stopped after 2696 of 4000)
-# made by the build of commit b2ee651 (the hand-set weights).
+#   tools/texel-data.sh ./agora 4000 games-3.pgn 3    (stopped after 2696 games)
+# made by the build of commit b2ee651 (the hand-set weights), then
+#   build/texel --epochs 200 --rate 2000 --out src/games/chess/eval_weights.h games-2.pgn games-3.pgn
 set -eu
 cd "$(dirname "$0")/.."
 agora=${1:-./agora}

@@ -9,9 +9,13 @@
  * the end of its best line), and records the evaluation's trace there.  Then it fits
  * the scale K of the sigmoid 1 / (1 + 10^(-K e / 400)) that maps the evaluation e
  * (White's view) to White's expected score, and minimises the mean squared error
- * between results and sigmoids by gradient descent (Adam) over every weight, holding
- * out every tenth game to report the error on games the fit did not see.  The weights
- * are written as eval_weights.h (--out; nothing is written without it).
+ * between results and sigmoids over every weight (not the --freeze groups) by gradient
+ * descent with momentum (--adam: Adam), optionally pulled towards the starting weights
+ * (--l2).  Every tenth pair of games (--fold picks which) is held out: the weights kept
+ * are those with the least error on them (--keep-last: the last), since a few thousand
+ * games are few for ~800 pairs.  The weights are written as eval_weights.h (--out;
+ * nothing is written without it); the weights it starts from are the compiled ones, so
+ * tuning again goes on from the last result.
  *
  * --bench instead times chess_eval over the quiet positions (ns per call). */
 #include <math.h>
@@ -393,7 +397,7 @@ static int freeze_group(const char *name, char *frozen)
 int main(int argc, char **argv)
 {
     const char *out = NULL;
-    int epochs = 2000, every = 1, do_bench = 0;
+    int epochs = 300, every = 1, do_bench = 0;
     double rate = 0, l2 = 0;
     int adam = 0, fold = 0, keep_last = 0;
     static char frozen[CHESS_EVAL_NPAIRS];
@@ -442,7 +446,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (rate <= 0)
-        rate = adam ? 0.3 : 5000;
+        rate = adam ? 0.3 : 2000;
     static double w[2 * CHESS_EVAL_NPAIRS];
     double *eg = w + CHESS_EVAL_NPAIRS;
     const struct chess_eval_weights *start = chess_eval_default_weights();

@@ -112,37 +112,18 @@ static void shelter(const struct chess_pos *p, int us, int ksq, int counts[5])
     }
 }
 
-/* The king of `us`: its shelter (terms of `us`; a king that may still castle counts the
- * best of where it stands and where castling would take it, by the middlegame weights),
- * the enemy pieces aiming at it and their safe checks (terms of the attacker). */
+/* The king of `us`: its shelter where it stands (terms of `us`; counting the castling
+ * squares' shelter while the king may still castle measured 44.5% in 100 games), the
+ * enemy pieces aiming at it and their safe checks (terms of the attacker). */
 static void king_safety(const struct chess_pos *p, int us, const struct eval_info *in,
                         struct eval_acc *a)
 {
     static const int groups[5] = {EW_KING_SHIELD, EW_KING_SHIELD + 1, EW_KING_SHIELD + 2,
                                   EW_KING_OPEN_FILE, EW_KING_SEMI_OPEN};
-    int them = us ^ 1, ksq = chess_king_sq(p, us);
-    int rights = us == SIDE_WHITE ? p->castle & (CASTLE_WK | CASTLE_WQ)
-                                  : p->castle & (CASTLE_BK | CASTLE_BQ);
-    int targets[3] = {ksq, SQ_NONE, SQ_NONE};
-    if (rights & (CASTLE_WK | CASTLE_BK))
-        targets[1] = us == SIDE_WHITE ? SQ(6, 0) : SQ(6, 7);
-    if (rights & (CASTLE_WQ | CASTLE_BQ))
-        targets[2] = us == SIDE_WHITE ? SQ(2, 0) : SQ(2, 7);
-    int best[5], best_value = 0;
-    for (int t = 0; t < 3; t++) {
-        if (targets[t] == SQ_NONE)
-            continue;
-        int counts[5], value = 0;
-        shelter(p, us, targets[t], counts);
-        for (int i = 0; i < 5; i++)
-            value += counts[i] * a->w[groups[i]].mg;
-        if (t == 0 || value > best_value) {
-            best_value = value;
-            memcpy(best, counts, sizeof best);
-        }
-    }
+    int them = us ^ 1, ksq = chess_king_sq(p, us), counts[5];
+    shelter(p, us, ksq, counts);
     for (int i = 0; i < 5; i++)
-        eval_add(a, us, groups[i], best[i]);
+        eval_add(a, us, groups[i], counts[i]);
     int n = in->attackers[them];
     eval_add(a, them, EW_KING_ATTACKERS + (n < 7 ? n : 7), 1);
     Bitboard occ = p->by_type[0];
