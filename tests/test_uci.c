@@ -72,7 +72,7 @@ TEST(uci_identifies_with_every_option)
         "option name BookFile type string default /usr/share/games/gnuchess/book.bin\n",
         "option name Clear Hash type button\n",
         "option name Level type spin default 0 min 0 max 8\n",
-        "option name Algorithm type combo default auto var auto var alphabeta var mcts\n",
+        "option name Algorithm type combo default auto var auto var alphabeta var mcts var chess\n",
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         CHECK_MSG(strstr(out, want[i]) != NULL, "no '%s' in:\n%s", want[i], out);
@@ -111,7 +111,7 @@ TEST(uci_option_values_checked)
         {"OwnBook", "1", "OwnBook is true or false"},
         {"BookFile", "<empty>", "BookFile needs a file name"},
         {"Level", "9", "Level is a whole number from 0 to 8"},
-        {"Algorithm", "minimax", "Algorithm is auto, alphabeta or mcts"},
+        {"Algorithm", "minimax", "Algorithm is auto, alphabeta, mcts or chess"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         before = o;

@@ -43,7 +43,8 @@ struct option_def {
 
 #define FIELD(f) offsetof(struct uci_options, f)
 
-static const char *const algo_names[] = {"auto", "alphabeta", "mcts"};
+/* By enum engine_algo; "chess" (the dedicated chess search) is alpha-beta elsewhere. */
+static const char *const algo_names[] = {"auto", "alphabeta", "mcts", "chess"};
 
 static const struct option_def options[] = {
     {"Hash", OPT_SPIN, UCI_DEFAULT_HASH_MB, 1, UCI_MAX_HASH_MB, FIELD(hash_mb), 0, UCI_EFFECT_HASH},
@@ -109,8 +110,9 @@ int uci_option_line(const struct game *g, int i, char *buf, size_t size)
             break;
         case OPT_BUTTON: snprintf(buf, size, "option name %s type button", d->name); break;
         case OPT_COMBO:
-            snprintf(buf, size, "option name %s type combo default %s var %s var %s var %s",
-                     d->name, algo_names[d->def], algo_names[0], algo_names[1], algo_names[2]);
+            snprintf(buf, size, "option name %s type combo default %s var %s var %s var %s var %s",
+                     d->name, algo_names[d->def], algo_names[0], algo_names[1], algo_names[2],
+                     algo_names[3]);
             break;
         }
         return 1;
@@ -151,7 +153,7 @@ static int parse_value(const struct option_def *d, struct uci_options *o, const 
             if (!strcasecmp(value, algo_names[v]))
                 break;
         if (v == (int)(sizeof algo_names / sizeof algo_names[0]))
-            return fail(err, err_size, "%s is auto, alphabeta or mcts, not '%.40s'", d->name,
+            return fail(err, err_size, "%s is auto, alphabeta, mcts or chess, not '%.40s'", d->name,
                         value);
         break;
     case OPT_STRING:
