@@ -83,22 +83,9 @@ static void order_moves(struct ab *s, int ply, int n, Move tt_move, int with_noi
     }
 }
 
-/* Selection sort step: bring the best remaining move to index i. */
 static Move pick_move(struct ab *s, int ply, int i, int n)
 {
-    Move *mv = moves_at(s, ply);
-    int32_t *key = order_at(s, ply);
-    int best = i;
-    for (int j = i + 1; j < n; j++)
-        if (key[j] > key[best])
-            best = j;
-    Move m = mv[best];
-    int32_t k = key[best];
-    mv[best] = mv[i];
-    key[best] = key[i];
-    mv[i] = m;
-    key[i] = k;
-    return m;
+    return search_pick(moves_at(s, ply), order_at(s, ply), i, n);
 }
 
 static void reward_quiet(struct ab *s, int ply, Move m, int depth)

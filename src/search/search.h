@@ -55,3 +55,20 @@ static inline Score search_evaluate(const struct game *g, const void *st)
 /* The principal variation from the table as move texts, moves checked legal. */
 void search_pv_text(const struct game *g, void *st, const struct tt *tt, Move first, int max_len,
                     char *buf, size_t size);
+
+/* Selection sort step: bring the move with the highest key from [i, n) to index i
+ * (moves and keys swap together) and return it. */
+static inline Move search_pick(Move *mv, int32_t *key, int i, int n)
+{
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (key[j] > key[best])
+            best = j;
+    Move m = mv[best];
+    int32_t k = key[best];
+    mv[best] = mv[i];
+    key[best] = key[i];
+    mv[i] = m;
+    key[i] = k;
+    return m;
+}

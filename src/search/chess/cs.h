@@ -66,7 +66,7 @@ struct cs_thread {
     struct chess_undo undo[CS_MAX_PLY + 2];
     struct cs_frame frame[CS_MAX_PLY + 2];
     Move moves[CS_MAX_PLY + 2][CHESS_MAX_MOVES];
-    int order[CS_MAX_PLY + 2][CHESS_MAX_MOVES];
+    int32_t order[CS_MAX_PLY + 2][CHESS_MAX_MOVES];
     int16_t history[2][64][64]; /* side, from, to */
     Move countermove[16][64];   /* previous moved piece, its target */
     /* Continuation history: how a quiet move (piece, target) fared after the move one

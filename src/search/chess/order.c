@@ -46,7 +46,7 @@ void cs_order_moves(struct cs_thread *t, int ply, int from, int n, Move tt_move)
 {
     const struct chess_pos *p = &t->pos;
     Move *mv = t->moves[ply];
-    int *key = t->order[ply];
+    int32_t *key = t->order[ply];
     const struct cs_frame *f = &t->frame[ply];
     Move counter = 0;
     if (ply > 0 && t->frame[ply - 1].move)
@@ -83,20 +83,9 @@ void cs_order_noisy(struct cs_thread *t, int ply, int n)
 
 Move cs_pick(struct cs_thread *t, int ply, int i, int n, int *key_out)
 {
-    Move *mv = t->moves[ply];
-    int *key = t->order[ply];
-    int best = i;
-    for (int j = i + 1; j < n; j++)
-        if (key[j] > key[best])
-            best = j;
-    Move m = mv[best];
-    int k = key[best];
-    mv[best] = mv[i];
-    key[best] = key[i];
-    mv[i] = m;
-    key[i] = k;
+    Move m = search_pick(t->moves[ply], t->order[ply], i, n);
     if (key_out)
-        *key_out = k;
+        *key_out = t->order[ply][i];
     return m;
 }
 

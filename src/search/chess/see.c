@@ -27,6 +27,17 @@ static Bitboard all_attackers(const struct chess_pos *p, int sq, Bitboard occ)
            occ;
 }
 
+/* The sliders behind a capturer of `type` that see `to` once it has left (occ). */
+static Bitboard xray_attackers(int to, Bitboard occ, int type, Bitboard diag, Bitboard orth)
+{
+    Bitboard more = 0;
+    if (type == PAWN || type == BISHOP || type == QUEEN)
+        more |= chess_bishop_att(to, occ) & diag;
+    if (type == ROOK || type == QUEEN)
+        more |= chess_rook_att(to, occ) & orth;
+    return more;
+}
+
 int cs_see(const struct chess_pos *p, Move m)
 {
     int from = MV_FROM(m), to = MV_TO(m), kind = MV_KIND(m);
@@ -65,11 +76,7 @@ int cs_see(const struct chess_pos *p, Move m)
             break;
         }
         occ ^= BIT(sq);
-        /* Sliders behind the capturer now see the square. */
-        if (type == PAWN || type == BISHOP || type == QUEEN)
-            attackers |= chess_bishop_att(to, occ) & diag;
-        if (type == ROOK || type == QUEEN)
-            attackers |= chess_rook_att(to, occ) & orth;
+        attackers |= xray_attackers(to, occ, type, diag, orth);
         attackers &= occ;
         moved = type;
         side ^= 1;
@@ -126,10 +133,7 @@ int cs_see_ge(const struct chess_pos *p, Move m, int threshold)
         if ((swap = cs_see_value[type] - swap) < res)
             break;
         occ ^= BIT(sq);
-        if (type == PAWN || type == BISHOP || type == QUEEN)
-            attackers |= chess_bishop_att(to, occ) & diag;
-        if (type == ROOK || type == QUEEN)
-            attackers |= chess_rook_att(to, occ) & orth;
+        attackers |= xray_attackers(to, occ, type, diag, orth);
     }
     return res;
 }
