@@ -8,6 +8,7 @@
 #include "core/registry.h"
 #include "games/chess/book.h"
 #include "harness.h"
+#include "search/engine.h"
 
 #define START_KEY TEST_BOOK_START_KEY
 #define SYSTEM_BOOK "/usr/share/games/gnuchess/book.bin"
@@ -392,5 +393,74 @@ TEST(chess_book_file_shrinks_after_open)
         rng_seed(&r, 1);
         CHECK_EQ_INT(chess_book_pick(c.b, c.st, &r, &m, err, sizeof err), -1);
     }
+    book_case_close(&c);
+}
+
+/* A level's move with this book at the start position after `dances` times two
+ * knight trips out and back (4 plies each, back to the start position). */
+static Move level_move(struct chess_book *b, int level, int dances, uint64_t seed, char *text)
+{
+    const struct game *g = chess();
+    void *st = game_state_new(g);
+    if (!st)
+        return 0;
+    g->start(st);
+    static const char *const trip[4] = {"g1f3", "g8f6", "f3g1", "f6g8"};
+    char err[ERROR_TEXT_MAX];
+    for (int d = 0; d < dances; d++)
+        for (int k = 0; k < 4; k++) {
+            Move m;
+            if (g->parse_move(st, trip[k], &m, err, sizeof err) == 0)
+                g->make_move(st, m);
+        }
+    struct engine_limits lim = {.book = b, .nodes = 2000};
+    Move m = engine_think(g, st, level, &lim, seed, NULL);
+    text_of(st, m, text);
+    free(st);
+    return m;
+}
+
+/* Chess levels open from the book for their first plies (level_plan.book_plies),
+ * picking by weight, and search once past them or out of the book. */
+TEST(chess_book_levels_open_from_it)
+{
+    /* The start position: a2a3 (an opening no search of ours plays) three times as
+     * often as h2h3. */
+    const struct test_book_entry odd[] = {{START_KEY, test_book_move("a2", "a3", 0), 3},
+                                          {START_KEY, test_book_move("h2", "h3", 0), 1}};
+    struct book_case c;
+    if (book_case_open(TEST_CTX, &c, odd, 2) != 0) {
+        book_case_close(&c);
+        return;
+    }
+    char text[MOVE_TEXT_MAX];
+    int a3 = 0, h3 = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        level_move(c.b, 1 + (int)(seed % 8), 0, seed, text);
+        a3 += !strcmp(text, "a2a3");
+        h3 += !strcmp(text, "h2h3");
+    }
+    CHECK_MSG(a3 + h3 == 40 && a3 > h3 && h3 > 0, "a3 %d h3 %d of 40", a3, h3);
+    /* Ply 12: inside level 8's 16 book plies and level 7's 14, at the end of level
+     * 6's 12. */
+    level_move(c.b, 8, 3, 7, text);
+    CHECK_STR(text, "a2a3");
+    level_move(c.b, 7, 3, 7, text);
+    CHECK_STR(text, "a2a3");
+    level_move(c.b, 6, 3, 7, text);
+    CHECK(strcmp(text, "a2a3") && strcmp(text, "h2h3"));
+    /* Ply 16: past level 8's too; and full strength (level 0) never uses it. */
+    level_move(c.b, 8, 4, 7, text);
+    CHECK(strcmp(text, "a2a3") && strcmp(text, "h2h3"));
+    level_move(c.b, 0, 0, 7, text);
+    CHECK(strcmp(text, "a2a3") && strcmp(text, "h2h3"));
+    /* No book: the search. */
+    level_move(NULL, 8, 0, 7, text);
+    CHECK(strcmp(text, "a2a3") && strcmp(text, "h2h3"));
+    /* The same seed, the same book move: a game can be replayed. */
+    char again[MOVE_TEXT_MAX];
+    level_move(c.b, 3, 0, 99, text);
+    level_move(c.b, 3, 0, 99, again);
+    CHECK_STR(text, again);
     book_case_close(&c);
 }

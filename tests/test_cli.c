@@ -1,6 +1,8 @@
 /* The command-line contract (design.md): output formats, errors, the terminal game. */
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "book_file.h"
 #include "cli/cli.h"
 #include "harness.h"
 
@@ -168,4 +170,28 @@ TEST(cli_play_draw_offer_and_resignation)
     RUN(&r, "resign\n", "play", "egara", "--level", "1", "--as", "white");
     CHECK_EQ_INT(r.code, 0);
     CHECK(strstr(r.out, "Game over: black wins (resignation).") != NULL);
+}
+
+/* --book: the chess levels open from the given book; a book that does not open is
+ * an error before the game starts; --book none and other games play without one. */
+TEST(cli_play_book)
+{
+    const struct test_book_entry only[] = {{TEST_BOOK_START_KEY, test_book_move("h2", "h3", 0), 1}};
+    char path[64];
+    test_book_write(path, only, 1, 0);
+    struct run r;
+    RUN(&r, "quit\n", "play", "chess", "--level", "4", "--as", "black", "--book", path, "--seed",
+        "3");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK_MSG(strstr(r.out, "(computer) plays h3") != NULL, "%s", r.out);
+    RUN(&r, "quit\n", "play", "chess", "--level", "4", "--as", "black", "--book", "none", "--seed",
+        "3");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "plays h3") == NULL);
+    RUN(&r, "quit\n", "play", "egara", "--level", "4", "--book", path);
+    CHECK_EQ_INT(r.code, 0);
+    RUN(&r, "quit\n", "play", "chess", "--level", "4", "--book", "/nonexistent/book.bin");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK_MSG(strstr(r.err, "book:") != NULL, "%s", r.err);
+    unlink(path);
 }

@@ -7,8 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "book_file.h"
 #include "cli/cli.h"
 #include "core/registry.h"
+#include "games/chess/book.h"
 #include "harness.h"
 #include "server/json_out.h"
 #include "server/ratelimit.h"
@@ -741,4 +743,30 @@ TEST(server_json_out_writes_valid_json)
     CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(list, 102), "x")), 1);
     json_decref(v);
     free(text);
+}
+
+/* The chess levels open from the server's book (cfg.book): the computer's first move
+ * as White is the book's only move. */
+TEST(server_chess_levels_open_from_the_book)
+{
+    const struct test_book_entry only[] = {{TEST_BOOK_START_KEY, test_book_move("a2", "a3", 0), 1}};
+    char path[64], err[ERROR_TEXT_MAX];
+    test_book_write(path, only, 1, 0);
+    struct chess_book *book = NULL;
+    CHECK_MSG(chess_book_open(path, &book, err, sizeof err) == 0, "%s", err);
+    struct server_config cfg;
+    test_config(&cfg, ":memory:", 0, 0);
+    cfg.book = book;
+    struct server *srv = book ? start_with(&cfg) : NULL;
+    CHECK(srv != NULL);
+    if (srv) {
+        char id[40], token[40];
+        json_t *j = new_game(server_port(srv), "chess", "black", NULL, id, token);
+        CHECK(j && json_array_size(json_object_get(j, "moves")) == 1);
+        CHECK_STR(jstr(json_array_get(json_object_get(j, "moves"), 0), "san"), "a3");
+        json_decref(j);
+        server_stop(srv);
+    }
+    chess_book_close(book);
+    unlink(path);
 }

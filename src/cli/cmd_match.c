@@ -14,7 +14,9 @@
  * --openings FILE (position texts or EPD lines, or a .pgn), --seed N, --max-plies N (1000,
  * then a draw by adjudication), --out FILE, --sprt ELO0,ELO1 [--sprt-alpha A]
  * [--sprt-beta B], --time-margin MS (50), --option NAME=VALUE (for the uci player
- * given last), --quiet.
+ * given last), --adjudicate-resign MOVES,SCORE, --adjudicate-draw FROM,MOVES,SCORE
+ * (see match_adjudicate.h; off unless given), --book PATH (chess levels open from this
+ * Polyglot book; none unless given), --quiet.
  *
  * Games come in pairs from the same start with colours swapped.  Illegal moves,
  * crashes (an engine that dies or does not answer) and time losses lose the game
@@ -28,6 +30,8 @@
 
 #include "cli.h"
 #include "core/rng.h"
+#include "games/chess/book.h"
+#include "match_adjudicate.h"
 #include "match_openings.h"
 #include "match_stats.h"
 #include "match_uci.h"
@@ -58,6 +62,7 @@ struct game_record {
     int fault_player; /* 0 or 1, when fault != FAULT_NONE */
     int first_white;  /* player 0 had White */
     int plies;
+    enum verdict verdict; /* when adjudicated */
     char start[POSITION_TEXT_MAX];
     int custom_start; /* start text differs from the game's start */
     char *moves;      /* display texts, numbered, malloc'd */
@@ -70,6 +75,8 @@ struct match {
     int balance; /* centipawns: the largest opening advantage accepted */
     int64_t time_margin_ms;
     uint64_t seed;
+    struct adjudication adj;
+    struct chess_book *book; /* for level players (chess) */
     char **openings;
     int nopenings;
     FILE *out;
@@ -82,6 +89,7 @@ struct match {
     int next, finished, stopped_early;
     struct match_score score; /* player 0's */
     int faults[2][4];         /* by player, by enum fault */
+    int adjudicated[4];       /* by enum verdict */
 };
 
 /* One side's seat in one worker: an external engine stays up between games; our
@@ -337,7 +345,7 @@ static char *position_command(const struct game *g, const struct game_record *re
 /* One move of an external engine: 0 and the move, or a fault. */
 static enum fault uci_move(struct match *m, struct player *p, struct seat *seat,
                            const struct game_record *rec, void *st, void *scratch, const Move *line,
-                           int n, const int64_t clock[2], Move *out)
+                           int n, const int64_t clock[2], Move *out, int *score, int *has_score)
 {
     const struct game *g = m->g;
     char err[ERROR_TEXT_MAX];
@@ -380,7 +388,7 @@ static enum fault uci_move(struct match *m, struct player *p, struct seat *seat,
     if (uci_client_send(seat->uci, go) != 0)
         return FAULT_CRASH;
     char reply[512];
-    int r = uci_client_expect(seat->uci, "bestmove", reply, sizeof reply, wait_ms);
+    int r = uci_client_bestmove(seat->uci, reply, sizeof reply, wait_ms, score, has_score);
     if (r != 1) {
         uci_client_stop(seat->uci); /* hung or dead: a fresh process next game */
         return r == 0 && (p->tc_ms > 0 || p->inc_ms > 0) ? FAULT_TIME : FAULT_CRASH;
@@ -397,17 +405,19 @@ static enum fault uci_move(struct match *m, struct player *p, struct seat *seat,
 static enum fault player_move(struct match *m, struct player *p, struct seat *seat,
                               const struct game_record *rec, void *st, void *scratch,
                               const Move *line, int n, const int64_t clock[2], struct rng *r,
-                              Move *buf, uint64_t seed, Move *out)
+                              Move *buf, uint64_t seed, Move *out, int *score, int *has_score)
 {
     const struct game *g = m->g;
+    *has_score = 0;
     if (p->kind == PLAYER_RANDOM) {
         int k = game_legal_moves(g, st, buf);
         *out = k ? buf[rng_below(r, (uint32_t)k)] : 0;
         return *out ? FAULT_NONE : FAULT_ILLEGAL;
     }
     if (p->kind == PLAYER_UCI)
-        return uci_move(m, p, seat, rec, st, scratch, line, n, clock, out);
+        return uci_move(m, p, seat, rec, st, scratch, line, n, clock, out, score, has_score);
     struct engine_limits lim = p->lim;
+    lim.book = m->book;
     if (p->tc_ms > 0 || p->inc_ms > 0) {
         lim.time_ms[0] = clock[0];
         lim.time_ms[1] = clock[1];
@@ -415,10 +425,13 @@ static enum fault player_move(struct match *m, struct player *p, struct seat *se
     }
     if (p->level == 0 && !seat->engine)
         seat->engine = engine_new(MATCH_HASH_MB);
+    struct engine_result res = {0};
     if (p->level == 0 && seat->engine)
-        *out = engine_go(seat->engine, g, st, 0, &lim, seed, NULL);
+        *out = engine_go(seat->engine, g, st, 0, &lim, seed, &res);
     else
-        *out = engine_think(g, st, p->level, &lim, seed, NULL);
+        *out = engine_think(g, st, p->level, &lim, seed, &res);
+    *score = res.score;
+    *has_score = res.depth > 0;
     /* The engine promises legality; the match checks it like any other player's. */
     int k = game_legal_moves(g, st, buf), legal = 0;
     for (int i = 0; i < k && !legal; i++)
@@ -506,6 +519,7 @@ static void play_game(struct match *m, int index, struct seat seats[2], struct g
     }
     struct rng r;
     rng_seed(&r, m->seed ^ (0x5eedULL * (uint64_t)(index + 1)));
+    struct adjudicator adj = {{0, 0}, {0, 0}, 0};
     for (;;) {
         struct game_status gs;
         g->status(st, &gs);
@@ -524,9 +538,10 @@ static void play_game(struct match *m, int index, struct seat seats[2], struct g
         struct player *p = &m->players[who];
         double t0 = cli_seconds();
         Move mv = 0;
+        int score = 0, has_score = 0;
         uint64_t seed = m->seed * 0x9E3779B97F4A7C15ULL ^ ((uint64_t)index << 20) ^ (uint64_t)n;
-        enum fault f =
-            player_move(m, p, &seats[who], rec, st, scratch, line, n, clock, &r, buf, seed, &mv);
+        enum fault f = player_move(m, p, &seats[who], rec, st, scratch, line, n, clock, &r, buf,
+                                   seed, &mv, &score, &has_score);
         int64_t used = (int64_t)((cli_seconds() - t0) * 1000);
         if (f == FAULT_NONE && (p->tc_ms > 0 || p->inc_ms > 0)) {
             clock[side] -= used;
@@ -543,9 +558,23 @@ static void play_game(struct match *m, int index, struct seat seats[2], struct g
             rec->reason = f == FAULT_TIME ? REASON_TIME : REASON_ADJUDICATION;
             break;
         }
+        int move_number = (g->ply(st) + start_black) / 2 + 1;
         record_move(&rec->moves, &len, &tcap, g, st, mv, start_black);
         g->make_move(st, mv);
         line[n++] = mv;
+        enum verdict v =
+            adjudicate(&adj, &m->adj, side == SIDE_WHITE ? 0 : 1, has_score, score, move_number);
+        if (v != VERDICT_NONE) {
+            g->status(st, &gs);
+            if (gs.result != RESULT_ONGOING)
+                continue; /* the rules have the last word */
+            rec->verdict = v;
+            rec->result = v == VERDICT_DRAW         ? RESULT_DRAW
+                          : v == VERDICT_WHITE_WINS ? RESULT_WHITE_WINS
+                                                    : RESULT_BLACK_WINS;
+            rec->reason = REASON_ADJUDICATION;
+            break;
+        }
     }
     rec->plies = n;
 done:
@@ -640,6 +669,7 @@ static void *worker(void *arg)
             m->score.losses++;
         if (rec.fault)
             m->faults[rec.fault_player][rec.fault]++;
+        m->adjudicated[rec.verdict]++;
         m->finished++;
         write_record(m, index, &rec);
         if (m->sprt) {
@@ -673,7 +703,7 @@ static int load_openings(struct match *m, const char *path)
 }
 
 static int parse_args(struct match *m, int argc, char **argv, const char **openings,
-                      const char **out_path)
+                      const char **out_path, const char **book_path)
 {
     struct cli_io *io = m->io;
     int nplayers = 0, random_plies_set = 0;
@@ -718,6 +748,8 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
             m->time_margin_ms = v;
         } else if (!strcmp(a, "--openings") && has) {
             *openings = argv[++i];
+        } else if (!strcmp(a, "--book") && has) {
+            *book_path = argv[++i];
         } else if (!strcmp(a, "--out") && has) {
             *out_path = argv[++i];
         } else if (!strcmp(a, "--quiet")) {
@@ -736,6 +768,14 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
             if (*end || !(x > 0 && x < 0.5))
                 return cli_error(io, "match: bad %s '%s' (between 0 and 0.5)", a, argv[i]);
             *(a[7] == 'a' ? &m->sprt_alpha : &m->sprt_beta) = x;
+        } else if (!strcmp(a, "--adjudicate-resign") && has) {
+            if (adjudication_parse_resign(&m->adj, argv[++i]))
+                return cli_error(io, "match: bad --adjudicate-resign '%s' (expected MOVES,SCORE)",
+                                 argv[i]);
+        } else if (!strcmp(a, "--adjudicate-draw") && has) {
+            if (adjudication_parse_draw(&m->adj, argv[++i]))
+                return cli_error(
+                    io, "match: bad --adjudicate-draw '%s' (expected FROM,MOVES,SCORE)", argv[i]);
         } else if (!strcmp(a, "--option") && has) {
             /* The uci player given last (before this option, or the only one). */
             struct player *p = nplayers ? &m->players[nplayers - 1] : NULL;
@@ -757,7 +797,8 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
         return cli_error(io,
                          "usage: agora match GAME PLAYER1 PLAYER2 [--games N] "
                          "[--concurrency N] [--random-plies N] [--openings FILE] [--seed N] "
-                         "[--max-plies N] [--out FILE] [--sprt ELO0,ELO1] [--option NAME=VALUE]");
+                         "[--max-plies N] [--out FILE] [--sprt ELO0,ELO1] [--option NAME=VALUE] "
+                         "[--adjudicate-resign MOVES,SCORE] [--adjudicate-draw FROM,MOVES,SCORE]");
     if (!random_plies_set && !strcmp(m->g->name, "chess"))
         m->random_plies = 0;
     if (!strcmp(m->players[0].name, m->players[1].name)) {
@@ -787,13 +828,16 @@ int cmd_match(int argc, char **argv, struct cli_io *io)
     };
     if (!(m.g = cli_game(io, argv[0])))
         return CLI_BAD_INPUT;
-    const char *openings = NULL, *out_path = NULL;
-    int rc = parse_args(&m, argc, argv, &openings, &out_path);
+    const char *openings = NULL, *out_path = NULL, *book_path = NULL;
+    int rc = parse_args(&m, argc, argv, &openings, &out_path, &book_path);
+    if (!rc && book_path)
+        rc = cli_book(io, m.g, book_path, &m.book);
     if (!rc && openings)
         rc = load_openings(&m, openings);
     if (!rc && out_path && !(m.out = fopen(out_path, "w")))
         rc = cli_error(io, "match: cannot write '%s'", out_path);
     if (rc) {
+        chess_book_close(m.book);
         for (int i = 0; i < m.nopenings; i++)
             free(m.openings[i]);
         free(m.openings);
@@ -818,11 +862,16 @@ int cmd_match(int argc, char **argv, struct cli_io *io)
     for (int p = 0; p < 2; p++)
         fprintf(io->out, "%s: illegal moves %d, crashes %d, time losses %d\n", m.players[p].name,
                 m.faults[p][FAULT_ILLEGAL], m.faults[p][FAULT_CRASH], m.faults[p][FAULT_TIME]);
+    if (m.adj.resign_moves || m.adj.draw_moves)
+        fprintf(io->out, "adjudicated: %d won, %d drawn\n",
+                m.adjudicated[VERDICT_WHITE_WINS] + m.adjudicated[VERDICT_BLACK_WINS],
+                m.adjudicated[VERDICT_DRAW]);
     if (m.sprt)
         fprintf(io->out, "sprt elo0 %g elo1 %g alpha %g beta %g: llr %.2f, %s\n", m.elo0, m.elo1,
                 m.sprt_alpha, m.sprt_beta, m.llr, m.sprt_verdict ? m.sprt_verdict : "no decision");
     if (m.out)
         fclose(m.out);
+    chess_book_close(m.book);
     for (int i = 0; i < m.nopenings; i++)
         free(m.openings[i]);
     free(m.openings);

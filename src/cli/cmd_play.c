@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "core/rng.h"
+#include "games/chess/book.h"
 #include "search/engine.h"
 
 static const char *const side_names[2] = {"White", "Black"};
@@ -16,7 +17,8 @@ struct play {
     void *st;
     int human[2]; /* by side: 1 if a person plays it */
     struct rng rng;
-    int level; /* 0: a random mover */
+    int level;                   /* 0: a random mover */
+    struct engine_limits limits; /* the opening book */
     Move *moves;
     struct cli_io *io;
 };
@@ -136,7 +138,7 @@ static void computer_turn(struct play *p)
 {
     Move m;
     if (p->level > 0) {
-        m = engine_think(p->g, p->st, p->level, NULL, rng_next(&p->rng), NULL);
+        m = engine_think(p->g, p->st, p->level, &p->limits, rng_next(&p->rng), NULL);
     } else {
         int n = game_legal_moves(p->g, p->st, p->moves);
         m = p->moves[rng_below(&p->rng, (uint32_t)n)];
@@ -161,11 +163,11 @@ static int parse_sides(struct play *p, const char *as)
 int cmd_play(int argc, char **argv, struct cli_io *io)
 {
     struct play p = {.io = io, .human = {1, 0}};
-    const char *position = NULL;
+    const char *position = NULL, *book_path = NULL;
     long seed = (long)time(NULL) & 0x7fffffff;
     if (argc < 1)
         return cli_error(io, "usage: agora play GAME [--level N] [--as white|black|both|none] "
-                             "[--position TEXT] [--seed N]");
+                             "[--position TEXT] [--seed N] [--book PATH|none]");
     if (!(p.g = cli_game(io, argv[0])))
         return CLI_BAD_INPUT;
     for (int i = 1; i < argc; i++) {
@@ -177,6 +179,8 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "level", argv[++i], ENGINE_LEVEL_MIN, ENGINE_LEVEL_MAX, &level))
                 return CLI_BAD_INPUT;
             p.level = (int)level;
+        } else if (!strcmp(argv[i], "--book") && i + 1 < argc) {
+            book_path = argv[++i];
         } else if (!strcmp(argv[i], "--position") && i + 1 < argc) {
             position = argv[++i];
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
@@ -186,8 +190,14 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "play: unexpected argument '%s'", argv[i]);
         }
     }
-    if (!(p.st = cli_position(io, p.g, position)))
+    struct chess_book *book = NULL;
+    if (cli_book(io, p.g, book_path, &book))
         return CLI_BAD_INPUT;
+    p.limits.book = book;
+    if (!(p.st = cli_position(io, p.g, position))) {
+        chess_book_close(book);
+        return CLI_BAD_INPUT;
+    }
     rng_seed(&p.rng, (uint64_t)seed);
     p.moves = malloc(sizeof(Move) * (size_t)p.g->max_moves);
     if (p.level)
@@ -217,5 +227,6 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
     }
     free(p.moves);
     free(p.st);
+    chess_book_close(book);
     return 0;
 }

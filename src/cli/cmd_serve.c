@@ -1,17 +1,20 @@
 /* agora serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--sync full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
- *             [--cache-mb N] [--committers N] [--trust-proxy]
+ *             [--cache-mb N] [--committers N] [--book PATH|none] [--trust-proxy]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/registry.h"
+#include "games/chess/book.h"
 #include "server/server.h"
 
 int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
     struct server_config cfg;
     server_config_default(&cfg);
+    const char *book_path = NULL;
     for (int i = 0; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "--trust-proxy")) {
@@ -30,6 +33,8 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             cfg.host = val;
         } else if (!strcmp(opt, "--db")) {
             cfg.db_path = val;
+        } else if (!strcmp(opt, "--book")) {
+            book_path = val;
         } else if (!strcmp(opt, "--web")) {
             cfg.web_dir = val;
         } else if (!strcmp(opt, "--sync")) {
@@ -66,6 +71,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
     }
     /* Block the stop signals in every thread the server starts; this one waits for
      * them.  (Restored on failure, so an in-process caller keeps its own mask.) */
+    struct chess_book *book = NULL;
+    if (cli_book(io, game_find("chess"), book_path, &book))
+        return CLI_BAD_INPUT;
+    cfg.book = book;
     sigset_t stop, old;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
@@ -75,15 +84,18 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
     struct server *srv = server_start(&cfg, err, sizeof err);
     if (!srv) {
         pthread_sigmask(SIG_SETMASK, &old, NULL);
+        chess_book_close(book);
         return cli_error(io, "serve: %s", err);
     }
     signal(SIGPIPE, SIG_IGN);
-    fprintf(io->out, "agora: serving on http://%s:%d/ (database %s)\n", cfg.host, server_port(srv),
-            cfg.db_path);
+    fprintf(io->out, "agora: serving on http://%s:%d/ (database %s, %s)\n", cfg.host,
+            server_port(srv), cfg.db_path,
+            book ? "chess levels open from the book" : "no opening book");
     fflush(io->out);
     int sig;
     sigwait(&stop, &sig);
     fprintf(io->out, "agora: stopping\n");
     server_stop(srv);
+    chess_book_close(book);
     return 0;
 }

@@ -2,9 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/registry.h"
+#include "games/chess/book.h"
 
 int cli_error(struct cli_io *io, const char *fmt, ...)
 {
@@ -59,6 +61,25 @@ int cli_int(struct cli_io *io, const char *what, const char *text, long lo, long
         return -1;
     }
     *out = v;
+    return 0;
+}
+
+int cli_book(struct cli_io *io, const struct game *g, const char *path, struct chess_book **out)
+{
+    char err[ERROR_TEXT_MAX];
+    *out = NULL;
+    if (strcmp(g->name, "chess") != 0 || (path && !strcmp(path, "none")))
+        return 0;
+    if (!path && access(CHESS_BOOK_DEFAULT_PATH, R_OK) != 0)
+        return 0;
+    if (chess_book_open(path ? path : CHESS_BOOK_DEFAULT_PATH, out, err, sizeof err) != 0) {
+        if (path) {
+            cli_error(io, "book: %s", err);
+            return -1;
+        }
+        /* The default book is a nicety: a broken one is reported, not fatal. */
+        fprintf(io->err, "agora: playing without an opening book: %s\n", err);
+    }
     return 0;
 }
 

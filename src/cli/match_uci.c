@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -157,6 +158,53 @@ int uci_client_expect(struct uci_client *c, const char *word, char *line, size_t
             return r;
         if (!strncmp(line, word, n) && (line[n] == 0 || line[n] == ' '))
             return 1;
+    }
+}
+
+int uci_info_score(const char *line, int *score)
+{
+    if (strncmp(line, "info ", 5) != 0 || strstr(line, " lowerbound") ||
+        strstr(line, " upperbound"))
+        return 0;
+    const char *mpv = strstr(line, " multipv ");
+    if (mpv && atoi(mpv + 9) != 1)
+        return 0;
+    const char *sc = strstr(line, " score ");
+    long v;
+    char *end;
+    if (!sc)
+        return 0;
+    if (!strncmp(sc + 7, "cp ", 3)) {
+        v = strtol(sc + 10, &end, 10);
+        if (end == sc + 10 || v < -29000 || v > 29000)
+            return 0;
+        *score = (int)v;
+        return 1;
+    }
+    if (!strncmp(sc + 7, "mate ", 5)) {
+        v = strtol(sc + 12, &end, 10);
+        if (end == sc + 12 || v == 0 || v < -1000 || v > 1000)
+            return 0;
+        *score = v > 0 ? 30000 - (int)v : -30000 - (int)v;
+        return 1;
+    }
+    return 0;
+}
+
+int uci_client_bestmove(struct uci_client *c, char *line, size_t size, int64_t timeout_ms,
+                        int *score, int *has_score)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    *has_score = 0;
+    for (;;) {
+        int64_t left = deadline - now_ms();
+        int r = uci_client_read(c, line, size, left > 0 ? left : 0);
+        if (r != 1)
+            return r;
+        if (!strncmp(line, "bestmove", 8) && (line[8] == 0 || line[8] == ' '))
+            return 1;
+        if (uci_info_score(line, score))
+            *has_score = 1;
     }
 }
 

@@ -25,5 +25,13 @@ int uci_client_read(struct uci_client *c, char *line, size_t size, int64_t timeo
 /* Read lines until one starts with the word `word`: 1 found, 0 timeout, -1 gone. */
 int uci_client_expect(struct uci_client *c, const char *word, char *line, size_t size,
                       int64_t timeout_ms);
+/* Read lines until `bestmove`, noting the last exact score of the best line among
+ * the `info` lines on the way (*has_score 1; centipawns, a mate as +-30000 less its
+ * distance in moves).  As uci_client_expect. */
+int uci_client_bestmove(struct uci_client *c, char *line, size_t size, int64_t timeout_ms,
+                        int *score, int *has_score);
+/* Read an `info` line's score: 1 and the score for an exact score of the best line
+ * (no lowerbound/upperbound, multipv absent or 1), else 0. */
+int uci_info_score(const char *line, int *score);
 /* quit, then kill if it lingers; always reaps the child. */
 void uci_client_stop(struct uci_client *c);

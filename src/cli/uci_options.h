@@ -12,9 +12,10 @@
 #include <stddef.h>
 
 #include "core/game.h"
+#include "games/chess/book.h"
 
 #define UCI_PATH_MAX 1024
-#define UCI_DEFAULT_BOOK "/usr/share/games/gnuchess/book.bin"
+#define UCI_DEFAULT_BOOK CHESS_BOOK_DEFAULT_PATH
 
 struct uci_options {
     int hash_mb, threads, multipv, move_overhead_ms;

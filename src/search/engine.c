@@ -4,6 +4,7 @@
 
 #include "chess/chess_search.h"
 #include "core/rng.h"
+#include "games/chess/book.h"
 #include "games/chess/chess.h"
 #include "levels.h"
 #include "search.h"
@@ -69,9 +70,10 @@ static uint64_t min_nonzero(uint64_t a, uint64_t b)
 
 /* The limits a search runs under: the caller's, tightened by the level's. */
 static void merge_plan(const struct game *g, int level, const struct engine_limits *given,
-                       struct engine_limits *lim, enum engine_algo *algo)
+                       struct engine_limits *lim, enum engine_algo *algo, int *book_plies)
 {
     *lim = given ? *given : (struct engine_limits){0};
+    *book_plies = 0;
     int has_clock =
         lim->time_ms[0] > 0 || lim->time_ms[1] > 0 || lim->inc_ms[0] > 0 || lim->inc_ms[1] > 0;
     int bounded = lim->depth > 0 || lim->nodes > 0 || lim->movetime_ms > 0 || has_clock;
@@ -92,6 +94,7 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
 
         if (*algo == ENGINE_ALGO_AUTO)
             *algo = plan.algo;
+        *book_plies = plan.book_plies;
     }
     if (*algo == ENGINE_ALGO_AUTO)
         *algo = engine_game_algo(g);
@@ -170,6 +173,23 @@ static Move maybe_blunder(const struct game *g, void *st, Move best, int per_mil
     return pick;
 }
 
+/* A level's book move (engine_limits.book): 1 with *out filled, else 0. */
+static int book_move(const struct game *g, const void *st, const struct engine_limits *lim,
+                     int book_plies, uint64_t seed, struct engine_result *out)
+{
+    if (!lim->book || g != &chess_game || g->ply(st) >= book_plies)
+        return 0;
+    struct rng r;
+    rng_seed(&r, seed ^ g->key(st) ^ 0xb00cu);
+    Move m = 0;
+    char err[ERROR_TEXT_MAX];
+    /* A book that cannot be read now costs the variety, not the move. */
+    if (chess_book_pick(lim->book, st, &r, &m, err, sizeof err) != 1 || !m)
+        return 0;
+    *out = (struct engine_result){.best = m};
+    return 1;
+}
+
 Move engine_go(struct engine *e, const struct game *g, void *st, int level,
                const struct engine_limits *limits, uint64_t seed, struct engine_result *out)
 {
@@ -178,7 +198,10 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         out = &local;
     struct engine_limits lim;
     enum engine_algo algo;
-    merge_plan(g, level, limits, &lim, &algo);
+    int book_plies;
+    merge_plan(g, level, limits, &lim, &algo, &book_plies);
+    if (book_move(g, st, &lim, book_plies, seed, out))
+        return out->best;
     struct search_ctl ctl;
     timeman_init(&ctl, &lim, g->side_to_move(st));
     struct search_params p = {
@@ -222,7 +245,14 @@ Move engine_think(const struct game *g, void *st, int level, const struct engine
      * take at ENGINE_GUESS_NPS. */
     struct engine_limits lim;
     enum engine_algo algo;
-    merge_plan(g, level, limits, &lim, &algo);
+    int book_plies;
+    merge_plan(g, level, limits, &lim, &algo, &book_plies);
+    struct engine_result booked;
+    if (book_move(g, st, &lim, book_plies, seed, &booked)) {
+        if (out)
+            *out = booked;
+        return booked.best;
+    }
     uint64_t work = lim.nodes;
     if (!work && !lim.infinite) {
         struct search_ctl probe;

@@ -38,10 +38,12 @@ struct engine_info {
     Score score; /* side to move's view; |score| >= ENGINE_WIN_BOUND: a win/loss */
     uint64_t nodes;
     int64_t time_ms;
-    int multipv;  /* which line this is, 1 = the best (0 is read as 1) */
-    int hashfull; /* per mille of the transposition table in use (-1: not known) */
+    int multipv;                 /* which line this is, 1 = the best (0 is read as 1) */
+    int hashfull;                /* per mille of the transposition table in use (-1: not known) */
     char pv[ENGINE_PV_TEXT_MAX]; /* move texts separated by spaces */
 };
+
+struct chess_book;
 
 struct engine_limits {
     int depth;           /* 0: no depth limit */
@@ -64,6 +66,10 @@ struct engine_limits {
     /* UCI `go ponder`: while *ponder is non-zero, the clock limits do not stop the
      * search (depth, nodes and *stop still do); the caller clears it on ponderhit. */
     const atomic_int *ponder;
+    /* An opening book (chess): a level (1..8) plays a book move, picked by weight
+     * with the seed, while the position has one and fewer than the level's book plies
+     * (level_plan.book_plies) were played from the state's start.  NULL: none. */
+    const struct chess_book *book;
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };

@@ -9,7 +9,9 @@
  * Why blunders: in a drawish game (Egara-guti between two solid searches is) more
  * nodes alone stop making a level stronger well before level 8, while a rate of
  * mistakes keeps every step measurable.  Every level has a time cap so a slow
- * machine still answers. */
+ * machine still answers.  Chess levels also play their first plies from an opening
+ * book when the caller has one (the server and `agora play` open Debian's): real
+ * openings at every level and a different game each time, deeper at higher levels. */
 #include <string.h>
 
 #include "levels.h"
@@ -30,14 +32,14 @@ static const struct game_profile profiles[] = {
      AB,
      16,
      {
-         {AB, 1, 0, 1000, 300, 350},
-         {AB, 2, 0, 1000, 150, 250},
-         {AB, 3, 0, 1000, 60, 200},
-         {AB, 5, 0, 1000, 30, 100},
-         {AB, 0, 3000, 1000, 0, 80},
-         {AB, 0, 20000, 1000, 0, 40},
-         {AB, 0, 100000, 1000, 0, 20},
-         {AB, 0, 1000000, 2000, 0, 0},
+         {AB, 1, 0, 1000, 300, 350, 0},
+         {AB, 2, 0, 1000, 150, 250, 0},
+         {AB, 3, 0, 1000, 60, 200, 0},
+         {AB, 5, 0, 1000, 30, 100, 0},
+         {AB, 0, 3000, 1000, 0, 80, 0},
+         {AB, 0, 20000, 1000, 0, 40, 0},
+         {AB, 0, 100000, 1000, 0, 20, 0},
+         {AB, 0, 1000000, 2000, 0, 0, 0},
      }},
     /* Agon: 3000 nodes searched no deeper than level 4's fixed depth 4 (5 v 4 scored
      * 54.5% in 200 games), so the node budgets start higher. */
@@ -45,14 +47,14 @@ static const struct game_profile profiles[] = {
      AB,
      5,
      {
-         {AB, 1, 0, 1000, 300, 350},
-         {AB, 2, 0, 1000, 150, 250},
-         {AB, 3, 0, 1000, 60, 200},
-         {AB, 4, 0, 1000, 30, 100},
-         {AB, 0, 15000, 1000, 0, 80},
-         {AB, 0, 60000, 1000, 0, 55},
-         {AB, 0, 250000, 1000, 0, 35},
-         {AB, 0, 1000000, 2000, 0, 0},
+         {AB, 1, 0, 1000, 300, 350, 0},
+         {AB, 2, 0, 1000, 150, 250, 0},
+         {AB, 3, 0, 1000, 60, 200, 0},
+         {AB, 4, 0, 1000, 30, 100, 0},
+         {AB, 0, 15000, 1000, 0, 80, 0},
+         {AB, 0, 60000, 1000, 0, 55, 0},
+         {AB, 0, 250000, 1000, 0, 35, 0},
+         {AB, 0, 1000000, 2000, 0, 0, 0},
      }},
     /* Chess: the dedicated chess search at every level (measured: src/search/NOTES.md,
      * "The ladder at the end of session 2").  Level 4's depth 4 is a few hundred nodes
@@ -61,14 +63,14 @@ static const struct game_profile profiles[] = {
      CS,
      12,
      {
-         {CS, 1, 0, 1000, 300, 350},
-         {CS, 2, 0, 1000, 150, 250},
-         {CS, 3, 0, 1000, 60, 200},
-         {CS, 4, 0, 1000, 30, 100},
-         {CS, 0, 3000, 1000, 0, 80},
-         {CS, 0, 12000, 1000, 0, 55},
-         {CS, 0, 60000, 1000, 0, 35},
-         {CS, 0, 1000000, 2000, 0, 0},
+         {CS, 1, 0, 1000, 300, 350, 6},
+         {CS, 2, 0, 1000, 150, 250, 6},
+         {CS, 3, 0, 1000, 60, 200, 8},
+         {CS, 4, 0, 1000, 30, 100, 8},
+         {CS, 0, 3000, 1000, 0, 80, 10},
+         {CS, 0, 12000, 1000, 0, 55, 12},
+         {CS, 0, 60000, 1000, 0, 35, 14},
+         {CS, 0, 1000000, 2000, 0, 0, 16},
      }},
 };
 
@@ -78,14 +80,14 @@ static const struct game_profile default_profile = {NULL,
                                                     AB,
                                                     5,
                                                     {
-                                                        {AB, 1, 0, 1000, 300, 350},
-                                                        {AB, 2, 0, 1000, 150, 250},
-                                                        {AB, 3, 0, 1000, 60, 200},
-                                                        {AB, 4, 0, 1000, 30, 100},
-                                                        {AB, 0, 3000, 1000, 0, 80},
-                                                        {AB, 0, 12000, 1000, 0, 55},
-                                                        {AB, 0, 60000, 1000, 0, 35},
-                                                        {AB, 0, 1000000, 2000, 0, 0},
+                                                        {AB, 1, 0, 1000, 300, 350, 0},
+                                                        {AB, 2, 0, 1000, 150, 250, 0},
+                                                        {AB, 3, 0, 1000, 60, 200, 0},
+                                                        {AB, 4, 0, 1000, 30, 100, 0},
+                                                        {AB, 0, 3000, 1000, 0, 80, 0},
+                                                        {AB, 0, 12000, 1000, 0, 55, 0},
+                                                        {AB, 0, 60000, 1000, 0, 35, 0},
+                                                        {AB, 0, 1000000, 2000, 0, 0, 0},
                                                     }};
 
 static const struct game_profile *profile_of(const struct game *g)

@@ -10,9 +10,10 @@ struct level_plan {
     int depth;
     uint64_t nodes;
     int64_t movetime_ms;
-    int noise;   /* centipawns of root noise */
-    int blunder; /* per mille of moves replaced by a random move that does not lose
-                  * at once: the mistakes that decide games between solid players */
+    int noise;      /* centipawns of root noise */
+    int blunder;    /* per mille of moves replaced by a random move that does not lose
+                     * at once: the mistakes that decide games between solid players */
+    int book_plies; /* plies played from an opening book when one is given (chess) */
 };
 
 void levels_plan(const struct game *g, int level, struct level_plan *out);

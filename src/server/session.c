@@ -261,6 +261,7 @@ void session_think(struct session *s, const atomic_int *stop)
         struct engine_limits limits = {0};
         limits.movetime_ms = s->srv->cfg.move_time_ms;
         limits.stop = stop;
+        limits.book = s->srv->cfg.book;
         if (s->srv->cfg.test_uncapped_engine) {
             /* An engine that would overrun its cap: only the watchdog ends it. */
             limits.movetime_ms = 0;

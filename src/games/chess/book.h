@@ -20,6 +20,8 @@
 #include "core/types.h"
 
 #define CHESS_BOOK_ENTRY_SIZE 16
+/* Debian's gnuchess-book (public domain), the book agora uses when it is installed. */
+#define CHESS_BOOK_DEFAULT_PATH "/usr/share/games/gnuchess/book.bin"
 
 struct chess_book;
 
