@@ -265,11 +265,39 @@ TEST(uci_go_limits)
     CHECK(strstr(out, " pv "));
     CHECK(strstr(out, "info string error: 'depth' needs a number, not 'abc'; ignored\n"));
     CHECK(strstr(out, "info string error: mate needs a number of moves from 1; ignored\n"));
-    CHECK(strstr(out, "info string searchmoves is not supported; searching every move\n"));
     CHECK(strstr(out, "info string ignored go parameter 'sideways'\n"));
     CHECK(strstr(out, "info string error: 'depth' needs a number, not ''; ignored\n"));
     CHECK(strstr(out, "info string ignored go parameter 'e7e5'\n")); /* not after searchmoves */
     CHECK_EQ_INT(count(out, "ignored go parameter"), 2); /* searchmoves' moves are no error */
+    free(out);
+}
+
+/* searchmoves: the search chooses among the given moves only (those that are legal),
+ * even when a better one is left out; none of them legal: every move. */
+TEST(uci_go_searchmoves)
+{
+    /* White takes a free queen with Rxd8 unless told to look at king moves only. */
+    char *out = uci("position fen 3q3k/8/8/8/8/8/8/3R3K w - - 0 1\n"
+                    "go depth 5\n"
+                    "go depth 5 searchmoves h1g1 h1g2\n"
+                    "go depth 5 searchmoves h1g2 e2e4 d1d2\n"
+                    "go depth 5 searchmoves h1h2 zz\n");
+    const char *a = strstr(out, "bestmove "), *b = a ? strstr(a + 1, "bestmove ") : NULL;
+    const char *c = b ? strstr(b + 1, "bestmove ") : NULL,
+               *d = c ? strstr(c + 1, "bestmove ") : NULL;
+    CHECK(a && !strncmp(a, "bestmove d1d8", 13));
+    CHECK(b && (!strncmp(b, "bestmove h1g1", 13) || !strncmp(b, "bestmove h1g2", 13)));
+    /* e2e4 is not a move here: it ends the list and is named. */
+    CHECK(c && (!strncmp(c, "bestmove h1g2", 13)));
+    CHECK(strstr(out, "info string ignored go parameter 'e2e4'\n"));
+    CHECK(d && !strncmp(d, "bestmove h1h2", 13));
+    free(out);
+    /* The other games too (the generic search). */
+    char *argv[] = {"agora", "uci", "--game", "egara", NULL};
+    out = NULL;
+    CHECK_EQ_INT(cli_run("position startpos\ngo depth 3 searchmoves c3-d4\nquit\n", &out, 4, argv),
+                 0);
+    CHECK(out && strstr(out, "bestmove c3-d4 ") != NULL);
     free(out);
 }
 

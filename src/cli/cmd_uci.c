@@ -33,6 +33,7 @@
 #define UCI_LINE_MAX (256u << 10)
 /* How much of a bad word an error message repeats. */
 #define UCI_ECHO_MAX 40
+#define UCI_MAX_SEARCHMOVES 256 /* more are ignored (a position has fewer moves) */
 
 struct uci {
     const struct game *g;
@@ -53,7 +54,9 @@ struct uci {
     struct engine_limits lim;
     int level;
     uint64_t seed;
-    Move book_move; /* non-zero: play this without searching */
+    Move book_move;                        /* non-zero: play this without searching */
+    Move searchmoves[UCI_MAX_SEARCHMOVES]; /* the last go's searchmoves */
+    int nsearchmoves;
     atomic_int stop, pondering;
     char pv[ENGINE_PV_TEXT_MAX]; /* the last reported best line */
     pthread_mutex_t lock;        /* output, pv, and waiting for stop/ponderhit */
@@ -374,8 +377,11 @@ static void parse_go(struct uci *u, char *args, struct engine_limits *lim, int *
     int has_clock[2] = {0, 0}, in_searchmoves = 0;
     for (char *w; (w = next_word(&args));) {
         Move m;
-        if (in_searchmoves && u->g->parse_move(u->st, w, &m, err, sizeof err) == 0)
-            continue; /* searchmoves' moves: accepted, not used */
+        if (in_searchmoves && u->g->parse_move(u->st, w, &m, err, sizeof err) == 0) {
+            if (u->nsearchmoves < UCI_MAX_SEARCHMOVES)
+                u->searchmoves[u->nsearchmoves++] = m;
+            continue;
+        }
         in_searchmoves = 0;
         if (!strcmp(w, "infinite")) {
             lim->infinite = 1;
@@ -386,7 +392,6 @@ static void parse_go(struct uci *u, char *args, struct engine_limits *lim, int *
             continue;
         }
         if (!strcmp(w, "searchmoves")) {
-            say(u, "info string searchmoves is not supported; searching every move");
             in_searchmoves = 1;
             continue;
         }
@@ -455,7 +460,10 @@ static void cmd_go(struct uci *u, char *args)
     finish_search(u, 0);
     struct engine_limits lim = {0};
     int ponder = 0;
+    u->nsearchmoves = 0;
     parse_go(u, args, &lim, &ponder);
+    lim.searchmoves = u->searchmoves;
+    lim.nsearchmoves = u->nsearchmoves;
     if (!u->have_position)
         say(u, "info string no position given; searching the start position");
     lim.algo = (enum engine_algo)u->opt.algo;
@@ -469,7 +477,7 @@ static void cmd_go(struct uci *u, char *args)
     u->level = uci_play_level(&u->opt, u->g);
     u->seed = u->g->key(u->st) ^ (uint64_t)u->g->ply(u->st);
     /* Analysis (infinite, mate) asks for a search, not a book move. */
-    u->book_move = lim.infinite || lim.mate ? 0 : book_move(u);
+    u->book_move = lim.infinite || lim.mate || lim.nsearchmoves ? 0 : book_move(u);
     memcpy(u->search_st, u->st, u->g->state_size);
     u->pv[0] = 0;
     atomic_store(&u->stop, 0);

@@ -353,6 +353,7 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
     }
     Move best = 0;
     int n = root ? game_legal_moves(g, st, root) : 0;
+    n = search_restrict_root(root, n, p->searchmoves, p->nsearchmoves);
     memset(out, 0, sizeof *out);
     if (n > 0)
         best = root[0];

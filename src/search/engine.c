@@ -177,7 +177,7 @@ static Move maybe_blunder(const struct game *g, void *st, Move best, int per_mil
 static int book_move(const struct game *g, const void *st, const struct engine_limits *lim,
                      int book_plies, uint64_t seed, struct engine_result *out)
 {
-    if (!lim->book || g != &chess_game || g->ply(st) >= book_plies)
+    if (!lim->book || g != &chess_game || g->ply(st) >= book_plies || lim->nsearchmoves)
         return 0;
     struct rng r;
     rng_seed(&r, seed ^ g->key(st) ^ 0xb00cu);
@@ -215,6 +215,8 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         .multipv = lim.multipv,
         .threads = lim.threads,
         .mate = lim.mate,
+        .searchmoves = lim.searchmoves,
+        .nsearchmoves = lim.nsearchmoves,
         .on_info = lim.on_info,
         .info_ctx = lim.info_ctx,
     };
@@ -226,7 +228,8 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
     Move m = algo == ENGINE_ALGO_MCTS    ? mcts_search(g, st, &p, &ctl, out)
              : algo == ENGINE_ALGO_CHESS ? chess_search(st, &p, &ctl, &e->tt, out)
                                          : ab_search(g, st, &p, &ctl, &e->tt, out);
-    m = maybe_blunder(g, st, m, lim.blunder, seed);
+    if (!lim.nsearchmoves)
+        m = maybe_blunder(g, st, m, lim.blunder, seed);
     /* The last guard of "never an illegal move": a bug above costs strength only. */
     if (m && !is_legal(g, st, m))
         m = 0;

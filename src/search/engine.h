@@ -70,6 +70,10 @@ struct engine_limits {
      * with the seed, while the position has one and fewer than the level's book plies
      * (level_plan.book_plies) were played from the state's start.  NULL: none. */
     const struct chess_book *book;
+    /* UCI `go searchmoves`: search only these root moves (those of them that are
+     * legal; when none is, every move).  No book move or deliberate blunder then. */
+    const Move *searchmoves;
+    int nsearchmoves;
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };

@@ -50,6 +50,8 @@ struct mcts {
     Move *path;      /* moves made from the root in one iteration */
     uint32_t *trail; /* the nodes on that path */
     int max_depth;
+    const Move *only; /* the root's moves to search (nonly > 0) */
+    int nonly;
 };
 
 /* Room for `n` more nodes; 0 when the tree is full. */
@@ -75,6 +77,8 @@ static int reserve(struct mcts *m, uint32_t n)
 static void expand(struct mcts *m, uint32_t at)
 {
     int n = m->g->gen_moves(m->st, m->moves);
+    if (at == 0)
+        n = search_restrict_root(m->moves, n, m->only, m->nonly);
     if (n <= 0 || n > UINT16_MAX || !reserve(m, (uint32_t)n))
         return;
     struct mnode *node = &m->nodes[at];
@@ -306,7 +310,8 @@ static void report(struct mcts *m, const struct search_params *p, uint32_t c)
 Move mcts_search(const struct game *g, void *st, const struct search_params *p,
                  struct search_ctl *ctl, struct engine_result *out)
 {
-    struct mcts m = {.g = g, .st = st, .ctl = ctl};
+    struct mcts m = {
+        .g = g, .st = st, .ctl = ctl, .only = p->searchmoves, .nonly = p->nsearchmoves};
     memset(out, 0, sizeof *out);
     rng_seed(&m.rng, p->seed ^ g->key(st));
     m.moves = malloc(sizeof(Move) * (size_t)g->max_moves);
@@ -314,6 +319,7 @@ Move mcts_search(const struct game *g, void *st, const struct search_params *p,
     m.trail = malloc(sizeof(uint32_t) * (ENGINE_MAX_PLY + 1));
     Move best = 0;
     int n = m.moves ? game_legal_moves(g, st, m.moves) : 0;
+    n = search_restrict_root(m.moves, n, m.only, m.nonly);
     if (n > 0)
         best = m.moves[0];
     if (n > 0 && m.path && m.trail && reserve(&m, 1)) {

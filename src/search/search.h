@@ -7,15 +7,17 @@
 #include "tt.h"
 
 struct search_params {
-    int depth;     /* alpha-beta: the last iteration (1..ENGINE_MAX_PLY - 1) */
-    int noise;     /* centipawns of root noise: the low levels' deliberate mistakes */
-    uint64_t seed; /* for the noise and MCTS's playouts */
-    int infinite;  /* keep searching until stopped, even after a proven result */
-    int contempt;  /* centipawns a draw is worth less than 0 to the side to move at
-                    * the root: a stronger side plays on instead of repeating */
-    int multipv;   /* lines to report (0 or 1: one) */
-    int threads;   /* search threads (0 or 1: one) */
-    int mate;      /* stop once a mate in this many moves is found (0: no) */
+    int depth;               /* alpha-beta: the last iteration (1..ENGINE_MAX_PLY - 1) */
+    int noise;               /* centipawns of root noise: the low levels' deliberate mistakes */
+    uint64_t seed;           /* for the noise and MCTS's playouts */
+    int infinite;            /* keep searching until stopped, even after a proven result */
+    int contempt;            /* centipawns a draw is worth less than 0 to the side to move at
+                              * the root: a stronger side plays on instead of repeating */
+    int multipv;             /* lines to report (0 or 1: one) */
+    int threads;             /* search threads (0 or 1: one) */
+    int mate;                /* stop once a mate in this many moves is found (0: no) */
+    const Move *searchmoves; /* the root moves to search (nsearchmoves > 0), else all */
+    int nsearchmoves;
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };
@@ -55,6 +57,22 @@ static inline Score search_evaluate(const struct game *g, const void *st)
 /* The principal variation from the table as move texts, moves checked legal. */
 void search_pv_text(const struct game *g, void *st, const struct tt *tt, Move first, int max_len,
                     char *buf, size_t size);
+
+/* Keep those of the root moves mv[0..n) that are among only[0..nonly), in order:
+ * their count, or n (all kept) when nonly is 0 or none of them is there. */
+static inline int search_restrict_root(Move *mv, int n, const Move *only, int nonly)
+{
+    int kept = 0;
+    for (int i = 0; i < n && nonly > 0; i++)
+        for (int k = 0; k < nonly; k++)
+            if (mv[i] == only[k]) {
+                Move m = mv[i];
+                mv[i] = mv[kept];
+                mv[kept++] = m;
+                break;
+            }
+    return kept ? kept : n;
+}
 
 /* Selection sort step: bring the move with the highest key from [i, n) to index i
  * (moves and keys swap together) and return it. */

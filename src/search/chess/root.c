@@ -189,6 +189,7 @@ static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct c
     struct cs_tt_hit h;
     Move tt_move = cs_tt_probe(&sh->tt, st->pos.key, &h) ? h.move : 0;
     int n = chess_gen_legal(&t->pos, t->moves[1]);
+    n = search_restrict_root(t->moves[1], n, sh->params->searchmoves, sh->params->nsearchmoves);
     memcpy(t->moves[0], t->moves[1], sizeof(Move) * (size_t)n);
     cs_order_moves(t, 0, 0, n, tt_move);
     for (int i = 0; i < n; i++) {
