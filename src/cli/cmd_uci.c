@@ -181,12 +181,15 @@ static void on_info(void *ctx, const struct engine_info *info)
     struct uci *u = ctx;
     char score[32], hashfull[32] = "";
     score_text(info->score, score, sizeof score);
+    if (info->bound != ENGINE_BOUND_EXACT)
+        strncat(score, info->bound == ENGINE_BOUND_LOWER ? " lowerbound" : " upperbound",
+                sizeof score - strlen(score) - 1);
     if (info->hashfull >= 0)
         snprintf(hashfull, sizeof hashfull, " hashfull %d", info->hashfull);
     uint64_t nps = info->time_ms > 0 ? info->nodes * 1000 / (uint64_t)info->time_ms : 0;
     int line = info->multipv > 0 ? info->multipv : 1;
     pthread_mutex_lock(&u->lock);
-    if (line == 1)
+    if (line == 1 && info->bound == ENGINE_BOUND_EXACT)
         snprintf(u->pv, sizeof u->pv, "%s", info->pv);
     fprintf(u->io->out,
             "info depth %d seldepth %d multipv %d score %s nodes %llu nps %llu%s time %lld%s%s\n",

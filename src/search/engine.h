@@ -30,6 +30,10 @@ enum engine_algo {
     ENGINE_ALGO_CHESS,     /* the dedicated chess search (chess only; elsewhere alpha-beta) */
 };
 
+/* An info line's score: exact, or from a search that failed outside its aspiration
+ * window (UCI's lowerbound: at least this; upperbound: at most this). */
+enum engine_bound { ENGINE_BOUND_EXACT, ENGINE_BOUND_LOWER, ENGINE_BOUND_UPPER };
+
 /* What a search reports after each finished iteration (alpha-beta) or now and then
  * (MCTS): the UCI `info` line. */
 #define ENGINE_PV_TEXT_MAX 512
@@ -41,6 +45,7 @@ struct engine_info {
     int multipv;                 /* which line this is, 1 = the best (0 is read as 1) */
     int hashfull;                /* per mille of the transposition table in use (-1: not known) */
     char pv[ENGINE_PV_TEXT_MAX]; /* move texts separated by spaces */
+    enum engine_bound bound;     /* an exact score, or only a bound on it */
 };
 
 struct chess_book;

@@ -12,6 +12,7 @@
 
 #define ASPIRATION_DEPTH 5
 #define ASPIRATION_DELTA 16
+#define BOUND_REPORT_MS 1000 /* report fail highs and lows of searches this long */
 
 static uint64_t total_nodes(const struct cs_thread *lead)
 {
@@ -30,7 +31,9 @@ static void sort_root(struct cs_root_move *rm, int from, int n)
     }
 }
 
-static void report(struct cs_thread *t, int depth, int line)
+/* The info of root line `line` after `depth`; a bound reports `bound_score`. */
+static void report(struct cs_thread *t, int depth, int line, enum engine_bound bound,
+                   Score bound_score)
 {
     const struct search_params *p = t->sh->params;
     if (!p->on_info)
@@ -39,11 +42,14 @@ static void report(struct cs_thread *t, int depth, int line)
     struct engine_info info = {
         .depth = depth,
         .seldepth = t->seldepth,
-        .score = rm->score > -SCORE_INFINITE ? rm->score : rm->prev_score,
+        .score = bound != ENGINE_BOUND_EXACT   ? bound_score
+                 : rm->score > -SCORE_INFINITE ? rm->score
+                                               : rm->prev_score,
         .nodes = total_nodes(t),
         .time_ms = timeman_elapsed_ms(t->sh->ctl),
         .multipv = line + 1,
         .hashfull = cs_tt_hashfull(&t->sh->tt),
+        .bound = bound,
     };
     size_t used = 0;
     int len = rm->pv_len > 0 ? rm->pv_len : 1;
@@ -80,10 +86,16 @@ static void search_line(struct cs_thread *t, int depth)
         sort_root(t->root, t->pv_index, t->nroot);
         if (cs_stop(t))
             return;
-        if (s <= alpha && alpha > -SCORE_INFINITE) {
+        int fail_low = s <= alpha && alpha > -SCORE_INFINITE;
+        int fail_high = !fail_low && s >= beta && beta < SCORE_INFINITE;
+        /* A GUI shows a long search's swings as they happen (UCI bounds). */
+        if ((fail_low || fail_high) && t->id == 0 &&
+            timeman_elapsed_ms(t->sh->ctl) >= BOUND_REPORT_MS)
+            report(t, depth, t->pv_index, fail_low ? ENGINE_BOUND_UPPER : ENGINE_BOUND_LOWER, s);
+        if (fail_low) {
             beta = (alpha + beta) / 2;
             alpha = s - delta < -SCORE_INFINITE ? -SCORE_INFINITE : s - delta;
-        } else if (s >= beta && beta < SCORE_INFINITE) {
+        } else if (fail_high) {
             beta = s + delta > SCORE_INFINITE ? SCORE_INFINITE : s + delta;
         } else {
             return;
@@ -137,7 +149,7 @@ static void iterate(struct cs_thread *t, int max_depth, int lines, int *finished
             break;
         if (t->id == 0)
             for (int l = 0; l < lines; l++)
-                report(t, depth, l);
+                report(t, depth, l, ENGINE_BOUND_EXACT, 0);
         if (finished)
             *finished = depth;
         if (t->id == 0 && done_after(t, depth, lines, prev_best, &stable))
