@@ -283,7 +283,10 @@ Move engine_think(const struct game *g, void *st, int level, const struct engine
             *out = r;
         return r.best;
     }
-    Move m = engine_go(e, g, st, level, limits, seed, out);
+    /* The book was probed above: engine_go need not read it again. */
+    struct engine_limits searched = limits ? *limits : (struct engine_limits){0};
+    searched.book = NULL;
+    Move m = engine_go(e, g, st, level, &searched, seed, out);
     engine_free(e);
     return m;
 }
