@@ -136,6 +136,39 @@ TEST(search_mcts_solver_finds_egara_wins)
     check_finds_wins(TEST_CTX, ENGINE_ALGO_MCTS);
 }
 
+/* The same points 38 quiet plies on are another state: White wins in 3 from quiet 0
+ * (a step, Black's forced reply, a chain taking both), but from 38 the 40-ply limit
+ * comes first and the equal counts draw.  An engine that has searched the first must
+ * not carry its verdict over to the second through its table. */
+TEST(search_egara_table_knows_the_quiet_count)
+{
+    const struct game *g = game_find("egara-guti");
+    const char *fresh_text = "5/3/3/1/3/2W/2BBW w 0", *late_text = "5/3/3/1/3/2W/2BBW w 38";
+    void *fresh = parsed(g, fresh_text), *late = parsed(g, late_text);
+    CHECK(fresh && late);
+    if (!fresh || !late) {
+        free(fresh);
+        free(late);
+        return;
+    }
+    CHECK_MSG(brute_wins(g, fresh, 3) && !brute_wins(g, late, 7), "judge disagrees");
+    CHECK(g->key(fresh) != g->key(late));
+    struct engine *e = engine_new(1);
+    CHECK(e != NULL);
+    if (e) {
+        struct engine_limits lim = {.algo = ENGINE_ALGO_ALPHABETA, .depth = 7};
+        struct engine_result r;
+        engine_go(e, g, fresh, 0, &lim, 1, &r);
+        CHECK_MSG(r.score == SCORE_WIN - 3, "%s: score %d, not a win in 3", fresh_text, r.score);
+        engine_go(e, g, late, 0, &lim, 1, &r);
+        CHECK_MSG(r.score < ENGINE_WIN_BOUND, "%s: score %d, a win carried over", late_text,
+                  r.score);
+        engine_free(e);
+    }
+    free(fresh);
+    free(late);
+}
+
 /* Random positions of every game (1000 each), cheap searches of every kind: always a legal move,
  * the state given back exactly, no move once the game is over. */
 TEST(search_never_illegal_on_random_positions)

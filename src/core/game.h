@@ -136,6 +136,8 @@ struct game {
     enum side (*side_to_move)(const void *st);
     /* Plies made since start or parse: the depth of the state's history. */
     int (*ply)(const void *st);
+    /* Names the state for the search's table: the position, and Egara-guti's quiet
+     * count (its 40-ply limit is always near); chess leaves its 50-move count out. */
     Key (*key)(const void *st);
 
     /* The legal moves by the rules of the position alone; rules that depend on the

@@ -8,6 +8,7 @@
 
 Key egara_zobrist_piece[2][EGARA_POINTS];
 Key egara_zobrist_black;
+Key egara_zobrist_quiet[EGARA_QUIET_LIMIT + 1];
 
 void egara_init(void)
 {
@@ -19,6 +20,8 @@ void egara_init(void)
         for (int p = 0; p < EGARA_POINTS; p++)
             egara_zobrist_piece[side][p] = rng_next(&r);
     egara_zobrist_black = rng_next(&r);
+    for (int q = 0; q <= EGARA_QUIET_LIMIT; q++)
+        egara_zobrist_quiet[q] = rng_next(&r);
 }
 
 Key egara_compute_key(const struct egara_state *s)
@@ -50,9 +53,13 @@ int egara_ply(const void *st)
     return ((const struct egara_state *)st)->ply;
 }
 
+/* The search's key: the position's (which repetition compares) and the quiet count,
+ * since the same points 30 quiet plies later are 30 plies nearer the count's verdict. */
 Key egara_key(const void *st)
 {
-    return ((const struct egara_state *)st)->key;
+    const struct egara_state *s = st;
+    int quiet = s->quiet < EGARA_QUIET_LIMIT ? s->quiet : EGARA_QUIET_LIMIT;
+    return s->key ^ egara_zobrist_quiet[quiet];
 }
 
 /* Times the current position has occurred since the last capture, itself included. */

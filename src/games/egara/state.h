@@ -50,6 +50,7 @@ struct egara_state {
 
 extern Key egara_zobrist_piece[2][EGARA_POINTS];
 extern Key egara_zobrist_black;
+extern Key egara_zobrist_quiet[EGARA_QUIET_LIMIT + 1];
 
 Key egara_compute_key(const struct egara_state *s);
 int egara_gen_moves(const void *st, Move *moves);
