@@ -130,6 +130,28 @@ TEST(chess_eval_pure)
     random_positions(TEST_CTX, 5, check_pure);
 }
 
+/* The search's pawn table changes nothing but the speed: over 40 games' positions (more
+ * than the table holds, so entries are replaced), a score read through it, on its
+ * first meeting and again, is chess_eval's. */
+static struct chess_pawn_table *pawn_table;
+
+static void check_cached(struct test_ctx *t__, const struct chess_pos *p)
+{
+    int v = chess_eval(p);
+    CHECK_EQ_INT(chess_eval_cached(p, pawn_table), v);
+    CHECK_EQ_INT(chess_eval_cached(p, pawn_table), v);
+}
+
+TEST(chess_eval_pawn_table_agrees)
+{
+    pawn_table = calloc(1, sizeof *pawn_table);
+    CHECK(pawn_table != NULL);
+    if (pawn_table)
+        random_positions(TEST_CTX, 40, check_cached);
+    free(pawn_table);
+    pawn_table = NULL;
+}
+
 /* The tuner's model: the trace and the weights give back the evaluation (up to the
  * rounding of integer division). */
 static void check_trace(struct test_ctx *t__, const struct chess_pos *p)

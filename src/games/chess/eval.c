@@ -157,8 +157,8 @@ static void threats(const struct chess_pos *p, int us, const struct eval_info *i
     eval_add(a, us, EW_HANGING, chess_popcount(targets & in->att[us][0] & ~in->att[them][0]));
 }
 
-int chess_eval_traced(const struct chess_pos *p, const struct chess_eval_weights *w,
-                      struct chess_eval_trace *trace)
+static int evaluate(const struct chess_pos *p, const struct chess_eval_weights *w,
+                    struct chess_eval_trace *trace, struct chess_pawn_table *pawn_table)
 {
     struct eval_acc a = {{0, 0}, {0, 0}, w->w, trace};
     struct eval_info in;
@@ -166,7 +166,7 @@ int chess_eval_traced(const struct chess_pos *p, const struct chess_eval_weights
     if (trace)
         memset(trace, 0, sizeof *trace);
     int phase = material(p, &a);
-    eval_pawns(p, &a);
+    eval_pawns(p, &a, w == &chess_eval_weights_default ? pawn_table : NULL);
     for (int c = 0; c < 2; c++) {
         Bitboard pawns = chess_pieces(p, c, PAWN);
         int ksq = chess_king_sq(p, c);
@@ -196,9 +196,20 @@ int chess_eval_traced(const struct chess_pos *p, const struct chess_eval_weights
     return p->side == SIDE_WHITE ? v : -v;
 }
 
+int chess_eval_traced(const struct chess_pos *p, const struct chess_eval_weights *w,
+                      struct chess_eval_trace *trace)
+{
+    return evaluate(p, w, trace, NULL);
+}
+
 int chess_eval(const struct chess_pos *p)
 {
-    return chess_eval_traced(p, &chess_eval_weights_default, NULL);
+    return evaluate(p, &chess_eval_weights_default, NULL, NULL);
+}
+
+int chess_eval_cached(const struct chess_pos *p, struct chess_pawn_table *pawns)
+{
+    return evaluate(p, &chess_eval_weights_default, NULL, pawns);
 }
 
 const struct chess_eval_weights *chess_eval_default_weights(void)

@@ -2,6 +2,7 @@
  * sums, and the bitboard helpers the terms are written with. */
 #pragma once
 
+#include "eval.h"
 #include "eval_params.h"
 
 /* The sums of one evaluation: middlegame and endgame per colour, the weights read and
@@ -75,8 +76,9 @@ static inline int eval_distance(int a, int b)
     return df > dr ? df : dr;
 }
 
-/* eval_pawns.c: pawn structure and passed pawns of both colours. */
-void eval_pawns(const struct chess_pos *p, struct eval_acc *a);
+/* eval_pawns.c: pawn structure and passed pawns of both colours; `table` (may be
+ * NULL) keeps the pawns-only terms for the default weights when no trace is taken. */
+void eval_pawns(const struct chess_pos *p, struct eval_acc *a, struct chess_pawn_table *table);
 
 /* eval_endgame.c: the factor 0..64 on the endgame part when `strong` is ahead. */
 int eval_scale(const struct chess_pos *p, int strong);

@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 
+#include "games/chess/eval.h"
 #include "games/chess/state.h"
 #include "search/search.h"
 #include "table.h"
@@ -72,7 +73,8 @@ struct cs_thread {
     /* Continuation history: how a quiet move (piece, target) fared after the move one
      * and two plies before it (piece, target): 16 * 64 * 16 * 64 entries. */
     int16_t *cont_hist;
-    struct cs_root_move *root; /* this thread's root moves */
+    struct chess_pawn_table pawns; /* the evaluation's, this thread's own */
+    struct cs_root_move *root;     /* this thread's root moves */
     int nroot, pv_index;       /* multipv: lines before pv_index are done */
 };
 

@@ -60,9 +60,9 @@ static Score draw_score(const struct cs_thread *t)
     return t->pos.side == t->sh->root_side ? -t->sh->contempt : t->sh->contempt;
 }
 
-static Score evaluate(const struct chess_pos *p)
+static Score evaluate(struct cs_thread *t)
 {
-    Score s = chess_eval(p);
+    Score s = chess_eval_cached(&t->pos, &t->pawns);
     return s >= ENGINE_WIN_BOUND    ? ENGINE_WIN_BOUND - 1
            : s <= -ENGINE_WIN_BOUND ? -ENGINE_WIN_BOUND + 1
                                     : s;
@@ -141,7 +141,7 @@ Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv)
     if (chess_dead_position(p))
         return draw_score(t);
     if (ply >= CS_MAX_PLY - 1)
-        return chess_in_check(p) ? 0 : evaluate(p);
+        return chess_in_check(p) ? 0 : evaluate(t);
 
     struct cs_tt_hit h;
     int hit = cs_tt_probe(&t->sh->tt, p->key, &h);
@@ -161,7 +161,7 @@ Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv)
             return -(SCORE_WIN - ply);
         cs_order_moves(t, ply, 0, n, hit ? h.move : 0);
     } else {
-        stand = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(p);
+        stand = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(t);
         best = stand;
         if (hit && (h.bound == TT_EXACT || (h.bound == TT_LOWER && ts > stand) ||
                     (h.bound == TT_UPPER && ts < stand)))
@@ -280,7 +280,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
             (p->halfmove >= 100 && (!chess_in_check(p) || chess_has_legal_move(p))))
             return draw_score(t);
         if (ply >= CS_MAX_PLY - 1)
-            return chess_in_check(p) ? 0 : evaluate(p);
+            return chess_in_check(p) ? 0 : evaluate(t);
         if (alpha < -(SCORE_WIN - ply))
             alpha = -(SCORE_WIN - ply);
         if (beta > SCORE_WIN - ply - 1)
@@ -305,7 +305,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     Score eval = CS_NO_EVAL;
     f->eval = CS_NO_EVAL;
     if (!in_check) {
-        f->eval = eval = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(p);
+        f->eval = eval = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(t);
         if (hit && ts > -ENGINE_WIN_BOUND && ts < ENGINE_WIN_BOUND &&
             (h.bound == TT_EXACT || (h.bound == TT_LOWER && ts > eval) ||
              (h.bound == TT_UPPER && ts < eval)))
