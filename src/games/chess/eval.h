@@ -20,5 +20,8 @@ struct chess_pawn_table {
     struct chess_pawn_entry entry[CHESS_PAWN_TABLE_SIZE];
 };
 
+/* Both colours' pawns as one key, never 0 (a mix of the two bitboards). */
+Key chess_pawn_key(const struct chess_pos *p);
+
 /* chess_eval, reading and filling `pawns`: the same score, sooner. */
 int chess_eval_cached(const struct chess_pos *p, struct chess_pawn_table *pawns);

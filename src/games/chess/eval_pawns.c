@@ -49,8 +49,7 @@ static void passers_of(const struct chess_pos *p, int us, Bitboard passers, stru
     }
 }
 
-/* Both colours' pawns as one key (never 0): a mix of the two bitboards. */
-static Key pawn_key(const struct chess_pos *p)
+Key chess_pawn_key(const struct chess_pos *p)
 {
     Key w = chess_pieces(p, SIDE_WHITE, PAWN), b = chess_pieces(p, SIDE_BLACK, PAWN);
     Key bm = b * 0xc2b2ae3d27d4eb4fULL;
@@ -68,7 +67,7 @@ void eval_pawns(const struct chess_pos *p, struct eval_acc *a, struct chess_pawn
         passers[SIDE_WHITE] = structure_of(p, SIDE_WHITE, a);
         passers[SIDE_BLACK] = structure_of(p, SIDE_BLACK, a);
     } else {
-        Key key = pawn_key(p);
+        Key key = chess_pawn_key(p);
         struct chess_pawn_entry *e = &table->entry[key & (CHESS_PAWN_TABLE_SIZE - 1)];
         if (e->key != key) {
             struct eval_acc fresh = {{0, 0}, {0, 0}, a->w, NULL};

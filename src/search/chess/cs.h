@@ -16,6 +16,13 @@
 /* Positions before the root that repetition detection can look back on. */
 #define CS_ROOT_HISTORY 128
 
+/* Correction history: how far searches found the static evaluation off, by side to
+ * move and pawn structure, in 1/CS_CORRECTION_GRAIN centipawns within
+ * +-CS_CORRECTION_LIMIT centipawns. */
+#define CS_CORRECTION_SIZE 16384 /* a power of two */
+#define CS_CORRECTION_GRAIN 16
+#define CS_CORRECTION_LIMIT 128
+
 /* A score no search returns: "no static evaluation" (in check). */
 #define CS_NO_EVAL (-SCORE_INFINITE - 1)
 
@@ -74,6 +81,7 @@ struct cs_thread {
      * and two plies before it (piece, target): 16 * 64 * 16 * 64 entries. */
     int16_t *cont_hist;
     struct chess_pawn_table pawns; /* the evaluation's, this thread's own */
+    int16_t correction[2][CS_CORRECTION_SIZE];
     struct cs_root_move *root;     /* this thread's root moves */
     int nroot, pv_index;       /* multipv: lines before pv_index are done */
 };

@@ -68,6 +68,35 @@ static Score evaluate(struct cs_thread *t)
                                     : s;
 }
 
+/* The correction history's entry for the position. */
+static int16_t *correction_at(struct cs_thread *t)
+{
+    Key k = chess_pawn_key(&t->pos);
+    return &t->correction[t->pos.side][k & (CS_CORRECTION_SIZE - 1)];
+}
+
+/* The static evaluation moved by what searches of positions with these pawns found. */
+static Score corrected(struct cs_thread *t, Score raw)
+{
+    Score v = raw + *correction_at(t) / CS_CORRECTION_GRAIN;
+    return v >= ENGINE_WIN_BOUND    ? ENGINE_WIN_BOUND - 1
+           : v <= -ENGINE_WIN_BOUND ? -ENGINE_WIN_BOUND + 1
+                                    : v;
+}
+
+/* A search found `best` where the evaluation said `raw`: move the entry toward the
+ * difference, the more the deeper the search. */
+static void learn_correction(struct cs_thread *t, Score raw, Score best, int depth)
+{
+    int diff = best - raw;
+    diff = diff > CS_CORRECTION_LIMIT ? CS_CORRECTION_LIMIT
+           : diff < -CS_CORRECTION_LIMIT ? -CS_CORRECTION_LIMIT
+                                         : diff;
+    int16_t *c = correction_at(t);
+    int weight = depth < 15 ? depth + 1 : 16;
+    *c = (int16_t)(*c + (diff * CS_CORRECTION_GRAIN - *c) * weight / 256);
+}
+
 /* Has the position occurred before, since the last irreversible move? */
 static int is_repetition(const struct cs_thread *t, int ply)
 {
@@ -152,7 +181,7 @@ Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv)
         return ts;
 
     int in_check = chess_in_check(p);
-    Score best, stand = CS_NO_EVAL, orig_alpha = alpha;
+    Score best, raw = CS_NO_EVAL, stand = CS_NO_EVAL, orig_alpha = alpha;
     int n;
     if (in_check) {
         best = -SCORE_INFINITE;
@@ -161,14 +190,15 @@ Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv)
             return -(SCORE_WIN - ply);
         cs_order_moves(t, ply, 0, n, hit ? h.move : 0);
     } else {
-        stand = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(t);
+        raw = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(t);
+        stand = corrected(t, raw);
         best = stand;
         if (hit && (h.bound == TT_EXACT || (h.bound == TT_LOWER && ts > stand) ||
                     (h.bound == TT_UPPER && ts < stand)))
             best = ts;
         if (best >= beta) {
             if (!hit)
-                cs_tt_store(&t->sh->tt, p->key, 0, tt_score_to(best, ply), stand, 0, TT_LOWER);
+                cs_tt_store(&t->sh->tt, p->key, 0, tt_score_to(best, ply), raw, 0, TT_LOWER);
             return best;
         }
         if (best > alpha)
@@ -211,7 +241,7 @@ Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv)
     if (in_check && best == -SCORE_INFINITE)
         best = -(SCORE_WIN - ply);
     enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
-    cs_tt_store(&t->sh->tt, p->key, best_move, tt_score_to(best, ply), stand, 0, bound);
+    cs_tt_store(&t->sh->tt, p->key, best_move, tt_score_to(best, ply), raw, 0, bound);
     return best;
 }
 
@@ -302,10 +332,11 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
 
     /* Step 3. The static evaluation, sharpened by the table's score. */
     const int in_check = chess_in_check(p);
-    Score eval = CS_NO_EVAL;
+    Score eval = CS_NO_EVAL, raw = CS_NO_EVAL;
     f->eval = CS_NO_EVAL;
     if (!in_check) {
-        f->eval = eval = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(t);
+        raw = hit && h.eval > CS_NO_EVAL + 1 ? h.eval : evaluate(t);
+        f->eval = eval = corrected(t, raw);
         if (hit && ts > -ENGINE_WIN_BOUND && ts < ENGINE_WIN_BOUND &&
             (h.bound == TT_EXACT || (h.bound == TT_LOWER && ts > eval) ||
              (h.bound == TT_UPPER && ts < eval)))
@@ -463,7 +494,12 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
         return alpha;
     if (!excluded && (!root || t->pv_index == 0)) {
         enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
-        cs_tt_store(&t->sh->tt, p->key, best_move, tt_score_to(best, ply), f->eval, depth, bound);
+        cs_tt_store(&t->sh->tt, p->key, best_move, tt_score_to(best, ply), raw, depth, bound);
+        /* A quiet verdict the bound does not leave open teaches the correction. */
+        if (!in_check && (!best_move || cs_is_quiet(p, best_move)) &&
+            best > -ENGINE_WIN_BOUND && best < ENGINE_WIN_BOUND &&
+            !(bound == TT_LOWER && best <= f->eval) && !(bound == TT_UPPER && best >= f->eval))
+            learn_correction(t, raw, best, depth);
     }
     return best;
 }
