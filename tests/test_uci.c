@@ -66,7 +66,7 @@ TEST(uci_identifies_with_every_option)
         "option name Move Overhead type spin default 50 min 0 max 5000\n",
         "option name Ponder type check default false\n",
         "option name UCI_LimitStrength type check default false\n",
-        "option name UCI_Elo type spin default 1500 min 800 max 2200\n",
+        "option name UCI_Elo type spin default 1500 min 50 max 2350\n",
         "option name Skill Level type spin default 20 min 0 max 20\n",
         "option name OwnBook type check default false\n",
         "option name BookFile type string default /usr/share/games/gnuchess/book.bin\n",
@@ -106,7 +106,7 @@ TEST(uci_option_values_checked)
         {"MultiPV", "100000", "MultiPV is a whole number from 1"},
         {"Move Overhead", "-5", "Move Overhead is a whole number from 0 to 5000"},
         {"Ponder", "yes", "Ponder is true or false, not 'yes'"},
-        {"UCI_Elo", "3500", "UCI_Elo is a whole number from 800 to 2200"},
+        {"UCI_Elo", "3500", "UCI_Elo is a whole number from 50 to 2350"},
         {"Skill Level", "21", "Skill Level is a whole number from 0 to 20"},
         {"OwnBook", "1", "OwnBook is true or false"},
         {"BookFile", "<empty>", "BookFile needs a file name"},
@@ -165,9 +165,10 @@ TEST(uci_strength_tables)
         if (l > 1)
             CHECK(uci_level_elo(l) > uci_level_elo(l - 1));
     }
-    CHECK_EQ_INT(uci_elo_level(800), 1);
-    CHECK_EQ_INT(uci_elo_level(2200), 8);
-    CHECK_EQ_INT(uci_elo_level(1500), 3);
+    CHECK_EQ_INT(uci_elo_level(50), 1);
+    CHECK_EQ_INT(uci_elo_level(2350), 8);
+    CHECK_EQ_INT(uci_elo_level(1500), 5);
+    CHECK_EQ_INT(uci_elo_level(1150), 4);
 }
 
 TEST(uci_setoption_messages_and_effects)
@@ -183,7 +184,7 @@ TEST(uci_setoption_messages_and_effects)
                     "setoption name Move Overhead value 100\n"
                     "setoption name Ponder value true\n"
                     "setoption name UCI_LimitStrength value true\n"
-                    "setoption name UCI_Elo value 800\n"
+                    "setoption name UCI_Elo value 200\n"
                     "position startpos\n"
                     "go depth 6\n"
                     "isready\n");
@@ -193,7 +194,7 @@ TEST(uci_setoption_messages_and_effects)
     CHECK(strstr(out, "info string error: setoption needs 'name'\n"));
     CHECK(strstr(out, "info string error: unknown option ''; nothing changed\n"));
     CHECK_EQ_INT(count(out, "info string"), 4);
-    /* UCI_Elo 800 is level 1: one ply, whatever `go` allows. */
+    /* UCI_Elo 200 is level 1: one ply, whatever `go` allows. */
     CHECK(strstr(out, "info depth 1 "));
     CHECK(!strstr(out, "info depth 2 "));
     CHECK_EQ_INT(count(out, "bestmove "), 1);

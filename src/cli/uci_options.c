@@ -20,14 +20,17 @@
 #define UCI_MAX_OVERHEAD_MS 5000
 #define UCI_SKILL_MAX 20
 
-/* UCI_Elo for chess.  Level 1 is anchored by a guess (a beginner who plays a random
- * safe move a third of the time); each step above it is the gap the session-1 ladder
- * measured between neighbouring chess levels (src/search/NOTES.md: 2 v 1 +392, 3 v 2
- * +258, 4 v 3 +330, 5 v 4 +114, rounded), and 100 a step for levels 6-8 until those
- * are measured.  The ladder against rated engines (issue 8) will re-anchor it. */
-static const int level_elo[ENGINE_LEVEL_MAX] = {800, 1190, 1450, 1780, 1890, 1990, 2090, 2190};
-#define UCI_ELO_MIN 800
-#define UCI_ELO_MAX 2200
+/* UCI_Elo for chess, on the scale of Stockfish 15.1's own UCI_Elo (the one GUIs use)
+ * at 5+0.05, one thread each, 100 games per anchor, session 4 (src/search/NOTES.md):
+ * level 4 scored 24% against UCI_Elo 1350 (about 1150), level 6 52% against 1700
+ * (about 1710), level 7 11.5% against 2100 and 37.5% against 1900 (about 1800),
+ * level 2 0% against 1350 (over 500 below).  The levels between and below come from the
+ * self-play gaps (5 v 4 +238 and 6 v 5 +200 share the measured 560; 4 v 3 +402, 3 v 2
+ * +282, 2 v 1 +418).  Level 8 beat level 7 in all of 64 games, at least +530: its
+ * rating is that lower bound. */
+static const int level_elo[ENGINE_LEVEL_MAX] = {50, 450, 750, 1150, 1450, 1700, 1800, 2350};
+#define UCI_ELO_MIN 50
+#define UCI_ELO_MAX 2350
 #define UCI_ELO_DEFAULT 1500
 
 enum opt_type { OPT_SPIN, OPT_CHECK, OPT_STRING, OPT_BUTTON, OPT_COMBO };
