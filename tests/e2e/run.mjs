@@ -45,6 +45,12 @@ async function open(opts = {}) {
 
 const cell = (name) => `#board [data-cell="${name}"]`;
 const click = (page, name) => page.click(cell(name));
+// A cell's box, queried and measured in one step inside the page: a board redrawn
+// between finding a cell and measuring it (a reply arriving) cannot leave us nothing.
+const cellBox = (page, name) => page.waitForFunction((sel) => {
+  const r = document.querySelector(sel)?.getBoundingClientRect();
+  return r && r.width > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+}, cell(name)).then((h) => h.jsonValue());
 const moveTexts = (page) => page.$$eval('#moves .ply', (n) => n.map((x) => x.textContent));
 
 async function waitMoves(page, count) {
@@ -99,8 +105,8 @@ test('chess: click-click, destinations, the reply by server-sent events, drag, l
   assert((await page.$$('#board .cell.m-last')).length >= 2, 'the reply is not highlighted');
   if (!srv.real) assert(await hasClass(page, 'e5', 'm-last') && await hasClass(page, 'e7', 'm-last'), 'the reply e7-e5 is not highlighted');
   // Drag the knight g1 to f3.
-  const a = await page.$(cell('g1')).then((n) => n.boundingBox());
-  const b = await page.$(cell('f3')).then((n) => n.boundingBox());
+  const a = await cellBox(page, 'g1');
+  const b = await cellBox(page, 'f3');
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move(a.x + a.width / 2 + 20, a.y, { steps: 4 });
@@ -131,9 +137,8 @@ test('chess as Black: the board turns, the computer opens by server-sent events'
   // The computer's opening move may redraw the board while we measure it: wait for
   // the reply first, then measure the settled board.
   await waitMoves(page, 1);
-  const box = async (name) => (await page.waitForSelector(cell(name), { state: 'visible' })).boundingBox();
-  const a1 = await box('a1');
-  const h8 = await box('h8');
+  const a1 = await cellBox(page, 'a1');
+  const h8 = await cellBox(page, 'h8');
   assert(a1.x > h8.x && a1.y < h8.y, 'board not turned for Black');
   await waitMoves(page, 1);
   await click(page, 'e7');
