@@ -42,16 +42,21 @@ static inline Score search_result_score(enum result r, enum side to_move, int pl
     return r == mine ? SCORE_WIN - ply : -(SCORE_WIN - ply);
 }
 
-/* The evaluation clamped below the win scores, so a static score is never taken for
- * a proven result. */
-static inline Score search_evaluate(const struct game *g, const void *st)
+/* A static score clamped below the win scores, so it is never taken for a proven
+ * result. */
+static inline Score search_clamp_static(Score s)
 {
-    Score s = g->evaluate(st);
     if (s >= ENGINE_WIN_BOUND)
         return ENGINE_WIN_BOUND - 1;
     if (s <= -ENGINE_WIN_BOUND)
         return -ENGINE_WIN_BOUND + 1;
     return s;
+}
+
+/* The evaluation, clamped. */
+static inline Score search_evaluate(const struct game *g, const void *st)
+{
+    return search_clamp_static(g->evaluate(st));
 }
 
 /* The principal variation from the table as move texts, moves checked legal. */

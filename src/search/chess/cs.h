@@ -82,7 +82,7 @@ struct cs_thread {
     int16_t *cont_hist;
     struct chess_pawn_table pawns; /* the evaluation's, this thread's own */
     int16_t correction[2][CS_CORRECTION_SIZE];
-    struct cs_root_move *root;     /* this thread's root moves */
+    struct cs_root_move *root; /* this thread's root moves */
     int nroot, pv_index;       /* multipv: lines before pv_index are done */
 };
 

@@ -62,10 +62,7 @@ static Score draw_score(const struct cs_thread *t)
 
 static Score evaluate(struct cs_thread *t)
 {
-    Score s = chess_eval_cached(&t->pos, &t->pawns);
-    return s >= ENGINE_WIN_BOUND    ? ENGINE_WIN_BOUND - 1
-           : s <= -ENGINE_WIN_BOUND ? -ENGINE_WIN_BOUND + 1
-                                    : s;
+    return search_clamp_static(chess_eval_cached(&t->pos, &t->pawns));
 }
 
 /* The correction history's entry for the position. */
@@ -78,10 +75,7 @@ static int16_t *correction_at(struct cs_thread *t)
 /* The static evaluation moved by what searches of positions with these pawns found. */
 static Score corrected(struct cs_thread *t, Score raw)
 {
-    Score v = raw + *correction_at(t) / CS_CORRECTION_GRAIN;
-    return v >= ENGINE_WIN_BOUND    ? ENGINE_WIN_BOUND - 1
-           : v <= -ENGINE_WIN_BOUND ? -ENGINE_WIN_BOUND + 1
-                                    : v;
+    return search_clamp_static(raw + *correction_at(t) / CS_CORRECTION_GRAIN);
 }
 
 /* A search found `best` where the evaluation said `raw`: move the entry toward the
