@@ -8,7 +8,7 @@
 #include "core/registry.h"
 #include "games/chess/book.h"
 #include "harness.h"
-#include "search/engine.h"
+#include "engines/engine.h"
 
 #define START_KEY TEST_BOOK_START_KEY
 #define SYSTEM_BOOK "/usr/share/games/gnuchess/book.bin"
@@ -398,15 +398,18 @@ TEST(chess_book_file_shrinks_after_open)
 
 /* A level's move with this book at the start position after `dances` times two
  * knight trips out and back (4 plies each, back to the start position). */
-static Move level_move(struct chess_book *b, int level, int dances, uint64_t seed, char *text)
+static Move level_move(const char *book_path, int level, int dances, uint64_t seed, char *text)
 {
     const struct game *g = chess();
     void *st = game_state_new(g);
+    struct engine_book *b = NULL;
+    char err[ERROR_TEXT_MAX];
+    if (book_path && engine_book_open(engine_profile_of(g), book_path, &b, err, sizeof err) != 0)
+        b = NULL;
     if (!st)
         return 0;
     g->start(st);
     static const char *const trip[4] = {"g1f3", "g8f6", "f3g1", "f6g8"};
-    char err[ERROR_TEXT_MAX];
     for (int d = 0; d < dances; d++)
         for (int k = 0; k < 4; k++) {
             Move m;
@@ -417,6 +420,7 @@ static Move level_move(struct chess_book *b, int level, int dances, uint64_t see
     Move m = engine_think(g, st, level, &lim, seed, NULL);
     text_of(st, m, text);
     free(st);
+    engine_book_close(b);
     return m;
 }
 
@@ -436,31 +440,31 @@ TEST(chess_book_levels_open_from_it)
     char text[MOVE_TEXT_MAX];
     int a3 = 0, h3 = 0;
     for (uint64_t seed = 1; seed <= 40; seed++) {
-        level_move(c.b, 1 + (int)(seed % 8), 0, seed, text);
+        level_move(c.path, 1 + (int)(seed % 8), 0, seed, text);
         a3 += !strcmp(text, "a2a3");
         h3 += !strcmp(text, "h2h3");
     }
     CHECK_MSG(a3 + h3 == 40 && a3 > h3 && h3 > 0, "a3 %d h3 %d of 40", a3, h3);
     /* Ply 12: inside level 8's 16 book plies and level 7's 14, at the end of level
      * 6's 12. */
-    level_move(c.b, 8, 3, 7, text);
+    level_move(c.path, 8, 3, 7, text);
     CHECK_STR(text, "a2a3");
-    level_move(c.b, 7, 3, 7, text);
+    level_move(c.path, 7, 3, 7, text);
     CHECK_STR(text, "a2a3");
-    level_move(c.b, 6, 3, 7, text);
+    level_move(c.path, 6, 3, 7, text);
     CHECK(strcmp(text, "a2a3") && strcmp(text, "h2h3"));
     /* Ply 16: past level 8's too; and full strength (level 0) never uses it. */
-    level_move(c.b, 8, 4, 7, text);
+    level_move(c.path, 8, 4, 7, text);
     CHECK(strcmp(text, "a2a3") && strcmp(text, "h2h3"));
-    level_move(c.b, 0, 0, 7, text);
+    level_move(c.path, 0, 0, 7, text);
     CHECK(strcmp(text, "a2a3") && strcmp(text, "h2h3"));
     /* No book: the search. */
     level_move(NULL, 8, 0, 7, text);
     CHECK(strcmp(text, "a2a3") && strcmp(text, "h2h3"));
     /* The same seed, the same book move: a game can be replayed. */
     char again[MOVE_TEXT_MAX];
-    level_move(c.b, 3, 0, 99, text);
-    level_move(c.b, 3, 0, 99, again);
+    level_move(c.path, 3, 0, 99, text);
+    level_move(c.path, 3, 0, 99, again);
     CHECK_STR(text, again);
     book_case_close(&c);
 }

@@ -11,8 +11,8 @@
 #include "games/chess/chess.h"
 #include "games/chess/state.h"
 #include "harness.h"
-#include "search/chess/see.h"
-#include "search/engine.h"
+#include "engines/chess/see.h"
+#include "engines/engine.h"
 
 static struct chess_state *chess_at(const char *fen)
 {

@@ -8,7 +8,7 @@
 #include "core/registry.h"
 #include "core/rng.h"
 #include "harness.h"
-#include "search/engine.h"
+#include "engines/engine.h"
 
 /* An independent judge: plain minimax over the game's own status, no pruning, no
  * table.  wins(): the side to move can force a win within `plies` plies. */
@@ -113,7 +113,7 @@ static void check_finds_wins(struct test_ctx *t__, enum engine_algo algo)
         g->make_move(st, m);
         char text[MOVE_TEXT_MAX] = "?";
         CHECK_MSG(brute_loses(g, st, plies - 1), "%s at %s: not a winning move (score %d)",
-                  engine_algo_name(algo), egara_wins[i].text, r.score);
+                  engine_algo_name(engine_profile_of(g), algo), egara_wins[i].text, r.score);
         g->unmake_move(st, m);
         g->move_text(st, m, text, sizeof text);
         if (algo == ENGINE_ALGO_ALPHABETA)
@@ -281,7 +281,7 @@ TEST(search_stop_flag_honoured)
             if (late >= 0 && late < best)
                 best = late;
         }
-        CHECK_MSG(best <= 50, "%s: returned %lld ms after stop", engine_algo_name(algo),
+        CHECK_MSG(best <= 50, "%s: returned %lld ms after stop", engine_algo_name(engine_profile_of(g), algo),
                   (long long)best);
     }
 }
@@ -299,7 +299,7 @@ TEST(search_limits_honoured)
         struct engine_limits lim = {.nodes = 1500, .algo = algo};
         Move m = engine_think(g, st, 0, &lim, 1, &r);
         CHECK(is_legal(g, st, m));
-        CHECK_MSG(r.nodes <= 1500, "%s: %llu nodes", engine_algo_name(algo),
+        CHECK_MSG(r.nodes <= 1500, "%s: %llu nodes", engine_algo_name(engine_profile_of(g), algo),
                   (unsigned long long)r.nodes);
     }
     /* Depth: the last finished iteration is the limit. */
@@ -455,7 +455,7 @@ static void check_forced_wins(struct test_ctx *t__, const struct game *g,
                 CHECK_MSG(r.score >= ENGINE_WIN_BOUND, "%s: mcts score %d", wins[i].text, r.score);
             g->make_move(st, m);
             CHECK_MSG(brute_loses(g, st, plies - 1), "%s: %s did not play a winning move",
-                      wins[i].text, engine_algo_name(algo));
+                      wins[i].text, engine_algo_name(engine_profile_of(g), algo));
             g->unmake_move(st, m);
         }
         free(st);

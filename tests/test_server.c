@@ -10,7 +10,7 @@
 #include "book_file.h"
 #include "cli/cli.h"
 #include "core/registry.h"
-#include "games/chess/book.h"
+#include "engines/profile.h"
 #include "harness.h"
 #include "server/json_out.h"
 #include "server/ratelimit.h"
@@ -752,8 +752,10 @@ TEST(server_chess_levels_open_from_the_book)
     const struct test_book_entry only[] = {{TEST_BOOK_START_KEY, test_book_move("a2", "a3", 0), 1}};
     char path[64], err[ERROR_TEXT_MAX];
     test_book_write(path, only, 1, 0);
-    struct chess_book *book = NULL;
-    CHECK_MSG(chess_book_open(path, &book, err, sizeof err) == 0, "%s", err);
+    struct engine_book *book = NULL;
+    CHECK_MSG(engine_book_open(engine_profile_of(game_find("chess")), path, &book, err,
+                               sizeof err) == 0,
+              "%s", err);
     struct server_config cfg;
     test_config(&cfg, ":memory:", 0, 0);
     cfg.book = book;
@@ -767,6 +769,6 @@ TEST(server_chess_levels_open_from_the_book)
         json_decref(j);
         server_stop(srv);
     }
-    chess_book_close(book);
+    engine_book_close(book);
     unlink(path);
 }

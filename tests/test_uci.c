@@ -8,6 +8,7 @@
 #include "cli/uci_options.h"
 #include "cli_run.h"
 #include "core/registry.h"
+#include "engines/profile.h"
 #include "harness.h"
 
 /* The waits of the pipe tests: an answer that must come (the sanitizer build is
@@ -92,7 +93,7 @@ TEST(uci_option_values_checked)
 {
     const struct game *chess = game_find("chess");
     struct uci_options o, before;
-    uci_options_default(&o);
+    uci_options_default(&o, chess);
     enum uci_effect fx;
     char err[ERROR_TEXT_MAX];
     static const struct {
@@ -111,7 +112,7 @@ TEST(uci_option_values_checked)
         {"OwnBook", "1", "OwnBook is true or false"},
         {"BookFile", "<empty>", "BookFile needs a file name"},
         {"Level", "9", "Level is a whole number from 0 to 8"},
-        {"Algorithm", "minimax", "Algorithm is auto, alphabeta, mcts or chess"},
+        {"Algorithm", "minimax", "Algorithm is one of auto, alphabeta, mcts, chess, not 'minimax'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         before = o;
@@ -159,16 +160,19 @@ TEST(uci_strength_tables)
     CHECK_EQ_INT(uci_skill_level(20), 0);
     for (int s = 1; s < 20; s++)
         CHECK(uci_skill_level(s) >= uci_skill_level(s - 1));
-    /* UCI_Elo: the nearest level's rating; every level's own rating maps to it. */
+    /* UCI_Elo (chess's profile): the nearest level's rating; every level's own rating
+     * maps to it.  Games whose levels are not rated have none. */
+    const struct engine_profile *p = engine_profile_of(game_find("chess"));
     for (int l = 1; l <= 8; l++) {
-        CHECK_EQ_INT(uci_elo_level(uci_level_elo(l)), l);
+        CHECK_EQ_INT(engine_elo_level(p, engine_level_elo(p, l)), l);
         if (l > 1)
-            CHECK(uci_level_elo(l) > uci_level_elo(l - 1));
+            CHECK(engine_level_elo(p, l) > engine_level_elo(p, l - 1));
     }
-    CHECK_EQ_INT(uci_elo_level(50), 1);
-    CHECK_EQ_INT(uci_elo_level(2350), 8);
-    CHECK_EQ_INT(uci_elo_level(1500), 5);
-    CHECK_EQ_INT(uci_elo_level(1150), 4);
+    CHECK_EQ_INT(engine_elo_level(p, 50), 1);
+    CHECK_EQ_INT(engine_elo_level(p, 2350), 8);
+    CHECK_EQ_INT(engine_elo_level(p, 1500), 5);
+    CHECK_EQ_INT(engine_elo_level(p, 1150), 4);
+    CHECK_EQ_INT(engine_level_elo(engine_profile_of(game_find("agon")), 4), 0);
 }
 
 TEST(uci_setoption_messages_and_effects)

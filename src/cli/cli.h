@@ -34,11 +34,12 @@ void *cli_position(struct cli_io *io, const struct game *g, const char *text);
 /* Parse a whole decimal number in [lo, hi]; -1 with a message otherwise. */
 int cli_int(struct cli_io *io, const char *what, const char *text, long lo, long hi, long *out);
 double cli_seconds(void);
-/* The opening book for the chess levels (`--book PATH|none`): for `path` NULL the
- * default book when it is installed (else none, quietly), "none" for none, else that
- * file.  0 with *out (NULL: no book), or -1 after a message naming the problem.  Only
- * chess has books: for other games *out is NULL. */
-struct chess_book;
-int cli_book(struct cli_io *io, const struct game *g, const char *path, struct chess_book **out);
+/* The opening books of the levels (`--book PATH|none`): for `path` NULL each game's
+ * default book where it is installed (else none, quietly), "none" for none, else that
+ * file, for game `g` or (g NULL) every game whose engine profile reads books.  0 with
+ * *out (NULL: no book; close with engine_book_close), or -1 after a message naming
+ * the problem.  A game without books gets none. */
+struct engine_book;
+int cli_book(struct cli_io *io, const struct game *g, const char *path, struct engine_book **out);
 /* Sort move texts with strcmp (for `moves` and tests). */
 void cli_sort_texts(char (*texts)[MOVE_TEXT_MAX], int n);

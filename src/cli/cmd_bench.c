@@ -11,7 +11,7 @@
 #include "core/playout.h"
 #include "core/registry.h"
 #include "core/rng.h"
-#include "search/engine.h"
+#include "engines/engine.h"
 
 #define BENCH_MAX_PLIES 2000
 
@@ -118,6 +118,6 @@ int cmd_bench(int argc, char **argv, struct cli_io *io)
     for (int i = 0; game_registry[i]; i++)
         if (!only || only == game_registry[i])
             bench_search(game_registry[i],
-                         depth ? (int)depth : engine_bench_depth(game_registry[i]), io);
+                         depth ? (int)depth : engine_profile_of(game_registry[i])->bench_depth, io);
     return 0;
 }

@@ -30,12 +30,11 @@
 
 #include "cli.h"
 #include "core/rng.h"
-#include "games/chess/book.h"
 #include "match_adjudicate.h"
 #include "match_openings.h"
 #include "match_stats.h"
 #include "match_uci.h"
-#include "search/engine.h"
+#include "engines/engine.h"
 
 #define MATCH_MAX_OPTIONS 16
 #define MATCH_NO_MOVE_MS 60000 /* an engine without a clock gets this long a move */
@@ -76,7 +75,7 @@ struct match {
     int64_t time_margin_ms;
     uint64_t seed;
     struct adjudication adj;
-    struct chess_book *book; /* for level players (chess) */
+    struct engine_book *book; /* for level players (the games with books) */
     char **openings;
     int nopenings;
     FILE *out;
@@ -137,7 +136,7 @@ static int parse_tc(struct cli_io *io, const char *v, struct player *p)
 }
 
 /* One modifier key=value of a player spec. */
-static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
+static int parse_modifier(struct cli_io *io, const struct game *g, struct player *p, char *kv)
 {
     char *eq = strchr(kv, '=');
     if (!eq)
@@ -152,14 +151,12 @@ static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
         return 0;
     }
     if (!strcmp(k, "algo")) {
-        if (!strcmp(v, "alphabeta"))
-            p->lim.algo = ENGINE_ALGO_ALPHABETA;
-        else if (!strcmp(v, "mcts"))
-            p->lim.algo = ENGINE_ALGO_MCTS;
-        else if (!strcmp(v, "chess"))
-            p->lim.algo = ENGINE_ALGO_CHESS;
-        else
-            return cli_error(io, "match: bad algo '%s' (alphabeta, mcts or chess)", v);
+        const struct engine_profile *prof = engine_profile_of(g);
+        if (engine_algo_parse(prof, v, &p->lim.algo) != 0) {
+            char names[128];
+            engine_algo_list(prof, ", ", names, sizeof names);
+            return cli_error(io, "match: bad algo '%s' (%s)", v, names);
+        }
         return 0;
     }
     if (!strcmp(k, "depth") || !strcmp(k, "nodes") || !strcmp(k, "movetime") ||
@@ -193,7 +190,7 @@ static int parse_modifier(struct cli_io *io, struct player *p, char *kv)
     return cli_error(io, "match: unknown player setting '%s'", k);
 }
 
-static int parse_player(struct cli_io *io, const char *spec, struct player *p)
+static int parse_player(struct cli_io *io, const struct game *g, const char *spec, struct player *p)
 {
     memset(p, 0, sizeof *p);
     player_default_name(p, spec);
@@ -260,7 +257,7 @@ static int parse_player(struct cli_io *io, const char *spec, struct player *p)
     char mods[512];
     snprintf(mods, sizeof mods, "%s", spec);
     for (char *save = NULL, *kv = strtok_r(mods, ",", &save); kv; kv = strtok_r(NULL, ",", &save))
-        if (parse_modifier(io, p, kv))
+        if (parse_modifier(io, g, p, kv))
             return -1;
     return 0;
 }
@@ -714,7 +711,7 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
         if (a[0] != '-' || !a[1]) {
             if (nplayers == 2)
                 return cli_error(io, "match: a third player '%s'", a);
-            if (parse_player(io, a, &m->players[nplayers]))
+            if (parse_player(io, m->g, a, &m->players[nplayers]))
                 return CLI_BAD_INPUT;
             nplayers++;
         } else if (!strcmp(a, "--games") && has) {
@@ -799,8 +796,8 @@ static int parse_args(struct match *m, int argc, char **argv, const char **openi
                          "[--concurrency N] [--random-plies N] [--openings FILE] [--seed N] "
                          "[--max-plies N] [--out FILE] [--sprt ELO0,ELO1] [--option NAME=VALUE] "
                          "[--adjudicate-resign MOVES,SCORE] [--adjudicate-draw FROM,MOVES,SCORE]");
-    if (!random_plies_set && !strcmp(m->g->name, "chess"))
-        m->random_plies = 0;
+    if (!random_plies_set)
+        m->random_plies = engine_profile_of(m->g)->random_plies;
     if (!strcmp(m->players[0].name, m->players[1].name)) {
         strncat(m->players[0].name, "#1",
                 sizeof m->players[0].name - strlen(m->players[0].name) - 1);
@@ -837,7 +834,7 @@ int cmd_match(int argc, char **argv, struct cli_io *io)
     if (!rc && out_path && !(m.out = fopen(out_path, "w")))
         rc = cli_error(io, "match: cannot write '%s'", out_path);
     if (rc) {
-        chess_book_close(m.book);
+        engine_book_close(m.book);
         for (int i = 0; i < m.nopenings; i++)
             free(m.openings[i]);
         free(m.openings);
@@ -871,7 +868,7 @@ int cmd_match(int argc, char **argv, struct cli_io *io)
                 m.sprt_alpha, m.sprt_beta, m.llr, m.sprt_verdict ? m.sprt_verdict : "no decision");
     if (m.out)
         fclose(m.out);
-    chess_book_close(m.book);
+    engine_book_close(m.book);
     for (int i = 0; i < m.nopenings; i++)
         free(m.openings[i]);
     free(m.openings);

@@ -7,8 +7,8 @@
 
 #include "cli.h"
 #include "core/rng.h"
-#include "games/chess/book.h"
-#include "search/engine.h"
+#include "engines/profile.h"
+#include "engines/engine.h"
 
 static const char *const side_names[2] = {"White", "Black"};
 
@@ -190,12 +190,12 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "play: unexpected argument '%s'", argv[i]);
         }
     }
-    struct chess_book *book = NULL;
+    struct engine_book *book = NULL;
     if (cli_book(io, p.g, book_path, &book))
         return CLI_BAD_INPUT;
     p.limits.book = book;
     if (!(p.st = cli_position(io, p.g, position))) {
-        chess_book_close(book);
+        engine_book_close(book);
         return CLI_BAD_INPUT;
     }
     rng_seed(&p.rng, (uint64_t)seed);
@@ -227,6 +227,6 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
     }
     free(p.moves);
     free(p.st);
-    chess_book_close(book);
+    engine_book_close(book);
     return 0;
 }

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "core/registry.h"
-#include "games/chess/book.h"
+#include "engines/profile.h"
 #include "server/server.h"
 
 int cmd_serve(int argc, char **argv, struct cli_io *io)
@@ -71,8 +71,8 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
     }
     /* Block the stop signals in every thread the server starts; this one waits for
      * them.  (Restored on failure, so an in-process caller keeps its own mask.) */
-    struct chess_book *book = NULL;
-    if (cli_book(io, game_find("chess"), book_path, &book))
+    struct engine_book *book = NULL;
+    if (cli_book(io, NULL, book_path, &book))
         return CLI_BAD_INPUT;
     cfg.book = book;
     sigset_t stop, old;
@@ -84,18 +84,18 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
     struct server *srv = server_start(&cfg, err, sizeof err);
     if (!srv) {
         pthread_sigmask(SIG_SETMASK, &old, NULL);
-        chess_book_close(book);
+        engine_book_close(book);
         return cli_error(io, "serve: %s", err);
     }
     signal(SIGPIPE, SIG_IGN);
     fprintf(io->out, "agora: serving on http://%s:%d/ (database %s, %s)\n", cfg.host,
             server_port(srv), cfg.db_path,
-            book ? "chess levels open from the book" : "no opening book");
+            book ? "the levels open from the book" : "no opening book");
     fflush(io->out);
     int sig;
     sigwait(&stop, &sig);
     fprintf(io->out, "agora: stopping\n");
     server_stop(srv);
-    chess_book_close(book);
+    engine_book_close(book);
     return 0;
 }

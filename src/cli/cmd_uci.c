@@ -24,8 +24,8 @@
 #include "cli.h"
 #include "core/registry.h"
 #include "core/rng.h"
-#include "games/chess/book.h"
-#include "search/engine.h"
+#include "engines/profile.h"
+#include "engines/engine.h"
 #include "uci_options.h"
 
 /* Longer lines are read and dropped (the longest legal chess game in UCI moves is
@@ -42,7 +42,7 @@ struct uci {
     void *st;          /* the position of the last good `position` command */
     int have_position; /* a `position` came since the start or `ucinewgame` */
     struct engine *engine;
-    struct chess_book *book; /* open while OwnBook is on (chess) */
+    struct engine_book *book; /* open while OwnBook is on (a game with books) */
     char book_open_path[UCI_PATH_MAX];
     struct rng book_rng;
 
@@ -448,7 +448,7 @@ static Move book_move(struct uci *u)
     Move m = 0;
     if (!u->book || !u->opt.own_book)
         return 0;
-    int r = chess_book_pick(u->book, u->st, &u->book_rng, &m, err, sizeof err);
+    int r = engine_book_pick(u->book, u->g, u->st, &u->book_rng, &m, err, sizeof err);
     if (r < 0)
         say(u, "info string error: %s", err);
     if (r != 1)
@@ -500,20 +500,20 @@ static int apply_book(struct uci *u, const struct uci_options *next)
     char err[ERROR_TEXT_MAX];
     if (u->book && next->own_book && !strcmp(u->book_open_path, next->book_file))
         return 0;
-    struct chess_book *b = NULL;
-    if (chess_book_open(next->book_file, &b, err, sizeof err) != 0) {
+    struct engine_book *b = NULL;
+    if (engine_book_open(engine_profile_of(u->g), next->book_file, &b, err, sizeof err) != 0) {
         if (!next->own_book && !strcmp(next->book_file, u->opt.book_file))
             return 0; /* OwnBook off and the file unchanged: nothing to check */
         say(u, "info string error: %s; nothing changed", err);
         return -1;
     }
-    chess_book_close(u->book);
+    engine_book_close(u->book);
     u->book = NULL;
     if (next->own_book) {
         u->book = b;
         snprintf(u->book_open_path, sizeof u->book_open_path, "%s", next->book_file);
     } else {
-        chess_book_close(b);
+        engine_book_close(b);
     }
     return 0;
 }
@@ -623,7 +623,7 @@ static void uci_free(struct uci *u)
     free(u->st);
     free(u->search_st);
     engine_free(u->engine);
-    chess_book_close(u->book);
+    engine_book_close(u->book);
     pthread_cond_destroy(&u->wake);
     pthread_mutex_destroy(&u->lock);
     free(u);
@@ -631,7 +631,11 @@ static void uci_free(struct uci *u)
 
 int cmd_uci(int argc, char **argv, struct cli_io *io)
 {
-    const struct game *g = game_find("chess");
+    /* The game whose own protocol UCI is, unless --game names another. */
+    const struct game *g = NULL;
+    for (int i = 0; engine_profiles[i] && !g; i++)
+        if (engine_profiles[i]->uci_native)
+            g = engine_profiles[i]->game;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--game") && i + 1 < argc) {
             if (!(g = cli_game(io, argv[++i])))
@@ -641,7 +645,7 @@ int cmd_uci(int argc, char **argv, struct cli_io *io)
         }
     }
     if (!g)
-        return cli_error(io, "uci: chess is not built in; give --game GAME");
+        return cli_error(io, "uci: no game speaks UCI by default; give --game GAME");
     struct uci *u = calloc(1, sizeof *u);
     if (!u)
         return cli_error(io, "uci: out of memory");
@@ -649,7 +653,7 @@ int cmd_uci(int argc, char **argv, struct cli_io *io)
     u->io = io;
     pthread_mutex_init(&u->lock, NULL);
     pthread_cond_init(&u->wake, NULL);
-    uci_options_default(&u->opt);
+    uci_options_default(&u->opt, g);
     u->st = game_state_new(g);
     u->search_st = game_state_new(g);
     u->engine = engine_new((size_t)u->opt.hash_mb);

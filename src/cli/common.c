@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "core/registry.h"
-#include "games/chess/book.h"
+#include "engines/profile.h"
 
 int cli_error(struct cli_io *io, const char *fmt, ...)
 {
@@ -64,21 +64,39 @@ int cli_int(struct cli_io *io, const char *what, const char *text, long lo, long
     return 0;
 }
 
-int cli_book(struct cli_io *io, const struct game *g, const char *path, struct chess_book **out)
+/* One game's book into *list. */
+static int open_book(struct cli_io *io, const struct engine_profile *p, const char *path,
+                     struct engine_book **list)
 {
     char err[ERROR_TEXT_MAX];
-    *out = NULL;
-    if (strcmp(g->name, "chess") != 0 || (path && !strcmp(path, "none")))
+    const char *def = engine_book_default(p);
+    if (!path && (!def || access(def, R_OK) != 0))
         return 0;
-    if (!path && access(CHESS_BOOK_DEFAULT_PATH, R_OK) != 0)
-        return 0;
-    if (chess_book_open(path ? path : CHESS_BOOK_DEFAULT_PATH, out, err, sizeof err) != 0) {
+    if (engine_book_open(p, path, list, err, sizeof err) != 0) {
         if (path) {
             cli_error(io, "book: %s", err);
             return -1;
         }
         /* The default book is a nicety: a broken one is reported, not fatal. */
         fprintf(io->err, "agora: playing without an opening book: %s\n", err);
+    }
+    return 0;
+}
+
+int cli_book(struct cli_io *io, const struct game *g, const char *path, struct engine_book **out)
+{
+    *out = NULL;
+    if (path && !strcmp(path, "none"))
+        return 0;
+    for (int i = 0; engine_profiles[i]; i++) {
+        const struct engine_profile *p = engine_profiles[i];
+        if (!p->book || (g && p->game != g))
+            continue;
+        if (open_book(io, p, path, out) != 0) {
+            engine_book_close(*out);
+            *out = NULL;
+            return -1;
+        }
     }
     return 0;
 }

@@ -6,16 +6,15 @@
  *   Level 0..8          0 plays at full strength within the `go` limits
  *   Skill Level 0..20   20 is full strength; 0..19 map onto levels 1..8
  *                       (level = 1 + skill * 7 / 19)
- *   UCI_Elo             the level whose rating (uci_level_elo) is nearest (chess only) */
+ *   UCI_Elo             the level whose rating (engine_level_elo) is nearest (offered
+ *                       for a game whose engine profile rates its levels) */
 #pragma once
 
 #include <stddef.h>
 
 #include "core/game.h"
-#include "games/chess/book.h"
 
 #define UCI_PATH_MAX 1024
-#define UCI_DEFAULT_BOOK CHESS_BOOK_DEFAULT_PATH
 
 struct uci_options {
     int hash_mb, threads, multipv, move_overhead_ms;
@@ -33,7 +32,8 @@ enum uci_effect {
     UCI_EFFECT_BOOK,       /* open book_file when own_book, close the book otherwise */
 };
 
-void uci_options_default(struct uci_options *o);
+/* The defaults for game g (its book file, its rating range). */
+void uci_options_default(struct uci_options *o, const struct game *g);
 /* The `option name ...` line of option i of game g (without a newline): 1, or 0 after
  * the last option. */
 int uci_option_line(const struct game *g, int i, char *buf, size_t size);
@@ -44,8 +44,5 @@ int uci_option_set(struct uci_options *o, const struct game *g, const char *name
 /* The level `go` plays at: 0 (full strength within the limits) or 1..8. */
 int uci_play_level(const struct uci_options *o, const struct game *g);
 
-/* The ratings the UCI_Elo table gives levels 1..8 (chess), and the level of a rating. */
-int uci_level_elo(int level);
-int uci_elo_level(int elo);
 /* Skill Level 0..20 as a level (0: full strength). */
 int uci_skill_level(int skill);

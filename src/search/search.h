@@ -1,8 +1,10 @@
-/* What the engine front (engine.c) hands the two searches, and what they share.
- * Private to src/search. */
+/* The searches over the game interface (alpha-beta, MCTS) and what every search
+ * shares: the parameters the engine front (src/engines/engine.c) hands a search, the
+ * result scores, root restriction and move picking.  A game's own search (its engine
+ * profile's, e.g. src/engines/chess/) is written against this header too. */
 #pragma once
 
-#include "engine.h"
+#include "search_types.h"
 #include "timeman.h"
 #include "tt.h"
 

@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "engine.h"
+#include "search_types.h"
 
 #define TIMEMAN_NONE INT64_MAX
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "engine.h"
+#include "search_types.h"
 
 /* A large table comes straight from mmap, aligned to 2 MB and marked for huge pages:
  * a search probes it at random, and with 4 KB pages nearly every probe also missed

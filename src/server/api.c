@@ -13,7 +13,7 @@
 #include "core/registry.h"
 #include "internal.h"
 #include "json_out.h"
-#include "search/engine.h"
+#include "engines/engine.h"
 #include "token.h"
 
 #define LIST_LIMIT 100

@@ -8,6 +8,8 @@
 
 #include "store/store.h"
 
+struct engine_book; /* src/engines/profile.h */
+
 struct server_config {
     const char *host;         /* address to listen on: "127.0.0.1" */
     int port;                 /* 0: any free port (see server_port) */
@@ -26,7 +28,7 @@ struct server_config {
     int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
     int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
     int ping_ms;              /* keep-alive comment on idle event streams (0: 15 s) */
-    const struct chess_book *book; /* chess levels' opening book (the caller's; NULL: none) */
+    const struct engine_book *book; /* the levels' opening books (the caller's; NULL: none) */
     int test_think_ms;             /* tests: every computer move takes at least this long */
     int test_uncapped_engine;      /* tests: the engine searches without a limit of its own, so
                                       only the watchdog's stop (move_time_ms) ends its move */

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "internal.h"
-#include "search/engine.h"
+#include "engines/engine.h"
 
 int64_t server_now_ms(void)
 {

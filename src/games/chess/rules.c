@@ -254,3 +254,19 @@ int chess_is_noisy(const void *st, Move m)
     const struct chess_pos *p = &((const struct chess_state *)st)->pos;
     return p->board[MV_TO(m)] != EMPTY || MV_KIND(m) == MK_EN_PASSANT || MV_KIND(m) == MK_PROMOTION;
 }
+
+const struct chess_pos *chess_state_pos(const void *st)
+{
+    return &((const struct chess_state *)st)->pos;
+}
+
+int chess_state_recent_keys(const void *st, Key *out, int max)
+{
+    const struct chess_state *s = st;
+    int reach = s->pos.halfmove < s->ply ? s->pos.halfmove : s->ply;
+    if (reach > max)
+        reach = max;
+    for (int i = 0; i < reach; i++)
+        out[i] = s->hist[s->ply - reach + i].key;
+    return reach;
+}

@@ -1,22 +1,12 @@
-/* The engine API: what the CLI (play, match, uci) and the server call to get a
- * computer move for any registered game.  src/search implements it over the game
- * interface (alpha-beta and MCTS), with levels 1..8 mapped onto search limits.
- *
- * engine_think searches a copy of nothing: it makes and unmakes moves on `st` and
- * returns it unchanged.  It never returns an illegal move, and returns 0 (no move)
- * only when the game is over.
- *
- * Thread safety: nothing here has mutable global state.  engine_think may run on
- * many threads at once on different states; one `struct engine` serves one thread
- * at a time. */
+/* What a search is asked and what it answers, shared by the searches (alpha-beta,
+ * MCTS, a game's own), the table, time management and the engine front above them
+ * (src/engines/engine.h): the limits of one move, the result, the info lines and the
+ * score bounds.  Knows no game. */
 #pragma once
 
 #include <stdatomic.h>
 
 #include "core/game.h"
-
-#define ENGINE_LEVEL_MIN 1
-#define ENGINE_LEVEL_MAX 8
 
 /* Scores at or beyond ENGINE_WIN_BOUND are wins (or, negated, losses) at a known
  * distance: SCORE_WIN - score plies from the root. */
@@ -27,7 +17,8 @@ enum engine_algo {
     ENGINE_ALGO_AUTO = 0,  /* the game's (or the level's) choice */
     ENGINE_ALGO_ALPHABETA, /* PVS, iterative deepening, TT, quiescence */
     ENGINE_ALGO_MCTS,      /* UCT with a win/loss solver and random playouts */
-    ENGINE_ALGO_CHESS,     /* the dedicated chess search (chess only; elsewhere alpha-beta) */
+    ENGINE_ALGO_OWN,       /* the game's own search (its engine profile's; alpha-beta where
+                            * a game has none) */
 };
 
 /* An info line's score: exact, or from a search that failed outside its aspiration
@@ -48,7 +39,9 @@ struct engine_info {
     enum engine_bound bound;     /* an exact score, or only a bound on it */
 };
 
-struct chess_book;
+/* Opening books, opaque here: an option of a game's engine profile
+ * (src/engines/profile.h). */
+struct engine_book;
 
 struct engine_limits {
     int depth;           /* 0: no depth limit */
@@ -71,10 +64,11 @@ struct engine_limits {
     /* UCI `go ponder`: while *ponder is non-zero, the clock limits do not stop the
      * search (depth, nodes and *stop still do); the caller clears it on ponderhit. */
     const atomic_int *ponder;
-    /* An opening book (chess): a level (1..8) plays a book move, picked by weight
-     * with the seed, while the position has one and fewer than the level's book plies
-     * (level_plan.book_plies) were played from the state's start.  NULL: none. */
-    const struct chess_book *book;
+    /* Opening books (engine_book_open): a level (1..8) plays a move of the book of
+     * its game, picked by weight with the seed, while the position has one and fewer
+     * than the level's book plies (level_plan.book_plies) were played from the state's
+     * start.  Books of other games are passed over.  NULL: none. */
+    const struct engine_book *book;
     /* UCI `go searchmoves`: search only these root moves (those of them that are
      * legal; when none is, every move).  No book move or deliberate blunder then. */
     const Move *searchmoves;
@@ -90,32 +84,3 @@ struct engine_result {
     uint64_t nodes;
     int64_t time_ms;
 };
-
-/* Think at `level` (1..8; 0 means: full strength within `limits` alone).  `limits`
- * may tighten the level's own limits (e.g. the server's per-move time cap) and may
- * be NULL.  The seed makes the low levels' deliberate mistakes reproducible. */
-Move engine_think(const struct game *g, void *st, int level, const struct engine_limits *limits,
-                  uint64_t seed, struct engine_result *out);
-
-/* A persistent engine: its transposition table lives across moves of one game (UCI,
- * match).  NULL without memory. */
-struct engine;
-struct engine *engine_new(size_t hash_mb);
-void engine_free(struct engine *e);
-/* Forget everything learnt (a new game). */
-void engine_clear(struct engine *e);
-/* engine_think with this engine's table. */
-Move engine_go(struct engine *e, const struct game *g, void *st, int level,
-               const struct engine_limits *limits, uint64_t seed, struct engine_result *out);
-
-/* A draw offer to the computer (playing `computer`): accepted when a short search
- * scores the position below ENGINE_DRAW_ACCEPT_BELOW centipawns for it.  Returns 1
- * to accept; 0 to decline, and always once the game is over. */
-#define ENGINE_DRAW_ACCEPT_BELOW (-50)
-int engine_accepts_draw(const struct game *g, void *st, enum side computer, uint64_t seed);
-
-/* The search each game plays with at full strength, decided by measurement. */
-enum engine_algo engine_game_algo(const struct game *g);
-/* The fixed depth `agora bench` searches for this game. */
-int engine_bench_depth(const struct game *g);
-const char *engine_algo_name(enum engine_algo a);

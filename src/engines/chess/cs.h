@@ -1,12 +1,12 @@
 /* The chess search's shared declarations: one search thread's state, the state all
- * threads share, and the functions between the files of src/search/chess.
- * Private to this folder; engine.c sees only chess_search.h. */
+ * threads share, and the functions between the files of src/engines/chess.
+ * Private to this folder; the chess profile (profile.c) sees only chess_search.h. */
 #pragma once
 
 #include <stdatomic.h>
 
 #include "games/chess/eval.h"
-#include "games/chess/state.h"
+#include "games/chess/position.h"
 #include "search/search.h"
 #include "table.h"
 

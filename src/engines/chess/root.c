@@ -180,7 +180,7 @@ static void thread_free(struct cs_thread *t)
 }
 
 /* A thread ready to search the root: the position, the root moves ordered. */
-static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct chess_state *st)
+static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct chess_pos *root)
 {
     struct cs_thread *t = calloc(1, sizeof *t);
     if (t) {
@@ -193,13 +193,13 @@ static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct c
     }
     t->sh = sh;
     t->id = id;
-    t->pos = st->pos;
+    t->pos = *root;
     memcpy(t->keys, sh->root_keys, sizeof(Key) * (size_t)sh->nroot_keys);
     for (int i = 0; i < CS_MAX_PLY + 2; i++)
         t->frame[i].eval = CS_NO_EVAL;
     t->frame[0].move = 1; /* not a null move: the root may be answered by one */
     struct cs_tt_hit h;
-    Move tt_move = cs_tt_probe(&sh->tt, st->pos.key, &h) ? h.move : 0;
+    Move tt_move = cs_tt_probe(&sh->tt, root->key, &h) ? h.move : 0;
     int n = chess_gen_legal(&t->pos, t->moves[1]);
     n = search_restrict_root(t->moves[1], n, sh->params->searchmoves, sh->params->nsearchmoves);
     memcpy(t->moves[0], t->moves[1], sizeof(Move) * (size_t)n);
@@ -215,7 +215,7 @@ static struct cs_thread *thread_new(struct cs_shared *sh, int id, const struct c
 Move chess_search(void *state, const struct search_params *p, struct search_ctl *ctl,
                   struct tt *mem, struct engine_result *out)
 {
-    const struct chess_state *st = state;
+    const struct chess_pos *root = chess_state_pos(state);
     memset(out, 0, sizeof *out);
     struct cs_shared *sh = calloc(1, sizeof *sh);
     if (!sh)
@@ -225,17 +225,12 @@ Move chess_search(void *state, const struct search_params *p, struct search_ctl 
     sh->ctl = ctl;
     sh->params = p;
     sh->node_limit = ctl->node_limit;
-    sh->root_side = st->pos.side;
+    sh->root_side = root->side;
     sh->contempt = p->contempt;
-    int reach = st->pos.halfmove < st->ply ? st->pos.halfmove : st->ply;
-    if (reach > CS_ROOT_HISTORY)
-        reach = CS_ROOT_HISTORY;
-    for (int i = 0; i < reach; i++)
-        sh->root_keys[i] = st->hist[st->ply - reach + i].key;
-    sh->nroot_keys = reach;
+    sh->nroot_keys = chess_state_recent_keys(state, sh->root_keys, CS_ROOT_HISTORY);
 
     int nthreads = p->threads < 1 ? 1 : p->threads > CS_MAX_THREADS ? CS_MAX_THREADS : p->threads;
-    struct cs_thread *lead = thread_new(sh, 0, st);
+    struct cs_thread *lead = thread_new(sh, 0, root);
     struct helper helpers[CS_MAX_THREADS];
     int nhelpers = 0;
     Move best = 0;
@@ -251,7 +246,7 @@ Move chess_search(void *state, const struct search_params *p, struct search_ctl 
         lines = lead->nroot;
     for (int i = 1; i < nthreads; i++) {
         struct helper *h = &helpers[nhelpers];
-        h->t = thread_new(sh, i, st);
+        h->t = thread_new(sh, i, root);
         h->max_depth = max_depth;
         if (!h->t)
             break;
@@ -282,7 +277,7 @@ Move chess_search(void *state, const struct search_params *p, struct search_ctl 
             sc[i] = lead->root[i].score > -SCORE_INFINITE ? lead->root[i].score
                                                           : lead->root[i].prev_score;
         }
-        best = search_noisy_choice(mv, sc, lead->nroot, p->noise, p->seed ^ st->pos.key);
+        best = search_noisy_choice(mv, sc, lead->nroot, p->noise, p->seed ^ root->key);
     }
     out->best = best;
     out->depth = finished;

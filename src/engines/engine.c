@@ -2,12 +2,8 @@
  * and the answer checked against the legal moves before it leaves. */
 #include <stdlib.h>
 
-#include "chess/chess_search.h"
 #include "core/rng.h"
-#include "games/chess/book.h"
-#include "games/chess/chess.h"
-#include "levels.h"
-#include "search.h"
+#include "engine.h"
 
 /* A search with nothing to stop it (no limit, not infinite) runs as level 8. */
 #define ENGINE_DEFAULT_LEVEL ENGINE_LEVEL_MAX
@@ -22,7 +18,7 @@
 #define ENGINE_MIN_HASH (64u << 10)
 #define ENGINE_MAX_HASH (32u << 20)
 
-/* The table's memory serves whichever of alpha-beta and the chess search runs; it is
+/* The table's memory serves whichever of alpha-beta and the game's own search runs; it is
  * cleared when the search using it changes (their entries differ). */
 struct engine {
     struct tt tt;
@@ -80,9 +76,10 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
     if (level <= 0 && !bounded && !lim->infinite)
         level = ENGINE_DEFAULT_LEVEL;
     *algo = lim->algo;
+    const struct engine_profile *prof = engine_profile_of(g);
     if (level > 0 && !lim->infinite) {
         struct level_plan plan;
-        levels_plan(g, level, &plan);
+        engine_level_plan(prof, level, &plan);
         lim->depth = (int)min_nonzero((uint64_t)lim->depth, (uint64_t)plan.depth);
         lim->nodes = min_nonzero(lim->nodes, plan.nodes);
         lim->movetime_ms =
@@ -97,8 +94,8 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
         *book_plies = plan.book_plies;
     }
     if (*algo == ENGINE_ALGO_AUTO)
-        *algo = engine_game_algo(g);
-    if (*algo == ENGINE_ALGO_CHESS && g != &chess_game)
+        *algo = prof->algo;
+    if (*algo == ENGINE_ALGO_OWN && !prof->own_search)
         *algo = ENGINE_ALGO_ALPHABETA;
     if (*algo == ENGINE_ALGO_MCTS && !lim->nodes && !lim->movetime_ms && !has_clock &&
         !lim->infinite)
@@ -177,14 +174,14 @@ static Move maybe_blunder(const struct game *g, void *st, Move best, int per_mil
 static int book_move(const struct game *g, const void *st, const struct engine_limits *lim,
                      int book_plies, uint64_t seed, struct engine_result *out)
 {
-    if (!lim->book || g != &chess_game || g->ply(st) >= book_plies || lim->nsearchmoves)
+    if (!lim->book || g->ply(st) >= book_plies || lim->nsearchmoves)
         return 0;
     struct rng r;
     rng_seed(&r, seed ^ g->key(st) ^ 0xb00cu);
     Move m = 0;
     char err[ERROR_TEXT_MAX];
     /* A book that cannot be read now costs the variety, not the move. */
-    if (chess_book_pick(lim->book, st, &r, &m, err, sizeof err) != 1 || !m)
+    if (engine_book_pick(lim->book, g, st, &r, &m, err, sizeof err) != 1 || !m)
         return 0;
     *out = (struct engine_result){.best = m};
     return 1;
@@ -226,7 +223,7 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         e->table_user = algo;
     }
     Move m = algo == ENGINE_ALGO_MCTS    ? mcts_search(g, st, &p, &ctl, out)
-             : algo == ENGINE_ALGO_CHESS ? chess_search(st, &p, &ctl, &e->tt, out)
+             : algo == ENGINE_ALGO_OWN ? engine_profile_of(g)->own_search(st, &p, &ctl, &e->tt, out)
                                          : ab_search(g, st, &p, &ctl, &e->tt, out);
     if (!lim.nsearchmoves)
         m = maybe_blunder(g, st, m, lim.blunder, seed);

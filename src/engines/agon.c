@@ -1,0 +1,27 @@
+/* Agon's engine profile: alpha-beta (it beat MCTS, src/search/NOTES.md), levels shaped
+ * as Egara-guti's (egara.c explains the shape).  3000 nodes searched no deeper than
+ * level 4's fixed depth 4 (5 v 4 scored 54.5% in 200 games), so the node budgets
+ * start higher.  Each row: algorithm, depth, nodes, time cap (ms), root noise
+ * (centipawns), blunders (per mille of moves), book plies. */
+#include "games/agon/agon.h"
+#include "profile.h"
+
+#define AB ENGINE_ALGO_ALPHABETA
+
+const struct engine_profile agon_profile = {
+    .game = &agon_game,
+    .algo = AB,
+    .bench_depth = 5,
+    .levels =
+        {
+            {AB, 1, 0, 1000, 300, 350, 0},
+            {AB, 2, 0, 1000, 150, 250, 0},
+            {AB, 3, 0, 1000, 60, 200, 0},
+            {AB, 4, 0, 1000, 30, 100, 0},
+            {AB, 0, 15000, 1000, 0, 80, 0},
+            {AB, 0, 60000, 1000, 0, 55, 0},
+            {AB, 0, 250000, 1000, 0, 35, 0},
+            {AB, 0, 1000000, 2000, 0, 0, 0},
+        },
+    .random_plies = 8,
+};

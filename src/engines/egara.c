@@ -1,0 +1,35 @@
+/* Egara-guti's engine profile: alpha-beta (it beat MCTS, src/search/NOTES.md).
+ *
+ * The levels, as in every game:
+ *   levels 1-4  alpha-beta at a fixed shallow depth, with root noise that blurs
+ *               judgement and frequent blunders a beginner can punish;
+ *   levels 5-7  node budgets growing 4-5x a level, rarer blunders;
+ *   level 8     the full search at about one second a move on the reference
+ *               machine, no deliberate mistakes.
+ * Why blunders: Egara-guti between two solid searches is drawish, and more nodes
+ * alone stop making a level stronger well before level 8, while a rate of mistakes
+ * keeps every step measurable.  Every level has a time cap so a slow machine still
+ * answers.  Each row: algorithm, depth, nodes, time cap (ms), root noise
+ * (centipawns), blunders (per mille of moves), book plies. */
+#include "games/egara/egara.h"
+#include "profile.h"
+
+#define AB ENGINE_ALGO_ALPHABETA
+
+const struct engine_profile egara_profile = {
+    .game = &egara_game,
+    .algo = AB,
+    .bench_depth = 16,
+    .levels =
+        {
+            {AB, 1, 0, 1000, 300, 350, 0},
+            {AB, 2, 0, 1000, 150, 250, 0},
+            {AB, 3, 0, 1000, 60, 200, 0},
+            {AB, 5, 0, 1000, 30, 100, 0},
+            {AB, 0, 3000, 1000, 0, 80, 0},
+            {AB, 0, 20000, 1000, 0, 40, 0},
+            {AB, 0, 100000, 1000, 0, 20, 0},
+            {AB, 0, 1000000, 2000, 0, 0, 0},
+        },
+    .random_plies = 8,
+};

@@ -1,0 +1,103 @@
+/* Engine profiles: for each game, how the engines play it.  One profile per game
+ * (src/engines/agon.c, egara.c, chess/profile.c) in one table (profiles.c); everything
+ * above — the engine front, the CLI, the server, match, analysis — asks the profile of
+ * a game and names no game.
+ *
+ * A profile says: which search plays the game at full strength (alpha-beta, MCTS or
+ * a search of its own), its eight levels as search limits, what those levels are
+ * rated (an Elo table, where measured), the depth `agora bench` searches, the opening
+ * book hook, and the few defaults of the tools that differ by game. */
+#pragma once
+
+#include <stddef.h>
+
+#include "core/rng.h"
+#include "search/search.h"
+
+#define ENGINE_LEVEL_MIN 1
+#define ENGINE_LEVEL_MAX 8
+
+/* One level: the search, its limits and its deliberate noise.  Node and depth limits
+ * make a level play the same on any machine; the time cap only guards a slow one. */
+struct level_plan {
+    enum engine_algo algo;
+    int depth;
+    uint64_t nodes;
+    int64_t movetime_ms;
+    int noise;      /* centipawns of root noise */
+    int blunder;    /* per mille of moves replaced by a random move that does not lose
+                     * at once: the mistakes that decide games between solid players */
+    int book_plies; /* plies played from an opening book when one is given */
+};
+
+/* A game's own search (ENGINE_ALGO_OWN): same contract as ab_search (search.h). */
+typedef Move (*engine_own_search)(void *st, const struct search_params *p, struct search_ctl *ctl,
+                                  struct tt *tt, struct engine_result *out);
+
+/* The opening-book hook of a game: a file format it reads, its default file, and a
+ * weighted pick.  `book` is the hook's own object, opaque above the profile. */
+struct engine_book_hook {
+    const char *default_path; /* used when installed; NULL: none */
+    int (*open)(const char *path, void **book, char *err, size_t err_size);
+    void (*close)(void *book);
+    /* 1 with *out (a legal move of st), 0 when the book has none, -1 with err. */
+    int (*pick)(const void *book, const void *st, struct rng *r, Move *out, char *err,
+                size_t err_size);
+};
+
+struct engine_profile {
+    const struct game *game;
+    enum engine_algo algo; /* the stronger search for this game, by measurement */
+    int bench_depth;       /* the fixed depth of `agora bench` */
+    struct level_plan levels[ENGINE_LEVEL_MAX];
+    /* What each level is rated on an outside scale (UCI_Elo), or NULL where the levels
+     * have not been measured against one; strictly increasing. */
+    const int *level_elo;
+    /* The game's own search and its name (`algo=NAME`, UCI's Algorithm), or NULL. */
+    engine_own_search own_search;
+    const char *own_search_name;
+    const struct engine_book_hook *book; /* NULL: the game has no opening books */
+    int uci_native;   /* UCI is this game's own protocol: `agora uci` plays it by default */
+    int random_plies; /* `agora match`'s default of random opening plies */
+};
+
+/* The profile of `g`: its own, or a default (alpha-beta, the levels' usual shape) for
+ * a game that has none yet.  Never NULL. */
+const struct engine_profile *engine_profile_of(const struct game *g);
+/* The profiles, NULL-terminated (those of games with a profile of their own). */
+extern const struct engine_profile *const engine_profiles[];
+
+/* Level 1..8 of the game (clamped into that range). */
+void engine_level_plan(const struct engine_profile *p, int level, struct level_plan *out);
+/* The rating of a level, and the level whose rating is nearest `elo` (0: the profile
+ * has no ratings). */
+int engine_level_elo(const struct engine_profile *p, int level);
+int engine_elo_level(const struct engine_profile *p, int elo);
+
+/* Search names: "auto", "alphabeta", "mcts", and the profile's own search's name. */
+const char *engine_algo_name(const struct engine_profile *p, enum engine_algo a);
+/* 0 with *out for a name this game's engines know (case ignored), else -1. */
+int engine_algo_parse(const struct engine_profile *p, const char *name, enum engine_algo *out);
+/* The names this game's engines know, joined by `sep` ("auto, alphabeta, mcts"). */
+void engine_algo_list(const struct engine_profile *p, const char *sep, char *buf, size_t size);
+
+/* ---- Opening books ----------------------------------------------------------------
+ * An open book is a list (one book per game at most): engine_limits.book takes the
+ * list and a search uses the book of its own game.  */
+
+/* The book file a game opens by default (installed or not), or NULL: no books. */
+const char *engine_book_default(const struct engine_profile *p);
+/* Open the book at `path` (NULL: the default) for `p`'s game and put it at the head
+ * of *list: 0, or -1 with err naming the problem (the list unchanged).  A profile
+ * without books: -1 ("GAME has no opening books"). */
+int engine_book_open(const struct engine_profile *p, const char *path, struct engine_book **list,
+                     char *err, size_t err_size);
+/* Close every book of the list. */
+void engine_book_close(struct engine_book *list);
+/* A move of the book of g in `list` for `st`, by weight with `r`: 1 with *out, 0 when
+ * the list has no book of g or the book no move here, -1 with err when the book cannot
+ * be read. */
+int engine_book_pick(const struct engine_book *list, const struct game *g, const void *st,
+                     struct rng *r, Move *out, char *err, size_t err_size);
+/* The path a book was opened from. */
+const char *engine_book_path(const struct engine_book *b);
