@@ -101,13 +101,13 @@ static void all_moves_like(struct test_ctx *t__, void *st, const char *prefix, i
     }
 }
 
-static void status_is(struct test_ctx *t__, void *st, enum result result, enum reason reason)
+static void status_is(struct test_ctx *t__, void *st, enum result result, int reason)
 {
     struct game_status s;
     G->status(st, &s);
     CHECK_MSG(s.result == result && s.reason == reason, "status %s (%s), expected %s (%s)",
-              result_name(s.result), reason_name(s.reason), result_name(result),
-              reason_name(reason));
+              result_name(s.result), reason_name(G, s.reason), result_name(result),
+              reason_name(G, reason));
 }
 
 static void text_is(struct test_ctx *t__, void *st, const char *pieces, char side)
@@ -232,7 +232,7 @@ TEST(agon_double_capture_then_returns)
     /* Onto the throne: allowed for a queen ("any empty cell of the board"). */
     CHECK(G->parse_move(st, "g4@f6", &m, err, sizeof err) == 0);
     G->describe_move(st, m, &desc);
-    CHECK(desc.flags & MOVE_FLAG_RETURN);
+    CHECK(desc.flags & AGON_MOVE_RETURN);
     CHECK_STR(desc.from, "g4");
     CHECK_STR(desc.to, "f6");
     CHECK_EQ_INT(desc.captured_len, 0);
@@ -377,7 +377,7 @@ TEST(agon_formation_win)
     uint64_t leaves = perft(G, st, 2);
     CHECK_EQ_U64(leaves, perft_generic(G, st, 2));
     play(TEST_CTX, st, "h6-g6");
-    status_is(TEST_CTX, st, RESULT_WHITE_WINS, REASON_FORMATION);
+    status_is(TEST_CTX, st, RESULT_WHITE_WINS, AGON_REASON_FORMATION);
     Move moves[256];
     CHECK_EQ_INT(G->gen_moves(st, moves), 0);
     CHECK_EQ_INT(game_legal_moves(G, st, moves), 0);
@@ -396,14 +396,14 @@ TEST(agon_formation_loss)
 {
     void *st = position(TEST_CTX, "Qf4 Ge5 Ge6 Gf5 Gf7 Gg5 Gh6 qf11 gk7 gb7 gh1 gd1 gl2 ga2", 'w');
     play(TEST_CTX, st, "h6-g6");
-    status_is(TEST_CTX, st, RESULT_BLACK_WINS, REASON_FORMATION_LOSS);
+    status_is(TEST_CTX, st, RESULT_BLACK_WINS, AGON_REASON_FORMATION_LOSS);
     Move moves[256];
     CHECK_EQ_INT(G->gen_moves(st, moves), 0);
     free(st);
     /* Black's formation, checked after Black's move: a win for Black. */
     st = position(TEST_CTX, "Qf1 Gk1 Gb1 Gh9 Gd9 Gl5 Ga5 qf6 ge5 ge6 gf5 gf7 gg5 gh6", 'b');
     play(TEST_CTX, st, "h6-g6");
-    status_is(TEST_CTX, st, RESULT_BLACK_WINS, REASON_FORMATION);
+    status_is(TEST_CTX, st, RESULT_BLACK_WINS, AGON_REASON_FORMATION);
     free(st);
 }
 
@@ -630,7 +630,7 @@ TEST(agon_layout_and_piece_at)
     CHECK_EQ_INT(l->cells, 91);
     int neighbours = 0, thrones = 0;
     for (int i = 0; i < l->cells; i++) {
-        thrones += (l->cell[i].flags & CELL_THRONE) != 0;
+        thrones += (l->cell[i].flags & AGON_CELL_THRONE) != 0;
         int a = agon_cell_by_name(l->cell[i].name);
         CHECK(a >= 0 && agon_board.ring[a] == l->cell[i].ring);
         for (int j = 0; j < i; j++) {

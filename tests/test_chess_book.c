@@ -7,6 +7,7 @@
 #include "book_file.h"
 #include "core/registry.h"
 #include "games/chess/book.h"
+#include "games/chess/chess.h"
 #include "harness.h"
 #include "engines/engine.h"
 
@@ -338,7 +339,7 @@ static void walk(struct test_ctx *t__, const struct chess_book *b, const struct 
     for (int i = 0; i < n && depth > 0; i++) {
         struct move_desc d;
         chess()->describe_move(st, mv[i].move, &d);
-        *castles += (d.flags & MOVE_FLAG_CASTLE) != 0;
+        *castles += (d.flags & CHESS_MOVE_CASTLE) != 0;
         chess()->make_move(st, mv[i].move);
         walk(t__, b, rb, st, depth - 1, positions, castles);
         chess()->unmake_move(st, mv[i].move);

@@ -112,7 +112,7 @@ TEST(chess_castling)
     struct move_desc d;
     CHECK(chess()->parse_move(st, "O-O-O", &m, err, sizeof err) == 0);
     chess()->describe_move(st, m, &d);
-    CHECK((d.flags & MOVE_FLAG_CASTLE) && !strcmp(d.from, "e1") && !strcmp(d.to, "c1"));
+    CHECK((d.flags & CHESS_MOVE_CASTLE) && !strcmp(d.from, "e1") && !strcmp(d.to, "c1"));
     CHECK_STR(d.also_from, "a1");
     CHECK_STR(d.also_to, "d1");
     play(TEST_CTX, st, "O-O");
@@ -169,7 +169,7 @@ TEST(chess_en_passant)
     char err[ERROR_TEXT_MAX];
     CHECK(chess()->parse_move(st, "dxe6", &m, err, sizeof err) == 0);
     chess()->describe_move(st, m, &d);
-    CHECK(d.flags & MOVE_FLAG_EN_PASSANT);
+    CHECK(d.flags & CHESS_MOVE_EN_PASSANT);
     CHECK_STR(d.captured[0], "e5");
     /* only on the very next move */
     play(TEST_CTX, st, "Kd2 Kd8");
@@ -215,7 +215,7 @@ TEST(chess_promotion)
     CHECK_STR(text, "a7b8n");
     struct move_desc d;
     chess()->describe_move(st, m, &d);
-    CHECK(d.flags == (MOVE_FLAG_CAPTURE | MOVE_FLAG_PROMOTION) && d.promotion == 'n');
+    CHECK(d.flags == (MOVE_FLAG_CAPTURE | CHESS_MOVE_PROMOTION) && d.promotion == 'n');
     CHECK(d.captured_len == 1 && !strcmp(d.captured[0], "b8"));
     CHECK(chess()->parse_move(st, "a8", &m, err, sizeof err) != 0);
     CHECK(strstr(err, "promotion") != NULL);
@@ -232,14 +232,14 @@ TEST(chess_promotion)
     free(st);
 }
 
-static void expect_status(struct test_ctx *t__, const void *st, enum result r, enum reason why,
+static void expect_status(struct test_ctx *t__, const void *st, enum result r, int why,
                           unsigned claims)
 {
     struct game_status s;
     chess()->status(st, &s);
     CHECK_MSG(s.result == r && s.reason == why && s.claims == claims,
-              "status %s/%s/%u, expected %s/%s/%u", result_name(s.result), reason_name(s.reason),
-              s.claims, result_name(r), reason_name(why), claims);
+              "status %s/%s/%u, expected %s/%s/%u", result_name(s.result), reason_name(chess(), s.reason),
+              s.claims, result_name(r), reason_name(chess(), why), claims);
 }
 
 TEST(chess_check_mate_stalemate)
@@ -254,12 +254,12 @@ TEST(chess_check_mate_stalemate)
     chess()->move_display(st, m, san, sizeof san);
     CHECK_STR(san, "Qh4#");
     chess()->make_move(st, m);
-    expect_status(TEST_CTX, st, RESULT_BLACK_WINS, REASON_CHECKMATE, 0);
+    expect_status(TEST_CTX, st, RESULT_BLACK_WINS, CHESS_REASON_CHECKMATE, 0);
     CHECK_EQ_INT(count_moves(st), 0);
     CHECK(chess()->parse_move(st, "e2e3", &m, err, sizeof err) != 0);
     free(st);
     st = at(TEST_CTX, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    expect_status(TEST_CTX, st, RESULT_DRAW, REASON_STALEMATE, 0);
+    expect_status(TEST_CTX, st, RESULT_DRAW, CHESS_REASON_STALEMATE, 0);
     free(st);
     /* check: only moves that answer it */
     st = at(TEST_CTX, "4k3/8/8/8/8/1N6/3PPP2/r3K3 w - - 0 1");
@@ -276,7 +276,7 @@ TEST(chess_repetition_claim_and_fivefold)
     expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, 0); /* twice */
     struct game_status end;
     char err[ERROR_TEXT_MAX];
-    CHECK(chess_claim_draw(st, CLAIM_THREEFOLD, &end, err, sizeof err) != 0);
+    CHECK(chess_claim_draw(st, CHESS_CLAIM_THREEFOLD, &end, err, sizeof err) != 0);
     CHECK(strstr(err, "2 times") != NULL);
     play(TEST_CTX, st, "Nf3 Nf6 Ng1");
     /* Black announces Ng8, which repeats the start position a third time */
@@ -284,30 +284,30 @@ TEST(chess_repetition_claim_and_fivefold)
     CHECK(chess()->parse_move(st, "Ng8", &ng8, err, sizeof err) == 0);
     CHECK(chess_claim_draw(st, 0, &end, err, sizeof err) != 0);
     CHECK(chess_claim_draw_with_move(st, 0, ng8, &end, err, sizeof err) == 0);
-    CHECK(end.result == RESULT_DRAW && end.reason == REASON_CLAIM_THREEFOLD);
+    CHECK(end.result == RESULT_DRAW && end.reason == CHESS_REASON_CLAIM_THREEFOLD);
     Move nh6;
     CHECK(chess()->parse_move(st, "Nc6", &nh6, err, sizeof err) == 0);
     CHECK(chess_claim_draw_with_move(st, 0, nh6, &end, err, sizeof err) != 0);
     CHECK(strstr(err, "occurs 1 time") != NULL);
     play(TEST_CTX, st, "Ng8");
-    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_THREEFOLD);
+    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CHESS_CLAIM_THREEFOLD);
     CHECK(chess_claim_draw(st, 0, &end, err, sizeof err) == 0);
-    CHECK(end.result == RESULT_DRAW && end.reason == REASON_CLAIM_THREEFOLD);
-    CHECK(chess_claim_draw(st, CLAIM_FIFTY_MOVES, &end, err, sizeof err) != 0);
-    CHECK(chess()->claim_draw(st, &end) == 0 && end.reason == REASON_CLAIM_THREEFOLD);
+    CHECK(end.result == RESULT_DRAW && end.reason == CHESS_REASON_CLAIM_THREEFOLD);
+    CHECK(chess_claim_draw(st, CHESS_CLAIM_FIFTY_MOVES, &end, err, sizeof err) != 0);
+    CHECK(chess()->claim_draw(st, 0, &end) == 0 && end.reason == CHESS_REASON_CLAIM_THREEFOLD);
     /* not claimed: play goes on; the claim lapses when the position changes */
     Move m;
     CHECK(chess()->parse_move(st, "Nc3", &m, err, sizeof err) == 0);
     chess()->make_move(st, m);
     expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, 0);
-    CHECK(chess()->claim_draw(st, &end) != 0);
+    CHECK(chess()->claim_draw(st, 0, &end) != 0);
     chess()->unmake_move(st, m);
     play(TEST_CTX, st, "Nf3"); /* the third time for this position too */
-    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_THREEFOLD);
+    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CHESS_CLAIM_THREEFOLD);
     play(TEST_CTX, st, "Nf6 Ng1 Ng8");
-    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_THREEFOLD); /* 4th */
+    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CHESS_CLAIM_THREEFOLD); /* 4th */
     play(TEST_CTX, st, cycle);
-    expect_status(TEST_CTX, st, RESULT_DRAW, REASON_FIVEFOLD, 0); /* 5th: automatic */
+    expect_status(TEST_CTX, st, RESULT_DRAW, CHESS_REASON_FIVEFOLD, 0); /* 5th: automatic */
     CHECK_EQ_INT(game_legal_moves(chess(), st, (Move[256]){0}), 0);
     free(st);
     /* same placement but different castling rights is not a repetition */
@@ -315,7 +315,7 @@ TEST(chess_repetition_claim_and_fivefold)
     play(TEST_CTX, st, "Rh2 Ra7 Rh1 Ra8 Rh2 Ra7 Rh1 Ra8");
     expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, 0);
     play(TEST_CTX, st, "Rh2 Ra7 Rh1 Ra8");
-    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_THREEFOLD);
+    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CHESS_CLAIM_THREEFOLD);
     free(st);
 }
 
@@ -327,22 +327,22 @@ TEST(chess_fifty_and_seventy_five_moves)
     char err[ERROR_TEXT_MAX];
     Move ra3;
     CHECK(chess()->parse_move(st, "Ra3", &ra3, err, sizeof err) == 0);
-    CHECK(chess_claim_draw_with_move(st, CLAIM_FIFTY_MOVES, ra3, &end, err, sizeof err) != 0);
+    CHECK(chess_claim_draw_with_move(st, CHESS_CLAIM_FIFTY_MOVES, ra3, &end, err, sizeof err) != 0);
     play(TEST_CTX, st, "Ra3");
     Move kd8;
     CHECK(chess()->parse_move(st, "Kd8", &kd8, err, sizeof err) == 0);
-    CHECK(chess_claim_draw_with_move(st, CLAIM_FIFTY_MOVES, kd8, &end, err, sizeof err) == 0);
-    CHECK(end.reason == REASON_CLAIM_FIFTY);
+    CHECK(chess_claim_draw_with_move(st, CHESS_CLAIM_FIFTY_MOVES, kd8, &end, err, sizeof err) == 0);
+    CHECK(end.reason == CHESS_REASON_CLAIM_FIFTY);
     play(TEST_CTX, st, "Kd8");
-    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_FIFTY_MOVES);
-    CHECK(chess_claim_draw(st, CLAIM_FIFTY_MOVES, &end, err, sizeof err) == 0);
-    CHECK(end.reason == REASON_CLAIM_FIFTY);
+    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CHESS_CLAIM_FIFTY_MOVES);
+    CHECK(chess_claim_draw(st, CHESS_CLAIM_FIFTY_MOVES, &end, err, sizeof err) == 0);
+    CHECK(end.reason == CHESS_REASON_CLAIM_FIFTY);
     free(st);
     st = at(TEST_CTX, "4k3/8/8/8/8/8/R7/4K3 w - - 148 80");
     play(TEST_CTX, st, "Ra3");
-    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CLAIM_FIFTY_MOVES);
+    expect_status(TEST_CTX, st, RESULT_ONGOING, REASON_NONE, CHESS_CLAIM_FIFTY_MOVES);
     play(TEST_CTX, st, "Kd8");
-    expect_status(TEST_CTX, st, RESULT_DRAW, REASON_SEVENTY_FIVE, 0);
+    expect_status(TEST_CTX, st, RESULT_DRAW, CHESS_REASON_SEVENTY_FIVE, 0);
     free(st);
     /* a pawn move or capture resets the count */
     st = at(TEST_CTX, "4k3/8/8/8/8/8/P7/4K3 w - - 99 80");
@@ -352,7 +352,7 @@ TEST(chess_fifty_and_seventy_five_moves)
     /* mate on the 75th move stands */
     st = at(TEST_CTX, "k7/8/1K6/8/8/8/8/7R w - - 149 80");
     play(TEST_CTX, st, "Rh8#");
-    expect_status(TEST_CTX, st, RESULT_WHITE_WINS, REASON_CHECKMATE, 0);
+    expect_status(TEST_CTX, st, RESULT_WHITE_WINS, CHESS_REASON_CHECKMATE, 0);
     free(st);
 }
 
@@ -366,7 +366,7 @@ TEST(chess_dead_positions)
     };
     for (size_t i = 0; i < sizeof dead / sizeof dead[0]; i++) {
         void *st = at(TEST_CTX, dead[i]);
-        expect_status(TEST_CTX, st, RESULT_DRAW, REASON_DEAD_POSITION, 0);
+        expect_status(TEST_CTX, st, RESULT_DRAW, CHESS_REASON_DEAD_POSITION, 0);
         free(st);
     }
     static const char *const alive[] = {
@@ -382,7 +382,7 @@ TEST(chess_dead_positions)
     /* capturing the last rook leaves K+N v K: the game ends at once */
     void *st = at(TEST_CTX, "8/8/4k3/8/8/3KN3/8/r7 w - - 0 1");
     play(TEST_CTX, st, "Nc2 Ra2 Kc3 Rxc2+ Kxc2");
-    expect_status(TEST_CTX, st, RESULT_DRAW, REASON_DEAD_POSITION, 0);
+    expect_status(TEST_CTX, st, RESULT_DRAW, CHESS_REASON_DEAD_POSITION, 0);
     free(st);
 }
 

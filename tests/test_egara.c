@@ -4,6 +4,7 @@
 #include "core/perft.h"
 #include "core/registry.h"
 #include "games/egara/board.h"
+#include "games/egara/egara.h"
 #include "harness.h"
 
 static const struct game *egara(void)
@@ -77,7 +78,7 @@ TEST(egara_board_data)
     CHECK_EQ_INT(l->cells, 23);
     CHECK_EQ_INT(l->edges, 40);
     CHECK_STR(l->cell[EGARA_CENTRE].name, "d4");
-    CHECK(l->cell[EGARA_CENTRE].flags & CELL_CENTRE);
+    CHECK(l->cell[EGARA_CENTRE].flags & EGARA_CELL_CENTRE);
 }
 
 TEST(egara_perft_table)
@@ -144,10 +145,10 @@ TEST(egara_chain_changes_direction)
     CHECK_EQ_INT(d.captured_len, 2);
     CHECK_STR(d.captured[0], "b6");
     CHECK_STR(d.captured[1], "d2");
-    CHECK(d.flags & MOVE_FLAG_CHAIN);
+    CHECK(d.flags & EGARA_MOVE_CHAIN);
     egara()->make_move(st, m);
     CHECK_EQ_INT(status_of(st).result, RESULT_WHITE_WINS);
-    CHECK_EQ_INT(status_of(st).reason, REASON_ELIMINATION);
+    CHECK_EQ_INT(status_of(st).reason, EGARA_REASON_ELIMINATION);
     free(st);
 }
 
@@ -220,19 +221,19 @@ TEST(egara_quiet_limit_counts_pieces)
     CHECK_EQ_INT(status_of(st).result, RESULT_ONGOING);
     play(TEST_CTX, st, "b7-d7");
     CHECK_EQ_INT(status_of(st).result, RESULT_WHITE_WINS);
-    CHECK_EQ_INT(status_of(st).reason, REASON_QUIET_LIMIT);
+    CHECK_EQ_INT(status_of(st).reason, EGARA_REASON_QUIET_LIMIT);
     free(st);
     /* 1 against 1: a draw. */
     st = at(TEST_CTX, "W4/3/3/1/3/3/4B w 39");
     play(TEST_CTX, st, "a7-b7");
     CHECK_EQ_INT(status_of(st).result, RESULT_DRAW);
-    CHECK_EQ_INT(status_of(st).reason, REASON_QUIET_LIMIT);
+    CHECK_EQ_INT(status_of(st).reason, EGARA_REASON_QUIET_LIMIT);
     free(st);
     /* The 40th quiet ply ends the game at once, before the next side is found blocked. */
     st = at(TEST_CTX, "4W/3/3/1/W2/W2/BWW2 w 39");
     play(TEST_CTX, st, "g7-f7");
     CHECK_EQ_INT(status_of(st).result, RESULT_WHITE_WINS);
-    CHECK_EQ_INT(status_of(st).reason, REASON_QUIET_LIMIT);
+    CHECK_EQ_INT(status_of(st).reason, EGARA_REASON_QUIET_LIMIT);
     free(st);
     st = at(TEST_CTX, "4W/3/3/1/W2/W2/BWW2 w 10");
     play(TEST_CTX, st, "g7-f7");
@@ -278,7 +279,7 @@ TEST(egara_elimination_wins)
     play(TEST_CTX, st, "c3xe5");
     struct game_status s = status_of(st);
     CHECK_EQ_INT(s.result, RESULT_WHITE_WINS);
-    CHECK_EQ_INT(s.reason, REASON_ELIMINATION);
+    CHECK_EQ_INT(s.reason, EGARA_REASON_ELIMINATION);
     free(st);
 }
 

@@ -604,7 +604,7 @@ static void write_record(struct match *m, int index, const struct game_record *r
         fprintf(m->out, "[Termination \"%s by %s\"]\n", fault_names[rec->fault],
                 m->players[rec->fault_player].name);
     else
-        fprintf(m->out, "[Termination \"%s\"]\n", reason_name(rec->reason));
+        fprintf(m->out, "[Termination \"%s\"]\n", reason_name(m->g, rec->reason));
     if (rec->custom_start)
         fprintf(m->out, "[SetUp \"1\"]\n[FEN \"%s\"]\n", rec->start);
     fprintf(m->out, "[PlyCount \"%d\"]\n\n%s%s%s\n\n", rec->plies, rec->moves ? rec->moves : "",

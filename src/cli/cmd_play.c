@@ -89,19 +89,19 @@ static int human_turn(struct play *p)
         }
         if (!strcmp(text, "claim") && p->g->claim_draw) {
             struct game_status end;
-            if (p->g->claim_draw(p->st, &end)) {
+            if (p->g->claim_draw(p->st, 0, &end)) {
                 fputs("No draw claim is possible now.\n", p->io->out);
                 continue;
             }
             fprintf(p->io->out, "Game over: %s (%s).\n", result_name(end.result),
-                    reason_text(end.reason));
+                    reason_text(p->g, end.reason));
             return 0;
         }
         if (!strcmp(text, "resign")) {
             enum side us = p->g->side_to_move(p->st);
             fprintf(p->io->out, "Game over: %s (%s).\n",
                     result_name(us == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS),
-                    reason_text(REASON_RESIGNATION));
+                    reason_text(p->g, REASON_RESIGNATION));
             return 0;
         }
         if (!strcmp(text, "draw")) {
@@ -116,7 +116,7 @@ static int human_turn(struct play *p)
                 continue;
             }
             fprintf(p->io->out, "The computer accepts. Game over: %s (%s).\n",
-                    result_name(RESULT_DRAW), reason_text(REASON_AGREEMENT));
+                    result_name(RESULT_DRAW), reason_text(p->g, REASON_AGREEMENT));
             return 0;
         }
         if (!strcmp(text, "board")) {
@@ -215,7 +215,7 @@ int cmd_play(int argc, char **argv, struct cli_io *io)
         if (status.result != RESULT_ONGOING) {
             show_board(&p);
             fprintf(io->out, "Game over: %s (%s).\n", result_name(status.result),
-                    reason_text(status.reason));
+                    reason_text(p.g, status.reason));
             break;
         }
         if (p.human[side]) {

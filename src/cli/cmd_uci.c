@@ -232,7 +232,7 @@ static void game_over_info(struct uci *u)
     int lost = gs.result == (us == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS);
     if (lost || gs.result == RESULT_DRAW)
         say(u, "info depth 0 score %s", lost ? "mate 0" : "cp 0");
-    say(u, "info string the game is over: %s", reason_text(gs.reason));
+    say(u, "info string the game is over: %s", reason_text(u->g, gs.reason));
 }
 
 static void *search_thread(void *arg)

@@ -17,54 +17,58 @@ const char *result_name(enum result r)
     return "?";
 }
 
-const char *reason_name(enum reason r)
+/* The words every game may use (enum reason). */
+static const struct game_word core_reasons[] = {
+    {REASON_NONE, "none", "the game goes on"},
+    {REASON_BLOCKED, "blocked", "the side to move has no legal move"},
+    {REASON_REPETITION, "repetition", "the same position occurred three times"},
+    {REASON_AGREEMENT, "agreement", "draw agreed"},
+    {REASON_RESIGNATION, "resignation", "resignation"},
+    {REASON_TIME, "time", "time ran out"},
+    {REASON_ADJUDICATION, "adjudication", "adjudicated"},
+    {0, NULL, NULL},
+};
+
+static const struct game_word *find_word(const struct game_word *words, unsigned code)
 {
-    static const char *const names[REASON_COUNT] = {
-        [REASON_NONE] = "none",
-        [REASON_CHECKMATE] = "checkmate",
-        [REASON_STALEMATE] = "stalemate",
-        [REASON_BLOCKED] = "blocked",
-        [REASON_ELIMINATION] = "elimination",
-        [REASON_FORMATION] = "formation",
-        [REASON_FORMATION_LOSS] = "formation-loss",
-        [REASON_REPETITION] = "repetition",
-        [REASON_FIVEFOLD] = "fivefold-repetition",
-        [REASON_QUIET_LIMIT] = "quiet-limit",
-        [REASON_SEVENTY_FIVE] = "seventy-five-moves",
-        [REASON_DEAD_POSITION] = "dead-position",
-        [REASON_CLAIM_THREEFOLD] = "threefold-claim",
-        [REASON_CLAIM_FIFTY] = "fifty-move-claim",
-        [REASON_AGREEMENT] = "agreement",
-        [REASON_RESIGNATION] = "resignation",
-        [REASON_TIME] = "time",
-        [REASON_ADJUDICATION] = "adjudication",
-    };
-    return (unsigned)r < REASON_COUNT && names[r] ? names[r] : "?";
+    for (; words && words->name; words++)
+        if (words->code == code)
+            return words;
+    return NULL;
 }
 
-const char *reason_text(enum reason r)
+static const struct game_word *reason_word(const struct game *g, int reason)
 {
-    static const char *const texts[REASON_COUNT] = {
-        [REASON_NONE] = "the game goes on",
-        [REASON_CHECKMATE] = "checkmate",
-        [REASON_STALEMATE] = "stalemate: no legal move, not in check",
-        [REASON_BLOCKED] = "the side to move has no legal move",
-        [REASON_ELIMINATION] = "the last piece was captured",
-        [REASON_FORMATION] = "the guards surround the queen on the throne",
-        [REASON_FORMATION_LOSS] = "the guards fill ring 1 with the queen off the throne",
-        [REASON_REPETITION] = "the same position occurred three times",
-        [REASON_FIVEFOLD] = "the same position occurred five times",
-        [REASON_QUIET_LIMIT] = "40 plies without a capture: the piece counts decide",
-        [REASON_SEVENTY_FIVE] = "75 moves each without a capture or pawn move",
-        [REASON_DEAD_POSITION] = "neither side can checkmate",
-        [REASON_CLAIM_THREEFOLD] = "draw claimed: threefold repetition",
-        [REASON_CLAIM_FIFTY] = "draw claimed: fifty moves without a capture or pawn move",
-        [REASON_AGREEMENT] = "draw agreed",
-        [REASON_RESIGNATION] = "resignation",
-        [REASON_TIME] = "time ran out",
-        [REASON_ADJUDICATION] = "adjudicated",
-    };
-    return (unsigned)r < REASON_COUNT && texts[r] ? texts[r] : "?";
+    if (reason < 0)
+        return NULL;
+    const struct game_word *w = g ? find_word(g->reasons, (unsigned)reason) : NULL;
+    return w ? w : find_word(core_reasons, (unsigned)reason);
+}
+
+const char *reason_name(const struct game *g, int reason)
+{
+    const struct game_word *w = reason_word(g, reason);
+    return w ? w->name : "?";
+}
+
+const char *reason_text(const struct game *g, int reason)
+{
+    const struct game_word *w = reason_word(g, reason);
+    return w && w->text ? w->text : w ? w->name : "?";
+}
+
+unsigned game_word_code(const struct game_word *words, const char *name)
+{
+    for (; words && words->name; words++)
+        if (!strcmp(words->name, name))
+            return words->code;
+    return 0;
+}
+
+const char *game_word_name(const struct game_word *words, unsigned bit)
+{
+    const struct game_word *w = find_word(words, bit);
+    return w ? w->name : NULL;
 }
 
 int game_legal_moves(const struct game *g, const void *st, Move *moves)

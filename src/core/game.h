@@ -24,56 +24,44 @@ enum result {
     RESULT_DRAW,
 };
 
-/* Why a game ended.  One list for all games, so the server and the browser can
- * translate each reason once. */
+/* Why a game ended: a number a game's status gives and the store keeps.  The words
+ * below are every game's; a game names its own reasons (checkmate, formation, ...)
+ * in its table `reasons` (struct game), with numbers of its choice other than these.
+ * The numbers are stored with finished games: never renumber one. */
 enum reason {
     REASON_NONE = 0,
-    REASON_CHECKMATE,       /* chess */
-    REASON_STALEMATE,       /* chess */
-    REASON_BLOCKED,         /* the side to move has no legal move and loses */
-    REASON_ELIMINATION,     /* egara: the last enemy piece was captured */
-    REASON_FORMATION,       /* agon: guards on ring 1 with the queen on the throne */
-    REASON_FORMATION_LOSS,  /* agon: guards on ring 1 with the queen elsewhere */
-    REASON_REPETITION,      /* threefold (agon, egara) */
-    REASON_FIVEFOLD,        /* chess, automatic */
-    REASON_QUIET_LIMIT,     /* egara: 40 plies without capture, piece counts decide */
-    REASON_SEVENTY_FIVE,    /* chess, automatic */
-    REASON_DEAD_POSITION,   /* chess */
-    REASON_CLAIM_THREEFOLD, /* chess, claimed by the player to move */
-    REASON_CLAIM_FIFTY,     /* chess, claimed by the player to move */
-    REASON_AGREEMENT,
-    REASON_RESIGNATION,
-    REASON_TIME,
-    REASON_ADJUDICATION,    /* a match or server cap, not a rule */
-    REASON_COUNT
+    REASON_BLOCKED = 3,     /* the side to move has no legal move and loses */
+    REASON_REPETITION = 7,  /* the same position for the third time */
+    REASON_AGREEMENT = 14,  /* a draw offered and accepted */
+    REASON_RESIGNATION = 15,
+    REASON_TIME = 16,
+    REASON_ADJUDICATION = 17, /* a match or server cap, not a rule */
 };
 
-/* Draw claims the player to move may make (chess). */
-enum claim {
-    CLAIM_THREEFOLD = 1u << 0,
-    CLAIM_FIFTY_MOVES = 1u << 1,
+/* A name for a number a game gives (an end reason, a flag bit): `name` stable, for
+ * APIs and logs ("quiet-limit"); `text` for people (NULL where there is none). */
+struct game_word {
+    unsigned code;
+    const char *name;
+    const char *text;
 };
 
 struct game_status {
     enum result result;
-    enum reason reason;
-    unsigned claims; /* enum claim bits, only while ongoing */
+    int reason;      /* enum reason, or one of the game's own reasons */
+    unsigned claims; /* bits of the game's claim_names: draw claims the player to move
+                      * may make, only while ongoing */
 };
 
 /* What a board display needs to show one legal move.  Cells are the game's own
  * cell names ("e4", "f6", "d4"). */
 #define MOVE_DESC_CELLS 24
 #define CELL_NAME_MAX 8
-enum move_flag {
-    MOVE_FLAG_CAPTURE = 1u << 0,
-    MOVE_FLAG_RETURN = 1u << 1,     /* agon: a captured piece goes back */
-    MOVE_FLAG_CASTLE = 1u << 2,     /* chess; the rook's move is in also_from/also_to */
-    MOVE_FLAG_EN_PASSANT = 1u << 3, /* chess */
-    MOVE_FLAG_PROMOTION = 1u << 4,  /* chess; the piece letter is in promotion */
-    MOVE_FLAG_CHAIN = 1u << 5,      /* egara: more than one jump */
-};
+/* Move flags: bit 0 is every game's; a game names its other bits in move_flag_names
+ * (struct game). */
+#define MOVE_FLAG_CAPTURE (1u << 0)
 struct move_desc {
-    unsigned flags;
+    unsigned flags; /* MOVE_FLAG_CAPTURE and the game's own bits */
     char from[CELL_NAME_MAX];
     char to[CELL_NAME_MAX];
     /* every cell the piece lands on, in order, ending with `to` */
@@ -82,7 +70,8 @@ struct move_desc {
     /* cells whose pieces this move captures (removes or marks) */
     int captured_len;
     char captured[MOVE_DESC_CELLS][CELL_NAME_MAX];
-    char promotion; /* 'q', 'r', 'b', 'n' or 0 */
+    char promotion; /* the piece the mover chooses to become (its letter), or 0 */
+    /* a second piece that moves with this one (from, to), or empty */
     char also_from[CELL_NAME_MAX];
     char also_to[CELL_NAME_MAX];
 };
@@ -91,21 +80,16 @@ struct move_desc {
  * renderer (terminal or browser SVG) draws every game from data.  Cells are numbered
  * 0..cells-1 in the layout's own order; piece_at uses the same numbers. */
 enum board_shape {
-    BOARD_SQUARE, /* chess: x = file 0..7, y = rank 0..7 */
-    BOARD_HEX,    /* agon: flat-topped cells (Glinski: files are vertical columns), centre
-                   * at (x, y) in units of the cell width (corner to corner) */
-    BOARD_GRAPH,  /* egara: points on a grid joined by lines (edges) */
-};
-enum cell_flag {
-    CELL_DARK = 1u << 0,   /* a dark square */
-    CELL_THRONE = 1u << 1, /* agon's centre */
-    CELL_CENTRE = 1u << 2, /* egara's d4 */
+    BOARD_SQUARE, /* a grid of squares: x = file, y = rank, from 0 */
+    BOARD_HEX,    /* flat-topped hexagons (files are vertical columns), centre at (x, y)
+                   * in units of the cell width (corner to corner) */
+    BOARD_GRAPH,  /* points on a grid joined by lines (edges) */
 };
 struct board_cell {
     char name[CELL_NAME_MAX];
     float x, y; /* y grows upwards (towards Black) */
-    int ring;   /* agon: 0 (throne) .. 5 (outer ring); 0 elsewhere */
-    unsigned flags;
+    int ring;   /* rings around the centre on a hex board, 0 the centre; 0 elsewhere */
+    unsigned flags; /* bits named by the layout's flag_names (a dark square, a throne) */
 };
 struct board_layout {
     enum board_shape shape;
@@ -113,9 +97,10 @@ struct board_layout {
     const struct board_cell *cell;
     int edges;
     const int (*edge)[2]; /* pairs of cell numbers joined by a line */
+    const struct game_word *flag_names; /* the cells' flag bits, ended by a NULL name */
 };
 enum piece_mark {
-    PIECE_CAPTURED = 1u << 0, /* agon: captured, still on its cell */
+    PIECE_CAPTURED = 1u << 0, /* captured, and still standing on its cell */
 };
 
 struct game {
@@ -174,11 +159,18 @@ struct game {
     /* Optional fast perft (bulk counting, direct calls); NULL uses core's. */
     uint64_t (*perft)(void *st, int depth);
 
-    /* Optional: the player to move claims a draw (chess: threefold, fifty moves).
-     * Returns 0 and fills `out` with the final status to record when status().claims
-     * allows a claim now; -1 otherwise.  The state is not changed: the caller records
+    /* The game's own words: its end reasons (code: the reason), the bits of its move
+     * flags beyond MOVE_FLAG_CAPTURE and of its draw claims; each ended by a NULL
+     * name, each may be NULL for none. */
+    const struct game_word *reasons;
+    const struct game_word *move_flag_names;
+    const struct game_word *claim_names;
+
+    /* Optional: the player to move claims a draw, of the kinds `which` (bits of
+     * claim_names; 0: any).  Returns 0 and fills `out` with the final status to record
+     * when status().claims allows such a claim now; -1 otherwise.  The state is not changed: the caller records
      * the end.  NULL for games without claims. */
-    int (*claim_draw)(const void *st, struct game_status *out);
+    int (*claim_draw)(const void *st, unsigned which, struct game_status *out);
 
     /* Optional: the game's own record format (PGN for chess) of the game `st` holds,
      * from its start position: players and date ("YYYY.MM.DD") as given, `final` the
@@ -189,10 +181,15 @@ struct game {
 };
 
 const char *result_name(enum result r);
-/* A short stable name ("checkmate", "quiet-limit") for APIs and logs. */
-const char *reason_name(enum reason r);
+/* An end reason of game g (core's or the game's own): a short stable name
+ * ("checkmate", "quiet-limit") for APIs and logs, "?" for a number g does not give. */
+const char *reason_name(const struct game *g, int reason);
 /* A phrase for people: "the side to move has no legal move". */
-const char *reason_text(enum reason r);
+const char *reason_text(const struct game *g, int reason);
+/* The name of flag bit `bit` in `words` (NULL when it has none). */
+const char *game_word_name(const struct game_word *words, unsigned bit);
+/* The code of the word called `name` in `words`, or 0 when there is none. */
+unsigned game_word_code(const struct game_word *words, const char *name);
 
 /* The legal moves of a game in progress: none once status says it is over. */
 int game_legal_moves(const struct game *g, const void *st, Move *moves);

@@ -280,7 +280,7 @@ valid:
     }
     if (gs.result != RESULT_ONGOING) {
         set_error(r, 400, "bad \"position\": the game is already over there (%s)",
-                  reason_text(gs.reason));
+                  reason_text(g, gs.reason));
         return;
     }
     int64_t now = server_now_ms();
@@ -400,13 +400,15 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
     } else { /* claim */
         json_t *jc = json_object_get(body, "claim");
         const char *want = json_is_string(jc) ? json_string_value(jc) : NULL;
-        unsigned pick = gs.claims;
-        if (want && !strcmp(want, "threefold"))
-            pick &= CLAIM_THREEFOLD;
-        else if (want && !strcmp(want, "fifty-moves"))
-            pick &= CLAIM_FIFTY_MOVES;
+        unsigned pick = gs.claims, kind = want ? game_word_code(s->g->claim_names, want) : 0;
+        if (kind)
+            pick &= kind;
         else if (want || (jc && !json_is_null(jc))) {
-            set_error(r, 400, "bad \"claim\": expected \"threefold\" or \"fifty-moves\"");
+            char names[128] = "";
+            for (const struct game_word *w = s->g->claim_names; w && w->name; w++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s\"%s\"",
+                         w == s->g->claim_names ? "" : w[1].name ? ", " : " or ", w->name);
+            set_error(r, 400, "bad \"claim\": expected %s", names[0] ? names : "no claim");
             return;
         }
         if ((int)s->g->side_to_move(s->st) != human) {
@@ -417,11 +419,10 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
             set_error(r, 409, "no claim available");
             return;
         }
-        /* The game judges the claim where it can (claim_draw); the status it gives is
-         * what is recorded.  A claim of one kind only is judged here. */
-        struct game_status end = {
-            RESULT_DRAW, pick & CLAIM_THREEFOLD ? REASON_CLAIM_THREEFOLD : REASON_CLAIM_FIFTY, 0};
-        if (s->g->claim_draw && pick == gs.claims && s->g->claim_draw(s->st, &end) != 0) {
+        /* The game judges the claim (claim_draw); the status it gives is what is
+         * recorded. */
+        struct game_status end;
+        if (!s->g->claim_draw || s->g->claim_draw(s->st, pick, &end) != 0) {
             set_error(r, 409, "no claim available");
             return;
         }

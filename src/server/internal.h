@@ -178,7 +178,7 @@ int session_play(struct session *s, Move m, bool defer, char *err, size_t err_si
  * when the store fails. */
 int session_settle(struct session *s, char *err, size_t err_size);
 /* End the game without a move (resignation, agreement, claim). */
-int session_end(struct session *s, enum result r, enum reason why, char *err, size_t err_size);
+int session_end(struct session *s, enum result r, int why, char *err, size_t err_size);
 /* Queue the computer's move if it is its turn and none is queued (takes a reference). */
 void session_schedule(struct session *s);
 /* The computer's move in two steps, each locking s->mu itself: session_think (an

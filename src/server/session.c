@@ -88,7 +88,7 @@ void session_status(const struct session *s, struct game_status *out)
 {
     if (s->row.result != RESULT_ONGOING) {
         out->result = (enum result)s->row.result;
-        out->reason = (enum reason)s->row.reason;
+        out->reason = s->row.reason;
         out->claims = 0;
         return;
     }
@@ -189,7 +189,7 @@ int session_play(struct session *s, Move m, bool defer, char *err, size_t err_si
     return 0;
 }
 
-int session_end(struct session *s, enum result r, enum reason why, char *err, size_t err_size)
+int session_end(struct session *s, enum result r, int why, char *err, size_t err_size)
 {
     /* A move waiting for the computer's reply is stored first, as it stands. */
     if (session_settle(s, err, err_size) != 0)

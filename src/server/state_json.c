@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/registry.h"
 #include "internal.h"
 #include "json_out.h"
 
@@ -43,15 +44,15 @@ static const char *result_slug(enum result r)
     return "?";
 }
 
-static void status_out(struct jout *j, const struct game_status *gs)
+static void status_out(struct jout *j, const struct game *g, const struct game_status *gs)
 {
     jout_open(j, '{');
     jout_kbool(j, "over", gs->result != RESULT_ONGOING);
     jout_kstr(j, "result", result_slug(gs->result));
     if (gs->result == RESULT_WHITE_WINS || gs->result == RESULT_BLACK_WINS)
         jout_kstr(j, "winner", gs->result == RESULT_WHITE_WINS ? "white" : "black");
-    jout_kstr(j, "reason", reason_name(gs->reason));
-    jout_kstr(j, "text", reason_text(gs->reason));
+    jout_kstr(j, "reason", reason_name(g, gs->reason));
+    jout_kstr(j, "text", reason_text(g, gs->reason));
     jout_close(j, '}');
 }
 
@@ -64,21 +65,18 @@ static void cells_out(struct jout *j, const char *key, const char (*cells)[CELL_
     jout_close(j, ']');
 }
 
-static void flags_out(struct jout *j, unsigned flags)
+/* A move's flags by name: core's capture, then the game's own bits in order. */
+static void flags_out(struct jout *j, const struct game *g, unsigned flags)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {
-        {MOVE_FLAG_CAPTURE, "capture"},     {MOVE_FLAG_RETURN, "return"},
-        {MOVE_FLAG_CASTLE, "castle"},       {MOVE_FLAG_EN_PASSANT, "en-passant"},
-        {MOVE_FLAG_PROMOTION, "promotion"}, {MOVE_FLAG_CHAIN, "chain"},
-    };
     jout_key(j, "flags");
     jout_open(j, '[');
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (flags & names[i].bit)
-            jout_str(j, names[i].name);
+    for (unsigned bit = 1; bit; bit <<= 1) {
+        const char *name = !(flags & bit)               ? NULL
+                           : bit == MOVE_FLAG_CAPTURE ? "capture"
+                                                      : game_word_name(g->move_flag_names, bit);
+        if (name)
+            jout_str(j, name);
+    }
     jout_close(j, ']');
 }
 
@@ -103,7 +101,7 @@ static void legal_out(struct jout *j, const struct session *s)
         jout_kstr(j, "to", d.to);
         cells_out(j, "path", d.path, d.path_len);
         cells_out(j, "captured", d.captured, d.captured_len);
-        flags_out(j, d.flags);
+        flags_out(j, g, d.flags);
         if (d.promotion) {
             char p[2] = {d.promotion, 0};
             jout_kstr(j, "promotion", p);
@@ -158,12 +156,11 @@ json_t *layout_json(const struct game *g)
     for (int i = 0; i < lay->cells; i++) {
         const struct board_cell *c = &lay->cell[i];
         json_t *flags = json_array();
-        if (c->flags & CELL_DARK)
-            json_array_append_new(flags, json_string("dark"));
-        if (c->flags & CELL_THRONE)
-            json_array_append_new(flags, json_string("throne"));
-        if (c->flags & CELL_CENTRE)
-            json_array_append_new(flags, json_string("centre"));
+        for (unsigned bit = 1; bit; bit <<= 1) {
+            const char *name = c->flags & bit ? game_word_name(lay->flag_names, bit) : NULL;
+            if (name)
+                json_array_append_new(flags, json_string(name));
+        }
         json_array_append_new(cells, json_pack("{sssfsfsiso}", "name", c->name, "x", (double)c->x,
                                                "y", (double)c->y, "ring", c->ring, "flags", flags));
     }
@@ -217,13 +214,14 @@ char *state_text(const struct session *s, const char *token, const char *draw)
     jout_kbool(&j, "thinking", s->job_pending);
     legal_out(&j, s);
     jout_key(&j, "status");
-    status_out(&j, &gs);
+    status_out(&j, s->g, &gs);
     jout_key(&j, "claims");
     jout_open(&j, '[');
-    if (gs.claims & CLAIM_THREEFOLD)
-        jout_str(&j, "threefold");
-    if (gs.claims & CLAIM_FIFTY_MOVES)
-        jout_str(&j, "fifty-moves");
+    for (unsigned bit = 1; bit; bit <<= 1) {
+        const char *name = gs.claims & bit ? game_word_name(s->g->claim_names, bit) : NULL;
+        if (name)
+            jout_str(&j, name);
+    }
     jout_close(&j, ']');
     time_out(&j, "created", row->created_ms);
     time_out(&j, "updated", row->updated_ms);
@@ -237,7 +235,7 @@ char *state_text(const struct session *s, const char *token, const char *draw)
 
 void summary_out(struct jout *j, const struct store_game *row)
 {
-    struct game_status gs = {(enum result)row->result, (enum reason)row->reason, 0};
+    struct game_status gs = {(enum result)row->result, row->reason, 0};
     jout_open(j, '{');
     jout_kstr(j, "id", row->id);
     jout_kstr(j, "game", row->game);
@@ -245,7 +243,7 @@ void summary_out(struct jout *j, const struct store_game *row)
     jout_kstr(j, "human_side", side_name(row->human_side));
     jout_kint(j, "ply", row->plies);
     jout_key(j, "status");
-    status_out(j, &gs);
+    status_out(j, game_find(row->game), &gs);
     time_out(j, "created", row->created_ms);
     time_out(j, "updated", row->updated_ms);
     jout_close(j, '}');
@@ -269,7 +267,7 @@ size_t event_move_text(const struct session *s, int k, char *buf, size_t size)
     jout_kstr(&j, "side", side_name(mover));
     jout_kbool(&j, "last", k == s->n_stored);
     jout_key(&j, "status");
-    status_out(&j, &gs);
+    status_out(&j, s->g, &gs);
     jout_close(&j, '}');
     char *data = jout_finish(&j);
     int n = snprintf(buf, size, "id: %d\nevent: move\ndata: %s\n\n", k, data ? data : "{}");
@@ -283,7 +281,7 @@ size_t event_end_text(const struct session *s, char *buf, size_t size)
     session_status(s, &gs);
     struct jout j;
     jout_init(&j, 256);
-    status_out(&j, &gs);
+    status_out(&j, s->g, &gs);
     char *data = jout_finish(&j);
     int n = snprintf(buf, size, "event: end\ndata: %s\n\n", data ? data : "{}");
     free(data);
@@ -330,7 +328,7 @@ char *record_text(const struct session *s)
     if (s->row.start[0])
         PUT("[SetUp \"1\"]\n[FEN \"%s\"]\n", s->row.start);
     if (gs.result != RESULT_ONGOING)
-        PUT("[Termination \"%s\"]\n", reason_text(gs.reason));
+        PUT("[Termination \"%s\"]\n", reason_text(s->g, gs.reason));
     PUT("\n");
     /* Number moves from the side that began: a start with Black to move opens "1...". */
     void *st = game_state_new(s->g);

@@ -2,6 +2,14 @@
 #include "agon.h"
 #include "state.h"
 
+static const struct game_word reasons[] = {
+    {AGON_REASON_FORMATION, "formation", "the guards surround the queen on the throne"},
+    {AGON_REASON_FORMATION_LOSS, "formation-loss",
+     "the guards fill ring 1 with the queen off the throne"},
+    {0, NULL, NULL},
+};
+static const struct game_word move_flags[] = {{AGON_MOVE_RETURN, "return", NULL}, {0, NULL, NULL}};
+
 const struct game agon_game = {
     .name = "agon",
     .title = "Agon",
@@ -31,4 +39,6 @@ const struct game agon_game = {
     .render = agon_render,
     .check = agon_check,
     .perft = agon_perft,
+    .reasons = reasons,
+    .move_flag_names = move_flags,
 };

@@ -6,7 +6,8 @@
 #include "state.h"
 
 static struct board_cell cells[AGON_CELLS];
-static struct board_layout layout = {BOARD_HEX, AGON_CELLS, cells, 0, NULL};
+static const struct game_word cell_flags[] = {{AGON_CELL_THRONE, "throne", NULL}, {0, NULL, NULL}};
+static struct board_layout layout = {BOARD_HEX, AGON_CELLS, cells, 0, NULL, cell_flags};
 
 /* Flat-topped cells one unit wide (corner to corner): columns 3/4 apart, cells of a
  * column sqrt(3)/2 apart; f1 at the bottom (y = 0), f11 at the top. */
@@ -18,7 +19,7 @@ void agon_layout_init(void)
         cells[i].x = 0.75f * (float)agon_board.file[c];
         cells[i].y = 0.4330127f * (float)(2 * agon_board.r[c] + agon_board.q[c] + 10);
         cells[i].ring = agon_board.ring[c];
-        cells[i].flags = c == AGON_THRONE ? CELL_THRONE : 0;
+        cells[i].flags = c == AGON_THRONE ? AGON_CELL_THRONE : 0;
     }
 }
 

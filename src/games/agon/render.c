@@ -58,7 +58,7 @@ void agon_render(const void *st, char *buf, size_t size)
     agon_status(s, &status);
     if (status.result != RESULT_ONGOING) {
         snprintf(buf + n, size - n, "Game over: %s (%s).\n", result_name(status.result),
-                 reason_text(status.reason));
+                 reason_text(&agon_game, status.reason));
         return;
     }
     /* A return turn surprises newcomers: say what it is, with a legal example. */

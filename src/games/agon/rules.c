@@ -98,8 +98,8 @@ void agon_status(const void *st, struct game_status *out)
     if (agon_formation(s)) {
         bool throned = AG_OWNER(s->board[AGON_THRONE]) == AG_CODE(mover) &&
                        AG_INDEX(s->board[AGON_THRONE]) == 0;
-        *out = throned ? (struct game_status){mover_wins, REASON_FORMATION, 0}
-                       : (struct game_status){mover_loses, REASON_FORMATION_LOSS, 0};
+        *out = throned ? (struct game_status){mover_wins, AGON_REASON_FORMATION, 0}
+                       : (struct game_status){mover_loses, AGON_REASON_FORMATION_LOSS, 0};
     } else if (occurrences(s) >= 3) {
         *out = (struct game_status){RESULT_DRAW, REASON_REPETITION, 0};
     } else if (!agon_has_move(s)) {

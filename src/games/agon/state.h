@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 
+#include "agon.h"
 #include "board.h"
 #include "core/game.h"
 

@@ -206,7 +206,7 @@ void agon_describe_move(const void *st, Move m, struct move_desc *out)
     snprintf(out->to, sizeof out->to, "%s", agon_board.name[to]);
     snprintf(out->path[out->path_len++], CELL_NAME_MAX, "%s", agon_board.name[to]);
     if (AG_IS_RETURN(m)) {
-        out->flags |= MOVE_FLAG_RETURN;
+        out->flags |= AGON_MOVE_RETURN;
         return;
     }
     unsigned caps = agon_step_captures(s, from, to);

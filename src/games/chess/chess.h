@@ -8,6 +8,24 @@
 
 extern const struct game chess_game;
 
+/* Chess's own words (chess_game.reasons, .move_flag_names, .claim_names, and the
+ * layout's flag_names).  The reasons' numbers are stored with finished games. */
+enum chess_reason {
+    CHESS_REASON_CHECKMATE = 1,
+    CHESS_REASON_STALEMATE = 2,
+    CHESS_REASON_FIVEFOLD = 8,          /* automatic */
+    CHESS_REASON_SEVENTY_FIVE = 10,     /* automatic */
+    CHESS_REASON_DEAD_POSITION = 11,
+    CHESS_REASON_CLAIM_THREEFOLD = 12, /* claimed by the player to move */
+    CHESS_REASON_CLAIM_FIFTY = 13,     /* claimed by the player to move */
+};
+#define CHESS_MOVE_CASTLE (1u << 2)    /* the rook's move is in also_from/also_to */
+#define CHESS_MOVE_EN_PASSANT (1u << 3)
+#define CHESS_MOVE_PROMOTION (1u << 4) /* the piece letter is in promotion */
+#define CHESS_CLAIM_THREEFOLD (1u << 0)
+#define CHESS_CLAIM_FIFTY_MOVES (1u << 1)
+#define CHESS_CELL_DARK (1u << 0)
+
 /* ---- Operations on a game in progress ------------------------------------------
  *
  * The state itself never records how a game ended other than by its position and
@@ -15,9 +33,9 @@ extern const struct game chess_game;
  * positions).  A claim or an agreement is a decision the caller records: these
  * functions say whether it is valid now and fill the final status to record. */
 
-/* The player to move claims a draw.  `which` is CLAIM_THREEFOLD, CLAIM_FIFTY_MOVES, or
+/* The player to move claims a draw.  `which` is CHESS_CLAIM_THREEFOLD, CHESS_CLAIM_FIFTY_MOVES, or
  * 0 for whichever is available (threefold first).  Returns 0 and fills `out` (a draw
- * with REASON_CLAIM_THREEFOLD or REASON_CLAIM_FIFTY) when the claim is valid now;
+ * with CHESS_REASON_CLAIM_THREEFOLD or CHESS_REASON_CLAIM_FIFTY) when the claim is valid now;
  * otherwise -1 with one line in err, naming why (e.g. "occurred 2 times").  This is
  * the claim on the current position; chess_claim_draw_with_move claims on the
  * position a move would make. */

@@ -2,6 +2,30 @@
 #include "chess.h"
 #include "state.h"
 
+static const struct game_word reasons[] = {
+    {CHESS_REASON_CHECKMATE, "checkmate", "checkmate"},
+    {CHESS_REASON_STALEMATE, "stalemate", "stalemate: no legal move, not in check"},
+    {CHESS_REASON_FIVEFOLD, "fivefold-repetition", "the same position occurred five times"},
+    {CHESS_REASON_SEVENTY_FIVE, "seventy-five-moves",
+     "75 moves each without a capture or pawn move"},
+    {CHESS_REASON_DEAD_POSITION, "dead-position", "neither side can checkmate"},
+    {CHESS_REASON_CLAIM_THREEFOLD, "threefold-claim", "draw claimed: threefold repetition"},
+    {CHESS_REASON_CLAIM_FIFTY, "fifty-move-claim",
+     "draw claimed: fifty moves without a capture or pawn move"},
+    {0, NULL, NULL},
+};
+static const struct game_word move_flags[] = {
+    {CHESS_MOVE_CASTLE, "castle", NULL},
+    {CHESS_MOVE_EN_PASSANT, "en-passant", NULL},
+    {CHESS_MOVE_PROMOTION, "promotion", NULL},
+    {0, NULL, NULL},
+};
+static const struct game_word claims[] = {
+    {CHESS_CLAIM_THREEFOLD, "threefold", NULL},
+    {CHESS_CLAIM_FIFTY_MOVES, "fifty-moves", NULL},
+    {0, NULL, NULL},
+};
+
 const struct game chess_game = {
     .name = "chess",
     .title = "Chess",
@@ -33,4 +57,7 @@ const struct game chess_game = {
     .perft = chess_perft,
     .claim_draw = chess_claim,
     .write_record = chess_write_record,
+    .reasons = reasons,
+    .move_flag_names = move_flags,
+    .claim_names = claims,
 };

@@ -1,8 +1,10 @@
 /* Chess's board as a picture: 64 squares, cell n is square n (a1 = 0, h8 = 63). */
+#include "chess.h"
 #include "state.h"
 
 static struct board_cell cells[64];
-static const struct board_layout layout = {BOARD_SQUARE, 64, cells, 0, NULL};
+static const struct game_word cell_flags[] = {{CHESS_CELL_DARK, "dark", NULL}, {0, NULL, NULL}};
+static const struct board_layout layout = {BOARD_SQUARE, 64, cells, 0, NULL, cell_flags};
 
 void chess_layout_init(void)
 {
@@ -11,7 +13,7 @@ void chess_layout_init(void)
         cells[sq].x = (float)SQ_FILE(sq);
         cells[sq].y = (float)SQ_RANK(sq);
         cells[sq].ring = 0;
-        cells[sq].flags = (BIT(sq) & LIGHT_SQUARES) ? 0 : CELL_DARK;
+        cells[sq].flags = (BIT(sq) & LIGHT_SQUARES) ? 0 : CHESS_CELL_DARK;
     }
 }
 

@@ -173,7 +173,7 @@ int chess_pgn_write(const void *st, const struct chess_pgn_info *info,
     }
     if (end.result != RESULT_ONGOING && end.reason != REASON_NONE) {
         char comment[ERROR_TEXT_MAX];
-        snprintf(comment, sizeof comment, "{%s}", reason_text(end.reason));
+        snprintf(comment, sizeof comment, "{%s}", reason_text(&chess_game, end.reason));
         put_token(&o, comment); /* a comment may break lines itself; keep it whole */
     }
     put_token(&o, result_token(end.result));

@@ -111,43 +111,45 @@ void chess_status(const void *st, struct game_status *out)
     if (!chess_has_legal_move(p)) {
         if (chess_in_check(p)) {
             out->result = p->side == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
-            out->reason = REASON_CHECKMATE;
+            out->reason = CHESS_REASON_CHECKMATE;
         } else {
             out->result = RESULT_DRAW;
-            out->reason = REASON_STALEMATE;
+            out->reason = CHESS_REASON_STALEMATE;
         }
         return;
     }
     if (chess_dead_position(p)) {
         out->result = RESULT_DRAW;
-        out->reason = REASON_DEAD_POSITION;
+        out->reason = CHESS_REASON_DEAD_POSITION;
         return;
     }
     if (p->halfmove >= 150) {
         out->result = RESULT_DRAW;
-        out->reason = REASON_SEVENTY_FIVE;
+        out->reason = CHESS_REASON_SEVENTY_FIVE;
         return;
     }
     int reps = chess_repetitions(s);
     if (reps >= 5) {
         out->result = RESULT_DRAW;
-        out->reason = REASON_FIVEFOLD;
+        out->reason = CHESS_REASON_FIVEFOLD;
         return;
     }
     if (reps >= 3)
-        out->claims |= CLAIM_THREEFOLD;
+        out->claims |= CHESS_CLAIM_THREEFOLD;
     if (p->halfmove >= 100)
-        out->claims |= CLAIM_FIFTY_MOVES;
+        out->claims |= CHESS_CLAIM_FIFTY_MOVES;
 }
 
-int chess_claim(const void *st, struct game_status *out)
+int chess_claim(const void *st, unsigned which, struct game_status *out)
 {
     struct game_status now;
     chess_status(st, &now);
-    if (now.result != RESULT_ONGOING || !now.claims)
+    unsigned open = now.claims & (which ? which : now.claims);
+    if (now.result != RESULT_ONGOING || !open)
         return -1;
     out->result = RESULT_DRAW;
-    out->reason = now.claims & CLAIM_THREEFOLD ? REASON_CLAIM_THREEFOLD : REASON_CLAIM_FIFTY;
+    out->reason =
+        open & CHESS_CLAIM_THREEFOLD ? CHESS_REASON_CLAIM_THREEFOLD : CHESS_REASON_CLAIM_FIFTY;
     out->claims = 0;
     return 0;
 }
@@ -158,21 +160,21 @@ int chess_claim_draw(const void *st, unsigned which, struct game_status *out, ch
     struct game_status now;
     chess_status(st, &now);
     if (now.result != RESULT_ONGOING)
-        return fail(err, err_size, "the game is already over (%s)", reason_text(now.reason));
+        return fail(err, err_size, "the game is already over (%s)", reason_text(&chess_game, now.reason));
     unsigned want = which ? which : now.claims;
     if (!want)
         return fail(err, err_size,
                     "no draw claim is possible: the position has not occurred "
                     "three times and the fifty-move count is not reached");
-    if ((want & CLAIM_THREEFOLD) && (now.claims & CLAIM_THREEFOLD)) {
-        *out = (struct game_status){RESULT_DRAW, REASON_CLAIM_THREEFOLD, 0};
+    if ((want & CHESS_CLAIM_THREEFOLD) && (now.claims & CHESS_CLAIM_THREEFOLD)) {
+        *out = (struct game_status){RESULT_DRAW, CHESS_REASON_CLAIM_THREEFOLD, 0};
         return 0;
     }
-    if ((want & CLAIM_FIFTY_MOVES) && (now.claims & CLAIM_FIFTY_MOVES)) {
-        *out = (struct game_status){RESULT_DRAW, REASON_CLAIM_FIFTY, 0};
+    if ((want & CHESS_CLAIM_FIFTY_MOVES) && (now.claims & CHESS_CLAIM_FIFTY_MOVES)) {
+        *out = (struct game_status){RESULT_DRAW, CHESS_REASON_CLAIM_FIFTY, 0};
         return 0;
     }
-    if (want & CLAIM_THREEFOLD)
+    if (want & CHESS_CLAIM_THREEFOLD)
         return fail(err, err_size, "no threefold repetition: this position occurred %d time%s",
                     chess_repetitions(st), chess_repetitions(st) == 1 ? "" : "s");
     return fail(err, err_size,
@@ -188,7 +190,7 @@ int chess_claim_draw_with_move(const void *st, unsigned which, Move m, struct ga
     struct game_status now;
     chess_status(st, &now);
     if (now.result != RESULT_ONGOING)
-        return fail(err, err_size, "the game is already over (%s)", reason_text(now.reason));
+        return fail(err, err_size, "the game is already over (%s)", reason_text(&chess_game, now.reason));
     Move moves[CHESS_MAX_MOVES];
     int n = chess_gen_legal(&s->pos, moves), legal = 0;
     for (int i = 0; i < n; i++)
@@ -205,17 +207,17 @@ int chess_claim_draw_with_move(const void *st, unsigned which, Move m, struct ga
         if (s->hist[s->ply + 1 - back].key == after.key)
             reps++;
     unsigned claims =
-        (reps >= 3 ? CLAIM_THREEFOLD : 0) | (after.halfmove >= 100 ? CLAIM_FIFTY_MOVES : 0);
+        (reps >= 3 ? CHESS_CLAIM_THREEFOLD : 0) | (after.halfmove >= 100 ? CHESS_CLAIM_FIFTY_MOVES : 0);
     unsigned want = which ? which : claims;
-    if (want & claims & CLAIM_THREEFOLD) {
-        *out = (struct game_status){RESULT_DRAW, REASON_CLAIM_THREEFOLD, 0};
+    if (want & claims & CHESS_CLAIM_THREEFOLD) {
+        *out = (struct game_status){RESULT_DRAW, CHESS_REASON_CLAIM_THREEFOLD, 0};
         return 0;
     }
-    if (want & claims & CLAIM_FIFTY_MOVES) {
-        *out = (struct game_status){RESULT_DRAW, REASON_CLAIM_FIFTY, 0};
+    if (want & claims & CHESS_CLAIM_FIFTY_MOVES) {
+        *out = (struct game_status){RESULT_DRAW, CHESS_REASON_CLAIM_FIFTY, 0};
         return 0;
     }
-    if (want & CLAIM_THREEFOLD || !want)
+    if (want & CHESS_CLAIM_THREEFOLD || !want)
         return fail(err, err_size,
                     "no threefold repetition: after that move the position occurs %d time%s", reps,
                     reps == 1 ? "" : "s");
@@ -230,7 +232,7 @@ int chess_agree_draw(const void *st, struct game_status *out, char *err, size_t 
     struct game_status now;
     chess_status(st, &now);
     if (now.result != RESULT_ONGOING)
-        return fail(err, err_size, "the game is already over (%s)", reason_text(now.reason));
+        return fail(err, err_size, "the game is already over (%s)", reason_text(&chess_game, now.reason));
     *out = (struct game_status){RESULT_DRAW, REASON_AGREEMENT, 0};
     return 0;
 }

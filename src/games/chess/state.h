@@ -35,7 +35,7 @@ int chess_is_noisy(const void *st, Move m);
 void chess_render(const void *st, char *buf, size_t size);
 int chess_check(const void *st, char *err, size_t err_size);
 uint64_t chess_perft(void *st, int depth);
-int chess_claim(const void *st, struct game_status *out);
+int chess_claim(const void *st, unsigned which, struct game_status *out);
 int chess_write_record(const void *st, const struct game_status *final, const char *white,
                        const char *black, const char *date, char *buf, size_t size);
 void chess_layout_init(void);

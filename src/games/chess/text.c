@@ -24,7 +24,7 @@ int chess_parse_move(const void *st, const char *text, Move *out, char *err, siz
     chess_status(st, &status);
     if (status.result != RESULT_ONGOING)
         return fail(err, err_size, "no move is possible: the game is over (%s)",
-                    reason_text(status.reason));
+                    reason_text(&chess_game, status.reason));
     return chess_parse_any(&((const struct chess_state *)st)->pos, text, out, err, err_size);
 }
 
@@ -43,15 +43,15 @@ void chess_describe_move(const void *st, Move m, struct move_desc *out)
         chess_square_name(to, out->captured[0]);
     }
     if (kind == MK_EN_PASSANT) {
-        out->flags |= MOVE_FLAG_CAPTURE | MOVE_FLAG_EN_PASSANT;
+        out->flags |= MOVE_FLAG_CAPTURE | CHESS_MOVE_EN_PASSANT;
         out->captured_len = 1;
         chess_square_name(p->side == SIDE_WHITE ? to - 8 : to + 8, out->captured[0]);
     } else if (kind == MK_PROMOTION) {
-        out->flags |= MOVE_FLAG_PROMOTION;
+        out->flags |= CHESS_MOVE_PROMOTION;
         out->promotion = "nbrq"[MV_PROMO(m) - KNIGHT];
     } else if (kind == MK_CASTLING) {
         int rank = SQ_RANK(from) * 8;
-        out->flags |= MOVE_FLAG_CASTLE;
+        out->flags |= CHESS_MOVE_CASTLE;
         chess_square_name(to > from ? rank + 7 : rank, out->also_from);
         chess_square_name(to > from ? rank + 5 : rank + 3, out->also_to);
     }
@@ -83,12 +83,12 @@ void chess_render(const void *st, char *buf, size_t size)
     chess_status(st, &status);
     PUT("%s to move, move %d", p->side == SIDE_WHITE ? "White" : "Black", p->fullmove);
     if (status.result != RESULT_ONGOING)
-        PUT(". Game over: %s (%s)", result_name(status.result), reason_text(status.reason));
+        PUT(". Game over: %s (%s)", result_name(status.result), reason_text(&chess_game, status.reason));
     else if (chess_in_check(p))
         PUT(", in check");
-    if (status.claims & CLAIM_THREEFOLD)
+    if (status.claims & CHESS_CLAIM_THREEFOLD)
         PUT(". A draw may be claimed: threefold repetition");
-    if (status.claims & CLAIM_FIFTY_MOVES)
+    if (status.claims & CHESS_CLAIM_FIFTY_MOVES)
         PUT(". A draw may be claimed: fifty moves without a capture or pawn move");
     PUT(".");
 #undef PUT

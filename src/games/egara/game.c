@@ -4,6 +4,13 @@
 
 static const char *const aliases[] = {"egara", NULL};
 
+static const struct game_word reasons[] = {
+    {EGARA_REASON_ELIMINATION, "elimination", "the last piece was captured"},
+    {EGARA_REASON_QUIET_LIMIT, "quiet-limit", "40 plies without a capture: the piece counts decide"},
+    {0, NULL, NULL},
+};
+static const struct game_word move_flags[] = {{EGARA_MOVE_CHAIN, "chain", NULL}, {0, NULL, NULL}};
+
 const struct game egara_game = {
     .name = "egara-guti",
     .title = "Egara-guti",
@@ -33,4 +40,6 @@ const struct game egara_game = {
     .render = egara_render,
     .check = egara_check,
     .perft = NULL,
+    .reasons = reasons,
+    .move_flag_names = move_flags,
 };

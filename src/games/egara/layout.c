@@ -5,7 +5,8 @@
 
 static struct board_cell cells[EGARA_POINTS];
 static int edges[40][2];
-static struct board_layout layout = {BOARD_GRAPH, EGARA_POINTS, cells, 0, edges};
+static const struct game_word cell_flags[] = {{EGARA_CELL_CENTRE, "centre", NULL}, {0, NULL, NULL}};
+static struct board_layout layout = {BOARD_GRAPH, EGARA_POINTS, cells, 0, edges, cell_flags};
 
 /* Filled from the board tables by egara_init, so the lines exist in one place. */
 void egara_layout_init(void)
@@ -16,7 +17,7 @@ void egara_layout_init(void)
         cells[p].x = egara_point_file[p];
         cells[p].y = (float)(egara_point_rank[p] - 1);
         cells[p].ring = 0;
-        cells[p].flags = p == EGARA_CENTRE ? CELL_CENTRE : 0;
+        cells[p].flags = p == EGARA_CENTRE ? EGARA_CELL_CENTRE : 0;
         for (uint32_t adj = egara_board.adjacent[p]; adj; adj &= adj - 1) {
             int q = __builtin_ctz(adj);
             if (q > p && layout.edges < 40) {

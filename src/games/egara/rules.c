@@ -89,11 +89,11 @@ void egara_status(const void *st, struct game_status *out)
     enum result other_wins = s->side == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
     enum result mover_wins = s->side == SIDE_WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
     if (!s->pieces[s->side])
-        *out = (struct game_status){other_wins, REASON_ELIMINATION, 0};
+        *out = (struct game_status){other_wins, EGARA_REASON_ELIMINATION, 0};
     else if (!s->pieces[!s->side])
-        *out = (struct game_status){mover_wins, REASON_ELIMINATION, 0};
+        *out = (struct game_status){mover_wins, EGARA_REASON_ELIMINATION, 0};
     else if (s->quiet >= EGARA_QUIET_LIMIT)
-        *out = (struct game_status){by_piece_count(s), REASON_QUIET_LIMIT, 0};
+        *out = (struct game_status){by_piece_count(s), EGARA_REASON_QUIET_LIMIT, 0};
     else if (occurrences(s) >= 3)
         *out = (struct game_status){by_piece_count(s), REASON_REPETITION, 0};
     else if (!egara_has_move(s))

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "core/game.h"
+#include "egara.h"
 #include "board.h"
 
 #define EGARA_PIECES 11

@@ -209,7 +209,7 @@ void egara_describe_move(const void *st, Move m, struct move_desc *out)
     if (jumps)
         out->flags |= MOVE_FLAG_CAPTURE;
     if (jumps > 1)
-        out->flags |= MOVE_FLAG_CHAIN;
+        out->flags |= EGARA_MOVE_CHAIN;
 }
 
 /* The board drawn like the rule book's diagram: rank 7 on top, each point four
