@@ -1,4 +1,4 @@
-/* Egara-guti's engine profile: alpha-beta (it beat MCTS, src/search/NOTES.md).
+/* Egara-guti's engine profile: alpha-beta (it beat MCTS, src/engines/NOTES.md).
  *
  * The levels, as in every game:
  *   levels 1-4  alpha-beta at a fixed shallow depth, with root noise that blurs

@@ -21,7 +21,7 @@ const struct engine_profile *const engine_profiles[] = {
 #define AB ENGINE_ALGO_ALPHABETA
 
 /* Games without a profile of their own until they are measured: the shape the
- * measured games share (alpha-beta beat MCTS in both, see src/search/NOTES.md). */
+ * measured games share (alpha-beta beat MCTS in both, see src/engines/NOTES.md). */
 static const struct engine_profile default_profile = {
     .game = NULL,
     .algo = AB,

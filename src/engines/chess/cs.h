@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 
 #include "games/chess/eval.h"
-#include "games/chess/position.h"
+#include "games/chess/chess_position.h"
 #include "search/search.h"
 #include "table.h"
 

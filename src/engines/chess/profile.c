@@ -1,5 +1,5 @@
 /* Chess's engine profile: the dedicated chess search at every level (measured:
- * src/search/NOTES.md, "The ladder at the end of session 2"), Polyglot opening books,
+ * src/engines/NOTES.md, "The ladder at the end of session 2"), Polyglot opening books,
  * and the levels' UCI_Elo.  Level 4's depth 4 is a few hundred nodes and level 5's
  * 3000 nodes about depth 8, so each step stays large.  The levels play their first
  * 6 (level 1) to 16 (level 8) plies from a book when the caller opened one: real
@@ -14,7 +14,7 @@
 #define OWN ENGINE_ALGO_OWN
 
 /* UCI_Elo, on the scale of Stockfish 15.1's own UCI_Elo (the one GUIs use) at
- * 5+0.05, one thread each, 100 games per anchor, session 4 (src/search/NOTES.md):
+ * 5+0.05, one thread each, 100 games per anchor, session 4 (src/engines/NOTES.md):
  * level 4 scored 24% against UCI_Elo 1350 (about 1150), level 6 52% against 1700
  * (about 1710), level 7 11.5% against 2100 and 37.5% against 1900 (about 1800),
  * level 2 0% against 1350 (over 500 below).  The levels between and below come from the

@@ -4,7 +4,7 @@
  * and checks are ignored, as usual. */
 #pragma once
 
-#include "games/chess/position.h"
+#include "games/chess/chess_position.h"
 
 /* Piece values of the exchange, indexed by piece type (king: large). */
 extern const int cs_see_value[7];

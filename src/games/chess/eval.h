@@ -2,7 +2,7 @@
  * interface (chess_evaluate) by everything else. */
 #pragma once
 
-#include "position.h"
+#include "chess_position.h"
 
 /* Centipawns from the side to move's view; no mate scores, no side effects. */
 int chess_eval(const struct chess_pos *p);

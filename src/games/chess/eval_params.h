@@ -12,7 +12,7 @@
  * the evaluation again. */
 #pragma once
 
-#include "position.h"
+#include "chess_position.h"
 
 /* Every group of weights with its number of pairs, in table order.  Groups indexed by a
  * piece type run pawn (index 0) to queen or king; "by rank" groups by the rank as the

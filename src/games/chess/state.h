@@ -1,9 +1,9 @@
 /* Chess internals shared by the files of this module: the state with its history and
  * the functions collected in chess_game.  Everything about the position is public, in
- * position.h. */
+ * chess_position.h. */
 #pragma once
 
-#include "position.h"
+#include "chess_position.h"
 
 struct chess_state {
     struct chess_pos pos;
