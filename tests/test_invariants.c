@@ -67,6 +67,11 @@ static void check_position(struct test_ctx *t__, const struct game *g, void *st,
               g->name, n, result_name(status.result), text);
     CHECK_MSG(status.result == RESULT_ONGOING || status.reason != REASON_NONE,
               "%s: game over without a reason at %s", g->name, text);
+    CHECK_MSG(strcmp(reason_name(g, status.reason), "?") != 0, "%s: reason %d has no name at %s",
+              g->name, status.reason, text);
+    for (unsigned bit = 1; bit; bit <<= 1)
+        CHECK_MSG(!(status.claims & bit) || game_word_name(g->claim_names, bit),
+                  "%s: claim bit %u has no name at %s", g->name, bit, text);
 
     /* Move texts are unique and parse back to the same move; make/unmake is exact. */
     struct snapshot before, after;
@@ -244,4 +249,52 @@ TEST(invariants_bad_position_text)
         }
         free(st);
     }
+}
+
+/* A game's own words (end reasons, move flags, claims, cell kinds) have distinct
+ * names and codes, take no core reason's number or name, and flags are single bits
+ * (move flags other than core's capture bit). */
+static void check_words(struct test_ctx *t__, const struct game *g, const struct game_word *w,
+                        const char *what, int bits)
+{
+    for (int i = 0; w && w[i].name; i++) {
+        CHECK_MSG(w[i].name[0] != 0, "%s: an empty %s name", g->name, what);
+        for (int j = 0; j < i; j++)
+            CHECK_MSG(w[i].code != w[j].code && strcmp(w[i].name, w[j].name),
+                      "%s: two %s words '%s' and '%s' share a code or name", g->name, what,
+                      w[i].name, w[j].name);
+        if (bits)
+            CHECK_MSG(w[i].code && !(w[i].code & (w[i].code - 1)), "%s: %s '%s' is not one bit",
+                      g->name, what, w[i].name);
+    }
+}
+
+TEST(invariants_game_words)
+{
+    for (int i = 0; game_registry[i]; i++) {
+        const struct game *g = game_registry[i];
+        check_words(TEST_CTX, g, g->reasons, "reason", 0);
+        check_words(TEST_CTX, g, g->move_flag_names, "move flag", 1);
+        check_words(TEST_CTX, g, g->claim_names, "claim", 1);
+        check_words(TEST_CTX, g, g->layout()->flag_names, "cell flag", 1);
+        for (int k = 0; g->reasons && g->reasons[k].name; k++) {
+            /* core's words answer for the game only where the game has none */
+            CHECK_MSG(!strcmp(reason_name(NULL, (int)g->reasons[k].code), "?"),
+                      "%s: reason '%s' takes core's number %u", g->name, g->reasons[k].name,
+                      g->reasons[k].code);
+            CHECK_MSG(g->reasons[k].code != REASON_NONE, "%s: a reason numbered 0", g->name);
+        }
+        CHECK_MSG(!game_word_code(g->move_flag_names, "capture") &&
+                      !game_word_name(g->move_flag_names, MOVE_FLAG_CAPTURE),
+                  "%s: core's capture flag named again", g->name);
+        CHECK_MSG(!game_word_code(g->reasons, "resignation") && !game_word_code(g->reasons, "none"),
+                  "%s: a core reason named again", g->name);
+    }
+    /* The names the API has always given (stored games read back the same). */
+    const struct game *chess = game_find("chess"), *egara = game_find("egara");
+    CHECK_STR(reason_name(chess, 1), "checkmate");
+    CHECK_STR(reason_name(chess, REASON_RESIGNATION), "resignation");
+    CHECK_STR(reason_name(egara, 9), "quiet-limit");
+    CHECK_STR(reason_name(egara, 1), "?");
+    CHECK_STR(reason_text(egara, REASON_BLOCKED), "the side to move has no legal move");
 }
