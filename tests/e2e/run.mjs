@@ -129,7 +129,7 @@ test('chess: click-click, destinations, the reply by server-sent events, drag, l
   await page.waitForFunction((u) => location.href !== u && document.querySelector('#board svg') && !document.querySelector('#banner:not([hidden])'), before);
   assert((await page.textContent('#status')).length > 0, 'no status in the rematch');
   await page.done();
-}, { both: true });
+});
 
 test('chess as Black: the board turns, the computer opens by server-sent events', async () => {
   const page = await open();
@@ -146,7 +146,7 @@ test('chess as Black: the board turns, the computer opens by server-sent events'
   await waitMoves(page, 3);
   assert((await moveTexts(page))[1] === 'e5', 'moves: ' + (await moveTexts(page)));
   await page.done();
-}, { both: true });
+});
 
 test('chess: promotion chooser, checkmate shown, result banner', async () => {
   const page = await open();
@@ -163,7 +163,7 @@ test('chess: promotion chooser, checkmate shown, result banner', async () => {
   assert(await hasClass(page, 'h8', 'm-check'), 'the mated king is not marked');
   assert((await page.getAttribute(cell('b8') + '', 'aria-label')).includes('queen'), 'no queen on b8');
   await page.done();
-}, { both: true });
+});
 
 test('chess: draw offer declined, then a threefold claim', async () => {
   const page = await open();
@@ -175,7 +175,7 @@ test('chess: draw offer declined, then a threefold claim', async () => {
   const banner = await page.textContent('#banner');
   assert(banner.includes('Draw') && banner.includes('threefold'), 'banner: ' + banner);
   await page.done();
-}, { doubleOnly: true, both: true });
+}, { doubleOnly: true });
 
 test('agon: a step by clicking, the reply by server-sent events, the throne and ring 1', async () => {
   const page = await open();
@@ -189,7 +189,7 @@ test('agon: a step by clicking, the reply by server-sent events, the throne and 
   assert((await moveTexts(page))[0] === 'f1-f2', 'moves: ' + (await moveTexts(page)));
   if (!srv.real) assert((await page.getAttribute(cell('f10'), 'aria-label')).includes('Black queen'), 'f10 should hold the black queen');
   await page.done();
-}, { both: true });
+});
 
 test('agon: a captured guard is marked, the return turn is explained and its cells shown', async () => {
   const page = await open();
@@ -203,7 +203,7 @@ test('agon: a captured guard is marked, the return turn is explained and its cel
   assert((await moveTexts(page))[0] === 'e4@l6', 'moves: ' + (await moveTexts(page)));
   assert(!(await page.$('#return-hint')), 'return hint should be gone');
   await page.done();
-}, { both: true });
+});
 
 test('agon: finish with the formation', async () => {
   const page = await open();
@@ -214,7 +214,7 @@ test('agon: finish with the formation', async () => {
   const banner = await page.textContent('#banner');
   assert(banner.includes('You won') && banner.includes('throne'), 'banner: ' + banner);
   await page.done();
-}, { both: true });
+});
 
 test('egara-guti: first move, the computer captures, the forced capture is shown', async () => {
   const page = await open();
@@ -231,7 +231,7 @@ test('egara-guti: first move, the computer captures, the forced capture is shown
   await waitMoves(page, 4);
   assert((await moveTexts(page))[2] === 'd2xd4', 'moves: ' + (await moveTexts(page)));
   await page.done();
-}, { both: true });
+});
 
 test('egara-guti: a chain entered jump by jump, ending the game', async () => {
   const page = await open();
@@ -247,7 +247,7 @@ test('egara-guti: a chain entered jump by jump, ending the game', async () => {
   const banner = await page.textContent('#banner');
   assert(banner.includes('You won') && banner.includes('last enemy piece'), 'banner: ' + banner);
   await page.done();
-}, { both: true });
+});
 
 test('keyboard: cells reachable with the arrows, announced, moves entered with Enter', async () => {
   const page = await open();
@@ -266,7 +266,7 @@ test('keyboard: cells reachable with the arrows, announced, moves entered with E
   await waitMoves(page, 2);
   assert((await moveTexts(page))[0] === 'd3-d4', 'moves: ' + (await moveTexts(page)));
   await page.done();
-}, { both: true });
+});
 
 test('renderer: flat-topped and pointy hex layouts, flipped view, from data alone', async () => {
   const page = await open();
@@ -336,7 +336,7 @@ test('reload and resume: the game comes back and is listed on the home page', as
   await page.waitForSelector('#board svg');
   assert(page.url() === url, 'resume went to ' + page.url());
   await page.done();
-}, { both: true });
+});
 
 test('server restart: an unfinished game resumes where it was', async () => {
   const page = await open();
@@ -357,7 +357,7 @@ test('server restart: an unfinished game resumes where it was', async () => {
   await waitMoves(page, 4);
   assert((await moveTexts(page))[2] === 'd2xd4', 'play does not go on after the restart: ' + (await moveTexts(page)));
   await page.done();
-}, { needsRestart: true, both: true });
+}, { needsRestart: true });
 
 test('phone: nothing wider than the screen, the board fits', async () => {
   const page = await open({ viewport: { width: 390, height: 844 } });
@@ -412,34 +412,27 @@ test('screenshots: each game in each language', async () => {
 
 let passed = 0, failed = 0;
 
-async function pass(label, pick) {
+async function pass() {
   for (const t of tests) {
     if (filter && !t.name.includes(filter)) continue;
-    if ((t.doubleOnly && srv.real) || (t.needsRestart && !srv.restart) || !pick(t)) continue;
+    if ((t.doubleOnly && srv.real) || (t.needsRestart && !srv.restart)) continue;
     const t0 = Date.now();
     try {
       await t.fn();
       passed++;
-      console.log(`ok   ${label}${t.name} (${Date.now() - t0} ms)`);
+      console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
     } catch (err) {
       failed++;
-      console.log(`FAIL ${label}${t.name}: ${err.message.split('\n')[0]}`);
+      console.log(`FAIL ${t.name}: ${err.message.split('\n')[0]}`);
     }
   }
 }
 
 try {
   srv = await startServer();
-  console.log(`server under test: ${srv.real ? srv.url : 'the API test double (tests/e2e/fake-api.mjs), shape of the issue contract'}`);
+  console.log(`server under test: ${srv.real ? srv.url : 'the API test double (tests/e2e/fake-api.mjs)'}`);
   ({ browser } = await launch());
-  await pass('', () => true);
-  if (!srv.real) {
-    // The play tests again against the shape of src/server/API.md (server branch).
-    srv.stop();
-    srv = await startServer('server');
-    console.log('server under test: the API test double, shape of src/server/API.md');
-    await pass('[API.md shape] ', (t) => t.both);
-  }
+  await pass();
 } catch (err) {
   failed++;
   console.log(`FAIL setup: ${err.message}`);
