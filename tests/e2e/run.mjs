@@ -32,6 +32,12 @@ async function open(opts = {}) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.setDefaultTimeout(20000); // generous: the machine is shared
+  // A changed catalogue (opts.catalog: the server's catalogue -> the one the page sees)
+  // shows that the page takes its games and boards from GET /api/catalog alone.
+  if (opts.catalog) await ctx.route('**/api/catalog', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: opts.catalog(await res.json()) });
+  });
   if (opts.lang) await ctx.addInitScript((l) => { if (!localStorage.getItem('agora.lang')) localStorage.setItem('agora.lang', l); }, opts.lang);
   await page.goto(srv.url + '/' + (opts.hash || ''));
   await page.waitForSelector('body[data-ready]');
@@ -51,6 +57,7 @@ const cellBox = (page, name) => page.waitForFunction((sel) => {
   const r = document.querySelector(sel)?.getBoundingClientRect();
   return r && r.width > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
 }, cell(name)).then((h) => h.jsonValue());
+const catalog = () => fetch(srv.url + '/api/catalog').then((r) => r.json());
 const moveTexts = (page) => page.$$eval('#moves .ply', (n) => n.map((x) => x.textContent));
 
 async function waitMoves(page, count) {
@@ -80,6 +87,9 @@ async function hasClass(page, name, cls) {
 
 test('home: three games, each with a board picture, Play and Rules', async () => {
   const page = await open();
+  const order = (await catalog()).games.map((g) => g.name);
+  const cards = await page.$$eval('.card', (n) => n.map((x) => x.dataset.game));
+  assert(cards.join(' ') === order.join(' '), `cards ${cards} not in the catalogue's order ${order}`);
   for (const g of GAMES) {
     assert(await page.$(`.card[data-game="${g}"] .card-board svg [data-cell]`), `${g}: no board picture`);
     assert(await page.$(`.card[data-game="${g}"] .play-button`), `${g}: no Play`);
@@ -376,18 +386,53 @@ test('phone: nothing wider than the screen, the board fits', async () => {
 });
 
 test('rules pages: every game in every language, with diagrams', async () => {
+  const layouts = Object.fromEntries((await catalog()).games.map((g) => [g.name, g.layout]));
   for (const lang of LANGS) {
     const page = await open({ lang });
     for (const g of GAMES) {
       await page.goto(`${srv.url}/#/rules/${g}`);
       await page.waitForSelector(`article.rules[data-game="${g}"] figure svg`);
       assert((await page.$$('article.rules figure.diagram')).length >= 3, `${g}/${lang}: fewer than 3 diagrams`);
+      // Every diagram is drawn on the catalogue's board: its cells, and lines where it has them.
+      const drawn = await page.$$eval('article.rules figure.diagram svg', (svgs) => svgs.map((x) => [x.querySelectorAll('[data-cell]').length, x.querySelectorAll('.edges line').length]));
+      for (const [cells, edges] of drawn)
+        assert(cells === layouts[g].cells.length && edges === layouts[g].edges.length, `${g}/${lang}: a diagram of ${cells} cells and ${edges} lines`);
       const lead = await page.textContent('article.rules .lead');
       if (lang === 'bn' || lang === 'as') assert(/[\u0980-\u09FF]/.test(lead), `${g}/${lang}: not in Bengali-Assamese script`);
       await page.screenshot({ path: join(shots, `${g}-rules-${lang}.png`), fullPage: true });
     }
     await page.done();
   }
+});
+
+test('catalogue: the games, their order and every board come from GET /api/catalog', async () => {
+  // The server's catalogue without Egara-guti, the rest in reverse order, and a chess
+  // board missing h8: neither the old home-page order nor the server's.
+  const page = await open({ catalog: (c) => {
+    const games = c.games.filter((g) => g.name !== 'egara-guti').reverse();
+    for (const g of games) if (g.name === 'chess') g.layout = { ...g.layout, cells: g.layout.cells.filter((x) => x.name !== 'h8') };
+    return { ...c, games };
+  } });
+  const expected = (await catalog()).games.map((g) => g.name).filter((g) => g !== 'egara-guti').reverse();
+  const cards = await page.$$eval('.card', (n) => n.map((x) => x.dataset.game));
+  assert(cards.join(' ') === expected.join(' '), `home cards ${cards}, the catalogue has ${expected}`);
+  assert((await page.$$('.card[data-game="chess"] [data-cell]')).length === 63, 'the home picture is not the catalogue\'s board');
+  await page.goto(`${srv.url}/#/rules/chess`);
+  await page.waitForSelector('article.rules[data-game="chess"] figure svg');
+  const sizes = await page.$$eval('article.rules figure.diagram svg', (svgs) => svgs.map((x) => x.querySelectorAll('[data-cell]').length));
+  assert(sizes.length >= 3 && sizes.every((n) => n === 63), 'rules diagrams not on the catalogue\'s board: ' + sizes);
+  const others = await page.$$eval('nav.other-rules a', (n) => n.map((x) => x.getAttribute('href')));
+  assert(others.join(' ') === expected.filter((g) => g !== 'chess').map((g) => `#/rules/${g}`).join(' '), 'other rules: ' + others);
+  for (const hash of ['#/rules/egara-guti', '#/new/egara-guti']) {
+    await page.goto(`${srv.url}/${hash}`);
+    await page.waitForSelector('.home .card');
+    assert(!(await page.$('.card[data-game="egara-guti"]')), `${hash}: a game the catalogue lacks`);
+  }
+  await page.goto(`${srv.url}/#/`);
+  await page.waitForSelector('.card');
+  await playFromHome(page, 'chess');
+  assert((await page.$$('#board [data-cell]')).length === 63, 'the play board is not the catalogue\'s');
+  await page.done();
 });
 
 test('screenshots: each game in each language', async () => {
