@@ -92,8 +92,9 @@ function piecesOf(game, layout, text) {
   });
   return out;
 }
-function cellsIn(text, board) {
-  const names = board.cells.map((c) => c.name).sort((a, b) => b.length - a.length);
+
+function cellsIn(text, layout) {
+  const names = layout.cells.map((c) => c.name).sort((a, b) => b.length - a.length);
   const out = [];
   for (let i = 0; i < text.length;) {
     const hit = names.find((n) => text.startsWith(n, i));
@@ -103,22 +104,22 @@ function cellsIn(text, board) {
 }
 
 // The point between two landing points of a jump: joined to both by lines, in line.
-function between(board, a, b) {
-  const idx = (n) => board.cells.findIndex((c) => c.name === n);
+function between(layout, a, b) {
+  const idx = (n) => layout.cells.findIndex((c) => c.name === n);
   const ia = idx(a), ib = idx(b);
-  const adj = (i) => new Set((board.edges || []).flatMap(([p, q]) => (p === i ? [q] : q === i ? [p] : [])));
-  const A = board.cells[ia], B = board.cells[ib];
+  const adj = (i) => new Set((layout.edges || []).flatMap(([p, q]) => (p === i ? [q] : q === i ? [p] : [])));
+  const A = layout.cells[ia], B = layout.cells[ib];
   for (const k of adj(ia)) {
     if (!adj(ib).has(k)) continue;
-    const C = board.cells[k];
+    const C = layout.cells[k];
     if (Math.abs((C.x - A.x) * (B.y - A.y) - (C.y - A.y) * (B.x - A.x)) < 1e-6) return C.name;
   }
   return null;
 }
 
-function expandMove(game, board, pieces, entry) {
+function expandMove(game, layout, pieces, entry) {
   const o = typeof entry === 'string' ? { move: entry } : { ...entry };
-  const cells = cellsIn(o.move, board);
+  const cells = cellsIn(o.move, layout);
   const m = { move: o.move, from: cells[0], to: cells[cells.length - 1], path: cells.slice(1), captured: [], flags: [] };
   if (game === 'chess') {
     const promo = o.move.length === 5 ? o.move[4] : null;
@@ -129,7 +130,7 @@ function expandMove(game, board, pieces, entry) {
   } else if (game === 'egara-guti' && o.move.includes('x')) {
     m.flags.push('capture');
     if (m.path.length > 1) m.flags.push('chain');
-    m.captured = cells.slice(1).map((c, i) => between(board, cells[i], c));
+    m.captured = cells.slice(1).map((c, i) => between(layout, cells[i], c));
   }
   for (const [k, v] of Object.entries(o)) if (k !== 'move') m[k] = v;
   if (o.captured && o.captured.length && !m.flags.includes('capture')) m.flags.push('capture');
