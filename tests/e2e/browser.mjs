@@ -55,7 +55,7 @@ async function startAgora() {
 /** The server under test: AGORA_URL (already running), AGORA_SERVE=1 (start
  *  `./agora serve`, or AGORA_BIN, on a free port with a fresh database), or by
  *  default the API test double. */
-export async function startServer(style = 'contract') {
+export async function startServer() {
   if (process.env.AGORA_URL) return { url: process.env.AGORA_URL.replace(/\/$/, ''), real: true, stop: () => {} };
   if (process.env.AGORA_SERVE === '1') return startAgora();
   const { mkdtempSync, rmSync } = await import('node:fs');
@@ -63,7 +63,7 @@ export async function startServer(style = 'contract') {
   const dir = mkdtempSync(join(tmpdir(), 'agora-double-'));
   let child = null;
   const up = (port) => new Promise((resolve, reject) => {
-    child = spawn(process.execPath, [join(here, 'fake-api.mjs'), '--style', style, '--state', join(dir, 'games.json'), '--port', String(port), '--exit-with-parent'],
+    child = spawn(process.execPath, [join(here, 'fake-api.mjs'), '--state', join(dir, 'games.json'), '--port', String(port), '--exit-with-parent'],
       { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => {
@@ -80,7 +80,7 @@ export async function startServer(style = 'contract') {
   });
   const port = await up(0);
   return {
-    url: `http://127.0.0.1:${port}`, real: false, style,
+    url: `http://127.0.0.1:${port}`, real: false,
     restart: async () => { await down(); await up(port); },
     stop: () => { child.kill(); rmSync(dir, { recursive: true, force: true }); },
   };

@@ -1,79 +1,100 @@
-// TEST DOUBLE of the agora server API (issue 6), for the browser tests until the real
-// `agora serve` lands.  It serves web/ and answers /api/games... from hand-written
+// TEST DOUBLE of the agora server API, for the browser tests: it speaks exactly the
+// shape of src/server/API.md, serves web/, and answers /api/games... from hand-written
 // fixtures (tests/e2e/fixtures/*.json): each fixture is a small graph of game states,
 // the human's moves that lead from one to the next, and the computer's replies.  It
-// knows no game rules; it only expands the fixtures' short forms into the contract's
-// JSON shape (legal move objects, board, pieces) and plays the scripted replies.
+// knows no game rules; it only expands the fixtures' short forms into API.md's JSON
+// (legal move objects, one letter per layout cell) and plays the scripted replies.
+// GET /api/catalog, and so every board's geometry, is the real server's: at start the
+// double runs `agora serve` (AGORA_BIN, else ./agora) on a free port for a moment and
+// keeps its catalogue.
 //
-//   node tests/e2e/fake-api.mjs [--port N] [--style server]   prints "listening on PORT"
-//
-// Two shapes of the same API: by default the issue's contract (the state carries the
-// layout as `board`, a `pieces` map, moves with `san`, results "white wins", and each
-// event is a whole state); with --style server the shape of src/server/API.md on the
-// server branch (`board` one letter per layout cell with the layout in GET
-// /api/catalog, `captured_pieces`, moves with `display`, results "white-wins", events
-// `move` carrying one move and a final `end`).
+//   node tests/e2e/fake-api.mjs [--port N] [--state FILE]   prints "listening on PORT"
 //
 // Fixture form:
 //   {"name", "game", "human_side", "level", "position" (start text; picked by POST
 //    {"position"}), "default": true (picked when POST has no position),
 //    "reply_via_sse": ms (POST answers after the human's move; the reply follows by SSE),
-//    "opening": {"move","san","next"} (the computer's first move when it starts),
+//    "opening": {"move","display","next"} (the computer's first move when it starts),
 //    "draw_accept": false,
 //    "states": {KEY: {"position", "legal": ["e2e4" | {"move", ...overrides}],
-//                     "status": {...}, "claims": [...]}},
-//    "moves": [{"at": KEY, "move", "san", "mid": KEY?, "reply", "reply_san", "next": KEY}]}
+//                     "status": {"result", "reason"}, "claims": [...]}},
+//    "moves": [{"at": KEY, "move", "display", "mid": KEY?, "reply", "reply_display", "next": KEY}]}
 import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync, statSync, writeFileSync } from 'node:fs';
-import { join, dirname, extname, normalize } from 'node:path';
+import { join, dirname, extname, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SERVER_STYLE = process.argv.includes('--style') && process.argv[process.argv.indexOf('--style') + 1] === 'server';
-const webRoot = join(here, '..', '..', 'web');
+const root = join(here, '..', '..');
+const webRoot = join(root, 'web');
 const fixtures = readdirSync(join(here, 'fixtures')).filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(join(here, 'fixtures', f), 'utf8')));
-const boards = {};
-for (const g of ['chess', 'agon', 'egara-guti']) boards[g] = JSON.parse(readFileSync(join(webRoot, 'boards', g + '.json'), 'utf8'));
 
-// ---- position text -> pieces (the formats of the rule books; FEN for chess)
-function piecesOf(game, text) {
-  const out = {};
-  const [body] = text.split(' ');
-  if (game === 'chess') {
-    body.split('/').forEach((row, i) => {
-      let f = 0;
-      for (const ch of row) {
-        if (/\d/.test(ch)) f += Number(ch);
-        else out['abcdefgh'[f++] + (8 - i)] = { piece: ch, captured: false };
+// ---- the catalogue, from the real server
+function realCatalog() {
+  const bin = resolve(root, process.env.AGORA_BIN || 'agora');
+  if (!existsSync(bin)) throw new Error(`${bin} is missing (make agora): the test double serves its catalogue`);
+  return new Promise((done, fail) => {
+    const child = spawn(bin, ['serve', '--port', '0', '--db', ':memory:', '--book', 'none', '--threads', '1', '--workers', '1'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error('agora serve did not start')); }, 15000);
+    let out = '';
+    let asked = false;
+    child.on('exit', (code) => { clearTimeout(timer); if (code) fail(new Error(`agora serve exited with ${code}`)); });
+    child.stdout.on('data', async (d) => {
+      out += d;
+      const m = out.match(/serving on (http:\/\/[^/\s]+\/)/);
+      if (!m || asked) return;
+      asked = true;
+      try {
+        const res = await fetch(m[1] + 'api/catalog');
+        if (!res.ok) throw new Error(`GET /api/catalog: ${res.status}`);
+        done(await res.json());
+      } catch (err) {
+        fail(err);
+      } finally {
+        child.kill('SIGTERM');
       }
     });
-  } else if (game === 'agon') {
-    body.split('/').forEach((file, x) => {
-      let rank = 1;
-      const re = /(\d+)|([QGqg])(\*?)/g;
-      let m;
-      while ((m = re.exec(file))) {
-        if (m[1]) rank += Number(m[1]);
-        else out['abcdefghikl'[x] + rank++] = { piece: m[2], captured: m[3] === '*' };
-      }
-    });
-  } else {
-    const ranks = [['a7', 'b7', 'd7', 'f7', 'g7'], ['b6', 'd6', 'f6'], ['c5', 'd5', 'e5'], ['d4'], ['c3', 'd3', 'e3'], ['b2', 'd2', 'f2'], ['a1', 'b1', 'd1', 'f1', 'g1']];
-    body.split('/').forEach((row, i) => {
-      let k = 0;
-      for (const ch of row) {
-        if (/\d/.test(ch)) k += Number(ch);
-        else out[ranks[i][k++]] = { piece: ch, captured: false };
-      }
-    });
+  });
+}
+const catalog = await realCatalog();
+const entryOf = (game) => catalog.games.find((g) => g.name === game || g.aliases.includes(game));
+
+// ---- position text -> pieces.  Each game's text lists the board's lines in turn, a
+// digit skipping that many cells, a letter a piece (Agon: a trailing * marks it
+// captured).  Chess and Egara-guti write rows from the top, each left to right; Agon
+// writes files left to right, each from the bottom.  The lines come from the layout.
+const key = (v) => Math.round(v * 1000);
+function lines(game, layout) {
+  const byFile = game === 'agon';
+  const groups = new Map();
+  for (const c of layout.cells) {
+    const k = key(byFile ? c.x : c.y);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(c);
   }
+  return [...groups.entries()].sort((a, b) => (byFile ? a[0] - b[0] : b[0] - a[0]))
+    .map(([, cells]) => cells.sort((a, b) => (byFile ? a.y - b.y : a.x - b.x)).map((c) => c.name));
+}
+
+function piecesOf(game, layout, text) {
+  const out = {};
+  const rows = lines(game, layout);
+  text.split(' ')[0].split('/').forEach((row, i) => {
+    let k = 0;
+    for (const m of row.matchAll(/(\d+)|([A-Za-z])(\*?)/g)) {
+      if (m[1]) k += Number(m[1]);
+      else out[rows[i][k++]] = { piece: m[2], captured: m[3] === '*' };
+    }
+  });
   return out;
 }
 
-function cellsIn(text, board) {
-  const names = board.cells.map((c) => c.name).sort((a, b) => b.length - a.length);
+function cellsIn(text, layout) {
+  const names = layout.cells.map((c) => c.name).sort((a, b) => b.length - a.length);
   const out = [];
   for (let i = 0; i < text.length;) {
     const hit = names.find((n) => text.startsWith(n, i));
@@ -83,22 +104,22 @@ function cellsIn(text, board) {
 }
 
 // The point between two landing points of a jump: joined to both by lines, in line.
-function between(board, a, b) {
-  const idx = (n) => board.cells.findIndex((c) => c.name === n);
+function between(layout, a, b) {
+  const idx = (n) => layout.cells.findIndex((c) => c.name === n);
   const ia = idx(a), ib = idx(b);
-  const adj = (i) => new Set((board.edges || []).flatMap(([p, q]) => (p === i ? [q] : q === i ? [p] : [])));
-  const A = board.cells[ia], B = board.cells[ib];
+  const adj = (i) => new Set((layout.edges || []).flatMap(([p, q]) => (p === i ? [q] : q === i ? [p] : [])));
+  const A = layout.cells[ia], B = layout.cells[ib];
   for (const k of adj(ia)) {
     if (!adj(ib).has(k)) continue;
-    const C = board.cells[k];
+    const C = layout.cells[k];
     if (Math.abs((C.x - A.x) * (B.y - A.y) - (C.y - A.y) * (B.x - A.x)) < 1e-6) return C.name;
   }
   return null;
 }
 
-function expandMove(game, board, pieces, entry) {
+function expandMove(game, layout, pieces, entry) {
   const o = typeof entry === 'string' ? { move: entry } : { ...entry };
-  const cells = cellsIn(o.move, board);
+  const cells = cellsIn(o.move, layout);
   const m = { move: o.move, from: cells[0], to: cells[cells.length - 1], path: cells.slice(1), captured: [], flags: [] };
   if (game === 'chess') {
     const promo = o.move.length === 5 ? o.move[4] : null;
@@ -109,7 +130,7 @@ function expandMove(game, board, pieces, entry) {
   } else if (game === 'egara-guti' && o.move.includes('x')) {
     m.flags.push('capture');
     if (m.path.length > 1) m.flags.push('chain');
-    m.captured = cells.slice(1).map((c, i) => between(board, cells[i], c));
+    m.captured = cells.slice(1).map((c, i) => between(layout, cells[i], c));
   }
   for (const [k, v] of Object.entries(o)) if (k !== 'move') m[k] = v;
   if (o.captured && o.captured.length && !m.flags.includes('capture')) m.flags.push('capture');
@@ -136,67 +157,64 @@ if (stateFile && existsSync(stateFile)) {
   }
 }
 
+function statusOf(s) {
+  const out = { over: s.result !== 'ongoing', result: s.result };
+  if (s.result.endsWith('-wins')) out.winner = s.result.split('-')[0];
+  return { ...out, reason: s.reason, text: s.reason === 'none' ? 'the game goes on' : s.reason };
+}
+
+// A played move as the state and the events carry it (chess adds SAN as `san`).
+function moveJson(g, m, i) {
+  const out = { ply: i + 1, move: m.move, display: m.display };
+  if (g.fixture.game === 'chess') out.san = m.display;
+  return out;
+}
+
+// The state, in the shape of src/server/API.md.
 function stateJson(g) {
   const f = g.fixture;
   const st = f.states[g.at];
+  const entry = entryOf(f.game);
+  const layout = entry.layout;
   const side = st.position.split(' ')[1] === 'w' ? 'white' : 'black';
-  const pieces = piecesOf(f.game, st.position);
-  const status = g.status || st.status || { result: 'ongoing', reason: 'none' };
-  const board = boards[f.game];
+  const pieces = piecesOf(f.game, layout, st.position);
+  const status = statusOf(g.status || st.status || { result: 'ongoing', reason: 'none' });
   return {
-    id: g.id, game: f.game, level: g.level, human_side: g.human_side, position: st.position, side_to_move: side,
-    moves: g.moves, legal_moves: status.result === 'ongoing' ? (st.legal || []).map((e) => expandMove(f.game, board, pieces, e)) : [],
-    status, claims: status.result === 'ongoing' ? st.claims || [] : [], created: g.created, updated: g.updated, board, pieces,
+    id: g.id, game: f.game, title: entry.title, level: g.level, human_side: g.human_side,
+    start_position: g.start_position || null, position: st.position, side_to_move: side, ply: g.moves.length,
+    board: layout.cells.map((c) => (pieces[c.name] ? pieces[c.name].piece : '')),
+    captured_pieces: layout.cells.filter((c) => pieces[c.name] && pieces[c.name].captured).map((c) => c.name),
+    moves: g.moves.map((m, i) => moveJson(g, m, i)),
+    your_turn: !status.over && side === g.human_side, thinking: !!g.thinking,
+    legal_moves: status.over ? [] : (st.legal || []).map((e) => ({ display: e.move || e, ...expandMove(f.game, layout, pieces, e) })),
+    status, claims: status.over ? [] : st.claims || [], created: g.created, updated: g.updated,
   };
 }
 
-// The state in the shape of src/server/API.md.
-function serverShape(st) {
-  const over = st.status.result !== 'ongoing';
-  const status = { over, result: st.status.result.replace(' ', '-'), reason: st.status.reason, text: st.status.reason };
-  if (st.status.result.endsWith('wins')) status.winner = st.status.result.split(' ')[0];
-  const { pieces, board, ...rest } = st;
-  return {
-    ...rest, title: st.game, ply: st.moves.length, start_position: null,
-    board: board.cells.map((c) => (pieces[c.name] ? pieces[c.name].piece : '')),
-    captured_pieces: Object.keys(pieces).filter((c) => pieces[c].captured),
-    moves: st.moves.map((m, i) => ({ ply: i + 1, move: m.move, display: m.san })),
-    legal_moves: st.legal_moves.map((m) => ({ ...m, display: m.move })),
-    your_turn: !over && st.side_to_move === st.human_side, thinking: false, status,
-  };
-}
-
-function out(g) {
+// Every move a stream has not had yet, then `end` once the game is over.
+function flush(g, res) {
   const st = stateJson(g);
-  return SERVER_STYLE ? serverShape(st) : st;
+  while (res.sent < g.moves.length) {
+    const k = res.sent++;
+    const data = { ...moveJson(g, g.moves[k], k), side: k % 2 === (g.first_black ? 1 : 0) ? 'white' : 'black', last: k + 1 === g.moves.length, status: st.status };
+    res.write(`id: ${k + 1}\nevent: move\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+  if (st.status.over && !g.thinking) {
+    res.end(`event: end\ndata: ${JSON.stringify(st.status)}\n\n`);
+    g.listeners.delete(res);
+  }
 }
 
 function push(g) {
   g.updated = now();
   save();
-  if (!SERVER_STYLE) {
-    const data = JSON.stringify(stateJson(g));
-    for (const res of g.listeners) res.write(`id: ${g.moves.length}\ndata: ${data}\n\n`);
-    return;
-  }
-  const st = serverShape(stateJson(g));
-  const last = st.moves[st.moves.length - 1];
-  for (const res of g.listeners) {
-    if (last && res.sent < last.ply) {
-      res.write(`id: ${last.ply}\nevent: move\ndata: ${JSON.stringify({ ...last, side: last.ply % 2 ? 'white' : 'black', last: true, status: st.status })}\n\n`);
-      res.sent = last.ply;
-    }
-    if (st.status.over) {
-      res.end(`event: end\ndata: ${JSON.stringify({ status: st.status })}\n\n`);
-      g.listeners.delete(res);
-    }
-  }
+  for (const res of g.listeners) flush(g, res);
 }
 
-function computerMove(g, move, san, next, delay) {
+function computerMove(g, move, display, next, delay) {
   g.thinking = setTimeout(() => {
     g.thinking = null;
-    g.moves.push({ move, san });
+    g.moves.push({ move, display });
     g.at = next;
     push(g);
   }, delay);
@@ -219,76 +237,84 @@ async function api(req, res, parts) {
   if (req.method === 'POST' && parts.length === 0) {
     let body;
     try { body = JSON.parse(await readBody(req)); } catch { return send(res, 400, { error: 'bad JSON' }); }
-    if (!['agon', 'egara-guti', 'chess'].includes(body.game)) return send(res, 400, { error: 'unknown game' });
-    if (!(body.level >= 1 && body.level <= 8)) return send(res, 400, { error: 'level must be 1..8' });
-    const side = body.side === 'random' ? 'white' : body.side;
+    const entry = entryOf(body.game);
+    if (!entry) return send(res, 400, { error: 'unknown game' });
+    const level = body.level ?? 1;
+    if (!(level >= entry.level_min && level <= entry.level_max)) return send(res, 400, { error: `level must be ${entry.level_min}..${entry.level_max}` });
+    const side = body.side === 'random' ? 'white' : body.side ?? 'white';
     if (!['white', 'black'].includes(side)) return send(res, 400, { error: 'side must be white, black or random' });
+    const game = entry.name;
     const f = body.position
-      ? fixtures.find((x) => x.game === body.game && x.position === body.position)
-      : fixtures.find((x) => x.game === body.game && x.default && x.human_side === side) || fixtures.find((x) => x.game === body.game && x.default);
+      ? fixtures.find((x) => x.game === game && x.position === body.position)
+      : fixtures.find((x) => x.game === game && x.default && x.human_side === side) || fixtures.find((x) => x.game === game && x.default);
     if (!f) return send(res, 400, { error: 'test double: no fixture for this position' });
-    const g = { id: randomBytes(8).toString('hex'), token: randomBytes(16).toString('hex'), fixture: f, at: f.start || 'start', moves: [], human_side: f.human_side, level: body.level, created: now(), updated: now(), listeners: new Set() };
+    const g = {
+      id: randomBytes(16).toString('hex'), token: randomBytes(16).toString('hex'), fixture: f, at: f.start || 'start', moves: [],
+      human_side: f.human_side, level, start_position: body.position || null, created: now(), updated: now(), listeners: new Set(),
+    };
+    g.first_black = f.states[g.at].position.split(' ')[1] === 'b';
     games.set(g.id, g);
     save();
-    if (f.opening) computerMove(g, f.opening.move, f.opening.san, f.opening.next, f.opening.delay || 500);
-    return send(res, 201, { ...out(g), token: g.token });
+    if (f.opening) computerMove(g, f.opening.move, f.opening.display, f.opening.next, f.opening.delay || 500);
+    return send(res, 201, { ...stateJson(g), token: g.token });
   }
   const g = games.get(parts[0]);
   if (!g) return send(res, 404, { error: 'no such game' });
   const action = parts[1];
-  if (req.method === 'GET' && !action) return send(res, 200, out(g));
+  if (req.method === 'GET' && !action) return send(res, 200, stateJson(g));
   if (req.method === 'GET' && action === 'events') {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
     res.write(': agora test double\n\n');
-    res.sent = Number(req.headers['last-event-id'] || g.moves.length);
+    res.sent = Math.min(Number(req.headers['last-event-id']) || 0, g.moves.length);
     g.listeners.add(res);
     req.on('close', () => g.listeners.delete(res));
+    flush(g, res);
     return;
   }
   if (req.method === 'GET' && action === 'record') {
     if (g.fixture.game === 'chess') {
-      const sans = g.moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + m.san).join(' ');
-      return send(res, 200, `[Event "agora"]\n[White "?"]\n[Black "?"]\n[Result "*"]\n\n${sans} *\n`, 'application/x-chess-pgn');
+      const sans = g.moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + m.display).join(' ');
+      return send(res, 200, `[Event "agora"]\n[White "?"]\n[Black "?"]\n[Result "*"]\n\n${sans} *\n`, 'text/plain; charset=utf-8');
     }
     return send(res, 200, g.moves.map((m) => m.move).join('\n') + '\n', 'text/plain; charset=utf-8');
   }
-  if (req.method !== 'POST') return send(res, 404, { error: 'not found' });
+  if (req.method !== 'POST') return send(res, 405, { error: 'wrong method' });
   if (req.headers.authorization !== `Bearer ${g.token}`) return send(res, 403, { error: 'wrong or missing token' });
   const st = stateJson(g);
-  if (st.status.result !== 'ongoing') return send(res, 409, { error: 'the game is over' });
+  if (st.status.over) return send(res, 409, { error: 'the game is over' });
   let body = {};
   try { body = JSON.parse((await readBody(req)) || '{}'); } catch { return send(res, 400, { error: 'bad JSON' }); }
   if (action === 'resign') {
-    g.status = { result: g.human_side === 'white' ? 'black wins' : 'white wins', reason: 'resignation' };
+    g.status = { result: g.human_side === 'white' ? 'black-wins' : 'white-wins', reason: 'resignation' };
     push(g);
-    return send(res, 200, out(g));
+    return send(res, 200, stateJson(g));
   }
   if (action === 'draw') {
     if (g.fixture.draw_accept) { g.status = { result: 'draw', reason: 'agreement' }; push(g); }
-    return send(res, 200, SERVER_STYLE ? { ...out(g), draw: g.fixture.draw_accept ? 'accepted' : 'declined' } : out(g));
+    return send(res, 200, { ...stateJson(g), draw: g.fixture.draw_accept ? 'accepted' : 'declined' });
   }
   if (action === 'claim') {
-    if (!st.claims.length) return send(res, 409, { error: 'no draw claim available' });
+    if (!st.claims.length) return send(res, 409, { error: 'no claim available' });
     g.status = { result: 'draw', reason: st.claims[0] === 'threefold' ? 'threefold-claim' : 'fifty-move-claim' };
     push(g);
-    return send(res, 200, out(g));
+    return send(res, 200, stateJson(g));
   }
   if (action === 'moves') {
-    if (st.side_to_move !== g.human_side || g.thinking) return send(res, 409, { error: 'not your turn' });
+    if (st.side_to_move !== g.human_side || g.thinking) return send(res, 409, { error: 'not your turn: the computer is to move' });
     if (!st.legal_moves.some((m) => m.move === body.move)) return send(res, 400, { error: `illegal move: ${body.move}` });
     const step = g.fixture.moves.find((m) => m.at === g.at && m.move === body.move);
     if (!step) return send(res, 400, { error: `test double: no continuation after ${body.move}` });
-    g.moves.push({ move: step.move, san: step.san });
+    g.moves.push({ move: step.move, display: step.display });
     if (step.reply && g.fixture.reply_via_sse && step.mid) {
       g.at = step.mid;
       push(g);
-      computerMove(g, step.reply, step.reply_san, step.next, g.fixture.reply_via_sse);
-      return send(res, 200, out(g));
+      computerMove(g, step.reply, step.reply_display, step.next, g.fixture.reply_via_sse);
+      return send(res, 200, stateJson(g));
     }
-    if (step.reply) g.moves.push({ move: step.reply, san: step.reply_san });
+    if (step.reply) g.moves.push({ move: step.reply, display: step.reply_display });
     g.at = step.next;
     push(g);
-    return send(res, 200, out(g));
+    return send(res, 200, stateJson(g));
   }
   return send(res, 404, { error: 'not found' });
 }
@@ -297,8 +323,7 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 
 const server = createServer(async (req, res) => {
   const url = new URL(req.url, 'http://x');
-  if (url.pathname === '/api/catalog' && SERVER_STYLE)
-    return send(res, 200, { games: Object.entries(boards).map(([name, layout]) => ({ name, title: name, aliases: name === 'egara-guti' ? ['egara'] : [], start_position: null, layout, level_min: 1, level_max: 8 })) });
+  if (url.pathname === '/api/catalog') return send(res, 200, catalog);
   if (url.pathname.startsWith('/api/games')) {
     const parts = url.pathname.slice('/api/games'.length).split('/').filter(Boolean);
     try { return await api(req, res, parts); } catch (err) { return send(res, 500, { error: String(err) }); }

@@ -1,4 +1,4 @@
-// The server's API (see the server issue) and the visitor's own list of games: the
+// The server's API (src/server/API.md) and the visitor's own list of games: the
 // secret token of each game lives in localStorage, keyed by game id.
 
 const STORE = 'agora.games';
@@ -38,46 +38,54 @@ export function knownGameIds() {
   return Object.keys(myGames());
 }
 
-// ---- board layouts: the server's catalogue (GET /api/catalog), else web/boards/*.json
-let catalog = null;
-const staticBoards = {};
+// ---- the catalogue (GET /api/catalog): the games the server plays, in the order it
+// offers them, and each board's geometry.  Static, so fetched once; a failed fetch is
+// not kept, so the next page asks again.
+let catalogue = null;
+function catalog() {
+  if (!catalogue) {
+    catalogue = fetch('/api/catalog')
+      .then((r) => (r.ok ? r.json() : Promise.reject(new ApiError(r.status, `GET /api/catalog: HTTP ${r.status}`))))
+      .catch((err) => {
+        catalogue = null;
+        throw err;
+      });
+  }
+  return catalogue;
+}
+
+/** The games' names, in the catalogue's order. */
+export async function gameNames() {
+  return (await catalog()).games.map((g) => g.name);
+}
+
+/** A game's catalogue entry, by name or alias (undefined when the server has none). */
+async function gameEntry(game) {
+  return (await catalog()).games.find((g) => g.name === game || g.aliases.includes(game));
+}
+
 export async function layoutOf(game) {
-  if (!catalog) catalog = fetch('/api/catalog').then((r) => (r.ok ? r.json() : null)).catch(() => null);
-  const c = await catalog;
-  const entry = c && Array.isArray(c.games) && c.games.find((g) => g.name === game || (g.aliases || []).includes(game));
-  if (entry && entry.layout) return entry.layout;
-  if (!staticBoards[game]) staticBoards[game] = fetch(`boards/${game}.json`).then((r) => r.json());
-  return staticBoards[game];
+  const entry = await gameEntry(game);
+  if (!entry) throw new Error(`the server has no game '${game}'`);
+  return entry.layout;
 }
 
 /**
- * One shape for a game state, whichever of the two the server speaks:
- *  - the issue's contract: `board` is the layout, `pieces` a map, moves carry `san`,
- *    results read "white wins";
- *  - src/server/API.md: `board` is one letter per layout cell (layout from the
- *    catalogue), `captured_pieces` lists marked cells, moves carry `display`, results
- *    read "white-wins".
+ * A state as src/server/API.md sends it, plus what the board needs: `layout` (the
+ * game's layout from the catalogue) and `pieces`, a map from cell name to
+ * {piece, captured} read from `board` (one letter per layout cell, in the layout's
+ * order) and `captured_pieces`.
  */
-export async function normalize(s) {
+export async function withBoard(s) {
   if (!s || typeof s !== 'object' || !s.id || !s.game) return s;
-  const out = { ...s };
-  if (!s.board || Array.isArray(s.board)) {
-    const layout = await layoutOf(s.game);
-    if (!s.pieces) {
-      const caps = new Set(s.captured_pieces || []);
-      out.pieces = {};
-      (s.board || []).forEach((letter, i) => {
-        const cell = layout.cells[i];
-        if (letter && cell) out.pieces[cell.name] = { piece: letter, captured: caps.has(cell.name) };
-      });
-    }
-    out.board = layout;
-  }
-  out.moves = (s.moves || []).map((m) => ({ ...m, san: m.san ?? m.display ?? m.move }));
-  out.legal_moves = (s.legal_moves || []).map((m) => ({ path: [m.to], captured: [], flags: [], ...m }));
-  out.status = { reason: 'none', ...s.status, result: String((s.status && s.status.result) || 'ongoing').replace('-', ' ') };
-  out.claims = s.claims || [];
-  return out;
+  const layout = await layoutOf(s.game);
+  const caps = new Set(s.captured_pieces);
+  const pieces = {};
+  s.board.forEach((letter, i) => {
+    const cell = layout.cells[i];
+    if (letter && cell) pieces[cell.name] = { piece: letter, captured: caps.has(cell.name) };
+  });
+  return { ...s, layout, pieces };
 }
 
 async function call(method, path, body, token) {
@@ -93,7 +101,7 @@ async function call(method, path, body, token) {
     data = null;
   }
   if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
-  return normalize(data);
+  return withBoard(data);
 }
 
 // The server keeps one token per visitor when it is sent along with a new game.

@@ -1,13 +1,13 @@
 // agora in the browser: the shell (header, language switcher, router) and the home,
 // new-game and rules pages.  The play page lives in play.js.  Routes (location.hash):
-//   #/                 home: the three games, the visitor's unfinished games
+//   #/                 home: the server's games (its catalogue), the visitor's unfinished games
 //   #/new/GAME         new game: level, side, optional start position
 //   #/game/ID          play
 //   #/rules/GAME       rules
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard } from './board.js';
-import { GAMES, h, boardOf } from './dom.js';
+import { h } from './dom.js';
 import { showGame } from './play.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
 
@@ -37,6 +37,7 @@ function errorBox(err) {
 
 async function showHome() {
   document.title = t('app.title');
+  const games = await api.gameNames();
   const cards = h('div', { class: 'cards' });
   // The visitor's unfinished games come first, once there are any.
   const page = h('div', { class: 'home' },
@@ -46,7 +47,8 @@ async function showHome() {
       h('div', { id: 'unfinished-list' }, h('p', { class: 'muted' }, t('home.loading')))),
     cards);
   app.replaceChildren(page);
-  for (const game of GAMES) {
+  // The cards in the catalogue's order.
+  for (const game of games) {
     const pic = h('div', { class: 'card-board', 'aria-hidden': 'true' });
     const lvl = levelSelect(`level-${game}`);
     const side = sideSelect(`side-${game}`);
@@ -67,7 +69,7 @@ async function showHome() {
           h('a', { href: `#/rules/${game}`, class: 'button rules-link' }, t('home.rules')))),
       msg);
     cards.append(card);
-    Promise.all([boardOf(game), loadDiagrams(game)]).then(([board, diagrams]) =>
+    Promise.all([api.layoutOf(game), loadDiagrams(game)]).then(([board, diagrams]) =>
       drawBoard(pic, board, diagramPieces(diagrams.start), { game, title: t(`game.${game}`) }));
   }
   listUnfinished(page.querySelector('#unfinished-list'));
@@ -92,7 +94,7 @@ async function listUnfinished(host) {
   host.parentNode.hidden = false;
   host.replaceChildren(h('ul', { class: 'game-list' }, rows.map((s) => {
     const thumb = h('span', { class: 'thumb', 'aria-hidden': 'true' });
-    if (s.board && s.pieces) drawBoard(thumb, s.board, s.pieces, { game: s.game, flipped: s.human_side === 'black' });
+    drawBoard(thumb, s.layout, s.pieces, { game: s.game, flipped: s.human_side === 'black' });
     return h('li', { 'data-id': s.id },
       h('a', { href: `#/game/${s.id}`, class: 'resume' }, thumb,
         h('strong', {}, t(`game.${s.game}`)), ' ',
@@ -102,7 +104,7 @@ async function listUnfinished(host) {
 }
 
 async function showNew(game) {
-  if (!GAMES.includes(game)) return showHome();
+  if (!(await api.gameNames()).includes(game)) return showHome();
   const q = new URLSearchParams(location.hash.split('?')[1] || '');
   document.title = `${t('new.heading', { game: t(`game.${game}`) })} — agora`;
   const lvl = levelSelect('level', Number(q.get('level')) || 3);
@@ -138,7 +140,7 @@ async function route() {
   try {
     if (parts[0] === 'game' && parts[1]) leave = await showGame(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
-    else if (parts[0] === 'rules' && GAMES.includes(parts[1])) await showRules(app, parts[1]);
+    else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);
     else await showHome();
   } catch (err) {
     app.replaceChildren(h('div', { class: 'narrow' }, errorBox(err), h('p', {}, h('a', { class: 'button', href: '#/' }, t('nav.home')))));

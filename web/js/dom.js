@@ -1,7 +1,4 @@
-// Small shared helpers: the list of games, an element builder, the board layouts.
-
-export const GAMES = ['agon', 'egara-guti', 'chess'];
-export { layoutOf as boardOf } from './api.js';
+// The element builder every page uses.
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

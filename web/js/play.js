@@ -1,8 +1,9 @@
 // The play page: one game against the computer.
 //
-// Everything the board offers comes from the state the server sends: its legal moves
-// (with from, to, path, captured, flags, promotion), the pieces, the status and the
-// claims.  The page only filters those lists as the player clicks:
+// Everything the board offers comes from the state the server sends (src/server/API.md):
+// its legal moves (with from, to, path, captured, flags, promotion), the pieces, the
+// status and the claims; the board's geometry from the catalogue.  The page only
+// filters those lists as the player clicks:
 //   - a move is chosen by clicking its `from` cell, then each cell of its `path`;
 //     when exactly one move remains whose path is complete, it is sent;
 //   - moves sharing the whole path and differing in `promotion` open a chooser;
@@ -76,13 +77,13 @@ export async function showGame(host, id) {
 
   function lastCells() {
     const last = S.moves[S.moves.length - 1];
-    return last ? cellsInText(last.move, S.board.cells.map((c) => c.name)) : [];
+    return last ? cellsInText(last.move, S.layout.cells.map((c) => c.name)) : [];
   }
 
   function checkCell() {
     if (!cfg.showCheck) return [];
     const last = S.moves[S.moves.length - 1];
-    if (!last || !/[+#]$/.test(last.san || '')) return [];
+    if (!last || !/[+#]$/.test(last.display)) return [];
     const king = S.side_to_move === 'white' ? 'K' : 'k';
     return Object.keys(S.pieces).filter((c) => S.pieces[c].piece === king);
   }
@@ -146,7 +147,7 @@ export async function showGame(host, id) {
       parts.push(t('side.' + pieceSide(piece.piece, S.game)) + ' ' + pieceName(piece.piece));
       if (piece.captured) parts.push(t('play.captured'));
     } else parts.push(t('play.empty'));
-    const cell = S.board.cells.find((c) => c.name === name);
+    const cell = S.layout.cells.find((c) => c.name === name);
     if (cell && cell.flags.includes('throne')) parts.push(t('play.throne'));
     if (mk.selected.includes(name)) parts.push(t('play.selected'));
     if (mk.targets.includes(name) || mk.allowed.includes(name)) parts.push(t('play.destination'));
@@ -159,7 +160,7 @@ export async function showGame(host, id) {
   function drawBoardNow() {
     const mk = marks();
     const hadFocus = boardHost.contains(document.activeElement);
-    handle = drawBoard(boardHost, S.board, shownPieces(), {
+    handle = drawBoard(boardHost, S.layout, shownPieces(), {
       game: S.game, flipped, labels: names, marks: mk, interactive: true,
       title: t('play.board', { game: t(`game.${S.game}`) }),
       label: (name, piece) => cellLabel(name, piece, mk),
@@ -174,9 +175,9 @@ export async function showGame(host, id) {
   function resultText() {
     const r = S.status.result;
     const reason = t('reason.' + S.status.reason);
-    const head = r === 'draw' ? t('result.draw') : t(r === 'white wins' ? 'result.white' : 'result.black');
+    const head = r === 'draw' ? t('result.draw') : t(r === 'white-wins' ? 'result.white' : 'result.black');
     let you = t('result.drawn');
-    if (r !== 'draw') you = r.startsWith(mine()) ? t('result.won') : t('result.lost');
+    if (r !== 'draw') you = S.status.winner === mine() ? t('result.won') : t('result.lost');
     return { you, head, reason };
   }
 
@@ -191,7 +192,7 @@ export async function showGame(host, id) {
     } else if (myTurn()) {
       const last = S.moves[S.moves.length - 1];
       status.textContent = busy ? t('play.sending') : t('play.yourmove', { side: t('side.' + mine()) });
-      if (!busy && last) status.append(h('span', { class: 'reply' }, t('play.theyplayed', { move: last.san || last.move })));
+      if (!busy && last) status.append(h('span', { class: 'reply' }, t('play.theyplayed', { move: last.display })));
     }
     else if (!api.tokenOf(S.id)) status.textContent = t('play.watching');
     else status.textContent = t('play.thinking');
@@ -199,7 +200,7 @@ export async function showGame(host, id) {
     banner.hidden = !over;
     if (over) {
       const r = resultText();
-      banner.className = 'banner ' + (S.status.result === 'draw' ? 'draw' : S.status.result.startsWith(mine()) ? 'won' : 'lost');
+      banner.className = 'banner ' + (S.status.result === 'draw' ? 'draw' : S.status.winner === mine() ? 'won' : 'lost');
       banner.replaceChildren(h('strong', {}, r.you), h('span', {}, `${r.head} — ${r.reason}`));
     }
 
@@ -258,7 +259,7 @@ export async function showGame(host, id) {
     const firstBlack = (n % 2 === 0) === (S.side_to_move === 'black');
     const plies = firstBlack ? [null, ...S.moves] : S.moves;
     for (let i = 0; i < plies.length; i += 2) {
-      const cellOf = (m, k) => h('span', { class: 'ply' + (m && m === S.moves[n - 1] ? ' last' : '') }, m ? m.san || m.move : '…');
+      const cellOf = (m, k) => h('span', { class: 'ply' + (m && m === S.moves[n - 1] ? ' last' : '') }, m ? m.display : '…');
       items.push(h('li', {}, h('span', { class: 'num' }, num(i / 2 + 1) + '.'), cellOf(plies[i], i), plies[i + 1] !== undefined ? cellOf(plies[i + 1], i + 1) : ''));
     }
     moveList.replaceChildren(...items);
@@ -425,15 +426,9 @@ export async function showGame(host, id) {
   function listen() {
     if (S.status.result !== 'ongoing' || typeof EventSource === 'undefined') return;
     es = new EventSource(api.eventsUrl(S.id));
-    // An event carries either the whole state (the issue's contract) or one move
-    // (src/server/API.md): with a move, fetch the state it leads to.
-    const onEvent = async (ev) => {
-      let data = null;
-      try { data = JSON.parse(ev.data); } catch { /* not JSON */ }
-      if (data && data.id === S.id && data.game) apply(await api.normalize(data));
-      else api.getGame(S.id).then(apply, () => {});
-    };
-    es.onmessage = onEvent;
+    // A `move` event names one move: fetch the state it leads to, which carries the
+    // legal moves.  `end` follows the last move of a finished game.
+    es.addEventListener('move', () => api.getGame(S.id).then(apply, () => {}));
     es.addEventListener('end', () => {
       if (es) { es.close(); es = null; }
       api.getGame(S.id).then(apply, () => {});
@@ -444,8 +439,6 @@ export async function showGame(host, id) {
       if (opened) api.getGame(S.id).then(apply, () => {});
       opened = true;
     };
-    es.addEventListener('state', onEvent);
-    es.addEventListener('move', onEvent);
   }
 
   // A slow poll while the computer is to move, in case events cannot get through.

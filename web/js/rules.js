@@ -1,11 +1,13 @@
 // The rules pages: text per game and language (web/rules/GAME/LANG.json, written for
-// players) with board diagrams drawn by the same renderer as the play page.  The
-// diagrams (web/rules/GAME/diagrams.json) are shared by every language:
+// players) with board diagrams drawn by the same renderer as the play page, on the
+// board the server's catalogue describes (GET /api/catalog): the diagrams hold only
+// pieces and marks by cell name (web/rules/GAME/diagrams.json, shared by every language):
 //   {"start": {"pieces": "Qf1 Gk1 g* ...", "marks": {"last": ["e4"], ...}}}
 // "pieces" lists a piece letter and its cell, a trailing * marks a captured piece.
 import { t, language } from './i18n.js';
 import { drawBoard } from './board.js';
-import { GAMES, h, boardOf } from './dom.js';
+import { h } from './dom.js';
+import { layoutOf, gameNames } from './api.js';
 
 const cache = {};
 async function json(url) {
@@ -46,10 +48,10 @@ export async function showRules(host, game) {
   } catch {
     text = await json(`rules/${game}/en.json`);
   }
-  const [board, diagrams] = await Promise.all([boardOf(game), loadDiagrams(game)]);
+  const [board, diagrams, games] = await Promise.all([layoutOf(game), loadDiagrams(game), gameNames()]);
   document.title = `${text.title} — agora`;
   const toc = h('nav', { class: 'other-rules', 'aria-label': t('rules.others') },
-    GAMES.filter((g) => g !== game).map((g) => h('a', { href: `#/rules/${g}` }, t('rules.of', { game: t(`game.${g}`) }))));
+    games.filter((g) => g !== game).map((g) => h('a', { href: `#/rules/${g}` }, t('rules.of', { game: t(`game.${g}`) }))));
   const article = h('article', { class: 'rules', 'data-game': game, lang: text.lang || language() },
     h('h1', {}, text.title),
     h('p', { class: 'lead' }, text.intro),
