@@ -5,16 +5,25 @@
  * Every rejected request leaves the game untouched: handlers check (404, 403, 400
  * body, 409 turn, 400 move) before they change anything, and a change is made in
  * memory only once the store has committed it. */
+#include "api.h"
+
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
+#include "core/error.h"
 #include "core/registry.h"
-#include "internal.h"
 #include "json_out.h"
+#include "ratelimit.h"
 #include "engines/engine.h"
+#include "server_state.h"
+#include "session.h"
+#include "state_json.h"
 #include "token.h"
+#include "workers.h"
 
 #define LIST_LIMIT 100
 
@@ -129,11 +138,24 @@ static json_t *body_object(const struct api_request *req, bool optional, struct 
     return j;
 }
 
+/* The session's answer to a request that waited (under s->mu): what failed, or (NULL)
+ * the state as it is now, with the computer's reply. */
+static void answer_waiter(struct session_waiter *sw, struct session *s, const char *error)
+{
+    struct api_waiter *w = (struct api_waiter *)sw;
+    if (error) {
+        w->done(w, 500, api_error_body("%s", error));
+        return;
+    }
+    char *text = state_text(s, w->token[0] ? w->token : NULL, NULL);
+    w->done(w, text ? w->ok_status : 500, text ? text : api_error_body("out of memory"));
+}
+
 /* Answer with the state now, or wait for the computer's reply. */
 static void reply_state(struct server *srv, const struct api_request *req, struct session *s,
                         int ok_status, const char *new_token, struct api_response *r)
 {
-    session_schedule(s);
+    workers_schedule(s);
     char err[ERROR_TEXT_MAX];
     if (!s->job_pending && session_settle(s, err, sizeof err) != 0) {
         /* No reply is coming (the server is stopping): the move goes alone or not at all. */
@@ -141,9 +163,10 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
         return;
     }
     if (s->job_pending && req->waiter && !s->waiter) {
+        req->waiter->base.answer = answer_waiter;
         req->waiter->ok_status = ok_status;
         snprintf(req->waiter->token, sizeof req->waiter->token, "%s", new_token ? new_token : "");
-        s->waiter = req->waiter;
+        s->waiter = &req->waiter->base;
         r->kind = API_WAIT;
         r->session = s; /* the caller's reference passes to the HTTP layer */
         return;
@@ -322,14 +345,14 @@ valid:
     }
     /* Room in memory first, so a full server stores no game it cannot play.  Nobody
      * else can reach the new id before this reply gives it out. */
-    int code = session_insert(srv, s, err, sizeof err);
+    int code = cache_insert(srv, s, err, sizeof err);
     if (code) {
         session_free(s);
         set_error(r, code, "%s", err);
         return;
     }
     if (srv->store->ops->create_game(srv->store, &row, err, sizeof err) != 0) {
-        session_discard(srv, s);
+        cache_discard(srv, s);
         set_error(r, 500, "%s", err);
         return;
     }
@@ -337,7 +360,7 @@ valid:
     reply_state(srv, req, s, 201, token, r);
     pthread_mutex_unlock(&s->mu);
     if (r->kind != API_WAIT)
-        session_put(s);
+        cache_put(s);
 }
 
 static void handle_move(struct server *srv, const struct api_request *req, struct session *s,
@@ -476,7 +499,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     }
     struct session *s;
     char err[ERROR_TEXT_MAX];
-    int code = session_get(srv, id, &s, err, sizeof err);
+    int code = cache_get(srv, id, &s, err, sizeof err);
     if (code) {
         set_error(r, code, "%s", err);
         return;
@@ -492,7 +515,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     } else if (!strcmp(op, "moves")) {
         handle_move(srv, req, s, body, r);
     } else if (!strcmp(op, "events")) {
-        session_schedule(s);
+        workers_schedule(s);
         r->kind = API_STREAM;
         r->status = 200;
         r->session = s;
@@ -509,7 +532,7 @@ out:
     json_decref(body);
     pthread_mutex_unlock(&s->mu);
     if (r->kind == API_DONE)
-        session_put(s);
+        cache_put(s);
 }
 
 void api_handle(struct server *srv, const struct api_request *req, struct api_response *r)

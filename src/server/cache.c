@@ -2,13 +2,16 @@
  * cfg.cache_games.  A session in use (a request, a queued computer move, an event
  * stream) holds a reference and is never evicted; an unused one is dropped when room
  * is needed and rebuilt from the store on its next request. */
+#include "cache.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/registry.h"
-#include "internal.h"
+#include "server_state.h"
+#include "session.h"
 
 static size_t id_bucket(const struct server *srv, const char *id)
 {
@@ -105,7 +108,7 @@ static void add(struct server *srv, struct session *s)
     srv->n_cached++;
 }
 
-int session_insert(struct server *srv, struct session *s, char *err, size_t err_size)
+int cache_insert(struct server *srv, struct session *s, char *err, size_t err_size)
 {
     pthread_mutex_lock(&srv->cache_mu);
     bool ok = make_room(srv);
@@ -150,8 +153,7 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
     return s;
 }
 
-int session_get(struct server *srv, const char *id, struct session **out, char *err,
-                size_t err_size)
+int cache_get(struct server *srv, const char *id, struct session **out, char *err, size_t err_size)
 {
     pthread_mutex_lock(&srv->cache_mu);
     struct session *s = find(srv, id);
@@ -194,12 +196,12 @@ int session_get(struct server *srv, const char *id, struct session **out, char *
 /* References are atomic so a holder can take another under the session mutex (the
  * lock order forbids cache_mu there).  Eviction needs refs == 0, which no holder can
  * see change under it: a new reference is taken only by a holder or under cache_mu. */
-void session_ref(struct session *s)
+void cache_ref(struct session *s)
 {
     atomic_fetch_add(&s->refs, 1);
 }
 
-void session_put(struct session *s)
+void cache_put(struct session *s)
 {
     atomic_fetch_sub(&s->refs, 1);
 }
@@ -212,7 +214,7 @@ void cache_each(struct server *srv, void (*fn)(struct session *s))
     pthread_mutex_unlock(&srv->cache_mu);
 }
 
-void session_discard(struct server *srv, struct session *s)
+void cache_discard(struct server *srv, struct session *s)
 {
     pthread_mutex_lock(&srv->cache_mu);
     lru_unlink(srv, s);

@@ -12,16 +12,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api.h"
+#include "cache.h"
 #include "core/error.h"
 #include "core/registry.h"
-#include "internal.h"
+#include "ratelimit.h"
+#include "server_state.h"
+#include "session.h"
+#include "state_json.h"
+#include "workers.h"
 
 /* Bodies declared larger than this are refused without reading them. */
 #define BODY_DISCARD_MAX (1 << 20)
 
 /* One HTTP request's state across the callbacks. */
 struct conn {
-    struct waiter w; /* first: a struct waiter * is a struct conn * */
+    struct api_waiter w; /* first: a struct api_waiter * is a struct conn * */
     struct server *srv;
     struct MHD_Connection *mc;
     char *body;
@@ -33,11 +39,14 @@ struct conn {
     char *reply;
 };
 
-/* An event stream. */
+/* An event stream reading a game; `sent` and `end_sent` change under the session mutex. */
 struct stream {
-    struct sse_watch w; /* first */
+    struct session_watch w; /* first: a struct session_watch * is a struct stream * */
     struct server *srv;
     struct MHD_Connection *mc;
+    struct session *s; /* a reference, given back when the stream ends */
+    int sent;          /* moves already sent: the stream's last event id */
+    bool end_sent;     /* the final "end" event went out */
 };
 
 static enum MHD_Result send_body(struct MHD_Connection *mc, int status, char *body,
@@ -59,7 +68,7 @@ static enum MHD_Result send_body(struct MHD_Connection *mc, int status, char *bo
     return ok;
 }
 
-static void conn_done(struct waiter *w, int status, char *body)
+static void conn_done(struct api_waiter *w, int status, char *body)
 {
     struct conn *c = (struct conn *)w;
     c->status = status;
@@ -77,27 +86,27 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     struct stream *st = cls;
-    struct sse_watch *w = &st->w;
-    struct session *s = w->s;
+    struct session_watch *w = &st->w;
+    struct session *s = st->s;
     size_t n = 0;
     pthread_mutex_lock(&s->mu);
-    while (w->sent < s->n_stored) {
-        size_t k = event_move_text(s, w->sent + 1, buf + n, max - n);
+    while (st->sent < s->n_stored) {
+        size_t k = event_move_text(s, st->sent + 1, buf + n, max - n);
         if (!k)
             break;
         n += k;
-        w->sent++;
+        st->sent++;
     }
-    if (!n && w->sent == s->n_stored && !w->end_sent && session_over(s)) {
+    if (!n && st->sent == s->n_stored && !st->end_sent && session_over(s)) {
         n = event_end_text(s, buf, max);
-        w->end_sent = true;
+        st->end_sent = true;
     } else if (!n && w->ping && max > 16) {
         n = (size_t)snprintf(buf, max, ": ping\n\n");
     }
     w->ping = false;
     ssize_t ret = (ssize_t)n;
     if (!n) {
-        if (w->end_sent || atomic_load(&st->srv->stopping)) {
+        if (st->end_sent || atomic_load(&st->srv->stopping)) {
             ret = MHD_CONTENT_READER_END_OF_STREAM;
         } else {
             /* Nothing to say: park the connection until session_notify wakes it. */
@@ -109,7 +118,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     return ret;
 }
 
-static void stream_wake(struct sse_watch *w)
+static void stream_wake(struct session_watch *w)
 {
     MHD_resume_connection(((struct stream *)w)->mc);
 }
@@ -117,15 +126,15 @@ static void stream_wake(struct sse_watch *w)
 static void stream_free(void *cls)
 {
     struct stream *st = cls;
-    struct session *s = st->w.s;
+    struct session *s = st->s;
     pthread_mutex_lock(&s->mu);
-    for (struct sse_watch **p = &s->watchers; *p; p = &(*p)->next)
+    for (struct session_watch **p = &s->watchers; *p; p = &(*p)->next)
         if (*p == &st->w) {
             *p = st->w.next;
             break;
         }
     pthread_mutex_unlock(&s->mu);
-    session_put(s);
+    cache_put(s);
     free(st);
 }
 
@@ -138,13 +147,13 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
            : NULL;
     if (!r) {
         free(st);
-        session_put(s);
+        cache_put(s);
         return MHD_NO;
     }
     st->srv = c->srv;
     st->mc = c->mc;
-    st->w.s = s;
-    st->w.sent = ar->stream_from;
+    st->s = s;
+    st->sent = ar->stream_from;
     st->w.wake = stream_wake;
     pthread_mutex_lock(&s->mu);
     st->w.next = s->watchers;
@@ -327,7 +336,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
             MHD_suspend_connection(mc);
         }
         pthread_mutex_unlock(&s->mu);
-        session_put(s);
+        cache_put(s);
         if (done) {
             char *reply = c->reply;
             c->reply = NULL;
@@ -502,7 +511,7 @@ int server_request(struct server *srv, const char *method, const char *url,
         return ar.status;
     }
     if (ar.kind == API_STREAM)
-        session_put(ar.session);
+        cache_put(ar.session);
     *out = strdup(ar.kind == API_STATIC ? "file" : "stream");
     return 200;
 }

@@ -1,14 +1,18 @@
 /* A game as the server plays it: the human's moves, the computer's replies, endings
  * without a move, every change committed before anyone hears of it.  All functions
- * but session_think run under the session's mutex. */
+ * but session_think and session_commit run under the session's mutex.  Nothing here
+ * calls up: a waiting request and the event streams are reached through their hooks
+ * (session.h). */
+#include "session.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/error.h"
-#include "internal.h"
 #include "engines/engine.h"
+#include "server_state.h"
 
 int64_t server_now_ms(void)
 {
@@ -207,40 +211,20 @@ int session_end(struct session *s, enum result r, int why, char *err, size_t err
 
 void session_notify(struct session *s)
 {
-    for (struct sse_watch *w = s->watchers; w; w = w->next)
+    for (struct session_watch *w = s->watchers; w; w = w->next)
         if (w->suspended) {
             w->suspended = false;
             w->wake(w);
         }
 }
 
-void session_schedule(struct session *s)
+/* Answer the waiting request, if any: what failed, or (NULL) the move is made. */
+static void finish_waiter(struct session *s, const char *error)
 {
-    if (s->job_pending || !session_computer_to_move(s))
-        return;
-    s->job_pending = true;
-    session_ref(s);
-    if (!workers_push(s->srv, s)) {
-        s->job_pending = false;
-        session_put(s);
-    }
-}
-
-/* Answer the waiting request: an error body, or (NULL) the state as it is now. */
-static void finish_waiter(struct session *s, char *error_body)
-{
-    struct waiter *w = s->waiter;
+    struct session_waiter *w = s->waiter;
     s->waiter = NULL;
-    if (!w) {
-        free(error_body);
-        return;
-    }
-    if (error_body) {
-        w->done(w, 500, error_body);
-        return;
-    }
-    char *text = state_text(s, w->token[0] ? w->token : NULL, NULL);
-    w->done(w, text ? w->ok_status : 500, text ? text : api_error_body("out of memory"));
+    if (w)
+        w->answer(w, s, error);
 }
 
 void session_think(struct session *s, const atomic_int *stop)
@@ -284,20 +268,25 @@ void session_commit(struct session *s)
 {
     pthread_mutex_lock(&s->mu);
     char err[ERROR_TEXT_MAX];
-    char *error_body = NULL;
+    /* What failed, for the waiter: as long as an API error message, which it becomes. */
+    char error[512];
+    const char *failed = NULL;
     Move m = s->think_move;
     /* The game may have changed meanwhile (a resignation, an accepted draw).  The
      * human's move waiting for this reply is committed with it, or alone when there
      * is no reply to make; if the commit fails, neither move was made. */
     int unstored = s->n_moves - s->n_stored;
     if (m && s->n_moves == s->think_ply && session_computer_to_move(s)) {
-        if (session_play(s, m, false, err, sizeof err) != 0)
-            error_body = api_error_body("%s could not be stored: %s",
-                                        unstored ? "your move" : "the computer's move", err);
+        if (session_play(s, m, false, err, sizeof err) != 0) {
+            failed = error;
+            snprintf(error, sizeof error, "%s could not be stored: %s",
+                     unstored ? "your move" : "the computer's move", err);
+        }
     } else if (session_settle(s, err, sizeof err) != 0) {
-        error_body = api_error_body("your move could not be stored: %s", err);
+        failed = error;
+        snprintf(error, sizeof error, "your move could not be stored: %s", err);
     }
     s->job_pending = false;
-    finish_waiter(s, error_body);
+    finish_waiter(s, failed);
     pthread_mutex_unlock(&s->mu);
 }

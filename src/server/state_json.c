@@ -1,15 +1,17 @@
 /* A game as JSON for the browser (the shape is in src/server/API.md), the event
  * stream's events, and the move record. */
+#include "state_json.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/registry.h"
-#include "internal.h"
 #include "json_out.h"
+#include "session.h"
 
-const char *side_name(int side)
+static const char *side_name(int side)
 {
     return side == SIDE_BLACK ? "black" : "white";
 }

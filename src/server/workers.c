@@ -13,18 +13,31 @@
  * the cap itself; this catches one that overruns).  It also wakes every event stream
  * now and then for a keep-alive comment, which is how streams whose clients went
  * away are noticed and closed. */
+#include "workers.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "cache.h"
 #include "core/error.h"
-#include "internal.h"
+#include "server_state.h"
+#include "session.h"
 
 #define PING_MS_DEFAULT 15000
 #define WATCH_MS 20
 #define WATCHDOG_GRACE_MS 50
 
-bool workers_push(struct server *srv, struct session *s)
+/* What the watchdog knows of a worker: when its move must be over (0: idle) and the
+ * flag it raises then. */
+struct worker_slot {
+    struct server *srv;
+    atomic_int stop;
+    _Atomic int64_t deadline_ms;
+};
+
+/* Queue a computer move; false once the server is stopping. */
+static bool push(struct server *srv, struct session *s)
 {
     pthread_mutex_lock(&srv->jobs_mu);
     if (srv->jobs_closed) {
@@ -40,6 +53,18 @@ bool workers_push(struct server *srv, struct session *s)
     pthread_cond_signal(&srv->jobs_cv);
     pthread_mutex_unlock(&srv->jobs_mu);
     return true;
+}
+
+void workers_schedule(struct session *s)
+{
+    if (s->job_pending || !session_computer_to_move(s))
+        return;
+    s->job_pending = true;
+    cache_ref(s);
+    if (!push(s->srv, s)) {
+        s->job_pending = false;
+        cache_put(s);
+    }
 }
 
 static struct session *pop(struct server *srv, bool wait)
@@ -88,7 +113,7 @@ static void *committer_main(void *arg)
             srv->commit_tail = NULL;
         pthread_mutex_unlock(&srv->jobs_mu);
         session_commit(s);
-        session_put(s);
+        cache_put(s);
         pthread_mutex_lock(&srv->jobs_mu);
     }
     pthread_mutex_unlock(&srv->jobs_mu);
@@ -101,7 +126,7 @@ void workers_run_inline(struct server *srv)
     while ((s = pop(srv, false))) {
         session_think(s, &srv->stopping);
         session_commit(s);
-        session_put(s);
+        cache_put(s);
     }
 }
 
@@ -122,7 +147,7 @@ static void *worker_main(void *arg)
             push_commit(srv, s); /* the reference goes with it */
         } else {
             session_commit(s);
-            session_put(s);
+            cache_put(s);
         }
     }
     pthread_mutex_lock(&srv->jobs_mu);
@@ -135,7 +160,7 @@ static void *worker_main(void *arg)
 static void ping_streams(struct session *s)
 {
     pthread_mutex_lock(&s->mu);
-    for (struct sse_watch *w = s->watchers; w; w = w->next)
+    for (struct session_watch *w = s->watchers; w; w = w->next)
         w->ping = true;
     session_notify(s);
     pthread_mutex_unlock(&s->mu);

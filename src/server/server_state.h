@@ -1,0 +1,61 @@
+/* What one server owns: struct server, the root every layer of src/server hangs off
+ * (no globals, so a test can run two servers in one process).  Data only: each layer
+ * reads and writes its own fields (the cache its table, the workers their queues, the
+ * HTTP layer the daemon); the game model (session.c) reads only cfg and store.  This
+ * header includes no other server header, so every layer may include it.
+ *
+ * Locking, in the only order ever taken:  cache_mu -> session mu -> store's mutex.
+ * jobs_mu is a leaf (nothing else is locked while holding it).  A session's fields
+ * below `mu` are read and written only under it (session.h). */
+#pragma once
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "server.h"
+
+struct MHD_Daemon;
+struct ratelimit;
+struct session;
+struct store;
+struct worker_slot;
+
+struct server {
+    struct server_config cfg;
+    char host[64];
+    char web_dir[4096];
+    bool have_web;
+    struct store *store;
+    struct MHD_Daemon *daemon;
+    int port;
+    atomic_int stopping;
+    struct ratelimit *limiter;
+
+    /* cache.c */
+    pthread_mutex_t cache_mu;
+    struct session **buckets;
+    size_t n_buckets;
+    int n_cached;
+    struct session *lru_head, *lru_tail; /* head: most recently used */
+
+    /* workers.c */
+    pthread_mutex_t jobs_mu;
+    pthread_cond_t jobs_cv;
+    struct session *job_head, *job_tail;
+    pthread_t *workers;
+    struct worker_slot *slots; /* one per worker: its stop flag and deadline */
+    int n_workers;
+    /* Committers: threads that commit the computer's moves, so that engine workers
+     * never wait on the disk (and commits group). */
+    pthread_cond_t commit_cv;
+    struct session *commit_head, *commit_tail;
+    pthread_t *committers;
+    int n_committers;
+    int workers_busy;              /* engine workers not yet finished (for the committers' exit) */
+    bool jobs_inited, jobs_closed; /* closed: stopping, push refuses */
+    pthread_t ticker;
+    bool ticker_running;
+    pthread_cond_t ticker_cv; /* under jobs_mu */
+};

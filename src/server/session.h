@@ -1,0 +1,105 @@
+/* The game model: one game as the server plays it (struct session) and the rules of
+ * its changes: replay, the human's move, the computer's move (think, then commit),
+ * endings without a move, every change committed to the store before anyone hears of
+ * it.  The bottom of the server: it writes no JSON, knows no HTTP status, queues no
+ * job.  Whoever waits on a game (a request for the computer's reply, an event stream)
+ * registers a hook below, and the model calls it; the layers above give it meaning.
+ *
+ * Locking (the order is in server_state.h): every function here but session_think and
+ * session_commit runs under s->mu; those two lock it themselves. */
+#pragma once
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/game.h"
+#include "store/store.h"
+
+struct server;
+struct session;
+
+struct move_rec {
+    char text[MOVE_TEXT_MAX];
+    char display[MOVE_TEXT_MAX];
+};
+
+/* Someone waiting for the computer's reply (a suspended request).  session_commit
+ * calls answer() once, under s->mu, when the reply is made and committed (error NULL)
+ * or could not be stored (error says what failed); then the session forgets it. */
+struct session_waiter {
+    void (*answer)(struct session_waiter *w, struct session *s, const char *error);
+};
+
+/* A reader of the game's moves (an event stream).  When it has read everything it
+ * sets `suspended`; session_notify clears it and calls wake() on the next news. */
+struct session_watch {
+    bool suspended; /* it waits for news */
+    bool ping;      /* a keep-alive is due (set by the workers' ticker) */
+    void (*wake)(struct session_watch *w);
+    struct session_watch *next;
+};
+
+/* One game in memory: its row, its state rebuilt from the start and the moves, the
+ * request waiting on the computer, and the event streams reading it. */
+struct session {
+    /* The cache's bookkeeping (cache.c), under the server's cache_mu (refs: see
+     * cache_ref). */
+    atomic_int refs;
+    struct session *hash_next, *lru_prev, *lru_next;
+    /* The job queue's link (workers.c), under jobs_mu. */
+    struct session *job_next;
+
+    struct server *srv; /* the model reads its cfg and store */
+    const struct game *g;
+    pthread_mutex_t mu;
+    struct store_game row;
+    void *st;
+    struct move_rec *moves;
+    int n_moves, cap_moves;
+    /* Moves committed to the store: n_moves, or n_moves - 1 while the human's last
+     * move (unstored_move) waits to be committed together with the computer's reply
+     * (then job_pending is set).  Event streams send only stored moves. */
+    int n_stored;
+    Move unstored_move;
+    bool job_pending;              /* a computer move is queued, thought or committed */
+    Move think_move;               /* the move found, waiting for its commit */
+    int think_ply;                 /* the ply it was found at */
+    struct session *commit_next;   /* the commit queue's link (workers.c), under jobs_mu */
+    struct session_waiter *waiter; /* to answer when the computer has moved */
+    struct session_watch *watchers;
+};
+
+struct session *session_new(struct server *srv, const struct game *g, const struct store_game *row,
+                            char *err, size_t err_size);
+/* Replay the stored moves; -1 with a message if one does not apply. */
+int session_replay(struct session *s, char (*moves)[MOVE_TEXT_MAX], int n, char *err,
+                   size_t err_size);
+void session_free(struct session *s);
+void session_status(const struct session *s, struct game_status *out);
+bool session_over(const struct session *s);
+bool session_computer_to_move(const struct session *s);
+/* Make a legal move, commit it, tell the watchers.  -1 (state unchanged) when the
+ * store fails.  With `defer`, a move after which the computer is to move is made in
+ * memory only: session_commit stores it with the reply (session_settle, when no reply
+ * is coming, stores it alone).  A move waiting so is taken back too if the commit of
+ * this one fails. */
+int session_play(struct session *s, Move m, bool defer, char *err, size_t err_size);
+/* Commit the move waiting for the computer's reply, if any; -1 (it is taken back)
+ * when the store fails. */
+int session_settle(struct session *s, char *err, size_t err_size);
+/* End the game without a move (resignation, agreement, claim). */
+int session_end(struct session *s, enum result r, int why, char *err, size_t err_size);
+/* The computer's move in two steps, each locking s->mu itself: session_think (an
+ * engine worker: CPU) finds it, and the engine stops when *stop becomes non-zero (the
+ * watchdog's time cap, or the server stopping); session_commit (a committer: waits on
+ * the store) plays and commits it and answers the waiter.  Whoever queued the job
+ * (workers_schedule) set job_pending; session_commit clears it. */
+void session_think(struct session *s, const atomic_int *stop);
+void session_commit(struct session *s);
+/* Wake the suspended watchers: there is news. */
+void session_notify(struct session *s);
+/* The wall clock in milliseconds (the store's timestamps). */
+int64_t server_now_ms(void);

@@ -1,0 +1,26 @@
+/* A game written for the browser (state_json.c): its state as JSON (the shape is in
+ * API.md), the event stream's events, the move record, the history's summaries and
+ * the boards' geometry.  Above the model, which it only reads (under s->mu). */
+#pragma once
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct game;
+struct jout;
+struct session;
+struct store_game;
+
+/* A game's state as JSON text (malloc'ed; NULL without memory), with the new
+ * game's token and the draw offer's answer when given. */
+char *state_text(const struct session *s, const char *token, const char *draw);
+/* A summary for the history list, as one value. */
+void summary_out(struct jout *j, const struct store_game *row);
+/* A game's board geometry (static): shape, cells with coordinates, edges. */
+json_t *layout_json(const struct game *g);
+char *json_text(json_t *j); /* dumps and releases j */
+/* One event of the stream for move k (1-based) into buf; its length (0: no room). */
+size_t event_move_text(const struct session *s, int k, char *buf, size_t size);
+size_t event_end_text(const struct session *s, char *buf, size_t size);
+/* The move record: PGN-style tags and numbered moves (malloc'ed; NULL without memory). */
+char *record_text(const struct session *s);
