@@ -1,10 +1,12 @@
 # agora — build, test, fuzz and benchmark.
 #
 #   make              ./agora (optimised)
-#   make test         setup, then every test suite (ASan+UBSan build with clang,
-#                     optimised build with gcc for the heavy tables, fuzz smoke run)
+#   make test         setup, then every test suite (ASan+UBSan build with clang and the
+#                     debug check, optimised build with gcc for the heavy tables and the
+#                     bench signatures, fuzz smoke runs, tests/suites/*: browser, format)
 #   make fuzz         the libFuzzer target over every game's parsers (FUZZ_SECONDS)
 #   make bench        agora bench
+#   make check-format clang-format --dry-run over every C source and header
 #   make perft-full   every depth of ../shared/data/perft-chess.epd (minutes)
 #   make bench-perft  agora's chess perft against Stockfish's, side by side
 #   make setup        install missing Debian packages (idempotent)
@@ -142,8 +144,10 @@ perft-full: agora
 bench-perft: agora
 	scripts/bench-perft
 
+# clang-format --dry-run --Werror over every .c and .h of src/, tests/, fuzz/ and tools/:
+# the file list is in tests/suites/format, the suite `make test` runs.
 check-format:
-	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) fuzz/*.c
+	@tests/suites/format
 
 clean:
 	rm -rf build agora
