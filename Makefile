@@ -1,10 +1,12 @@
 # agora — build, test, fuzz and benchmark.
 #
 #   make              ./agora (optimised)
-#   make test         setup, then every test suite (ASan+UBSan build with clang,
-#                     optimised build with gcc for the heavy tables, fuzz smoke run)
+#   make test         setup, then every test suite (ASan+UBSan build with clang and the
+#                     debug check, optimised build with gcc for the heavy tables and the
+#                     bench signatures, fuzz smoke runs, tests/suites/*: browser, format)
 #   make fuzz         the libFuzzer target over every game's parsers (FUZZ_SECONDS)
 #   make bench        agora bench
+#   make check-format clang-format --dry-run over every C source and header
 #   make perft-full   every depth of ../shared/data/perft-chess.epd (minutes)
 #   make bench-perft  agora's chess perft against Stockfish's, side by side
 #   make setup        install missing Debian packages (idempotent)
@@ -21,7 +23,10 @@ FUZZ_SECONDS ?= 60
 WARN := -Wall -Wextra -Wshadow -Werror
 BASE_CFLAGS := -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Ibuild -pthread -MMD -MP
 OPT_CFLAGS := -O2 -g -march=x86-64-v2
-SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# AGORA_DEBUG_CHECK: every make and unmake runs the game's consistency check
+# (src/core/debug_check.h); only the sanitizer build has it.
+SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-DAGORA_DEBUG_CHECK
 LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lm -pthread
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
@@ -36,19 +41,31 @@ SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
 .PHONY: all run test test-only setup fuzz fuzz-server bench loadtest clean check-format \
-	perft-full bench-perft tune
+	perft-full bench-perft tune FORCE
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
 	$(CC) $(OPT_CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/rel/%.o: %.c
+build/rel/%.o: %.c build/rel/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -c -o $@ $<
 
-build/san/%.o: %.c
+build/san/%.o: %.c build/san/flags
 	@mkdir -p $(dir $@)
 	$(SAN_CC) $(BASE_CFLAGS) $(SAN_CFLAGS) -c -o $@ $<
+
+# Each build's compile command, rewritten only when it changes: a new flag (such as
+# AGORA_DEBUG_CHECK) rebuilds that build's objects.
+build/rel/flags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS)' | cmp -s - $@ || \
+	  echo '$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS)' > $@
+build/san/flags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(SAN_CC) $(BASE_CFLAGS) $(SAN_CFLAGS)' | cmp -s - $@ || \
+	  echo '$(SAN_CC) $(BASE_CFLAGS) $(SAN_CFLAGS)' > $@
+FORCE:
 
 # The list of tests is every TEST(...) line under tests/, so a new test file needs
 # no registration anywhere.
@@ -127,8 +144,10 @@ perft-full: agora
 bench-perft: agora
 	scripts/bench-perft
 
+# clang-format --dry-run --Werror over every .c and .h of src/, tests/, fuzz/ and tools/:
+# the file list is in tests/suites/format, the suite `make test` runs.
 check-format:
-	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) fuzz/*.c
+	@tests/suites/format
 
 clean:
 	rm -rf build agora

@@ -1,4 +1,4 @@
-/* The dedicated chess search (src/search/chess): mates at their exact distance (by an
+/* The dedicated chess search (src/engines/chess): mates at their exact distance (by an
  * independent brute-force judge), stalemate and repetition and the fifty-move rule
  * seen as draws, SEE on hand-built positions, every engine limit (depth, nodes,
  * movetime, clock, stop, ponder, mate, multipv, threads), and never an illegal move. */

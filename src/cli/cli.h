@@ -25,6 +25,24 @@ int cmd_uci(int argc, char **argv, struct cli_io *io);
 int cmd_serve(int argc, char **argv, struct cli_io *io);
 int cmd_pgn(int argc, char **argv, struct cli_io *io);
 
+/* bench's two measurements (cmd_bench.c), shared by `agora bench` and the
+ * bench-signature test (tests/test_bench.c), which compares their signatures with
+ * tests/bench-signatures.txt.  BENCH_PLAYOUTS and BENCH_SEED are bench's defaults. */
+#define BENCH_PLAYOUTS 20000
+#define BENCH_SEED 1
+struct bench_run {
+    uint64_t signature; /* playouts: the plies of every playout; search: the nodes */
+    int count;          /* playouts made, or positions searched */
+    double seconds;
+};
+/* `playouts` seeded random playouts of `g` from its start; progress on io->err when
+ * that is a terminal (io may be NULL). */
+void bench_playouts(const struct game *g, long playouts, uint64_t seed, struct cli_io *io,
+                    struct bench_run *out);
+/* The game's own search to `depth` (0: the profile's bench_depth) from bench's fixed
+ * positions. */
+void bench_search(const struct game *g, int depth, struct bench_run *out);
+
 /* Shared helpers (common.c). */
 int cli_error(struct cli_io *io, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct game *cli_game(struct cli_io *io, const char *name);

@@ -5,6 +5,7 @@
  * last irreversible move), the fifty-move rule and dead positions end a line. */
 #include <string.h>
 
+#include "core/debug_check.h"
 #include "cs.h"
 #include "games/chess/eval.h"
 #include "see.h"
@@ -109,6 +110,19 @@ static int has_pieces(const struct chess_pos *p, int side)
 
 /* A null move: the side to move passes.  No en-passant right survives it, and the
  * halfmove clock restarts so no repetition is seen across it. */
+/* The debug consistency check (core/debug_check.h) after a null move and its undo:
+ * the only changes of the position the chess module's make and unmake do not see. */
+#ifdef AGORA_DEBUG_CHECK
+static void check_null(const struct chess_pos *p, const char *op)
+{
+    char err[ERROR_TEXT_MAX];
+    if (chess_pos_check(p, err, sizeof err) != 0)
+        debug_check_failed("chess", op, "null move", 0, err);
+}
+#else
+#define check_null(p, op) ((void)0)
+#endif
+
 static void make_null(struct chess_pos *p, struct chess_undo *u)
 {
     u->key = p->key;
@@ -120,6 +134,7 @@ static void make_null(struct chess_pos *p, struct chess_undo *u)
     p->key ^= chess_zobrist[ZOBRIST_TURN];
     p->side ^= 1;
     p->halfmove = 0;
+    check_null(p, "make");
 }
 
 static void unmake_null(struct chess_pos *p, const struct chess_undo *u)
@@ -128,6 +143,7 @@ static void unmake_null(struct chess_pos *p, const struct chess_undo *u)
     p->key = u->key;
     p->halfmove = u->halfmove;
     p->ep = u->ep;
+    check_null(p, "unmake");
 }
 
 static void make(struct cs_thread *t, int ply, Move m)

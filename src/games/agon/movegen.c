@@ -3,6 +3,8 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "agon.h"
+#include "core/debug_check.h"
 #include "state.h"
 
 /* Would a piece put on the cell with neighbours `nb` stand between two enemy pieces
@@ -202,6 +204,7 @@ static inline void make_move(struct agon_state *s, Move m)
     s->key = key ^ agon_zobrist[to][ag_kind(piece)];
     s->side = (enum side)them;
     seen_add(s, 1);
+    DEBUG_CHECK_STATE(&agon_game, s, "make", m);
 }
 
 static inline void unmake_move(struct agon_state *s, Move m)
@@ -229,6 +232,7 @@ static inline void unmake_move(struct agon_state *s, Move m)
     s->occupied[us] ^= AG_BIT(from) | AG_BIT(to);
     s->side = (enum side)us;
     s->key = u->key;
+    DEBUG_CHECK_STATE(&agon_game, s, "unmake", m);
 }
 
 void agon_make_move(void *st, Move m)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/debug_check.h"
 #include "core/error.h"
 #include "state.h"
 
@@ -112,6 +113,23 @@ static void init_castle_keep(void)
     castle_keep[60] &= (uint8_t) ~(CASTLE_BK | CASTLE_BQ);
 }
 
+/* The debug consistency check (core/debug_check.h) of the position a make or unmake
+ * leaves: the check of chess's game interface less the history's length, which
+ * chess_make_move and chess_unmake_move keep in range themselves. */
+#ifdef AGORA_DEBUG_CHECK
+static void debug_check_pos(const struct chess_pos *p, const char *op, Move m)
+{
+    char err[ERROR_TEXT_MAX], text[MOVE_TEXT_MAX];
+    if (chess_pos_check(p, err, sizeof err) == 0)
+        return;
+    chess_uci(m, text, sizeof text);
+    debug_check_failed("chess", op, text, m, err);
+}
+#define DEBUG_CHECK_POS(p, op, m) debug_check_pos((p), (op), (m))
+#else
+#define DEBUG_CHECK_POS(p, op, m) ((void)0)
+#endif
+
 void chess_pos_make(struct chess_pos *p, Move m, struct chess_undo *u)
 {
     int from = MV_FROM(m), to = MV_TO(m), kind = MV_KIND(m);
@@ -173,6 +191,7 @@ void chess_pos_make(struct chess_pos *p, Move m, struct chess_undo *u)
     if (PIECE_TYPE(pc) == PAWN && (to ^ from) == 16 &&
         (chess_pawn_att[us][(from + to) / 2] & chess_pieces(p, us ^ 1, PAWN)))
         chess_set_ep(p, (from + to) / 2);
+    DEBUG_CHECK_POS(p, "make", m);
 }
 
 void chess_pos_unmake(struct chess_pos *p, Move m, const struct chess_undo *u)
@@ -202,6 +221,7 @@ void chess_pos_unmake(struct chess_pos *p, Move m, const struct chess_undo *u)
     p->halfmove = u->halfmove;
     p->castle = u->castle;
     p->ep = u->ep;
+    DEBUG_CHECK_POS(p, "unmake", m);
 }
 
 int chess_pos_check(const struct chess_pos *p, char *err, size_t err_size)

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "chess.h"
-#include "eval.h"
 #include "core/error.h"
+#include "eval.h"
 #include "state.h"
 
 void chess_start(void *st)
@@ -59,7 +59,7 @@ void chess_make_move(void *st, Move m)
     struct chess_state *s = st;
     if (s->ply >= CHESS_MAX_PLIES)
         abort(); /* see CHESS_MAX_PLIES: only a caller ignoring status gets here */
-    chess_pos_make(&s->pos, m, &s->hist[s->ply++]);
+    chess_pos_make(&s->pos, m, &s->hist[s->ply++]); /* and its debug check */
 }
 
 void chess_unmake_move(void *st, Move m)

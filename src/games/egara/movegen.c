@@ -1,6 +1,8 @@
 /* Egara-guti moves: steps, compulsory captures and the chains that must go on. */
 #include <assert.h>
 
+#include "core/debug_check.h"
+#include "egara.h"
 #include "state.h"
 
 /* A capture chain grows by DFS over the jumps of its current point.  `empty` counts
@@ -10,8 +12,8 @@ struct chain_search {
     int n;
 };
 
-static void extend_chain(struct chain_search *cs, int at, int jumps, uint32_t enemy,
-                         uint32_t empty, Move partial)
+static void extend_chain(struct chain_search *cs, int at, int jumps, uint32_t enemy, uint32_t empty,
+                         Move partial)
 {
     const struct egara_jump *jp = egara_board.jumps[at];
     int extended = 0;
@@ -115,6 +117,7 @@ void egara_make_move(void *st, Move m)
     s->pieces[us] ^= 1u << at;
     s->key ^= egara_zobrist_piece[us][from] ^ egara_zobrist_piece[us][at] ^ egara_zobrist_black;
     s->side = (enum side)them;
+    DEBUG_CHECK_STATE(&egara_game, s, "make", m);
 }
 
 void egara_unmake_move(void *st, Move m)
@@ -135,4 +138,5 @@ void egara_unmake_move(void *st, Move m)
     s->ply--;
     s->key = s->history[s->ply].key;
     s->quiet = s->history[s->ply].quiet;
+    DEBUG_CHECK_STATE(&egara_game, s, "unmake", m);
 }
