@@ -19,6 +19,7 @@ const struct game chess_game = {
     .gen_moves = chess_gen_moves,
     .make_move = chess_make_move,
     .unmake_move = chess_unmake_move,
+    .history_move = chess_history_move,
     .status = chess_status,
     .move_text = chess_move_text,
     .parse_move = chess_parse_move,
@@ -32,5 +33,7 @@ const struct game chess_game = {
     .check = chess_check,
     .perft = chess_perft,
     .claim_draw = chess_claim,
-    .write_record = chess_write_record,
+    .record_variant = NULL,
+    .write_record = chess_pgn_write,
+    .read_record = chess_pgn_read,
 };
