@@ -65,11 +65,11 @@ int cli_session_start(struct cli_session *s, int argc, char **argv)
 int cli_session_end(struct cli_session *s, const char *last_line)
 {
     if (last_line)
-        uci_client_send(&s->c, last_line);
+        match_uci_send(&s->c, last_line);
     close(s->c.to_fd);
     /* Drain the output so the command never blocks on a full pipe. */
     char line[4096];
-    while (uci_client_read(&s->c, line, sizeof line, 60000) == 1)
+    while (match_uci_read(&s->c, line, sizeof line, 60000) == 1)
         ;
     pthread_join(s->thread, NULL);
     fclose(s->io.in);

@@ -6,21 +6,21 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "cli/match_uci.h"
+#include "match/uci_client.h"
 
 /* Run `agora ARGS...` (argv[0] is "agora") with `input` on stdin: the exit code, and
  * stdout in *out (malloc'd, the caller frees it). */
 int cli_run(const char *input, char **out, int argc, char **argv);
 
 /* A command running on its own thread with pipes for stdin and stdout; `c` reads
- * and writes them with uci_client_send / uci_client_read / uci_client_expect. */
+ * and writes them with match_uci_send / match_uci_read / match_uci_expect. */
 struct cli_session {
     pthread_t thread;
     struct cli_io io;
     int argc;
     char **argv;
     int code;
-    struct uci_client c;
+    struct match_uci c;
 };
 
 /* 0 when started, -1 otherwise. */

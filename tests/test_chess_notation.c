@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/record.h"
 #include "core/registry.h"
 #include "core/rng.h"
 #include "games/chess/chess.h"
@@ -142,10 +143,10 @@ TEST(chess_pgn_write_read_back)
     void *st = game_state_new(chess()), *back = game_state_new(chess());
     size_t size = 1 << 20;
     char *pgn = malloc(size);
-    struct chess_pgn_info info = {0}, got;
-    chess_pgn_set_tag(&info, "Event", "agora \"test\" game");
-    chess_pgn_set_tag(&info, "White", "Random, A.");
-    chess_pgn_set_tag(&info, "Annotator", "agora");
+    struct record_header info = {0}, got;
+    record_set_tag(&info, "Event", "agora \"test\" game");
+    record_set_tag(&info, "White", "Random, A.");
+    record_set_tag(&info, "Annotator", "agora");
     for (int game = 0; game < 20; game++) {
         random_game(st, (uint64_t)game + 1, 2000);
         int len = chess_pgn_write(st, &info, NULL, pgn, size);
@@ -154,12 +155,12 @@ TEST(chess_pgn_write_read_back)
         long used = chess_pgn_read(pgn, back, &got, result, sizeof result, err, sizeof err);
         CHECK_MSG(used > 0, "game %d does not read back: %s", game, err);
         CHECK(chess()->key(back) == chess()->key(st) && chess()->ply(back) == chess()->ply(st));
-        CHECK_STR(chess_pgn_tag(&got, "Event"), "agora \"test\" game");
-        CHECK_STR(chess_pgn_tag(&got, "Date"), "????.??.??");
-        CHECK_STR(chess_pgn_tag(&got, "Result"), result);
+        CHECK_STR(record_tag(&got, "Event"), "agora \"test\" game");
+        CHECK_STR(record_tag(&got, "Date"), "????.??.??");
+        CHECK_STR(record_tag(&got, "Result"), result);
         struct game_status s;
         chess()->status(st, &s);
-        CHECK_STR(chess_pgn_tag(&got, "Termination"),
+        CHECK_STR(record_tag(&got, "Termination"),
                   s.result == RESULT_ONGOING ? "unterminated" : "normal");
     }
     /* from a set-up position, Black to move: SetUp/FEN and "1..." numbering */
@@ -199,13 +200,13 @@ TEST(chess_pgn_read_ordinary_files)
         "2.e5!? f5 3.exf6 e.p. Kxf6 *\n"
         "[Event \"third, no result token\"]\n1. d4 0-0-0\n";
     void *st = game_state_new(chess());
-    struct chess_pgn_info info;
+    struct record_header info;
     char result[16], err[ERROR_TEXT_MAX], fen[POSITION_TEXT_MAX];
     long used = chess_pgn_read(text, st, &info, result, sizeof result, err, sizeof err);
     CHECK_MSG(used > 0, "first game: %s", err);
     CHECK_EQ_INT(chess()->ply(st), 85);
     CHECK_STR(result, "1/2-1/2");
-    CHECK_STR(chess_pgn_tag(&info, "White"), "Fischer, Robert J.");
+    CHECK_STR(record_tag(&info, "White"), "Fischer, Robert J.");
     chess()->write_position(st, fen, sizeof fen);
     CHECK_STR(fen, "8/8/4R1p1/2k3p1/1p4P1/1P1b1P2/3K1n2/8 b - - 2 43");
     text += used;
@@ -244,8 +245,8 @@ TEST(chess_pgn_accepted_by_pgn_extract)
     void *st = game_state_new(chess());
     size_t size = 1 << 20;
     char *pgn = malloc(size);
-    struct chess_pgn_info info = {0};
-    chess_pgn_set_tag(&info, "Event", "agora pgn-extract check");
+    struct record_header info = {0};
+    record_set_tag(&info, "Event", "agora pgn-extract check");
     int games = 0;
     for (int game = 0; game < 12; game++) {
         random_game(st, 1000 + (uint64_t)game, game % 3 ? 2000 : 40);
@@ -324,7 +325,7 @@ TEST(chess_pgn_read_damaged_text)
     size_t len = strlen(good);
     char *text = malloc(len + 64);
     void *st = game_state_new(chess());
-    struct chess_pgn_info info;
+    struct record_header info;
     struct rng r;
     rng_seed(&r, 99);
     for (int round = 0; round < 3000; round++) {

@@ -1,8 +1,8 @@
 /* Generic invariants, run for every registered game (OpenSpiel's RandomSimTest idea):
- * seeded random games in which, after every move, unmake restores the observable
- * state and the hash, the consistency check passes, the position text round-trips,
- * move texts are unique and parse back to the same move, and the move list is
- * empty exactly when the game is over. */
+ * seeded random games in which, after every move, the history holds it, unmake
+ * restores the observable state and the hash, the consistency check passes, the
+ * position text round-trips, move texts are unique and parse back to the same move,
+ * and the move list is empty exactly when the game is over. */
 #include <stdlib.h>
 
 #include "core/perft.h"
@@ -92,6 +92,8 @@ static void check_position(struct test_ctx *t__, const struct game *g, void *st,
         CHECK_MSG(g->check(st, err, sizeof err) == 0, "%s: check after %s at %s: %s", g->name,
                   texts[i], text, err);
         CHECK_MSG(g->ply(st) == before.ply + 1, "%s: ply after %s", g->name, texts[i]);
+        CHECK_MSG(g->history_move(st, before.ply) == moves[i], "%s: history after %s", g->name,
+                  texts[i]);
         g->unmake_move(st, moves[i]);
         take_snapshot(g, st, scratch, &after);
         CHECK_MSG(same_snapshot(&before, &after), "%s: unmake %s does not restore %s", g->name,

@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/match_openings.h"
-#include "cli/match_stats.h"
 #include "cli_run.h"
 #include "core/registry.h"
 #include "harness.h"
+#include "match/openings.h"
+#include "match/stats.h"
 
 TEST(search_uci_egara_session)
 {

@@ -431,7 +431,7 @@ static void expect_line(struct test_ctx *t__, struct cli_session *s, const char 
 {
     char line[4096];
     for (;;) {
-        int r = uci_client_read(&s->c, line, sizeof line, ms);
+        int r = match_uci_read(&s->c, line, sizeof line, ms);
         if (r != 1) {
             test_fail(t__, __FILE__, __LINE__, "no '%s' within %d ms", word, ms);
             return;
@@ -449,7 +449,7 @@ static void expect_line(struct test_ctx *t__, struct cli_session *s, const char 
 static void no_bestmove(struct test_ctx *t__, struct cli_session *s, int ms)
 {
     char line[4096];
-    while (uci_client_read(&s->c, line, sizeof line, ms) == 1)
+    while (match_uci_read(&s->c, line, sizeof line, ms) == 1)
         CHECK_MSG(strncmp(line, "bestmove", 8) != 0, "early '%s'", line);
 }
 
@@ -457,23 +457,23 @@ TEST(uci_isready_and_stop_during_a_search)
 {
     struct cli_session s;
     CHECK(cli_session_start(&s, 2, uci_argv) == 0);
-    uci_client_send(&s.c, "position startpos");
-    uci_client_send(&s.c, "go infinite");
+    match_uci_send(&s.c, "position startpos");
+    match_uci_send(&s.c, "go infinite");
     expect_line(TEST_CTX, &s, "info depth", MUST_COME_MS);
-    uci_client_send(&s.c, "isready");
+    match_uci_send(&s.c, "isready");
     expect_line(TEST_CTX, &s, "readyok", MUST_COME_MS);
     /* position and setoption are taken while it thinks; the search goes on. */
-    uci_client_send(&s.c, "position startpos moves e2e4");
-    uci_client_send(&s.c, "setoption name MultiPV value 2");
-    uci_client_send(&s.c, "isready");
+    match_uci_send(&s.c, "position startpos moves e2e4");
+    match_uci_send(&s.c, "setoption name MultiPV value 2");
+    match_uci_send(&s.c, "isready");
     expect_line(TEST_CTX, &s, "readyok", MUST_COME_MS);
     no_bestmove(TEST_CTX, &s, HELD_BACK_MS);
-    uci_client_send(&s.c, "stop");
+    match_uci_send(&s.c, "stop");
     expect_line(TEST_CTX, &s, "bestmove", MUST_COME_MS);
     /* The next search starts from the new position. */
-    uci_client_send(&s.c, "go depth 1");
+    match_uci_send(&s.c, "go depth 1");
     char line[4096] = "";
-    CHECK(uci_client_expect(&s.c, "bestmove", line, sizeof line, MUST_COME_MS) == 1);
+    CHECK(match_uci_expect(&s.c, "bestmove", line, sizeof line, MUST_COME_MS) == 1);
     CHECK_MSG(strlen(line) > 10 && strchr("abcdefgh", line[9]) && strchr("78", line[10]),
               "a black move expected: %s", line);
     CHECK_EQ_INT(cli_session_end(&s, "quit"), 0);
@@ -483,22 +483,22 @@ TEST(uci_ponder_waits_for_ponderhit_or_stop)
 {
     struct cli_session s;
     CHECK(cli_session_start(&s, 2, uci_argv) == 0);
-    uci_client_send(&s.c, "setoption name Ponder value true");
-    uci_client_send(&s.c, "position startpos moves e2e4 e7e5");
+    match_uci_send(&s.c, "setoption name Ponder value true");
+    match_uci_send(&s.c, "position startpos moves e2e4 e7e5");
     /* A search that ends at once still holds its answer until ponderhit. */
-    uci_client_send(&s.c, "go ponder depth 2 wtime 60000 btime 60000");
+    match_uci_send(&s.c, "go ponder depth 2 wtime 60000 btime 60000");
     no_bestmove(TEST_CTX, &s, HELD_BACK_MS);
-    uci_client_send(&s.c, "isready");
+    match_uci_send(&s.c, "isready");
     expect_line(TEST_CTX, &s, "readyok", MUST_COME_MS);
-    uci_client_send(&s.c, "ponderhit");
+    match_uci_send(&s.c, "ponderhit");
     expect_line(TEST_CTX, &s, "bestmove", MUST_COME_MS);
     /* The opponent played something else: stop, then the real search. */
-    uci_client_send(&s.c, "go ponder wtime 60000 btime 60000");
+    match_uci_send(&s.c, "go ponder wtime 60000 btime 60000");
     no_bestmove(TEST_CTX, &s, HELD_BACK_MS);
-    uci_client_send(&s.c, "stop");
+    match_uci_send(&s.c, "stop");
     expect_line(TEST_CTX, &s, "bestmove", MUST_COME_MS);
-    uci_client_send(&s.c, "position startpos moves e2e4 e7e5 g1f3");
-    uci_client_send(&s.c, "go depth 2");
+    match_uci_send(&s.c, "position startpos moves e2e4 e7e5 g1f3");
+    match_uci_send(&s.c, "go depth 2");
     expect_line(TEST_CTX, &s, "bestmove", MUST_COME_MS);
     CHECK_EQ_INT(cli_session_end(&s, "quit"), 0);
 }

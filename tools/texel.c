@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/record.h"
 #include "games/chess/chess.h"
 #include "games/chess/eval.h"
 #include "games/chess/eval_params.h"
@@ -179,7 +180,7 @@ static long read_games(const char *path, int every, int fold, long *game_no, str
     }
     struct chess_state *st = malloc(sizeof *st);
     static Move moves[CHESS_MAX_PLIES];
-    struct chess_pgn_info info;
+    struct record_header info;
     char result[16], err[ERROR_TEXT_MAX];
     long games = 0;
     for (const char *at = text;;) {

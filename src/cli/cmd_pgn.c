@@ -1,13 +1,15 @@
-/* agora pgn [FILE]: read the chess games of a PGN file (stdin without FILE) and write
- * them back as agora writes PGN: every move checked, SAN normalised, comments and
- * variations dropped.  A game that does not read is reported on stderr with its
- * number, and the command exits with status 2 after the other games. */
+/* agora pgn [FILE]: read the records of a PGN file (stdin without FILE) and write them
+ * back as agora writes them: every move checked, SAN normalised, comments and
+ * variations dropped.  Each record is read by the game its Variant tag names (chess,
+ * standard PGN, without one: core/record.h's record_game), through the game interface.
+ * A record that does not read is reported on stderr with its number, and the command
+ * exits with status 2 after the others. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/record.h"
 #include "core/registry.h"
-#include "games/chess/chess.h"
 
 static char *read_all(FILE *f, size_t *len)
 {
@@ -30,18 +32,6 @@ static char *read_all(FILE *f, size_t *len)
     return buf;
 }
 
-static struct game_status status_of(const char *result)
-{
-    struct game_status s = {RESULT_ONGOING, REASON_NONE, 0};
-    if (!strcmp(result, "1-0"))
-        s.result = RESULT_WHITE_WINS;
-    else if (!strcmp(result, "0-1"))
-        s.result = RESULT_BLACK_WINS;
-    else if (!strcmp(result, "1/2-1/2"))
-        s.result = RESULT_DRAW;
-    return s;
-}
-
 int cmd_pgn(int argc, char **argv, struct cli_io *io)
 {
     if (argc > 1)
@@ -59,16 +49,26 @@ int cmd_pgn(int argc, char **argv, struct cli_io *io)
         free(text);
         return cli_error(io, "pgn: the file holds a NUL byte: not PGN text");
     }
-    const struct game *g = game_find("chess");
-    void *st = game_state_new(g);
-    struct chess_pgn_info *info = malloc(sizeof *info);
+    size_t state_size = 1;
+    for (int i = 0; game_registry[i]; i++)
+        if (game_registry[i]->state_size > state_size)
+            state_size = game_registry[i]->state_size;
+    void *st = calloc(1, state_size); /* room for a state of any game */
+    struct record_header *h = malloc(sizeof *h);
     size_t out_size = 1 << 20;
     char *out = malloc(out_size);
     int status = 0, number = 0;
-    const char *p = text;
-    for (;;) {
+    if (!st || !h || !out) {
+        free(out);
+        free(h);
+        free(st);
+        free(text);
+        return cli_error(io, "pgn: out of memory");
+    }
+    for (const char *p = text;;) {
         char result[16], err[ERROR_TEXT_MAX];
-        long used = chess_pgn_read(p, st, info, result, sizeof result, err, sizeof err);
+        const struct game *g = record_game(p);
+        long used = g->read_record(p, st, h, result, sizeof result, err, sizeof err);
         if (used == 0)
             break;
         number++;
@@ -84,12 +84,12 @@ int cmd_pgn(int argc, char **argv, struct cli_io *io)
             continue;
         }
         p += used;
-        struct game_status end = status_of(result);
+        struct game_status end = {record_result_of(result), REASON_NONE, 0};
         struct game_status own;
         g->status(st, &own);
         if (own.result != RESULT_ONGOING && own.result == end.result)
             end = own; /* the rules say why: mate, stalemate, ... */
-        if (chess_pgn_write(st, info, &end, out, out_size) < 0) {
+        if (g->write_record(st, h, &end, out, out_size) < 0) {
             cli_error(io, "pgn: game %d is too long to write", number);
             status = CLI_BAD_INPUT;
             continue;
@@ -97,7 +97,7 @@ int cmd_pgn(int argc, char **argv, struct cli_io *io)
         fputs(out, io->out);
     }
     free(out);
-    free(info);
+    free(h);
     free(st);
     free(text);
     return status;

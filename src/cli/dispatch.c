@@ -22,7 +22,7 @@ static const char usage[] =
     "                                           level:N, depth:N, nodes:N, movetime:MS or\n"
     "                                           uci:COMMAND, plus ,tc=S+INC ,algo=mcts ...\n"
     "  uci [--game GAME]                        the UCI protocol (chess by default)\n"
-    "  pgn [FILE]                               read chess games (PGN), write them back checked\n"
+    "  pgn [FILE]                               read game records (PGN), write them back checked\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
     "        [--new-games-per-minute N] [--cache-mb N] [--book PATH|none] [--trust-proxy]\n"

@@ -103,6 +103,8 @@ enum piece_mark {
     PIECE_CAPTURED = 1u << 0, /* captured, and still standing on its cell */
 };
 
+struct record_header; /* core/record.h */
+
 struct game {
     const char *name;           /* "egara-guti": the name on the command line */
     const char *title;          /* "Egara-guti": for people */
@@ -130,6 +132,9 @@ struct game {
     int (*gen_moves)(const void *st, Move *moves);
     void (*make_move)(void *st, Move m);
     void (*unmake_move)(void *st, Move m);
+    /* The move made at ply `i` of the state's history (0 <= i < ply(st); 0 is the first
+     * move after start or parse_position), so a record can be written from the state. */
+    Move (*history_move)(const void *st, int i);
 
     /* Ongoing, or over with result and reason, for the side to move now. */
     void (*status)(const void *st, struct game_status *out);
@@ -172,12 +177,25 @@ struct game {
      * the end.  NULL for games without claims. */
     int (*claim_draw)(const void *st, unsigned which, struct game_status *out);
 
-    /* Optional: the game's own record format (PGN for chess) of the game `st` holds,
-     * from its start position: players and date ("YYYY.MM.DD") as given, `final` the
-     * outcome (NULL: the state's own status).  Returns the length written, or -1 when
-     * `size` was too small.  NULL: the game has no record format of its own. */
-    int (*write_record)(const void *st, const struct game_status *final, const char *white,
-                        const char *black, const char *date, char *buf, size_t size);
+    /* Records (core/record.h), PGN's shape for every game.  `record_variant` is the
+     * value of the Variant tag the game's records carry, so a reader can pick the game
+     * from a record (record_game); NULL for standard PGN (chess), which has none.
+     *
+     * write_record: the game `st` holds, from its start position, with the tags of `h`
+     * (may be NULL; Result and Termination come from `final` unless h has a
+     * Termination), `final` the outcome (NULL: the state's own status).  Returns the
+     * length written, or -1 when `size` was too small.
+     *
+     * read_record: one record from `text`: its tags into `h`, its moves onto `st` (set
+     * to its FEN tag or the start), its result token into `result` (empty without one).
+     * Returns the characters used (so the next call reads the next record), 0 at the
+     * end of the text, or -1 with err naming the problem and where; `st` is then the
+     * position before the bad move.  Reads what write_record writes. */
+    const char *record_variant;
+    int (*write_record)(const void *st, const struct record_header *h,
+                        const struct game_status *final, char *buf, size_t size);
+    long (*read_record)(const char *text, void *st, struct record_header *h, char *result,
+                        size_t result_size, char *err, size_t err_size);
 };
 
 const char *result_name(enum result r);

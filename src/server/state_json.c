@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/record.h"
 #include "core/registry.h"
 #include "json_out.h"
 #include "session.h"
@@ -292,77 +293,36 @@ size_t event_end_text(const struct session *s, char *buf, size_t size)
 
 char *record_text(const struct session *s)
 {
-    /* A game with a record format of its own (chess: PGN) writes it; the others get
-     * PGN's shape (tags, then numbered moves and the result) with their own move texts. */
+    /* The game's record (PGN for chess, PGN's shape for the others), from the state's
+     * whole history. */
     struct game_status gs;
     session_status(s, &gs);
-    const char *result = gs.result == RESULT_WHITE_WINS   ? "1-0"
-                         : gs.result == RESULT_BLACK_WINS ? "0-1"
-                         : gs.result == RESULT_DRAW       ? "1/2-1/2"
-                                                          : "*";
     time_t t = (time_t)(s->row.created_ms / 1000);
     struct tm tm;
     gmtime_r(&t, &tm);
     size_t cap = 1024 + (size_t)s->n_moves * (MOVE_TEXT_MAX + 8) + sizeof s->row.start;
     char *out = malloc(cap);
-    if (!out)
-        return NULL;
-    if (s->g->write_record) {
-        /* The game's own format (PGN for chess), from the state's whole history. */
-        char date[16];
-        snprintf(date, sizeof date, "%04d.%02d.%02d", (tm.tm_year + 1900) % 10000,
-                 (tm.tm_mon + 1) % 100, tm.tm_mday % 100);
-        const char *white = s->row.human_side == SIDE_WHITE ? "Player" : "agora";
-        const char *black = s->row.human_side == SIDE_BLACK ? "Player" : "agora";
-        if (s->g->write_record(s->st, &gs, white, black, date, out, cap) >= 0)
-            return out;
+    struct record_header *h = malloc(sizeof *h);
+    if (!out || !h) {
         free(out);
+        free(h);
         return NULL;
     }
-    size_t n = 0;
-#define PUT(...) n += (size_t)snprintf(out + n, cap - n, __VA_ARGS__)
-    PUT("[Event \"agora: %s\"]\n[Site \"agora\"]\n", s->g->title);
-    PUT("[Date \"%04d.%02d.%02d\"]\n[Round \"-\"]\n", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
-    PUT("[White \"%s\"]\n", s->row.human_side == SIDE_WHITE ? "Player" : "agora");
-    PUT("[Black \"%s\"]\n", s->row.human_side == SIDE_BLACK ? "Player" : "agora");
-    PUT("[Result \"%s\"]\n", result);
-    PUT("[Variant \"%s\"]\n", s->g->name);
-    if (s->row.start[0])
-        PUT("[SetUp \"1\"]\n[FEN \"%s\"]\n", s->row.start);
-    if (gs.result != RESULT_ONGOING)
-        PUT("[Termination \"%s\"]\n", reason_text(s->g, gs.reason));
-    PUT("\n");
-    /* Number moves from the side that began: a start with Black to move opens "1...". */
-    void *st = game_state_new(s->g);
-    int black_first = 0;
-    if (st) {
-        if (!s->row.start[0] || s->g->parse_position(st, s->row.start, NULL, 0) != 0)
-            s->g->start(st);
-        black_first = s->g->side_to_move(st) == SIDE_BLACK;
-        free(st);
-    }
-    size_t line = 0;
-    for (int i = 0; i < s->n_moves; i++) {
-        int half = i + black_first;
-        char piece[MOVE_TEXT_MAX + 16];
-        if (half % 2 == 0)
-            snprintf(piece, sizeof piece, "%d. %s", half / 2 + 1, s->moves[i].display);
-        else if (i == 0)
-            snprintf(piece, sizeof piece, "%d... %s", half / 2 + 1, s->moves[i].display);
-        else
-            snprintf(piece, sizeof piece, "%s", s->moves[i].display);
-        size_t len = strlen(piece);
-        if (line && line + len + 1 > 79) {
-            PUT("\n");
-            line = 0;
-        } else if (line) {
-            PUT(" ");
-            line++;
-        }
-        PUT("%s", piece);
-        line += len;
-    }
-    PUT("%s%s\n", line ? " " : "", result);
-#undef PUT
-    return out;
+    char event[128], date[16];
+    snprintf(event, sizeof event, "agora: %s", s->g->title);
+    snprintf(date, sizeof date, "%04d.%02d.%02d", (tm.tm_year + 1900) % 10000,
+             (tm.tm_mon + 1) % 100, tm.tm_mday % 100);
+    h->ntags = 0;
+    record_set_tag(h, "Event", event);
+    record_set_tag(h, "Site", "agora");
+    record_set_tag(h, "Date", date);
+    record_set_tag(h, "Round", "-");
+    record_set_tag(h, "White", s->row.human_side == SIDE_WHITE ? "Player" : "agora");
+    record_set_tag(h, "Black", s->row.human_side == SIDE_BLACK ? "Player" : "agora");
+    int len = s->g->write_record(s->st, h, &gs, out, cap);
+    free(h);
+    if (len >= 0)
+        return out;
+    free(out);
+    return NULL;
 }

@@ -1,5 +1,6 @@
 /* Agon's entry in the table of games. */
 #include "agon.h"
+#include "core/record.h"
 #include "state.h"
 
 static const struct game_word reasons[] = {
@@ -9,6 +10,18 @@ static const struct game_word reasons[] = {
     {0, NULL, NULL},
 };
 static const struct game_word move_flags[] = {{AGON_MOVE_RETURN, "return", NULL}, {0, NULL, NULL}};
+/* Records in PGN's shape with the game's own move texts (core/record.h). */
+static int write_record(const void *st, const struct record_header *h,
+                        const struct game_status *final, char *buf, size_t size)
+{
+    return record_write(&agon_game, st, h, final, buf, size);
+}
+
+static long read_record(const char *text, void *st, struct record_header *h, char *result,
+                        size_t result_size, char *err, size_t err_size)
+{
+    return record_read(&agon_game, text, st, h, result, result_size, err, err_size);
+}
 
 const struct game agon_game = {
     .name = "agon",
@@ -27,6 +40,7 @@ const struct game agon_game = {
     .gen_moves = agon_gen_moves,
     .make_move = agon_make_move,
     .unmake_move = agon_unmake_move,
+    .history_move = agon_history_move,
     .status = agon_status,
     .move_text = agon_move_text,
     .parse_move = agon_parse_move,
@@ -41,4 +55,7 @@ const struct game agon_game = {
     .perft = agon_perft,
     .reasons = reasons,
     .move_flag_names = move_flags,
+    .record_variant = "agon",
+    .write_record = write_record,
+    .read_record = read_record,
 };

@@ -177,6 +177,7 @@ static inline void make_move(struct agon_state *s, Move m)
     assert(s->ply < AGON_MAX_PLIES);
     struct agon_undo *u = &s->history[s->ply++];
     u->key = s->key;
+    u->move = (uint16_t)m;
     u->captures = 0;
     int us = s->side, them = !us;
     int from = AG_MOVE_FROM(m), to = AG_MOVE_TO(m);

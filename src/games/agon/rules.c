@@ -72,6 +72,11 @@ int agon_ply(const void *st)
     return ((const struct agon_state *)st)->ply;
 }
 
+Move agon_history_move(const void *st, int i)
+{
+    return ((const struct agon_state *)st)->history[i].move;
+}
+
 Key agon_key(const void *st)
 {
     return ((const struct agon_state *)st)->key;

@@ -57,6 +57,7 @@ static inline Move ag_return(int from, int to)
 /* What unmake needs that the move does not tell. */
 struct agon_undo {
     Key key;
+    uint16_t move;    /* the move made (every agon move fits in 16 bits) */
     uint8_t captures; /* the step's captures: bit d for the piece at to + direction d */
 };
 
@@ -108,6 +109,7 @@ Key agon_key(const void *st);
 int agon_gen_moves(const void *st, Move *moves);
 void agon_make_move(void *st, Move m);
 void agon_unmake_move(void *st, Move m);
+Move agon_history_move(const void *st, int i);
 void agon_status(const void *st, struct game_status *out);
 void agon_move_text(const void *st, Move m, char *buf, size_t size);
 int agon_parse_move(const void *st, const char *text, Move *out, char *err, size_t err_size);

@@ -54,42 +54,25 @@ int chess_claim_draw_with_move(const void *st, unsigned which, Move m, struct ga
  * progress: returns 0 with a draw by REASON_AGREEMENT, else -1 and err. */
 int chess_agree_draw(const void *st, struct game_status *out, char *err, size_t err_size);
 
-/* ---- PGN (pgn.c) ----------------------------------------------------------------- */
-
-#define CHESS_PGN_TAGS 32
-#define CHESS_PGN_TAG_MAX 256
-
-struct chess_pgn_tag {
-    char name[40];
-    char value[CHESS_PGN_TAG_MAX];
-};
-
-/* The seven-tag roster and anything else a PGN game carries. */
-struct chess_pgn_info {
-    int ntags;
-    struct chess_pgn_tag tags[CHESS_PGN_TAGS];
-};
-
-/* Set (or add) a tag; values longer than the room are cut. Returns -1 when full. */
-int chess_pgn_set_tag(struct chess_pgn_info *info, const char *name, const char *value);
-/* The tag's value or NULL. */
-const char *chess_pgn_tag(const struct chess_pgn_info *info, const char *name);
-
-/* Write the game held by `st` (its start position and every move of its history) as
+/* ---- PGN (pgn.c): chess_game's write_record and read_record ----------------------
+ *
+ * The header is core's record header (core/record.h).
+ *
+ * Write the game held by `st` (its start position and every move of its history) as
  * PGN: the seven-tag roster (missing tags are "?", Date "????.??.??"), SetUp and FEN
- * when the game did not start from the usual position, the other tags of `info`, a
- * Termination tag (info's own, else one from `final`), the moves in SAN, and the
+ * when the game did not start from the usual position, the other tags of `h`, a
+ * Termination tag (h's own, else one from `final`), the moves in SAN, and the
  * result.  `final` is how the game ended (NULL: the state's own status; ongoing writes
  * "*"; a result with REASON_NONE gets no reason comment).  Returns the length written, or
  * -1 if `size` was too small (the text is then cut). */
-int chess_pgn_write(const void *st, const struct chess_pgn_info *info,
-                    const struct game_status *final, char *buf, size_t size);
+int chess_pgn_write(const void *st, const struct record_header *h, const struct game_status *final,
+                    char *buf, size_t size);
 
-/* Read one game from `text`: tags into `info`, the moves onto `st` (set to the FEN tag
+/* Read one game from `text`: tags into `h`, the moves onto `st` (set to the FEN tag
  * or the start position).  Comments ({...}, ; to end of line), NAGs ($n, !, ?),
  * variations ((...), nested), move numbers and escape lines (%) are skipped.  Returns
  * the number of characters used (so the next call reads the next game), 0 at the end
  * of the text, or -1 with err naming the problem and where; `st` is then the position
  * before the bad move.  `result` gets the game's result token ("1-0", "*", ...). */
-long chess_pgn_read(const char *text, void *st, struct chess_pgn_info *info, char *result,
+long chess_pgn_read(const char *text, void *st, struct record_header *h, char *result,
                     size_t result_size, char *err, size_t err_size);

@@ -1,6 +1,20 @@
 /* Egara-guti's entry in the table of games. */
+#include "core/record.h"
 #include "egara.h"
 #include "state.h"
+
+/* Records in PGN's shape with the game's own move texts (core/record.h). */
+static int write_record(const void *st, const struct record_header *h,
+                        const struct game_status *final, char *buf, size_t size)
+{
+    return record_write(&egara_game, st, h, final, buf, size);
+}
+
+static long read_record(const char *text, void *st, struct record_header *h, char *result,
+                        size_t result_size, char *err, size_t err_size)
+{
+    return record_read(&egara_game, text, st, h, result, result_size, err, err_size);
+}
 
 static const char *const aliases[] = {"egara", NULL};
 
@@ -28,6 +42,7 @@ const struct game egara_game = {
     .gen_moves = egara_gen_moves,
     .make_move = egara_make_move,
     .unmake_move = egara_unmake_move,
+    .history_move = egara_history_move,
     .status = egara_status,
     .move_text = egara_move_text,
     .parse_move = egara_parse_move,
@@ -42,4 +57,7 @@ const struct game egara_game = {
     .perft = NULL,
     .reasons = reasons,
     .move_flag_names = move_flags,
+    .record_variant = "egara-guti",
+    .write_record = write_record,
+    .read_record = read_record,
 };

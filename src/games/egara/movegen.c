@@ -95,7 +95,7 @@ void egara_make_move(void *st, Move m)
 {
     struct egara_state *s = st;
     assert(s->ply < EGARA_MAX_PLIES);
-    s->history[s->ply++] = (struct egara_undo){s->key, (uint16_t)s->quiet};
+    s->history[s->ply++] = (struct egara_undo){s->key, m, (uint16_t)s->quiet};
     int us = s->side, them = !us;
     int from = EG_MOVE_FROM(m), jumps = EG_MOVE_JUMPS(m);
     int at = from;

@@ -53,6 +53,11 @@ int egara_ply(const void *st)
     return ((const struct egara_state *)st)->ply;
 }
 
+Move egara_history_move(const void *st, int i)
+{
+    return ((const struct egara_state *)st)->history[i].move;
+}
+
 /* The search's key: the position's (which repetition compares) and the quiet count,
  * since the same points 30 quiet plies later are 30 plies nearer the count's verdict. */
 Key egara_key(const void *st)

@@ -37,6 +37,7 @@ static inline Move eg_step(int from, int to)
 /* What unmake needs that the move does not tell. */
 struct egara_undo {
     Key key;
+    Move move; /* the move made */
     uint16_t quiet;
 };
 
@@ -58,6 +59,7 @@ int egara_gen_moves(const void *st, Move *moves);
 bool egara_has_move(const struct egara_state *s);
 void egara_make_move(void *st, Move m);
 void egara_unmake_move(void *st, Move m);
+Move egara_history_move(const void *st, int i);
 
 /* The rest of the module's functions, collected in egara_game. */
 void egara_init(void);

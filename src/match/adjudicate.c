@@ -1,16 +1,17 @@
 /* Adjudication of match games: see match_adjudicate.h. */
-#include "match_adjudicate.h"
+#include "adjudicate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-enum verdict adjudicate(struct adjudicator *a, const struct adjudication *rules, int side,
-                        int has_score, int score, int move_number)
+enum match_verdict match_adjudicate(struct match_adjudicator *a,
+                                    const struct match_adjudication *rules, int side, int has_score,
+                                    int score, int move_number)
 {
     int other = !side;
     if (!has_score) {
         a->winning[side] = a->losing[side] = a->level = 0;
-        return VERDICT_NONE;
+        return MATCH_VERDICT_NONE;
     }
     a->winning[side] = score >= rules->resign_score ? a->winning[side] + 1 : 0;
     a->losing[side] = score <= -rules->resign_score ? a->losing[side] + 1 : 0;
@@ -18,14 +19,14 @@ enum verdict adjudicate(struct adjudicator *a, const struct adjudication *rules,
     if (rules->resign_moves > 0) {
         int n = rules->resign_moves;
         if (a->winning[side] >= n && a->losing[other] >= n)
-            return side == 0 ? VERDICT_WHITE_WINS : VERDICT_BLACK_WINS;
+            return side == 0 ? MATCH_VERDICT_WHITE_WINS : MATCH_VERDICT_BLACK_WINS;
         if (a->losing[side] >= n && a->winning[other] >= n)
-            return side == 0 ? VERDICT_BLACK_WINS : VERDICT_WHITE_WINS;
+            return side == 0 ? MATCH_VERDICT_BLACK_WINS : MATCH_VERDICT_WHITE_WINS;
     }
     if (rules->draw_moves > 0 && move_number >= rules->draw_from_move &&
         a->level >= 2 * rules->draw_moves)
-        return VERDICT_DRAW;
-    return VERDICT_NONE;
+        return MATCH_VERDICT_DRAW;
+    return MATCH_VERDICT_NONE;
 }
 
 /* Comma-separated whole numbers, each 1..max: the count read, or -1. */
@@ -46,7 +47,7 @@ static int parse_numbers(const char *text, long *out, int count, long max)
     return count;
 }
 
-int adjudication_parse_resign(struct adjudication *rules, const char *text)
+int match_adjudication_parse_resign(struct match_adjudication *rules, const char *text)
 {
     long v[2];
     if (parse_numbers(text, v, 2, 100000) != 2 || v[0] > 1000)
@@ -56,7 +57,7 @@ int adjudication_parse_resign(struct adjudication *rules, const char *text)
     return 0;
 }
 
-int adjudication_parse_draw(struct adjudication *rules, const char *text)
+int match_adjudication_parse_draw(struct match_adjudication *rules, const char *text)
 {
     long v[3];
     if (parse_numbers(text, v, 3, 100000) != 3 || v[0] > 10000 || v[1] > 1000)

@@ -1,4 +1,4 @@
-#include "match_stats.h"
+#include "stats.h"
 
 #include <math.h>
 

@@ -4,8 +4,9 @@
 #include "core/game.h"
 
 /* Read `path` into position texts of game `g`:
- *   - a .pgn file: each game's moves (SAN, or the game's move text) played from its
- *     [FEN] tag or the start, and the position reached;
+ *   - a .pgn file: records the game's read_record reads (PGN for chess, PGN's shape
+ *     for the others: what `agora match --out` writes), each the position its moves
+ *     reach from its [FEN] tag or the start;
  *   - anything else: one position text a line (EPD lines, with four fields, get the
  *     move counters "0 1"); '#' starts a comment line.
  * On success *texts holds *count malloc'd strings (free each, then the array); on

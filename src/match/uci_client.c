@@ -1,4 +1,4 @@
-#include "match_uci.h"
+#include "uci_client.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,8 +34,8 @@ static int cloexec_pipe(int fds[2])
     return 0;
 }
 
-int uci_client_start(struct uci_client *c, const char *command, const char *const *names,
-                     const char *const *values, int noptions, char *err, size_t err_size)
+int match_uci_start(struct match_uci *c, const char *command, const char *const *names,
+                    const char *const *values, int noptions, char *err, size_t err_size)
 {
     int in[2], out[2];
     memset(c, 0, sizeof *c);
@@ -65,25 +65,25 @@ int uci_client_start(struct uci_client *c, const char *command, const char *cons
     c->from_fd = out[0];
     c->alive = 1;
     char line[512];
-    if (uci_client_send(c, "uci") != 0 ||
-        uci_client_expect(c, "uciok", line, sizeof line, UCI_HANDSHAKE_MS) != 1) {
-        uci_client_stop(c);
+    if (match_uci_send(c, "uci") != 0 ||
+        match_uci_expect(c, "uciok", line, sizeof line, UCI_HANDSHAKE_MS) != 1) {
+        match_uci_stop(c);
         return fail(err, err_size, "'%s' does not answer 'uci' with 'uciok'", command);
     }
     for (int i = 0; i < noptions; i++) {
         char cmd[512];
         snprintf(cmd, sizeof cmd, "setoption name %s value %s", names[i], values[i]);
-        uci_client_send(c, cmd);
+        match_uci_send(c, cmd);
     }
-    if (uci_client_send(c, "isready") != 0 ||
-        uci_client_expect(c, "readyok", line, sizeof line, UCI_HANDSHAKE_MS) != 1) {
-        uci_client_stop(c);
+    if (match_uci_send(c, "isready") != 0 ||
+        match_uci_expect(c, "readyok", line, sizeof line, UCI_HANDSHAKE_MS) != 1) {
+        match_uci_stop(c);
         return fail(err, err_size, "'%s' does not answer 'isready'", command);
     }
     return 0;
 }
 
-int uci_client_send(struct uci_client *c, const char *line)
+int match_uci_send(struct match_uci *c, const char *line)
 {
     if (!c->alive)
         return -1;
@@ -106,7 +106,7 @@ int uci_client_send(struct uci_client *c, const char *line)
     return 0;
 }
 
-int uci_client_read(struct uci_client *c, char *line, size_t size, int64_t timeout_ms)
+int match_uci_read(struct match_uci *c, char *line, size_t size, int64_t timeout_ms)
 {
     int64_t deadline = now_ms() + timeout_ms;
     for (;;) {
@@ -146,14 +146,14 @@ int uci_client_read(struct uci_client *c, char *line, size_t size, int64_t timeo
     }
 }
 
-int uci_client_expect(struct uci_client *c, const char *word, char *line, size_t size,
-                      int64_t timeout_ms)
+int match_uci_expect(struct match_uci *c, const char *word, char *line, size_t size,
+                     int64_t timeout_ms)
 {
     int64_t deadline = now_ms() + timeout_ms;
     size_t n = strlen(word);
     for (;;) {
         int64_t left = deadline - now_ms();
-        int r = uci_client_read(c, line, size, left > 0 ? left : 0);
+        int r = match_uci_read(c, line, size, left > 0 ? left : 0);
         if (r != 1)
             return r;
         if (!strncmp(line, word, n) && (line[n] == 0 || line[n] == ' '))
@@ -161,7 +161,7 @@ int uci_client_expect(struct uci_client *c, const char *word, char *line, size_t
     }
 }
 
-int uci_info_score(const char *line, int *score)
+int match_uci_info_score(const char *line, int *score)
 {
     if (strncmp(line, "info ", 5) != 0 || strstr(line, " lowerbound") ||
         strstr(line, " upperbound"))
@@ -191,29 +191,29 @@ int uci_info_score(const char *line, int *score)
     return 0;
 }
 
-int uci_client_bestmove(struct uci_client *c, char *line, size_t size, int64_t timeout_ms,
-                        int *score, int *has_score)
+int match_uci_bestmove(struct match_uci *c, char *line, size_t size, int64_t timeout_ms, int *score,
+                       int *has_score)
 {
     int64_t deadline = now_ms() + timeout_ms;
     *has_score = 0;
     for (;;) {
         int64_t left = deadline - now_ms();
-        int r = uci_client_read(c, line, size, left > 0 ? left : 0);
+        int r = match_uci_read(c, line, size, left > 0 ? left : 0);
         if (r != 1)
             return r;
         if (!strncmp(line, "bestmove", 8) && (line[8] == 0 || line[8] == ' '))
             return 1;
-        if (uci_info_score(line, score))
+        if (match_uci_info_score(line, score))
             *has_score = 1;
     }
 }
 
-void uci_client_stop(struct uci_client *c)
+void match_uci_stop(struct match_uci *c)
 {
     if (c->pid <= 0)
         return;
     if (c->alive)
-        uci_client_send(c, "quit");
+        match_uci_send(c, "quit");
     if (c->to_fd >= 0)
         close(c->to_fd);
     int status;
