@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/record.h"
-#include "core/registry.h"
+#include "games/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

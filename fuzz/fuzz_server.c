@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/registry.h"
+#include "games/registry.h"
 #include "server/server.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

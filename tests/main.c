@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "core/registry.h"
+#include "games/registry.h"
 #include "harness.h"
 
 #define TEST_ENTRY(name, heavy) void test_##name(struct test_ctx *);

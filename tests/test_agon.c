@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "core/perft.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "games/agon/agon.h"
 #include "games/agon/board.h"
 #include "games/agon/state.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "harness.h"
 
 #define SIGNATURES_PATH "tests/bench-signatures.txt"

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "book_file.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "games/chess/book.h"
 #include "games/chess/chess.h"
 #include "harness.h"

@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "core/record.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "core/rng.h"
 #include "games/chess/chess.h"
 #include "harness.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "core/perft.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "harness.h"
 
 #define EPD_MAX_DEPTH 12

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "games/chess/chess.h"
 #include "harness.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/registry.h"
+#include "games/registry.h"
 #include "core/rng.h"
 #include "games/chess/chess.h"
 #include "games/chess/state.h"

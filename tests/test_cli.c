@@ -113,10 +113,11 @@ TEST(cli_bench_reports_every_game)
     RUN(&r, NULL, "bench", "--playouts", "50");
     CHECK_EQ_INT(r.code, 0);
     CHECK(strstr(r.out, "egara-guti") && strstr(r.out, "plies/s") && strstr(r.out, "signature"));
-    /* Same seed, same signature. */
+    /* Same seed, same signature: egara-guti's playout line alone and among all. */
     struct run again;
     RUN(&again, NULL, "bench", "egara", "--playouts", "50");
-    char *a = strstr(r.out, "signature"), *b = strstr(again.out, "signature");
+    char *line = strstr(r.out, "egara-guti   playouts");
+    char *a = line ? strstr(line, "signature") : NULL, *b = strstr(again.out, "signature");
     CHECK(a && b && strtoull(a + 10, NULL, 10) == strtoull(b + 10, NULL, 10));
 }
 

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/registry.h"
+#include "games/registry.h"
 #include "games/agon/agon.h"
 #include "games/agon/state.h"
 #include "games/chess/chess.h"

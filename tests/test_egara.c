@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "core/perft.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "games/egara/board.h"
 #include "games/egara/egara.h"
 #include "harness.h"

@@ -7,7 +7,7 @@
 
 #include "core/perft.h"
 #include "core/playout.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "harness.h"
 
 /* Everything a caller can observe of a state. */

@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli_run.h"
 #include "core/record.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "harness.h"
 
 /* A temporary file holding `text` (a .pgn when `pgn`); its path in `path`. */

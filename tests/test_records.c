@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "core/record.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "core/rng.h"
 #include "harness.h"
 
@@ -54,7 +54,7 @@ TEST(records_round_trip_every_game)
                                game % 4 ? 600 : 30);
             int len = g->write_record(st, h, NULL, text, RECORD_SIZE);
             CHECK_MSG(len > 0, "%s: game %d does not fit", g->name, game);
-            CHECK_MSG(record_game(text) == g, "%s: record_game picks another game", g->name);
+            CHECK_MSG(game_of_record(text) == g, "%s: record_game picks another game", g->name);
             char result[16], err[ERROR_TEXT_MAX] = "";
             long used = g->read_record(text, back, got, result, sizeof result, err, sizeof err);
             /* the whole record, less the blank line after it */
@@ -152,15 +152,15 @@ TEST(records_generic_reader)
 
 TEST(records_game_by_variant)
 {
-    CHECK(record_game("[Variant \"agon\"]\n*") == game_find("agon"));
-    CHECK(record_game("\n[Event \"x\"]\n[Variant \"Egara-guti\"]\n*") == game_find("egara"));
-    CHECK(record_game("[Variant \"egara\"]\n*") == game_find("egara"));
+    CHECK(game_of_record("[Variant \"agon\"]\n*") == game_find("agon"));
+    CHECK(game_of_record("\n[Event \"x\"]\n[Variant \"Egara-guti\"]\n*") == game_find("egara"));
+    CHECK(game_of_record("[Variant \"egara\"]\n*") == game_find("egara"));
     const struct game *standard = game_find("chess");
     if (!standard)
         SKIP("chess is not registered");
-    CHECK(record_game("[Event \"x\"]\n1. e4 *") == standard);
-    CHECK(record_game("") == standard);
-    CHECK(record_game("[Variant \"Chess960\"]\n*") == standard); /* which says it cannot */
+    CHECK(game_of_record("[Event \"x\"]\n1. e4 *") == standard);
+    CHECK(game_of_record("") == standard);
+    CHECK(game_of_record("[Variant \"Chess960\"]\n*") == standard); /* which says it cannot */
 }
 
 /* `agora pgn` reads each record by its game and writes it back as it was. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/registry.h"
+#include "games/registry.h"
 #include "core/rng.h"
 #include "harness.h"
 #include "engines/engine.h"

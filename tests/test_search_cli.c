@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli_run.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "harness.h"
 #include "match/openings.h"
 #include "match/stats.h"

@@ -9,7 +9,7 @@
 
 #include "book_file.h"
 #include "cli/cli.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "engines/profile.h"
 #include "harness.h"
 #include "server/json_out.h"

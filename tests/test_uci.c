@@ -7,7 +7,7 @@
 #include "book_file.h"
 #include "cli/uci_options.h"
 #include "cli_run.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "engines/profile.h"
 #include "harness.h"
 

@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "core/playout.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "core/rng.h"
 #include "engines/engine.h"
 

@@ -9,7 +9,7 @@
 
 #include "cli.h"
 #include "core/record.h"
-#include "core/registry.h"
+#include "games/registry.h"
 
 static char *read_all(FILE *f, size_t *len)
 {
@@ -67,7 +67,7 @@ int cmd_pgn(int argc, char **argv, struct cli_io *io)
     }
     for (const char *p = text;;) {
         char result[16], err[ERROR_TEXT_MAX];
-        const struct game *g = record_game(p);
+        const struct game *g = game_of_record(p);
         long used = g->read_record(p, st, h, result, sizeof result, err, sizeof err);
         if (used == 0)
             break;

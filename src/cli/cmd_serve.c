@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "engines/profile.h"
 #include "server/server.h"
 

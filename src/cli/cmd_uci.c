@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "core/rng.h"
 #include "engines/profile.h"
 #include "engines/engine.h"

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "engines/profile.h"
 
 int cli_error(struct cli_io *io, const char *fmt, ...)

@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/registry.h"
+#include "games/registry.h"
 
 static const char usage[] =
     "usage: agora COMMAND ...\n"

@@ -112,7 +112,6 @@ int record_write(const struct game *g, const void *st, const struct record_heade
 long record_read(const struct game *g, const char *text, void *st, struct record_header *h,
                  char *result, size_t result_size, char *err, size_t err_size);
 
-/* The registered game that reads the next record of `text`: the one whose
- * record_variant (or name) its Variant tag names, else the game whose record_variant
- * is NULL (which then reports a variant it does not know), else the first game. */
-const struct game *record_game(const char *text);
+/* Does a Variant tag's value name game g: its record_variant, its name or an alias
+ * (case ignored)?  The table of games (games/registry.h) picks a record's game by it. */
+int record_names_game(const struct game *g, const char *variant);

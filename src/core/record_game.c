@@ -8,7 +8,6 @@
 
 #include "error.h"
 #include "record.h"
-#include "registry.h"
 
 int record_write(const struct game *g, const void *st, const struct record_header *h,
                  const struct game_status *final, char *buf, size_t size)
@@ -52,7 +51,7 @@ int record_write(const struct game *g, const void *st, const struct record_heade
 }
 
 /* Does a Variant tag's value name game `g` (its record_variant, name or an alias)? */
-static int names_game(const struct game *g, const char *variant)
+int record_names_game(const struct game *g, const char *variant)
 {
     if (g->record_variant && !strcasecmp(variant, g->record_variant))
         return 1;
@@ -76,7 +75,7 @@ static int generic_begin(void *ctx, const struct record_header *h, char *err, si
     struct generic_reader *r = ctx;
     const struct game *g = r->g;
     const char *variant = record_tag(h, "Variant");
-    if (variant && !names_game(g, variant))
+    if (variant && !record_names_game(g, variant))
         return fail(err, err_size, "unsupported variant '%s'", variant);
     const char *fen = record_tag(h, "FEN");
     if (fen) {
@@ -139,23 +138,4 @@ long record_read(const struct game *g, const char *text, void *st, struct record
     long used = record_parse(text, &rd, h, result, result_size, err, err_size);
     free(r.moves);
     return used;
-}
-
-const struct game *record_game(const char *text)
-{
-    struct record_header *h = malloc(sizeof *h);
-    if (!h)
-        return NULL;
-    record_peek_tags(text, h); /* a bad tag pair is the reader's to report */
-    const char *variant = record_tag(h, "Variant");
-    const struct game *standard = NULL, *named = NULL;
-    for (int i = 0; game_registry[i] && !named; i++) {
-        const struct game *g = game_registry[i];
-        if (!g->record_variant && !standard)
-            standard = g;
-        else if (g->record_variant && variant && names_game(g, variant))
-            named = g;
-    }
-    free(h);
-    return named ? named : standard ? standard : game_registry[0];
 }

@@ -12,9 +12,9 @@
 extern const struct engine_profile agon_profile, egara_profile, chess_profile;
 
 const struct engine_profile *const engine_profiles[] = {
+    &agon_profile,
     &egara_profile,
     &chess_profile,
-    &agon_profile,
     NULL,
 };
 

@@ -15,7 +15,7 @@
 
 #include "cache.h"
 #include "core/error.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "json_out.h"
 #include "ratelimit.h"
 #include "engines/engine.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "server_state.h"
 #include "session.h"
 

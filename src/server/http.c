@@ -15,7 +15,7 @@
 #include "api.h"
 #include "cache.h"
 #include "core/error.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "ratelimit.h"
 #include "server_state.h"
 #include "session.h"

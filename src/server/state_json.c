@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "core/record.h"
-#include "core/registry.h"
+#include "games/registry.h"
 #include "json_out.h"
 #include "session.h"
 
