@@ -5,10 +5,10 @@
 
 #include "cli/cli.h"
 #include "core/perft.h"
-#include "games/registry.h"
 #include "games/agon/agon.h"
 #include "games/agon/board.h"
 #include "games/agon/state.h"
+#include "games/registry.h"
 #include "harness.h"
 
 #define G (&agon_game)

@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include "book_file.h"
-#include "games/registry.h"
+#include "engines/engine.h"
 #include "games/chess/book.h"
 #include "games/chess/chess.h"
+#include "games/registry.h"
 #include "harness.h"
-#include "engines/engine.h"
 
 #define START_KEY TEST_BOOK_START_KEY
 #define SYSTEM_BOOK "/usr/share/games/gnuchess/book.bin"

@@ -7,9 +7,9 @@
 
 #include "cli/cli.h"
 #include "core/record.h"
-#include "games/registry.h"
 #include "core/rng.h"
 #include "games/chess/chess.h"
+#include "games/registry.h"
 #include "harness.h"
 
 static const struct game *chess(void)

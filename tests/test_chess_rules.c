@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "games/registry.h"
 #include "games/chess/chess.h"
+#include "games/registry.h"
 #include "harness.h"
 
 static const struct game *chess(void)
@@ -238,8 +238,9 @@ static void expect_status(struct test_ctx *t__, const void *st, enum result r, i
     struct game_status s;
     chess()->status(st, &s);
     CHECK_MSG(s.result == r && s.reason == why && s.claims == claims,
-              "status %s/%s/%u, expected %s/%s/%u", result_name(s.result), reason_name(chess(), s.reason),
-              s.claims, result_name(r), reason_name(chess(), why), claims);
+              "status %s/%s/%u, expected %s/%s/%u", result_name(s.result),
+              reason_name(chess(), s.reason), s.claims, result_name(r), reason_name(chess(), why),
+              claims);
 }
 
 TEST(chess_check_mate_stalemate)

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "games/registry.h"
 #include "core/rng.h"
-#include "games/chess/chess.h"
-#include "games/chess/state.h"
-#include "harness.h"
 #include "engines/chess/see.h"
 #include "engines/engine.h"
+#include "games/chess/chess.h"
+#include "games/chess/state.h"
+#include "games/registry.h"
+#include "harness.h"
 
 static struct chess_state *chess_at(const char *fen)
 {

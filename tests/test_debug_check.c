@@ -8,13 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "games/registry.h"
 #include "games/agon/agon.h"
 #include "games/agon/state.h"
 #include "games/chess/chess.h"
 #include "games/chess/state.h"
 #include "games/egara/egara.h"
 #include "games/egara/state.h"
+#include "games/registry.h"
 #include "harness.h"
 
 /* `op` ("make" or "unmake") of `m` on `st`, in a child: it must die by SIGABRT after

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 
 #include "core/perft.h"
-#include "games/registry.h"
 #include "games/egara/board.h"
 #include "games/egara/egara.h"
+#include "games/registry.h"
 #include "harness.h"
 
 static const struct game *egara(void)

@@ -6,8 +6,8 @@
 
 #include "cli/cli.h"
 #include "core/record.h"
-#include "games/registry.h"
 #include "core/rng.h"
+#include "games/registry.h"
 #include "harness.h"
 
 #define RECORD_SIZE (1 << 20)

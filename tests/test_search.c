@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "games/registry.h"
 #include "core/rng.h"
-#include "harness.h"
 #include "engines/engine.h"
+#include "games/registry.h"
+#include "harness.h"
 
 /* An independent judge: plain minimax over the game's own status, no pruning, no
  * table.  wins(): the side to move can force a win within `plies` plies. */
@@ -281,8 +281,8 @@ TEST(search_stop_flag_honoured)
             if (late >= 0 && late < best)
                 best = late;
         }
-        CHECK_MSG(best <= 50, "%s: returned %lld ms after stop", engine_algo_name(engine_profile_of(g), algo),
-                  (long long)best);
+        CHECK_MSG(best <= 50, "%s: returned %lld ms after stop",
+                  engine_algo_name(engine_profile_of(g), algo), (long long)best);
     }
 }
 

@@ -170,8 +170,9 @@ TEST(search_match_openings_files)
 /* Chess plays its own search by default; algo=alphabeta and algo=chess pick one. */
 TEST(search_match_chess_algorithms)
 {
-    char *argv[] = {"agora",   "match",   "chess", "depth:3,algo=chess", "depth:2,algo=alphabeta",
-                    "--games", "2",       "--quiet", NULL};
+    char *argv[] = {
+        "agora", "match",   "chess", "depth:3,algo=chess", "depth:2,algo=alphabeta", "--games",
+        "2",     "--quiet", NULL};
     char *out = NULL;
     CHECK_EQ_INT(cli_run("", &out, 8, argv), 0);
     CHECK(out && strstr(out, "games 2/2") != NULL);

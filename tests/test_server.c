@@ -9,8 +9,8 @@
 
 #include "book_file.h"
 #include "cli/cli.h"
-#include "games/registry.h"
 #include "engines/profile.h"
+#include "games/registry.h"
 #include "harness.h"
 #include "server/json_out.h"
 #include "server/ratelimit.h"
@@ -753,9 +753,9 @@ TEST(server_chess_levels_open_from_the_book)
     char path[64], err[ERROR_TEXT_MAX];
     test_book_write(path, only, 1, 0);
     struct engine_book *book = NULL;
-    CHECK_MSG(engine_book_open(engine_profile_of(game_find("chess")), path, &book, err,
-                               sizeof err) == 0,
-              "%s", err);
+    CHECK_MSG(
+        engine_book_open(engine_profile_of(game_find("chess")), path, &book, err, sizeof err) == 0,
+        "%s", err);
     struct server_config cfg;
     test_config(&cfg, ":memory:", 0, 0);
     cfg.book = book;

@@ -7,8 +7,8 @@
 #include "book_file.h"
 #include "cli/uci_options.h"
 #include "cli_run.h"
-#include "games/registry.h"
 #include "engines/profile.h"
+#include "games/registry.h"
 #include "harness.h"
 
 /* The waits of the pipe tests: an answer that must come (the sanitizer build is

@@ -11,9 +11,9 @@
 
 #include "cli.h"
 #include "core/playout.h"
-#include "games/registry.h"
 #include "core/rng.h"
 #include "engines/engine.h"
+#include "games/registry.h"
 
 #define BENCH_MAX_PLIES 2000
 

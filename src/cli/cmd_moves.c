@@ -14,7 +14,7 @@ int cmd_moves(int argc, char **argv, struct cli_io *io)
     if (!st)
         return CLI_BAD_INPUT;
     Move *moves = malloc(sizeof(Move) * (size_t)g->max_moves);
-    char (*texts)[MOVE_TEXT_MAX] = malloc(MOVE_TEXT_MAX * (size_t)g->max_moves);
+    char(*texts)[MOVE_TEXT_MAX] = malloc(MOVE_TEXT_MAX * (size_t)g->max_moves);
     int n = game_legal_moves(g, st, moves);
     for (int i = 0; i < n; i++)
         g->move_text(st, moves[i], texts[i], MOVE_TEXT_MAX);

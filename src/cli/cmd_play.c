@@ -7,8 +7,8 @@
 
 #include "cli.h"
 #include "core/rng.h"
-#include "engines/profile.h"
 #include "engines/engine.h"
+#include "engines/profile.h"
 
 static const char *const side_names[2] = {"White", "Black"};
 
@@ -111,7 +111,7 @@ static int human_turn(struct play *p)
                       p->io->out);
                 continue;
             }
-            if (!engine_accepts_draw(p->g, p->st, (enum side)!us, rng_next(&p->rng))) {
+            if (!engine_accepts_draw(p->g, p->st, (enum side) !us, rng_next(&p->rng))) {
                 fputs("The computer declines the draw.\n", p->io->out);
                 continue;
             }

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "games/registry.h"
 #include "engines/profile.h"
+#include "games/registry.h"
 #include "server/server.h"
 
 int cmd_serve(int argc, char **argv, struct cli_io *io)

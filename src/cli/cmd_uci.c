@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "games/registry.h"
 #include "core/rng.h"
-#include "engines/profile.h"
 #include "engines/engine.h"
+#include "engines/profile.h"
+#include "games/registry.h"
 #include "uci_options.h"
 
 /* Longer lines are read and dropped (the longest legal chess game in UCI moves is

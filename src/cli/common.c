@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "games/registry.h"
 #include "engines/profile.h"
+#include "games/registry.h"
 
 int cli_error(struct cli_io *io, const char *fmt, ...)
 {

@@ -37,14 +37,8 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"perft", cmd_perft},
-    {"moves", cmd_moves},
-    {"play", cmd_play},
-    {"bench", cmd_bench},
-    {"match", cmd_match},
-    {"uci", cmd_uci},
-    {"serve", cmd_serve},
-    {"pgn", cmd_pgn},
+    {"perft", cmd_perft}, {"moves", cmd_moves}, {"play", cmd_play},   {"bench", cmd_bench},
+    {"match", cmd_match}, {"uci", cmd_uci},     {"serve", cmd_serve}, {"pgn", cmd_pgn},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

@@ -33,13 +33,12 @@ struct option_def {
     const char *name;
     enum opt_type type;
     int def, min, max;
-    size_t field; /* offsetof the value in struct uci_options (not for buttons) */
+    size_t field;       /* offsetof the value in struct uci_options (not for buttons) */
     enum uci_need need; /* what the game's engine profile must offer */
     enum uci_effect effect;
 };
 
 #define FIELD(f) offsetof(struct uci_options, f)
-
 
 static const struct option_def options[] = {
     {"Hash", OPT_SPIN, UCI_DEFAULT_HASH_MB, 1, UCI_MAX_HASH_MB, FIELD(hash_mb), 0, UCI_EFFECT_HASH},
@@ -48,8 +47,7 @@ static const struct option_def options[] = {
     {"Move Overhead", OPT_SPIN, UCI_DEFAULT_OVERHEAD_MS, 0, UCI_MAX_OVERHEAD_MS,
      FIELD(move_overhead_ms), 0, UCI_EFFECT_NONE},
     {"Ponder", OPT_CHECK, 0, 0, 1, FIELD(ponder), 0, UCI_EFFECT_NONE},
-    {"UCI_LimitStrength", OPT_CHECK, 0, 0, 1, FIELD(limit_strength), NEED_RATINGS,
-     UCI_EFFECT_NONE},
+    {"UCI_LimitStrength", OPT_CHECK, 0, 0, 1, FIELD(limit_strength), NEED_RATINGS, UCI_EFFECT_NONE},
     {"UCI_Elo", OPT_SPIN, UCI_ELO_DEFAULT, 0, 0, FIELD(elo), NEED_RATINGS, UCI_EFFECT_NONE},
     {"Skill Level", OPT_SPIN, UCI_SKILL_MAX, 0, UCI_SKILL_MAX, FIELD(skill), 0, UCI_EFFECT_NONE},
     {"OwnBook", OPT_CHECK, 0, 0, 1, FIELD(own_book), NEED_BOOK, UCI_EFFECT_BOOK},
@@ -124,8 +122,7 @@ int uci_option_line(const struct game *g, int i, char *buf, size_t size)
                      d->def ? "true" : "false");
             break;
         case OPT_STRING:
-            snprintf(buf, size, "option name %s type string default %s", d->name,
-                     default_book(g));
+            snprintf(buf, size, "option name %s type string default %s", d->name, default_book(g));
             break;
         case OPT_BUTTON: snprintf(buf, size, "option name %s type button", d->name); break;
         case OPT_COMBO:
@@ -139,16 +136,16 @@ int uci_option_line(const struct game *g, int i, char *buf, size_t size)
     return 0;
 }
 
-static int parse_spin(const struct option_def *d, const struct game *g, const char *value,
-                      int *out, char *err, size_t err_size)
+static int parse_spin(const struct option_def *d, const struct game *g, const char *value, int *out,
+                      char *err, size_t err_size)
 {
     int def, min, max;
     spin_range(d, g, &def, &min, &max);
     char *end;
     long v = strtol(value, &end, 10);
     if (end == value || *end || v < min || v > max)
-        return fail(err, err_size, "%s is a whole number from %d to %d, not '%.40s'", d->name,
-                    min, max, value);
+        return fail(err, err_size, "%s is a whole number from %d to %d, not '%.40s'", d->name, min,
+                    max, value);
     *out = (int)v;
     return 0;
 }

@@ -80,8 +80,8 @@ int game_legal_moves(const struct game *g, const void *st, Move *moves)
     return g->gen_moves(st, moves);
 }
 
-int game_find_move(const struct game *g, const void *st, const char *text, Move *out,
-                   char *err, size_t err_size)
+int game_find_move(const struct game *g, const void *st, const char *text, Move *out, char *err,
+                   size_t err_size)
 {
     Move *moves = malloc(sizeof(Move) * (size_t)g->max_moves);
     if (!moves)

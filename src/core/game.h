@@ -30,9 +30,9 @@ enum result {
  * The numbers are stored with finished games: never renumber one. */
 enum reason {
     REASON_NONE = 0,
-    REASON_BLOCKED = 3,     /* the side to move has no legal move and loses */
-    REASON_REPETITION = 7,  /* the same position for the third time */
-    REASON_AGREEMENT = 14,  /* a draw offered and accepted */
+    REASON_BLOCKED = 3,    /* the side to move has no legal move and loses */
+    REASON_REPETITION = 7, /* the same position for the third time */
+    REASON_AGREEMENT = 14, /* a draw offered and accepted */
     REASON_RESIGNATION = 15,
     REASON_TIME = 16,
     REASON_ADJUDICATION = 17, /* a match or server cap, not a rule */
@@ -87,8 +87,8 @@ enum board_shape {
 };
 struct board_cell {
     char name[CELL_NAME_MAX];
-    float x, y; /* y grows upwards (towards Black) */
-    int ring;   /* rings around the centre on a hex board, 0 the centre; 0 elsewhere */
+    float x, y;     /* y grows upwards (towards Black) */
+    int ring;       /* rings around the centre on a hex board, 0 the centre; 0 elsewhere */
     unsigned flags; /* bits named by the layout's flag_names (a dark square, a throne) */
 };
 struct board_layout {
@@ -96,7 +96,7 @@ struct board_layout {
     int cells;
     const struct board_cell *cell;
     int edges;
-    const int (*edge)[2]; /* pairs of cell numbers joined by a line */
+    const int (*edge)[2];               /* pairs of cell numbers joined by a line */
     const struct game_word *flag_names; /* the cells' flag bits, ended by a NULL name */
 };
 enum piece_mark {
@@ -173,8 +173,8 @@ struct game {
 
     /* Optional: the player to move claims a draw, of the kinds `which` (bits of
      * claim_names; 0: any).  Returns 0 and fills `out` with the final status to record
-     * when status().claims allows such a claim now; -1 otherwise.  The state is not changed: the caller records
-     * the end.  NULL for games without claims. */
+     * when status().claims allows such a claim now; -1 otherwise.  The state is not changed: the
+     * caller records the end.  NULL for games without claims. */
     int (*claim_draw)(const void *st, unsigned which, struct game_status *out);
 
     /* Records (core/record.h), PGN's shape for every game.  `record_variant` is the
@@ -214,8 +214,8 @@ int game_legal_moves(const struct game *g, const void *st, Move *moves);
 
 /* The move whose move_text is `text` among the legal moves, or an error naming
  * the text.  Games use this after their own syntax check. */
-int game_find_move(const struct game *g, const void *st, const char *text, Move *out,
-                   char *err, size_t err_size);
+int game_find_move(const struct game *g, const void *st, const char *text, Move *out, char *err,
+                   size_t err_size);
 
 /* The display text (move_display, or move_text where a game has none). */
 void game_move_display(const struct game *g, const void *st, Move m, char *buf, size_t size);

@@ -1,7 +1,6 @@
 #include "playout.h"
 
-int playout(const struct game *g, void *st, struct rng *r, int max_plies, Move *line,
-            Move *buf)
+int playout(const struct game *g, void *st, struct rng *r, int max_plies, Move *line, Move *buf)
 {
     int plies = 0;
     while (plies < max_plies) {

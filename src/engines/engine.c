@@ -222,9 +222,9 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
             tt_clear(&e->tt);
         e->table_user = algo;
     }
-    Move m = algo == ENGINE_ALGO_MCTS    ? mcts_search(g, st, &p, &ctl, out)
+    Move m = algo == ENGINE_ALGO_MCTS  ? mcts_search(g, st, &p, &ctl, out)
              : algo == ENGINE_ALGO_OWN ? engine_profile_of(g)->own_search(st, &p, &ctl, &e->tt, out)
-                                         : ab_search(g, st, &p, &ctl, &e->tt, out);
+                                       : ab_search(g, st, &p, &ctl, &e->tt, out);
     if (!lim.nsearchmoves)
         m = maybe_blunder(g, st, m, lim.blunder, seed);
     /* The last guard of "never an illegal move": a bug above costs strength only. */

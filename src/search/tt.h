@@ -34,9 +34,9 @@ struct tt_entry {
  * replaced, so deep results survive a flood of shallow ones. */
 struct tt {
     struct tt_entry *entries;
-    size_t mask;  /* bucket count - 1; entries come in pairs */
-    size_t bytes; /* of the entries */
-    int mapped;   /* from mmap (large tables), else calloc */
+    size_t mask;    /* bucket count - 1; entries come in pairs */
+    size_t bytes;   /* of the entries */
+    int mapped;     /* from mmap (large tables), else calloc */
     void *map_base; /* the mapping (aligned below entries) and its length */
     size_t map_bytes;
     uint8_t age;

@@ -15,10 +15,10 @@
 
 #include "cache.h"
 #include "core/error.h"
+#include "engines/engine.h"
 #include "games/registry.h"
 #include "json_out.h"
 #include "ratelimit.h"
-#include "engines/engine.h"
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
@@ -416,7 +416,7 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
         rc = session_end(s, human == SIDE_WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS,
                          REASON_RESIGNATION, err, sizeof err);
     } else if (!strcmp(op, "draw")) {
-        int accept = engine_accepts_draw(s->g, s->st, (enum side)!human, s->g->key(s->st));
+        int accept = engine_accepts_draw(s->g, s->st, (enum side) !human, s->g->key(s->st));
         draw = accept ? "accepted" : "declined";
         if (accept)
             rc = session_end(s, RESULT_DRAW, REASON_AGREEMENT, err, sizeof err);
@@ -430,7 +430,10 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
             char names[128] = "";
             for (const struct game_word *w = s->g->claim_names; w && w->name; w++)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s\"%s\"",
-                         w == s->g->claim_names ? "" : w[1].name ? ", " : " or ", w->name);
+                         w == s->g->claim_names ? ""
+                         : w[1].name            ? ", "
+                                                : " or ",
+                         w->name);
             set_error(r, 400, "bad \"claim\": expected %s", names[0] ? names : "no claim");
             return;
         }

@@ -29,9 +29,9 @@ struct server_config {
     int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
     int ping_ms;              /* keep-alive comment on idle event streams (0: 15 s) */
     const struct engine_book *book; /* the levels' opening books (the caller's; NULL: none) */
-    int test_think_ms;             /* tests: every computer move takes at least this long */
-    int test_uncapped_engine;      /* tests: the engine searches without a limit of its own, so
-                                      only the watchdog's stop (move_time_ms) ends its move */
+    int test_think_ms;              /* tests: every computer move takes at least this long */
+    int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
+                                       only the watchdog's stop (move_time_ms) ends its move */
 };
 
 /* The defaults above, as `agora serve` uses them. */

@@ -74,7 +74,7 @@ static void flags_out(struct jout *j, const struct game *g, unsigned flags)
     jout_key(j, "flags");
     jout_open(j, '[');
     for (unsigned bit = 1; bit; bit <<= 1) {
-        const char *name = !(flags & bit)               ? NULL
+        const char *name = !(flags & bit)             ? NULL
                            : bit == MOVE_FLAG_CAPTURE ? "capture"
                                                       : game_word_name(g->move_flag_names, bit);
         if (name)

@@ -5,8 +5,8 @@
 
 #include <stdatomic.h>
 
-#include "games/chess/eval.h"
 #include "games/chess/chess_position.h"
+#include "games/chess/eval.h"
 #include "search/search.h"
 #include "table.h"
 

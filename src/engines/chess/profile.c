@@ -6,8 +6,8 @@
  * openings at every level and a different game each time.  Each row: algorithm,
  * depth, nodes, time cap (ms), root noise (centipawns), blunders (per mille of
  * moves), book plies. */
-#include "chess_search.h"
 #include "engines/profile.h"
+#include "chess_search.h"
 #include "games/chess/book.h"
 #include "games/chess/chess.h"
 

@@ -84,7 +84,7 @@ static Score corrected(struct cs_thread *t, Score raw)
 static void learn_correction(struct cs_thread *t, Score raw, Score best, int depth)
 {
     int diff = best - raw;
-    diff = diff > CS_CORRECTION_LIMIT ? CS_CORRECTION_LIMIT
+    diff = diff > CS_CORRECTION_LIMIT    ? CS_CORRECTION_LIMIT
            : diff < -CS_CORRECTION_LIMIT ? -CS_CORRECTION_LIMIT
                                          : diff;
     int16_t *c = correction_at(t);
@@ -506,9 +506,9 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
         enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
         cs_tt_store(&t->sh->tt, p->key, best_move, tt_score_to(best, ply), raw, depth, bound);
         /* A quiet verdict the bound does not leave open teaches the correction. */
-        if (!in_check && (!best_move || cs_is_quiet(p, best_move)) &&
-            best > -ENGINE_WIN_BOUND && best < ENGINE_WIN_BOUND &&
-            !(bound == TT_LOWER && best <= f->eval) && !(bound == TT_UPPER && best >= f->eval))
+        if (!in_check && (!best_move || cs_is_quiet(p, best_move)) && best > -ENGINE_WIN_BOUND &&
+            best < ENGINE_WIN_BOUND && !(bound == TT_LOWER && best <= f->eval) &&
+            !(bound == TT_UPPER && best >= f->eval))
             learn_correction(t, raw, best, depth);
     }
     return best;

@@ -13,13 +13,13 @@ extern const struct game chess_game;
 enum chess_reason {
     CHESS_REASON_CHECKMATE = 1,
     CHESS_REASON_STALEMATE = 2,
-    CHESS_REASON_FIVEFOLD = 8,          /* automatic */
-    CHESS_REASON_SEVENTY_FIVE = 10,     /* automatic */
+    CHESS_REASON_FIVEFOLD = 8,      /* automatic */
+    CHESS_REASON_SEVENTY_FIVE = 10, /* automatic */
     CHESS_REASON_DEAD_POSITION = 11,
     CHESS_REASON_CLAIM_THREEFOLD = 12, /* claimed by the player to move */
     CHESS_REASON_CLAIM_FIFTY = 13,     /* claimed by the player to move */
 };
-#define CHESS_MOVE_CASTLE (1u << 2)    /* the rook's move is in also_from/also_to */
+#define CHESS_MOVE_CASTLE (1u << 2) /* the rook's move is in also_from/also_to */
 #define CHESS_MOVE_EN_PASSANT (1u << 3)
 #define CHESS_MOVE_PROMOTION (1u << 4) /* the piece letter is in promotion */
 #define CHESS_CLAIM_THREEFOLD (1u << 0)

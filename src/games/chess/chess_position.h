@@ -97,7 +97,6 @@ struct chess_undo {
     uint8_t ep;
 };
 
-
 /* bitboard.c: attack tables, built by chess_init_tables. */
 extern Bitboard chess_knight_att[64], chess_king_att[64], chess_pawn_att[2][64];
 extern Bitboard chess_between[64][64]; /* squares strictly between two aligned squares */

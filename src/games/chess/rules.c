@@ -160,7 +160,8 @@ int chess_claim_draw(const void *st, unsigned which, struct game_status *out, ch
     struct game_status now;
     chess_status(st, &now);
     if (now.result != RESULT_ONGOING)
-        return fail(err, err_size, "the game is already over (%s)", reason_text(&chess_game, now.reason));
+        return fail(err, err_size, "the game is already over (%s)",
+                    reason_text(&chess_game, now.reason));
     unsigned want = which ? which : now.claims;
     if (!want)
         return fail(err, err_size,
@@ -190,7 +191,8 @@ int chess_claim_draw_with_move(const void *st, unsigned which, Move m, struct ga
     struct game_status now;
     chess_status(st, &now);
     if (now.result != RESULT_ONGOING)
-        return fail(err, err_size, "the game is already over (%s)", reason_text(&chess_game, now.reason));
+        return fail(err, err_size, "the game is already over (%s)",
+                    reason_text(&chess_game, now.reason));
     Move moves[CHESS_MAX_MOVES];
     int n = chess_gen_legal(&s->pos, moves), legal = 0;
     for (int i = 0; i < n; i++)
@@ -206,8 +208,8 @@ int chess_claim_draw_with_move(const void *st, unsigned which, Move m, struct ga
     for (int back = 2; back <= reach; back += 2)
         if (s->hist[s->ply + 1 - back].key == after.key)
             reps++;
-    unsigned claims =
-        (reps >= 3 ? CHESS_CLAIM_THREEFOLD : 0) | (after.halfmove >= 100 ? CHESS_CLAIM_FIFTY_MOVES : 0);
+    unsigned claims = (reps >= 3 ? CHESS_CLAIM_THREEFOLD : 0) |
+                      (after.halfmove >= 100 ? CHESS_CLAIM_FIFTY_MOVES : 0);
     unsigned want = which ? which : claims;
     if (want & claims & CHESS_CLAIM_THREEFOLD) {
         *out = (struct game_status){RESULT_DRAW, CHESS_REASON_CLAIM_THREEFOLD, 0};
@@ -232,7 +234,8 @@ int chess_agree_draw(const void *st, struct game_status *out, char *err, size_t 
     struct game_status now;
     chess_status(st, &now);
     if (now.result != RESULT_ONGOING)
-        return fail(err, err_size, "the game is already over (%s)", reason_text(&chess_game, now.reason));
+        return fail(err, err_size, "the game is already over (%s)",
+                    reason_text(&chess_game, now.reason));
     *out = (struct game_status){RESULT_DRAW, REASON_AGREEMENT, 0};
     return 0;
 }

@@ -83,7 +83,8 @@ void chess_render(const void *st, char *buf, size_t size)
     chess_status(st, &status);
     PUT("%s to move, move %d", p->side == SIDE_WHITE ? "White" : "Black", p->fullmove);
     if (status.result != RESULT_ONGOING)
-        PUT(". Game over: %s (%s)", result_name(status.result), reason_text(&chess_game, status.reason));
+        PUT(". Game over: %s (%s)", result_name(status.result),
+            reason_text(&chess_game, status.reason));
     else if (chess_in_check(p))
         PUT(", in check");
     if (status.claims & CHESS_CLAIM_THREEFOLD)

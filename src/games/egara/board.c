@@ -23,12 +23,17 @@ const int egara_rank_size[7] = {5, 3, 3, 1, 3, 3, 5};
 
 /* The lines of the rule book, each end to end; consecutive points are adjacent. */
 static const char *const lines[] = {
-    "a7 b7 d7 f7 g7", "b6 d6 f6", "c5 d5 e5",
-    "c3 d3 e3", "b2 d2 f2", "a1 b1 d1 f1 g1",
+    "a7 b7 d7 f7 g7",
+    "b6 d6 f6",
+    "c5 d5 e5",
+    "c3 d3 e3",
+    "b2 d2 f2",
+    "a1 b1 d1 f1 g1",
     "d7 d6 d5 d4 d3 d2 d1",
     "a7 b6 c5 d4 e3 f2 g1",
     "g7 f6 e5 d4 c3 b2 a1",
-    "b7 b6 b2 b1", "f7 f6 f2 f1",
+    "b7 b6 b2 b1",
+    "f7 f6 f2 f1",
 };
 
 struct egara_board egara_board;

@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #define EGARA_POINTS 23
-#define EGARA_CENTRE 11    /* d4 */
-#define EGARA_MAX_JUMPS 8  /* jumps from one point, over a neighbour in a line */
+#define EGARA_CENTRE 11   /* d4 */
+#define EGARA_MAX_JUMPS 8 /* jumps from one point, over a neighbour in a line */
 #define EGARA_ALL_POINTS ((1u << EGARA_POINTS) - 1)
 
 typedef int8_t Point;
@@ -24,7 +24,7 @@ struct egara_jump {
 };
 
 struct egara_board {
-    uint32_t adjacent[EGARA_POINTS];          /* points one step away */
+    uint32_t adjacent[EGARA_POINTS]; /* points one step away */
     int jump_count[EGARA_POINTS];
     struct egara_jump jumps[EGARA_POINTS][EGARA_MAX_JUMPS];
     Point middle[EGARA_POINTS][EGARA_POINTS]; /* the point between a and c, or -1 */
@@ -35,8 +35,8 @@ struct egara_board {
     uint32_t to_triples[3][3][256];
     /* The points a (k = 0) or c (k = 1) of the triples in a triple set, by byte. */
     uint32_t from_triples[2][4][256];
-    int pairs;                                /* adjacent pairs (40) */
-    int triples;                              /* straight triples (29) */
+    int pairs;   /* adjacent pairs (40) */
+    int triples; /* straight triples (29) */
 };
 
 extern struct egara_board egara_board;

@@ -11,5 +11,5 @@ enum egara_reason {
     EGARA_REASON_ELIMINATION = 4, /* the last enemy piece was captured */
     EGARA_REASON_QUIET_LIMIT = 9, /* 40 plies without capture: piece counts decide */
 };
-#define EGARA_MOVE_CHAIN (1u << 5) /* more than one jump */
+#define EGARA_MOVE_CHAIN (1u << 5)  /* more than one jump */
 #define EGARA_CELL_CENTRE (1u << 2) /* the centre point, d4 */

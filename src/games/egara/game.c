@@ -20,7 +20,8 @@ static const char *const aliases[] = {"egara", NULL};
 
 static const struct game_word reasons[] = {
     {EGARA_REASON_ELIMINATION, "elimination", "the last piece was captured"},
-    {EGARA_REASON_QUIET_LIMIT, "quiet-limit", "40 plies without a capture: the piece counts decide"},
+    {EGARA_REASON_QUIET_LIMIT, "quiet-limit",
+     "40 plies without a capture: the piece counts decide"},
     {0, NULL, NULL},
 };
 static const struct game_word move_flags[] = {{EGARA_MOVE_CHAIN, "chain", NULL}, {0, NULL, NULL}};

@@ -41,5 +41,7 @@ char egara_piece_at(const void *st, int cell, unsigned *marks)
         *marks = 0;
     if (cell < 0 || cell >= EGARA_POINTS)
         return 0;
-    return (s->pieces[SIDE_WHITE] >> cell) & 1 ? 'W' : (s->pieces[SIDE_BLACK] >> cell) & 1 ? 'B' : 0;
+    return (s->pieces[SIDE_WHITE] >> cell) & 1   ? 'W'
+           : (s->pieces[SIDE_BLACK] >> cell) & 1 ? 'B'
+                                                 : 0;
 }

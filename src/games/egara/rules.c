@@ -37,7 +37,7 @@ void egara_start(void *st)
 {
     struct egara_state *s = st;
     memset(s, 0, offsetof(struct egara_state, history));
-    s->pieces[SIDE_WHITE] = (1u << 11) - 1;                        /* ranks 1-3 */
+    s->pieces[SIDE_WHITE] = (1u << 11) - 1;                       /* ranks 1-3 */
     s->pieces[SIDE_BLACK] = EGARA_ALL_POINTS & ~((1u << 12) - 1); /* ranks 5-7 */
     s->side = SIDE_WHITE;
     s->key = egara_compute_key(s);
@@ -111,12 +111,12 @@ void egara_status(const void *st, struct game_status *out)
  * search's quiescence settles every exchange; the static terms judge quiet
  * positions only. */
 #define EVAL_PIECE 100
-#define EVAL_EXPOSED 12  /* a piece the opponent could jump if it were to move */
-#define EVAL_STEP 3      /* each step a side could make: room to wait, not be blocked */
-#define EVAL_CRAMPED 25  /* two steps or fewer: close to losing by being blocked */
-#define EVAL_CENTRE 5    /* a piece on c3 d3 e3 d4 c5 d5 e5, where the lines cross */
-#define EVAL_TRADE 4     /* per piece ahead and per piece already off the board: */
-                         /* ahead, trade down (the counts decide a quiet game) */
+#define EVAL_EXPOSED 12 /* a piece the opponent could jump if it were to move */
+#define EVAL_STEP 3     /* each step a side could make: room to wait, not be blocked */
+#define EVAL_CRAMPED 25 /* two steps or fewer: close to losing by being blocked */
+#define EVAL_CENTRE 5   /* a piece on c3 d3 e3 d4 c5 d5 e5, where the lines cross */
+#define EVAL_TRADE 4    /* per piece ahead and per piece already off the board: */
+                        /* ahead, trade down (the counts decide a quiet game) */
 /* Bits of c3 d3 e3 d4 c5 d5 e5 (points 8..14). */
 #define EGARA_CENTRE_POINTS (0x7fu << 8)
 

@@ -3,9 +3,9 @@
 
 #include <stdbool.h>
 
+#include "board.h"
 #include "core/game.h"
 #include "egara.h"
-#include "board.h"
 
 #define EGARA_PIECES 11
 #define EGARA_QUIET_LIMIT 40
@@ -22,7 +22,7 @@
  *           a step keeps its target point in landing 1
  *    4..0   the point the piece starts from
  */
-#define EG_MOVE_FROM(m) ((int)((m) & 31))
+#define EG_MOVE_FROM(m) ((int)((m)&31))
 #define EG_MOVE_JUMPS(m) ((int)((m) >> 60))
 #define EG_MOVE_LANDING(m, k) ((int)(((m) >> (5 * (k))) & 31))
 #define EG_MOVE_TO_SLOT(k) (5 * (k))

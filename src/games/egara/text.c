@@ -21,7 +21,9 @@ void egara_write_position(const void *st, char *buf, size_t size)
         int empty = 0;
         for (int i = 0; i < egara_rank_size[r]; i++) {
             int p = rank_first[r] + i;
-            char c = (s->pieces[SIDE_WHITE] >> p) & 1 ? 'W' : (s->pieces[SIDE_BLACK] >> p) & 1 ? 'B' : 0;
+            char c = (s->pieces[SIDE_WHITE] >> p) & 1   ? 'W'
+                     : (s->pieces[SIDE_BLACK] >> p) & 1 ? 'B'
+                                                        : 0;
             if (!c) {
                 empty++;
                 continue;
@@ -72,7 +74,8 @@ static int parse_board(struct egara_state *s, const char *board, size_t len, cha
             return fail(err, err_size, "unknown letter '%c' in rank %d (expected W, B or a digit)",
                         c, 7 - r);
         } else {
-            return fail(err, err_size, "unexpected byte 0x%02x in rank %d", (unsigned char)c, 7 - r);
+            return fail(err, err_size, "unexpected byte 0x%02x in rank %d", (unsigned char)c,
+                        7 - r);
         }
     }
     if (r != 7)
@@ -179,7 +182,8 @@ int egara_parse_move(const void *st, const char *text, Move *out, char *err, siz
         points++;
     }
     if (points < 2)
-        return fail(err, err_size, "malformed move '%s': expected from-to or from x to x ...", text);
+        return fail(err, err_size, "malformed move '%s': expected from-to or from x to x ...",
+                    text);
     if (game_find_move(&egara_game, st, lower, out, err, err_size) == 0)
         return 0;
     struct game_status status;
@@ -239,7 +243,9 @@ void egara_render(const void *st, char *buf, size_t size)
         }
     }
     for (int p = 0; p < EGARA_POINTS; p++) {
-        char c = (s->pieces[SIDE_WHITE] >> p) & 1 ? 'W' : (s->pieces[SIDE_BLACK] >> p) & 1 ? 'B' : '.';
+        char c = (s->pieces[SIDE_WHITE] >> p) & 1   ? 'W'
+                 : (s->pieces[SIDE_BLACK] >> p) & 1 ? 'B'
+                                                    : '.';
         canvas[(7 - egara_point_rank[p]) * 2][egara_point_file[p] * 4] = c;
     }
     size_t n = 0;
