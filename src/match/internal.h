@@ -74,6 +74,3 @@ void match_play_game(struct match *m, int index, struct match_seat seats[2],
 enum match_fault match_player_move(struct match *m, const struct match_player *p,
                                    struct match_seat *seat, const struct match_turn *turn,
                                    Move *out, int *score, int *has_score);
-
-/* Monotonic seconds. */
-double match_seconds(void);

@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "engines/profile.h"
@@ -23,13 +22,6 @@ void match_config_init(struct match_config *cfg, const struct game *g)
     cfg->seed = 1;
     cfg->sprt_alpha = 0.05;
     cfg->sprt_beta = 0.05;
-}
-
-double match_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int on_terminal(const struct match *m)

@@ -2,6 +2,7 @@
  * players under their clocks, adjudication, and the game's record. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/record.h"
 #include "internal.h"
@@ -10,6 +11,14 @@
  * one side far ahead is decided by the opening, not the players, so it is drawn
  * again (after many tries any start will do).  --balance 0 turns this off. */
 #define MATCH_BALANCE_NODES 5000
+/* Monotonic seconds: what a move's time is measured by. */
+static double match_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int balanced(const struct match *m, void *st, int attempt)
 {
     const struct match_config *cfg = m->cfg;
