@@ -1,6 +1,6 @@
 /* Engine profiles: for each game, how the engines play it.  One profile per game
- * (src/engines/agon.c, egara.c, chess/profile.c) in one table (profiles.c); everything
- * above — the engine front, the CLI, the server, match, analysis — asks the profile of
+ * (src/engines/agon_profile.c, egara_profile.c, chess/profile.c) in one table (profiles.c);
+ * everything above — the engine front, the CLI, the server, match, analysis — asks the profile of
  * a game and names no game.
  *
  * A profile says: which search plays the game at full strength (alpha-beta, MCTS or

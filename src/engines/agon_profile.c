@@ -1,5 +1,5 @@
 /* Agon's engine profile: alpha-beta (it beat MCTS, src/engines/NOTES.md), levels shaped
- * as Egara-guti's (egara.c explains the shape).  3000 nodes searched no deeper than
+ * as Egara-guti's (egara_profile.c explains the shape).  3000 nodes searched no deeper than
  * level 4's fixed depth 4 (5 v 4 scored 54.5% in 200 games), so the node budgets
  * start higher.  Each row: algorithm, depth, nodes, time cap (ms), root noise
  * (centipawns), blunders (per mille of moves), book plies. */
