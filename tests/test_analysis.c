@@ -388,3 +388,22 @@ TEST(analysis_cli_bad_input)
         free(err);
     }
 }
+
+/* A finished game: its last position is scored by its result, not searched. */
+TEST(analysis_review_to_the_mate)
+{
+    struct analysis_ply p[64];
+    struct analysis_summary sum;
+    int n = review_record("chess", "1. f3 e5 2. g4 Qh4# 0-1\n", TEST_NODES, p, &sum);
+    CHECK_EQ_INT(n, 4);
+    if (n != 4)
+        return;
+    CHECK_EQ_INT(p[2].cls, ANALYSIS_BLUNDER); /* g4 allows the mate */
+    CHECK_EQ_INT(p[2].mate_after, -1);
+    CHECK_STR(p[3].move_display, "Qh4#");
+    CHECK_EQ_INT(p[3].cls, ANALYSIS_BEST);
+    CHECK_EQ_INT(p[3].mate_before, 1);
+    CHECK_EQ_INT(p[3].score_after, SCORE_WIN - 1);
+    CHECK_EQ_INT(p[3].mover, SIDE_BLACK);
+    CHECK(sum.accuracy[SIDE_BLACK] > sum.accuracy[SIDE_WHITE]);
+}
