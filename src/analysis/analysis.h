@@ -28,10 +28,10 @@ struct engine; /* engines/engine.h */
 struct analysis_line {
     int multipv; /* 1 = the best line */
     int depth, seldepth;
-    Score score; /* side to move's view */
-    int mate;    /* moves (not plies) to a proven win (>0) or loss (<0); 0: none */
-    double win;  /* side to move's chance 0..1 (engine_win_chance) */
-    uint64_t nodes;
+    Score score;    /* side to move's view */
+    int mate;       /* moves (not plies) to a proven win (>0) or loss (<0); 0: none */
+    double win;     /* side to move's chance 0..1 (engine_win_chance) */
+    uint64_t nodes; /* of the whole analysis so far (all lines) */
     int64_t time_ms;
     int pv_len;
     char pv[ANALYSIS_PV_MAX][MOVE_TEXT_MAX];         /* move texts (parse_move's) */

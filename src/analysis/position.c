@@ -244,6 +244,10 @@ static int several_lines(const struct game *g, void *st, void *view, struct engi
             }
             break;
         }
+        for (int k = 0; k < lines; k++) {
+            cur[k].nodes = b->used;
+            cur[k].time_ms = analysis_now_ms() - b->start_ms;
+        }
         memcpy(out, cur, sizeof *cur * (size_t)lines);
         sort_lines(out, lines);
         found = lines;
