@@ -523,3 +523,36 @@ TEST(chess_search_never_illegal)
     CHECK(positions >= 300);
     free(s);
 }
+
+/* A search stopped before it scored any root move (a tiny node budget, a warm table)
+ * still answers a score: the static evaluation, never the "no score" marker. */
+TEST(chess_search_stopped_at_once_still_scores)
+{
+    struct chess_state *s = chess_at(CHESS_START_FEN);
+    struct engine *e = engine_new(1);
+    CHECK(s && e);
+    if (!s || !e) {
+        free(s);
+        engine_free(e);
+        return;
+    }
+    struct rng r;
+    rng_seed(&r, 11);
+    Move mv[CHESS_MAX_MOVES];
+    for (int ply = 0; ply < 40; ply++) {
+        for (uint64_t nodes = 1; nodes <= 40; nodes += 3) {
+            struct engine_limits lim = {.nodes = nodes};
+            struct engine_result res;
+            Move m = engine_go(e, &chess_game, s, 0, &lim, 1, &res);
+            CHECK_MSG(m != 0, "no move at ply %d", ply);
+            CHECK_MSG(res.score > -SCORE_INFINITE && res.score < SCORE_INFINITE,
+                      "ply %d, %llu nodes: score %d", ply, (unsigned long long)nodes, res.score);
+        }
+        int n = game_legal_moves(&chess_game, s, mv);
+        if (n == 0)
+            break;
+        chess_game.make_move(s, mv[rng_below(&r, (uint32_t)n)]);
+    }
+    engine_free(e);
+    free(s);
+}

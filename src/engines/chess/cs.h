@@ -90,6 +90,8 @@ struct cs_thread {
 Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int ply, int pv, int cut);
 Score cs_qsearch(struct cs_thread *t, Score alpha, Score beta, int ply, int pv);
 void cs_init_reductions(void);
+/* The static evaluation of the thread's position, clamped below the win scores. */
+Score cs_static_score(struct cs_thread *t);
 static inline int cs_stop(const struct cs_thread *t)
 {
     return atomic_load_explicit(&t->sh->stop, memory_order_relaxed);

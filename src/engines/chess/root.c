@@ -269,6 +269,10 @@ Move chess_search(void *state, const struct search_params *p, struct search_ctl 
     best = lead->root[0].move;
     out->score =
         lead->root[0].score > -SCORE_INFINITE ? lead->root[0].score : lead->root[0].prev_score;
+    /* Stopped before any iteration scored the move it gives: its score is the static
+     * evaluation, not the "no score" marker. */
+    if (out->score <= -SCORE_INFINITE)
+        out->score = cs_static_score(lead);
     if (p->noise > 0 && finished > 0) {
         Move mv[CHESS_MAX_MOVES];
         Score sc[CHESS_MAX_MOVES];

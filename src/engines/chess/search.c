@@ -66,6 +66,11 @@ static Score evaluate(struct cs_thread *t)
     return search_clamp_static(chess_eval_cached(&t->pos, &t->pawns));
 }
 
+Score cs_static_score(struct cs_thread *t)
+{
+    return evaluate(t);
+}
+
 /* The correction history's entry for the position. */
 static int16_t *correction_at(struct cs_thread *t)
 {
