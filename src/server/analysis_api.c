@@ -139,10 +139,11 @@ static void handle_position(const struct api_request *req, struct api_response *
     body_position_free(&p);
 }
 
-static char *format_lines(const struct analysis_job *j, const struct engine_info *lines, int n,
+static char *format_lines(const struct analysis_job *j, const struct analysis_line *lines, int n,
                           bool done)
 {
-    return analysis_event_text(j->g, j->root, lines, n, done);
+    (void)j;
+    return analysis_event_text(lines, n, done);
 }
 
 static void handle_analysis(struct server *srv, const struct api_request *req,
@@ -155,9 +156,9 @@ static void handle_analysis(struct server *srv, const struct api_request *req,
     long long multipv = 1, nodes = 0;
     if (jmpv && !json_is_null(jmpv) &&
         (!json_is_integer(jmpv) || (multipv = json_integer_value(jmpv)) < 1 ||
-         multipv > ANALYSIS_MULTIPV_MAX)) {
+         multipv > ANALYSIS_MAX_LINES)) {
         api_set_error(r, 400, "bad \"multipv\": expected a whole number from 1 to %d",
-                      ANALYSIS_MULTIPV_MAX);
+                      ANALYSIS_MAX_LINES);
         json_decref(body);
         return;
     }
@@ -172,7 +173,7 @@ static void handle_analysis(struct server *srv, const struct api_request *req,
     if (rc != 0)
         return;
     uint64_t def, cap;
-    analysis_budget(srv, p.g, &def, &cap);
+    analysis_budget(srv, p.g, (int)multipv, &def, &cap);
     free(p.moves);
     struct analysis_job *j = analysis_job_new(srv, p.g, p.st); /* takes the state */
     if (!j) {

@@ -11,20 +11,22 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "engines/engine.h"
+#include "engines/profile.h"
 #include "server_state.h"
 
-#define ANALYSIS_NODES_FALLBACK 1000000ull
-#define ANALYSIS_CAP_FACTOR 4
+/* An analysis's nodes per line: by default what a review spends on a position
+ * times ANALYSIS_DEFAULT_FACTOR, at most ANALYSIS_CAP_FACTOR times it. */
+#define ANALYSIS_DEFAULT_FACTOR 4
+#define ANALYSIS_CAP_FACTOR 20
 
-void analysis_budget(const struct server *srv, const struct game *g, uint64_t *def, uint64_t *cap)
+void analysis_budget(const struct server *srv, const struct game *g, int lines, uint64_t *def,
+                     uint64_t *cap)
 {
-    /* The strongest level's nodes: what the game's engine spends on its best move. */
-    const struct engine_profile *p = engine_profile_of(g);
-    uint64_t d = p->levels[ENGINE_LEVEL_MAX - 1].nodes;
-    if (!d)
-        d = ANALYSIS_NODES_FALLBACK;
-    uint64_t c = d * ANALYSIS_CAP_FACTOR;
+    uint64_t per = engine_profile_of(g)->review_nodes;
+    if (!per)
+        per = 100000;
+    uint64_t n = lines > 0 ? (uint64_t)lines : 1;
+    uint64_t d = per * ANALYSIS_DEFAULT_FACTOR * n, c = per * ANALYSIS_CAP_FACTOR * n;
     uint64_t lim = srv->cfg.analysis_nodes_cap > 0 ? (uint64_t)srv->cfg.analysis_nodes_cap : 0;
     if (lim && c > lim)
         c = lim;
@@ -37,18 +39,13 @@ void analysis_budget(const struct server *srv, const struct game *g, uint64_t *d
 struct analysis_job *analysis_job_new(struct server *srv, const struct game *g, void *st)
 {
     struct analysis_job *j = calloc(1, sizeof *j);
-    void *root = malloc(g->state_size);
-    if (!j || !root) {
-        free(j);
-        free(root);
+    if (!j) {
         free(st);
         return NULL;
     }
-    memcpy(root, st, g->state_size);
     j->srv = srv;
     j->g = g;
     j->st = st;
-    j->root = root;
     j->multipv = 1;
     atomic_init(&j->refs, 1);
     atomic_init(&j->stop, 0);
@@ -63,7 +60,6 @@ void analysis_job_put(struct analysis_job *j)
     pthread_mutex_destroy(&j->mu);
     free(j->out);
     free(j->st);
-    free(j->root);
     free(j);
 }
 
@@ -142,59 +138,30 @@ static void emit(struct analysis_job *j, char *text, bool last)
     free(text);
 }
 
-/* After every finished iteration the search reports its lines, one call a line, the
- * best first: the set goes out when its last line comes.  A search that reports fewer
- * lines than asked (one, where a game's search has no multi-line mode) is noticed when
- * its next iteration's first line comes, and then reported as it is. */
-static void on_info(void *ctx, const struct engine_info *info)
+/* After every finished iteration: the current lines go out. */
+static void on_lines(void *ctx, const struct analysis_line *lines, int n)
 {
     struct analysis_job *j = ctx;
-    int k = info->multipv > 0 ? info->multipv : 1;
-    if (info->bound != ENGINE_BOUND_EXACT || k > j->n_lines || atomic_load(&j->stop))
-        return;
-    if (k == 1 && j->seen >= 1 && j->seen < j->n_lines)
-        j->n_lines = j->seen;
-    j->lines[k - 1] = *info;
-    if (k > j->seen)
-        j->seen = k;
-    if (k == j->n_lines && j->format)
-        emit(j, j->format(j, j->lines, j->n_lines, false), false);
+    if (j->format && !atomic_load(&j->stop))
+        emit(j, j->format(j, lines, n, false), false);
 }
 
 static void run(struct analysis_job *j)
 {
-    const struct game *g = j->g;
-    Move *moves = malloc(sizeof(Move) * (size_t)g->max_moves);
-    int legal = moves ? game_legal_moves(g, j->st, moves) : 0;
-    free(moves);
-    j->n_lines = j->multipv < legal ? j->multipv : legal;
-    j->seen = 0;
-    if (j->n_lines > 0 && !atomic_load(&j->stop)) {
-        struct engine_limits lim;
-        memset(&lim, 0, sizeof lim);
-        lim.nodes = j->nodes;
-        lim.movetime_ms = j->time_ms;
-        lim.stop = &j->stop;
-        lim.multipv = j->n_lines;
-        lim.contempt = -1; /* an analysis judges the position, it plays no one */
-        lim.on_info = on_info;
-        lim.info_ctx = j;
-        struct engine_result res;
-        memset(&res, 0, sizeof res);
-        Move best = engine_think(g, j->st, 0, &lim, 0, &res);
-        if (j->seen == 0 && best) {
-            /* No iteration reported (stopped in the first): the move found. */
-            memset(&j->lines[0], 0, sizeof j->lines[0]);
-            j->lines[0].multipv = 1;
-            j->lines[0].depth = res.depth;
-            j->lines[0].score = res.score;
-            j->lines[0].nodes = res.nodes;
-            j->lines[0].time_ms = res.time_ms;
-            g->move_text(j->st, best, j->lines[0].pv, sizeof j->lines[0].pv);
-            j->seen = j->n_lines = 1;
-        }
+    int n = 0;
+    if (!atomic_load(&j->stop)) {
+        struct analysis_request rq = {
+            .multipv = j->multipv,
+            .nodes = j->nodes,
+            .movetime_ms = j->time_ms,
+            .stop = &j->stop,
+            .on_lines = on_lines,
+            .ctx = j,
+        };
+        n = analysis_position(j->g, j->st, &rq, NULL, j->lines);
+        if (n < 0)
+            n = 0; /* out of memory: a done event without lines */
     }
-    int n = j->seen < j->n_lines ? j->seen : j->n_lines;
     emit(j, j->format ? j->format(j, j->lines, n, true) : NULL, true);
 }
 

@@ -16,10 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/analysis.h"
 #include "core/game.h"
-#include "search/search_types.h"
 
-#define ANALYSIS_MULTIPV_MAX 5
 #define ANALYSIS_CLIENT_MAX 64
 
 struct server;
@@ -27,14 +26,13 @@ struct analysis_job;
 
 /* The text of one event: the lines of an iteration (`done`: the final ones).
  * Malloc'ed; NULL without memory. */
-typedef char *(*analysis_format_fn)(const struct analysis_job *j, const struct engine_info *lines,
+typedef char *(*analysis_format_fn)(const struct analysis_job *j, const struct analysis_line *lines,
                                     int n, bool done);
 
 struct analysis_job {
     struct server *srv;
     const struct game *g;
-    void *st;   /* the position the search works on (owned) */
-    void *root; /* an untouched copy, for the formatter (owned) */
+    void *st; /* the position (owned) */
     int multipv;
     uint64_t nodes;
     int64_t time_ms;
@@ -53,17 +51,18 @@ struct analysis_job {
     void (*wake)(struct analysis_job *j);
     void *reader;
 
-    /* The analysis thread's own: the lines of the iteration being reported. */
-    struct engine_info lines[ANALYSIS_MULTIPV_MAX];
-    int n_lines, seen;
+    /* The analysis thread's own: the lines (analysis_position's). */
+    struct analysis_line lines[ANALYSIS_MAX_LINES];
 };
 
 int analysis_jobs_start(struct server *srv, char *err, size_t err_size);
 /* Stop every analysis (queued ones end at once), wait for the threads. */
 void analysis_jobs_stop(struct server *srv);
-/* The default and the cap of an analysis's nodes for game g (its engine profile's;
- * the server's analysis_nodes_cap lowers both). */
-void analysis_budget(const struct server *srv, const struct game *g, uint64_t *def, uint64_t *cap);
+/* The default and the cap of the nodes of an analysis of `lines` lines for game g
+ * (from its engine profile's review budget; the server's analysis_nodes_cap lowers
+ * both). */
+void analysis_budget(const struct server *srv, const struct game *g, int lines, uint64_t *def,
+                     uint64_t *cap);
 /* A job for position `st` (taken over; freed with the job).  NULL without memory. */
 struct analysis_job *analysis_job_new(struct server *srv, const struct game *g, void *st);
 /* Queue it: 0 (the caller keeps one reference, the thread has the other), or 429 (too

@@ -6,14 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/game.h"
-#include "search/search_types.h"
+#include "analysis/analysis.h"
 
-/* The win chance (0..1) of the side to move for an engine score of game g. */
-double analysis_win_chance(const struct game *g, Score score);
-/* Moves to a proven win (> 0) or loss (< 0) for a score, 0 for none. */
-int analysis_mate_moves(Score score);
-/* One event: "event: line" (or "event: done") with {"lines": [...]}, the lines'
- * pv replayed on `root` for their display texts.  Malloc'ed; NULL without memory. */
-char *analysis_event_text(const struct game *g, const void *root, const struct engine_info *lines,
-                          int n, bool done);
+/* One event: "event: line" (or "event: done") with {"lines": [...]}.  Malloc'ed;
+ * NULL without memory. */
+char *analysis_event_text(const struct analysis_line *lines, int n, bool done);

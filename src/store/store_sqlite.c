@@ -111,8 +111,8 @@ static int migrate(sqlite3 *db, char **msg)
     if (v < 0)
         return -1;
     if (v > SCHEMA_VERSION) {
-        *msg = sqlite3_mprintf("the database is of a newer version (%d, this server knows %d)",
-                               v, SCHEMA_VERSION);
+        *msg = sqlite3_mprintf("the database is of a newer version (%d, this server knows %d)", v,
+                               SCHEMA_VERSION);
         return -1;
     }
     for (; v < SCHEMA_VERSION; v++) {
