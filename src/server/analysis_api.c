@@ -10,11 +10,15 @@
 #include "analysis_jobs.h"
 #include "analysis_json.h"
 #include "api_util.h"
+#include "cache.h"
 #include "core/error.h"
+#include "core/record.h"
 #include "games/registry.h"
+#include "review_jobs.h"
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
+#include "token.h"
 
 #define ANALYSIS_MS_DEFAULT 10000
 
@@ -197,6 +201,199 @@ static void handle_analysis(struct server *srv, const struct api_request *req,
     r->job = j;
 }
 
+/* ---- reviews ---- */
+
+static char *format_review(const struct review_job *j)
+{
+    return review_done_text(j->id, j->g, j->start_text, j->plies, j->n_reviewed, &j->sum);
+}
+
+static void running_reply(struct api_response *r, int status, struct review_job *j)
+{
+    api_set_text(r, status,
+                 review_progress_text(j->id, j->g, "running", atomic_load(&j->done),
+                                      atomic_load(&j->total)));
+    review_job_put(j);
+}
+
+/* The stored review `id`: 1 (r holds it, 200), 0 none (or, `plies` >= 0, one of another
+ * number of plies: the game went on since), -1 (a 500 set). */
+static int stored_review(struct server *srv, const char *id, int plies, struct api_response *r)
+{
+    char *body = NULL, err[ERROR_TEXT_MAX];
+    int rc = srv->store->ops->get_review(srv->store, id, &body, err, sizeof err);
+    if (rc < 0) {
+        api_set_error(r, 500, "%s", err);
+        return -1;
+    }
+    if (rc == 1)
+        return 0;
+    if (plies >= 0) {
+        json_t *j = json_loads(body, 0, NULL);
+        bool same = j && (int)json_array_size(json_object_get(j, "plies")) == plies;
+        json_decref(j);
+        if (!same) {
+            free(body);
+            return 0;
+        }
+    }
+    api_set_text(r, 200, body);
+    return 1;
+}
+
+static bool hex_id(const char *id)
+{
+    return strlen(id) == STORE_ID_LEN && strspn(id, "0123456789abcdef") == STORE_ID_LEN;
+}
+
+/* The start's text when it is not the game's own start, else "". */
+static void start_text(const struct game *g, const void *start, char *out, size_t size)
+{
+    char pos[POSITION_TEXT_MAX], std[POSITION_TEXT_MAX] = "";
+    g->write_position(start, pos, sizeof pos);
+    void *st = game_state_new(g);
+    if (st) {
+        g->start(st);
+        g->write_position(st, std, sizeof std);
+        free(st);
+    }
+    snprintf(out, size, "%s", strcmp(pos, std) ? pos : "");
+}
+
+/* Queue `j` (or find the running one) and answer 202 with its progress. */
+static void submit_review(struct review_job *j, struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    j->format = format_review;
+    struct review_job *got = review_submit(j, err, sizeof err);
+    if (!got) {
+        api_set_error(r, 503, "%s", err);
+        return;
+    }
+    running_reply(r, 202, got);
+}
+
+static void handle_game_review(struct server *srv, const struct api_request *req, const char *id,
+                               struct api_response *r)
+{
+    bool post = !strcmp(req->method, "POST");
+    if (!post && strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
+        api_set_error(r, 405, "use GET or POST here");
+        return;
+    }
+    if (!hex_id(id)) {
+        api_set_error(r, 404, "no game '%.40s'", id);
+        return;
+    }
+    struct session *s;
+    char err[ERROR_TEXT_MAX];
+    int code = cache_get(srv, id, &s, err, sizeof err);
+    if (code) {
+        api_set_error(r, code, "%s", err);
+        return;
+    }
+    const struct game *g = s->g;
+    pthread_mutex_lock(&s->mu);
+    int plies = s->n_moves;
+    void *copy = post ? malloc(g->state_size) : NULL;
+    if (copy)
+        memcpy(copy, s->st, g->state_size);
+    pthread_mutex_unlock(&s->mu);
+    cache_put(s);
+    /* The running one first: a review is stored before it stops running. */
+    struct review_job *j = review_find(srv, id);
+    if (j) {
+        free(copy);
+        running_reply(r, post ? 202 : 200, j);
+        return;
+    }
+    if (stored_review(srv, id, plies, r) != 0) {
+        free(copy);
+        return;
+    }
+    if (!post) {
+        api_set_text(r, 200, review_progress_text(id, g, "none", 0, plies + 1));
+        return;
+    }
+    if (!copy || !(j = review_job_new(srv, g, copy, id))) {
+        api_set_error(r, 500, "out of memory");
+        return;
+    }
+    start_text(g, j->start, j->start_text, sizeof j->start_text);
+    submit_review(j, r);
+}
+
+/* POST /api/reviews {"game", "record"}: an imported record, read by its game. */
+static void handle_import(struct server *srv, const struct api_request *req, struct api_response *r)
+{
+    json_t *body = api_body_object(req, false, r);
+    if (!body)
+        return;
+    json_t *jg = json_object_get(body, "game"), *jr = json_object_get(body, "record");
+    char err[ERROR_TEXT_MAX];
+    if (!json_is_string(jr) || strlen(json_string_value(jr)) != json_string_length(jr)) {
+        api_set_error(r, 400, "missing \"record\": expected the record's text (PGN)");
+        json_decref(body);
+        return;
+    }
+    const char *text = json_string_value(jr);
+    const struct game *g = jg && !json_is_null(jg)
+                               ? (json_is_string(jg) ? game_find(json_string_value(jg)) : NULL)
+                               : game_of_record(text);
+    if (!g) {
+        char list[200];
+        game_list(list, sizeof list);
+        api_set_error(r, 400, "unknown \"game\": expected one of %s", list);
+        json_decref(body);
+        return;
+    }
+    void *st = game_state_new(g);
+    struct record_header *h = malloc(sizeof *h);
+    char result[32];
+    long used = st && h ? g->read_record(text, st, h, result, sizeof result, err, sizeof err) : -2;
+    json_decref(body);
+    free(h);
+    if (used <= 0) {
+        free(st);
+        if (used == -2)
+            api_set_error(r, 500, "out of memory");
+        else if (used == 0)
+            api_set_error(r, 400, "bad \"record\": it holds no game");
+        else
+            api_set_error(r, 400, "bad \"record\" for %s: %s", g->name, err);
+        return;
+    }
+    char id[STORE_ID_LEN + 1];
+    if (token_random_hex(id, STORE_ID_LEN / 2) != 0) {
+        free(st);
+        api_set_error(r, 500, "no randomness from the kernel");
+        return;
+    }
+    struct review_job *j = review_job_new(srv, g, st, id);
+    if (!j) {
+        api_set_error(r, 500, "out of memory");
+        return;
+    }
+    start_text(g, j->start, j->start_text, sizeof j->start_text);
+    submit_review(j, r);
+}
+
+static void handle_review(struct server *srv, const struct api_request *req, const char *id,
+                          struct api_response *r)
+{
+    if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
+        api_set_error(r, 405, "use GET here");
+        return;
+    }
+    struct review_job *j = hex_id(id) ? review_find(srv, id) : NULL;
+    if (j) {
+        running_reply(r, 200, j);
+        return;
+    }
+    if (!hex_id(id) || stored_review(srv, id, -1, r) == 0)
+        api_set_error(r, 404, "no review '%.40s'", id);
+}
+
 int analysis_route(struct server *srv, const struct api_request *req, const char *path,
                    struct api_response *r)
 {
@@ -214,6 +411,26 @@ int analysis_route(struct server *srv, const struct api_request *req, const char
         else
             api_set_error(r, 405, "use POST here");
         return 1;
+    }
+    if (!strcmp(path, "/api/reviews")) {
+        if (post)
+            handle_import(srv, req, r);
+        else
+            api_set_error(r, 405, "use POST here");
+        return 1;
+    }
+    if (!strncmp(path, "/api/reviews/", 13) && !strchr(path + 13, '/')) {
+        handle_review(srv, req, path + 13, r);
+        return 1;
+    }
+    size_t n = strlen(path);
+    if (!strncmp(path, "/api/games/", 11) && n > 11 + 7 && !strcmp(path + n - 7, "/review")) {
+        char id[64];
+        snprintf(id, sizeof id, "%.*s", (int)(n - 11 - 7 < 63 ? n - 11 - 7 : 63), path + 11);
+        if (!strchr(id, '/')) {
+            handle_game_review(srv, req, id, r);
+            return 1;
+        }
     }
     return 0;
 }

@@ -63,3 +63,101 @@ char *analysis_event_text(const struct analysis_line *lines, int n, bool done)
     free(data);
     return text;
 }
+
+static const char *side_word(int side)
+{
+    return side == SIDE_BLACK ? "black" : "white";
+}
+
+static void mate_out(struct jout *j, const char *key, int mate)
+{
+    jout_key(j, key);
+    if (mate)
+        jout_int(j, mate);
+    else
+        jout_null(j);
+}
+
+static void review_head(struct jout *j, const char *id, const struct game *g, const char *status)
+{
+    jout_open(j, '{');
+    jout_kstr(j, "id", id);
+    jout_kstr(j, "game", g->name);
+    jout_kstr(j, "status", status);
+}
+
+char *review_progress_text(const char *id, const struct game *g, const char *status, int done,
+                           int total)
+{
+    struct jout j;
+    jout_init(&j, 256);
+    review_head(&j, id, g, status);
+    jout_kint(&j, "done", done);
+    jout_kint(&j, "total", total);
+    jout_close(&j, '}');
+    return jout_finish(&j);
+}
+
+char *review_done_text(const char *id, const struct game *g, const char *start,
+                       const struct analysis_ply *plies, int n, const struct analysis_summary *sum)
+{
+    struct jout j;
+    jout_init(&j, 1024 + (size_t)n * 400);
+    review_head(&j, id, g, "done");
+    jout_kint(&j, "done", n + 1);
+    jout_kint(&j, "total", n + 1);
+    jout_key(&j, "start_position");
+    if (start && start[0])
+        jout_str(&j, start);
+    else
+        jout_null(&j);
+    jout_key(&j, "plies");
+    jout_open(&j, '[');
+    for (int i = 0; i < n; i++) {
+        const struct analysis_ply *p = &plies[i];
+        jout_open(&j, '{');
+        jout_kint(&j, "ply", p->ply);
+        jout_kstr(&j, "side", side_word((int)p->mover));
+        jout_kstr(&j, "move", p->move);
+        jout_kstr(&j, "display", p->move_display);
+        jout_kstr(&j, "best", p->best);
+        jout_kstr(&j, "best_display", p->best_display);
+        jout_kint(&j, "score_before", p->score_before);
+        jout_kint(&j, "score_after", p->score_after);
+        mate_out(&j, "mate_before", p->mate_before);
+        mate_out(&j, "mate_after", p->mate_after);
+        fixed_out(&j, "win_before", p->win_before);
+        fixed_out(&j, "win_after", p->win_after);
+        fixed_out(&j, "drop", p->drop);
+        jout_kstr(&j, "class", analysis_class_name(p->cls));
+        jout_close(&j, '}');
+    }
+    jout_close(&j, ']');
+    jout_key(&j, "accuracy");
+    jout_open(&j, '{');
+    for (int s = 0; s < 2; s++) {
+        char text[32];
+        snprintf(text, sizeof text, "%.1f", sum ? sum->accuracy[s] : 0.0);
+        jout_key(&j, side_word(s));
+        jout_raw(&j, text);
+    }
+    jout_close(&j, '}');
+    jout_key(&j, "counts");
+    jout_open(&j, '{');
+    for (int s = 0; s < 2; s++) {
+        jout_key(&j, side_word(s));
+        jout_open(&j, '{');
+        for (int c = 0; c < ANALYSIS_CLASSES; c++)
+            jout_kint(&j, analysis_class_name((enum analysis_class)c), sum ? sum->count[s][c] : 0);
+        jout_close(&j, '}');
+    }
+    jout_close(&j, '}');
+    jout_key(&j, "thresholds");
+    jout_open(&j, '{');
+    jout_kint(&j, "inaccuracy", (int)ANALYSIS_INACCURACY_DROP);
+    jout_kint(&j, "mistake", (int)ANALYSIS_MISTAKE_DROP);
+    jout_kint(&j, "blunder", (int)ANALYSIS_BLUNDER_DROP);
+    jout_close(&j, '}');
+    jout_close(&j, '}');
+    return jout_finish(&j);
+}

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "games/registry.h"
 #include "ratelimit.h"
+#include "review_jobs.h"
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
@@ -450,6 +451,8 @@ void server_config_default(struct server_config *cfg)
     cfg->analysis_max = 4;
     cfg->analysis_per_client = 2;
     cfg->analysis_ms = 10000;
+    cfg->review_threads = 1;
+    cfg->review_max = 2;
 }
 
 int server_port(const struct server *srv)
@@ -474,6 +477,7 @@ void server_stop(struct server *srv)
          * then stop the daemon, which must hold no suspended connection. */
         workers_stop(srv);
         analysis_jobs_stop(srv); /* every analysis ends and wakes its stream */
+        review_jobs_stop(srv);
         cache_each(srv, wake_streams);
         if (srv->daemon)
             MHD_stop_daemon(srv->daemon);
@@ -536,7 +540,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         fail(err, err_size, "out of memory");
         goto fail;
     }
-    if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0)
+    if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0 ||
+        review_jobs_start(srv, err, err_size) != 0)
         goto fail;
     if (cfg->no_http)
         return srv;

@@ -34,6 +34,9 @@ struct server_config {
     int analysis_per_client;        /* at once per client address (429 beyond) */
     int64_t analysis_ms;            /* hard cap on one analysis's time */
     int64_t analysis_nodes_cap;     /* tests: a lower cap on an analysis's nodes (0: the game's) */
+    int review_threads;             /* threads for reviews (the lowest priority); 0: none (503) */
+    int review_max;                 /* reviews queued or running at most (503 beyond) */
+    int64_t review_nodes;           /* tests: nodes per reviewed position (0: the game's budget) */
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */

@@ -18,6 +18,7 @@
 
 struct MHD_Daemon;
 struct analysis_job;
+struct review_job;
 struct ratelimit;
 struct session;
 struct store;
@@ -69,4 +70,13 @@ struct server {
     pthread_t *an_threads;
     int n_an_threads;
     bool an_inited, an_closed;
+
+    /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
+    pthread_mutex_t rv_mu;
+    pthread_cond_t rv_cv;
+    struct review_job *rv_head, *rv_tail, *rv_live;
+    int rv_live_count;
+    pthread_t *rv_threads;
+    int n_rv_threads;
+    bool rv_inited, rv_closed;
 };
