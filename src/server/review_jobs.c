@@ -13,7 +13,8 @@
 #include "server_state.h"
 #include "session.h"
 
-#define REVIEW_POSITION_MS 3000 /* a guard per position; the node budget is the limit */
+#define REVIEW_POSITION_MS 0 /* none: the node budget bounds each position (a time stop in the first
+                               * iteration would leave a position unscored) */
 
 struct review_job *review_job_new(struct server *srv, const struct game *g, void *st,
                                   const char *id)
