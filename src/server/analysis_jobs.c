@@ -169,7 +169,7 @@ static void *analysis_main(void *arg)
 {
     struct server *srv = arg;
     /* Behind the games: the lowest priority this thread may take (Linux: per thread). */
-    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19) != 0) {
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), srv->cfg.analysis_nice) != 0) {
         /* not allowed: the analysis still runs on a thread of its own */
     }
     pthread_mutex_lock(&srv->an_mu);

@@ -447,7 +447,8 @@ void server_config_default(struct server_config *cfg)
     cfg->cache_mb = 512;
     cfg->new_games_per_minute = 30;
     cfg->max_plies = 1000;
-    cfg->analysis_threads = 1;
+    cfg->analysis_threads = 2;
+    cfg->analysis_nice = 19;
     cfg->analysis_max = 4;
     cfg->analysis_per_client = 2;
     cfg->analysis_ms = 10000;

@@ -13,8 +13,9 @@
 #include "server_state.h"
 #include "session.h"
 
-#define REVIEW_POSITION_MS 0 /* none: the node budget bounds each position (a time stop in the first
-                               * iteration would leave a position unscored) */
+#define REVIEW_POSITION_MS                                                                         \
+    0 /* none: the node budget bounds each position (a time stop in the first                      \
+       * iteration would leave a position unscored) */
 
 struct review_job *review_job_new(struct server *srv, const struct game *g, void *st,
                                   const char *id)
@@ -139,7 +140,7 @@ static void run(struct review_job *j)
 static void *review_main(void *arg)
 {
     struct server *srv = arg;
-    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19) != 0) {
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), srv->cfg.analysis_nice) != 0) {
         /* not allowed: the review still runs on a thread of its own */
     }
     pthread_mutex_lock(&srv->rv_mu);

@@ -34,6 +34,8 @@ struct server_config {
     int analysis_per_client;        /* at once per client address (429 beyond) */
     int64_t analysis_ms;            /* hard cap on one analysis's time */
     int64_t analysis_nodes_cap;     /* tests: a lower cap on an analysis's nodes (0: the game's) */
+    int analysis_nice;              /* the analysis and review threads' nice value (19: the lowest
+                                       priority; 0: the games' own, for comparison) */
     int review_threads;             /* threads for reviews (the lowest priority); 0: none (503) */
     int review_max;                 /* reviews queued or running at most (503 beyond) */
     int64_t review_nodes;           /* tests: nodes per reviewed position (0: the game's budget) */
