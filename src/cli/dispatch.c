@@ -30,6 +30,8 @@ static const char usage[] =
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
     "        [--new-games-per-minute N] [--cache-mb N] [--book PATH|none] [--trust-proxy]\n"
+    "        [--analysis-threads N] [--analyses N] [--analyses-per-address N]\n"
+    "        [--analysis-ms N] [--analysis-nice 0..19]\n"
     "                                           the web server (API + web/)\n"
     "\n"
     "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"
