@@ -211,7 +211,7 @@ export async function showAnalysis(host, opts) {
   function marks() {
     const m = { last: lastCells(), selected: [], targets: [], captureTargets: [], movable: [], allowed: [], path: [], capturing: [], check: [] };
     if (editing) return m;
-    if (!sel) { m.movable = [...new Set(legal().map((x) => x.from))]; return m; }
+    if (!sel) return m; // no 'movable' marks: the analysis board is for looking
     m.selected = [sel.from];
     m.path = [...sel.path];
     const k = sel.path.length;

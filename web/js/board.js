@@ -186,8 +186,10 @@ let arrowIds = 0;
 function drawArrows(svg, arrows, pos, shape) {
   const id = `arrowhead-${++arrowIds}`;
   const defs = el('defs', {}, svg);
-  const marker = el('marker', { id, viewBox: '0 0 10 10', refX: '5', refY: '5', markerWidth: '3.2', markerHeight: '3.2', orient: 'auto-start-reverse' }, defs);
-  el('path', { d: 'M0,0L10,5L0,10z', class: 'arrow-head' }, marker);
+  for (const kind of ['best', 'line']) {
+    const marker = el('marker', { id: `${id}-${kind}`, viewBox: '0 0 10 10', refX: '4', refY: '5', markerWidth: '2.4', markerHeight: '2.4', orient: 'auto-start-reverse' }, defs);
+    el('path', { d: 'M0,0L10,5L0,10z', class: `arrow-head arrow-head-${kind}` }, marker);
+  }
   const g = el('g', { class: 'arrows', 'aria-hidden': 'true' }, svg);
   const width = shape === 'graph' ? S * 0.13 : S * 0.17;
   for (const a of arrows) {
@@ -196,7 +198,7 @@ function drawArrows(svg, arrows, pos, shape) {
     const dx = q.x - p.x, dy = q.y - p.y, d = Math.hypot(dx, dy);
     const stop = Math.min(S * 0.3, d / 3);
     const x2 = q.x - (dx / d) * stop, y2 = q.y - (dy / d) * stop;
-    el('line', { x1: p.x, y1: p.y, x2: x2.toFixed(2), y2: y2.toFixed(2), class: `arrow arrow-${a.kind || 'best'}`, 'stroke-width': width, 'marker-end': `url(#${id})`, 'data-from': a.from, 'data-to': a.to }, g);
+    el('line', { x1: p.x, y1: p.y, x2: x2.toFixed(2), y2: y2.toFixed(2), class: `arrow arrow-${a.kind || 'best'}`, 'stroke-width': width, 'marker-end': `url(#${id}-${a.kind === 'line' ? 'line' : 'best'})`, 'data-from': a.from, 'data-to': a.to }, g);
   }
 }
 
