@@ -67,6 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cfg.no_http = 1;
         cfg.new_games_per_minute = 0;
         cfg.web_dir = NULL;
+        cfg.analysis_nodes_cap = 2000; /* analyses are stopped at once here anyway */
+        cfg.review_nodes = 200;
         char err[256];
         srv = server_start(&cfg, err, sizeof err);
         if (!srv) {
@@ -92,15 +94,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t body_len = (size_t)(end - body);
 
     char url[600];
-    int u = data[1] % 12;
+    int u = data[1] % 16;
     if (u < 9)
         snprintf(url, sizeof url, "/api/games/%s%s%s", game_id, ops[u], tail);
     else if (u == 9)
         snprintf(url, sizeof url, "/api/games%s", tail);
     else if (u == 10)
         snprintf(url, sizeof url, "/api/games/%s", tail);
-    else
+    else if (u == 11)
         snprintf(url, sizeof url, "/%s", tail);
+    else if (u == 12)
+        snprintf(url, sizeof url, "/api/positions%s", tail);
+    else if (u == 13)
+        snprintf(url, sizeof url, "/api/analysis%s", tail);
+    else if (u == 14)
+        snprintf(url, sizeof url, "/api/reviews%s", tail);
+    else
+        snprintf(url, sizeof url, "/api/games/%s/review%s", game_id, tail);
     char auth_buf[300];
     const char *auth = NULL;
     switch (data[2] % 4) {
@@ -115,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *before = snapshot();
     int status;
     char *out = call(method, url, auth, (const char *)body, body_len, &status);
-    static const int known[] = {200, 201, 400, 403, 404, 405, 409, 413, 429};
+    static const int known[] = {200, 201, 202, 400, 403, 404, 405, 409, 413, 429, 503};
     int ok = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         ok |= status == known[i];

@@ -193,3 +193,87 @@ int api_post_move(int port, const char *id, const char *token, const char *move,
     snprintf(body, sizeof body, "{\"move\":\"%s\"}", move);
     return api_call(port, "POST", path, token, body, out);
 }
+
+/* Read more into r->buf within timeout_ms; the bytes read (0: closed or timeout). */
+static size_t sse_fill(struct sse_reader *r, int timeout_ms)
+{
+    struct pollfd pfd = {r->fd, POLLIN, 0};
+    if (r->fd < 0 || poll(&pfd, 1, timeout_ms) <= 0)
+        return 0;
+    if (r->len + 4096 > r->cap) {
+        r->cap = (r->len + 4096) * 2;
+        r->buf = realloc(r->buf, r->cap);
+    }
+    ssize_t n = recv(r->fd, r->buf + r->len, r->cap - r->len - 1, 0);
+    if (n <= 0)
+        return 0;
+    r->len += (size_t)n;
+    r->buf[r->len] = 0;
+    return (size_t)n;
+}
+
+static void sse_take(struct sse_reader *r, size_t n)
+{
+    memmove(r->buf, r->buf + n, r->len - n + 1);
+    r->len -= n;
+}
+
+int sse_post(struct sse_reader *r, int port, const char *path, const char *body,
+             const char *extra_headers)
+{
+    memset(r, 0, sizeof *r);
+    r->cap = 8192;
+    r->buf = calloc(1, r->cap);
+    r->fd = test_connect(port);
+    if (r->fd < 0)
+        return 0;
+    char head[2048];
+    int n = snprintf(head, sizeof head,
+                     "POST %s HTTP/1.0\r\nHost: 127.0.0.1\r\n%sContent-Length: %zu\r\n\r\n", path,
+                     extra_headers ? extra_headers : "", strlen(body));
+    if (send_all(r->fd, head, (size_t)n) != 0 || send_all(r->fd, body, strlen(body)) != 0)
+        return 0;
+    char *end;
+    while (!(end = strstr(r->buf, "\r\n\r\n")))
+        if (!sse_fill(r, 10000))
+            return 0;
+    sscanf(r->buf, "HTTP/%*s %d", &r->status);
+    sse_take(r, (size_t)(end + 4 - r->buf));
+    return r->status;
+}
+
+char *sse_next(struct sse_reader *r, char *event, size_t event_size, int timeout_ms)
+{
+    for (;;) {
+        char *end = strstr(r->buf, "\n\n");
+        if (!end) {
+            if (!sse_fill(r, timeout_ms))
+                return NULL;
+            continue;
+        }
+        *end = 0;
+        char *data = NULL;
+        snprintf(event, event_size, "message");
+        for (char *line = r->buf, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = 0;
+            if (!strncmp(line, "event: ", 7))
+                snprintf(event, event_size, "%s", line + 7);
+            else if (!strncmp(line, "data: ", 6) && !data)
+                data = strdup(line + 6);
+        }
+        sse_take(r, (size_t)(end + 2 - r->buf));
+        if (data)
+            return data;
+    }
+}
+
+void sse_close(struct sse_reader *r)
+{
+    if (r->fd >= 0)
+        close(r->fd);
+    r->fd = -1;
+    free(r->buf);
+    r->buf = NULL;
+}

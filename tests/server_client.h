@@ -39,3 +39,21 @@ int test_free_port(void);
 json_t *api_get_state(int port, const char *id);
 /* POST /api/games/ID/moves {"move": MOVE} with the token; the HTTP status, *out the reply. */
 int api_post_move(int port, const char *id, const char *token, const char *move, json_t **out);
+
+/* An event stream read as it comes (the analysis stream): the request is sent as
+ * HTTP/1.0, so the events arrive unchunked until the server closes. */
+struct sse_reader {
+    int fd;
+    int status; /* of the reply (0: no reply) */
+    char *buf;  /* what was read and not yet taken */
+    size_t len, cap;
+};
+/* POST `body` to `path` (extra_headers: lines ending in \r\n, or NULL) and read the
+ * reply's head; the status (and r->status), 0 when it failed.  The body of a refusal
+ * stays in r->buf. */
+int sse_post(struct sse_reader *r, int port, const char *path, const char *body,
+             const char *extra_headers);
+/* The next event within timeout_ms: its name into `event` and its data (malloc'ed), or
+ * NULL at the end of the stream (or timeout).  Comments are skipped. */
+char *sse_next(struct sse_reader *r, char *event, size_t event_size, int timeout_ms);
+void sse_close(struct sse_reader *r);

@@ -1,6 +1,8 @@
 /* agora serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--sync full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
  *             [--cache-mb N] [--committers N] [--book PATH|none] [--trust-proxy]
+ *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
+ *             [--analysis-ms N] [--analysis-nice 0..19]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -65,6 +67,26 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "new-games-per-minute", val, 0, 1000000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.new_games_per_minute = (int)v;
+        } else if (!strcmp(opt, "--analysis-threads")) {
+            if (cli_int(io, "analysis-threads", val, 0, 64, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_threads = (int)v;
+        } else if (!strcmp(opt, "--analyses")) {
+            if (cli_int(io, "analyses", val, 1, 10000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_max = (int)v;
+        } else if (!strcmp(opt, "--analyses-per-address")) {
+            if (cli_int(io, "analyses-per-address", val, 1, 10000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_per_client = (int)v;
+        } else if (!strcmp(opt, "--analysis-ms")) {
+            if (cli_int(io, "analysis-ms", val, 10, 600000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_ms = v;
+        } else if (!strcmp(opt, "--analysis-nice")) {
+            if (cli_int(io, "analysis-nice", val, 0, 19, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_nice = (int)v;
         } else {
             return cli_error(io, "serve: unknown option '%s'", opt);
         }

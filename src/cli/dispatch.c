@@ -23,9 +23,15 @@ static const char usage[] =
     "                                           uci:COMMAND, plus ,tc=S+INC ,algo=mcts ...\n"
     "  uci [--game GAME]                        the UCI protocol (chess by default)\n"
     "  pgn [FILE]                               read game records (PGN), write them back checked\n"
+    "  analyse GAME [FILE] [--nodes N]          review a game record: a JSON line per ply\n"
+    "                                           (score, best move, class), then accuracy\n"
+    "  analyse GAME --position TEXT [--multipv K] [--nodes N]\n"
+    "                                           the K best lines of a position, as JSON\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
     "        [--new-games-per-minute N] [--cache-mb N] [--book PATH|none] [--trust-proxy]\n"
+    "        [--analysis-threads N] [--analyses N] [--analyses-per-address N]\n"
+    "        [--analysis-ms N] [--analysis-nice 0..19]\n"
     "                                           the web server (API + web/)\n"
     "\n"
     "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"
@@ -37,8 +43,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"perft", cmd_perft}, {"moves", cmd_moves}, {"play", cmd_play},   {"bench", cmd_bench},
-    {"match", cmd_match}, {"uci", cmd_uci},     {"serve", cmd_serve}, {"pgn", cmd_pgn},
+    {"perft", cmd_perft}, {"moves", cmd_moves}, {"play", cmd_play},
+    {"bench", cmd_bench}, {"match", cmd_match}, {"uci", cmd_uci},
+    {"serve", cmd_serve}, {"pgn", cmd_pgn},     {"analyse", cmd_analyse},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

@@ -24,4 +24,7 @@ const struct engine_profile agon_profile = {
             {AB, 0, 1000000, 2000, 0, 0, 0},
         },
     .random_plies = 8,
+    /* provisional: replaced by the fit of tools/winfit */
+    .win_k = 0.004,
+    .review_nodes = 200000,
 };

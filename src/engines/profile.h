@@ -59,7 +59,16 @@ struct engine_profile {
     const struct engine_book_hook *book; /* NULL: the game has no opening books */
     int uci_native;   /* UCI is this game's own protocol: `agora uci` plays it by default */
     int random_plies; /* `agora match`'s default of random opening plies */
+    /* Analysis (src/analysis/): the win-chance curve's slope per centipawn
+     * (engine_win_chance) and a review's node budget per position. */
+    double win_k;
+    uint64_t review_nodes;
 };
+
+/* The side to move's chance 0..1 of winning at score `s` (its view): the logistic
+ * 1/(1+exp(-win_k*s)) below ENGINE_WIN_BOUND, 1 for a proven win, 0 for a proven
+ * loss.  Symmetric: engine_win_chance(p, -s) == 1 - engine_win_chance(p, s). */
+double engine_win_chance(const struct engine_profile *p, Score s);
 
 /* The profile of `g`: its own, or a default (alpha-beta, the levels' usual shape) for
  * a game that has none yet.  Never NULL. */

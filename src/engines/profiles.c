@@ -2,6 +2,7 @@
  * every caller asks of a profile: levels, ratings, search names, books. */
 #include "profile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@ static const struct engine_profile default_profile = {
             {AB, 0, 1000000, 2000, 0, 0, 0},
         },
     .random_plies = 8,
+    .win_k = 0.004,
+    .review_nodes = 100000,
 };
 
 const struct engine_profile *engine_profile_of(const struct game *g)
@@ -74,6 +77,15 @@ int engine_elo_level(const struct engine_profile *p, int elo)
         if (abs(p->level_elo[l - 1] - elo) < abs(p->level_elo[best - 1] - elo))
             best = l;
     return best;
+}
+
+double engine_win_chance(const struct engine_profile *p, Score s)
+{
+    if (s >= ENGINE_WIN_BOUND)
+        return 1.0;
+    if (s <= -ENGINE_WIN_BOUND)
+        return 0.0;
+    return 1.0 / (1.0 + exp(-p->win_k * (double)s));
 }
 
 /* ---- search names ---------------------------------------------------------------- */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_api.h"
 #include "cache.h"
 #include "core/error.h"
 #include "engines/engine.h"
@@ -27,115 +28,21 @@
 
 #define LIST_LIMIT 100
 
-/* Messages may quote what the client sent (and cut it anywhere): keep them printable
- * ASCII so they are always valid JSON strings. */
-static void printable(char *msg)
-{
-    for (; *msg; msg++)
-        if ((unsigned char)*msg < 0x20 || (unsigned char)*msg >= 0x7f)
-            *msg = '?';
-}
-
-char *api_error_body(const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    printable(msg);
-    json_t *j = json_object();
-    json_object_set_new(j, "error", json_string(msg));
-    return json_text(j);
-}
-
-static void set_json(struct api_response *r, int status, json_t *j)
-{
-    r->kind = API_DONE;
-    r->status = status;
-    r->body = json_text(j);
-    r->content_type = "application/json";
-}
-
-/* A JSON text made elsewhere (NULL: out of memory, a 500). */
-static void set_text(struct api_response *r, int status, char *text)
-{
-    r->kind = API_DONE;
-    r->status = text ? status : 500;
-    r->body = text ? text : api_error_body("out of memory");
-    r->content_type = "application/json";
-}
-
-static void set_error(struct api_response *r, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_error(struct api_response *r, int status, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    printable(msg);
-    json_t *j = json_object();
-    json_object_set_new(j, "error", json_string(msg));
-    set_json(r, status, j);
-}
-
-/* The bearer token of the request, or NULL. */
-static const char *bearer(const struct api_request *req)
-{
-    const char *a = req->authorization;
-    if (!a || strncasecmp(a, "Bearer ", 7) != 0)
-        return NULL;
-    a += 7;
-    while (*a == ' ')
-        a++;
-    return a;
-}
-
 /* 0 when the request carries the game's token; otherwise a 403 is set. */
 static int authorize(const struct api_request *req, const struct session *s, struct api_response *r)
 {
-    const char *tok = bearer(req);
+    const char *tok = api_bearer(req);
     if (!tok || !*tok) {
-        set_error(r, 403, "missing token: send 'Authorization: Bearer <token>'");
+        api_set_error(r, 403, "missing token: send 'Authorization: Bearer <token>'");
         return -1;
     }
     char hash[STORE_HASH_LEN + 1];
     token_hash(tok, hash);
     if (!token_equal(hash, s->row.token_hash)) {
-        set_error(r, 403, "wrong token for this game");
+        api_set_error(r, 403, "wrong token for this game");
         return -1;
     }
     return 0;
-}
-
-/* The body as a JSON object; NULL (after a 400) when malformed.  An empty body is {}
- * when `optional`. */
-static json_t *body_object(const struct api_request *req, bool optional, struct api_response *r)
-{
-    size_t n = req->body_len;
-    while (n && (req->body[n - 1] == ' ' || req->body[n - 1] == '\n' || req->body[n - 1] == '\r'))
-        n--;
-    if (n == 0) {
-        if (optional)
-            return json_object();
-        set_error(r, 400, "malformed JSON: the body is empty");
-        return NULL;
-    }
-    json_error_t jerr;
-    json_t *j = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!j) {
-        set_error(r, 400, "malformed JSON: %s (line %d, column %d)", jerr.text, jerr.line,
-                  jerr.column);
-        return NULL;
-    }
-    if (!json_is_object(j)) {
-        json_decref(j);
-        set_error(r, 400, "malformed JSON: the body must be an object");
-        return NULL;
-    }
-    return j;
 }
 
 /* The session's answer to a request that waited (under s->mu): what failed, or (NULL)
@@ -159,7 +66,7 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
     char err[ERROR_TEXT_MAX];
     if (!s->job_pending && session_settle(s, err, sizeof err) != 0) {
         /* No reply is coming (the server is stopping): the move goes alone or not at all. */
-        set_error(r, 500, "%s", err);
+        api_set_error(r, 500, "%s", err);
         return;
     }
     if (s->job_pending && req->waiter && !s->waiter) {
@@ -176,7 +83,7 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
         workers_run_inline(srv);
         pthread_mutex_lock(&s->mu);
     }
-    set_text(r, ok_status, state_text(s, new_token, NULL));
+    api_set_text(r, ok_status, state_text(s, new_token, NULL));
 }
 
 /* The games this server plays, with their boards' geometry: static, fetched once. */
@@ -204,7 +111,7 @@ static void handle_catalog(struct api_response *r)
     }
     json_t *j = json_object();
     json_object_set_new(j, "games", games);
-    set_json(r, 200, j);
+    api_set_json(r, 200, j);
 }
 
 static void list_one(void *ctx, const struct store_game *row)
@@ -215,9 +122,9 @@ static void list_one(void *ctx, const struct store_game *row)
 static void handle_list(struct server *srv, const struct api_request *req, const char *query_token,
                         struct api_response *r)
 {
-    const char *tok = query_token ? query_token : bearer(req);
+    const char *tok = query_token ? query_token : api_bearer(req);
     if (!tok || !token_well_formed(tok)) {
-        set_error(r, 403, "missing or malformed token: GET /api/games?token=<token>");
+        api_set_error(r, 403, "missing or malformed token: GET /api/games?token=<token>");
         return;
     }
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
@@ -230,12 +137,12 @@ static void handle_list(struct server *srv, const struct api_request *req, const
     if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err) !=
         0) {
         free(jout_finish(&j));
-        set_error(r, 500, "%s", err);
+        api_set_error(r, 500, "%s", err);
         return;
     }
     jout_close(&j, ']');
     jout_close(&j, '}');
-    set_text(r, 200, jout_finish(&j));
+    api_set_text(r, 200, jout_finish(&j));
 }
 
 static void count_one(void *ctx, const struct store_game *row)
@@ -246,7 +153,7 @@ static void count_one(void *ctx, const struct store_game *row)
 
 static void handle_create(struct server *srv, const struct api_request *req, struct api_response *r)
 {
-    json_t *body = body_object(req, false, r);
+    json_t *body = api_body_object(req, false, r);
     if (!body)
         return;
     char err[ERROR_TEXT_MAX];
@@ -265,15 +172,15 @@ static void handle_create(struct server *srv, const struct api_request *req, str
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, game_registry[i]->name, sizeof list - strlen(list) - 1);
         }
-        set_error(r, 400, "%s \"game\": expected one of %s", jg ? "unknown" : "missing", list);
+        api_set_error(r, 400, "%s \"game\": expected one of %s", jg ? "unknown" : "missing", list);
     } else if (level < 1 || level > 8) {
-        set_error(r, 400, "bad \"level\": expected a whole number from 1 to 8");
+        api_set_error(r, 400, "bad \"level\": expected a whole number from 1 to 8");
     } else if (strcmp(side, "white") && strcmp(side, "black") && strcmp(side, "random")) {
-        set_error(r, 400, "bad \"side\": expected \"white\", \"black\" or \"random\"");
+        api_set_error(r, 400, "bad \"side\": expected \"white\", \"black\" or \"random\"");
     } else if (jp && !json_is_null(jp) &&
                (!json_is_string(jp) || json_string_length(jp) >= sizeof row.start)) {
-        set_error(r, 400, "bad \"position\": expected position text of at most %zu characters",
-                  sizeof row.start - 1);
+        api_set_error(r, 400, "bad \"position\": expected position text of at most %zu characters",
+                      sizeof row.start - 1);
     } else {
         if (json_is_string(jp))
             snprintf(row.start, sizeof row.start, "%s", json_string_value(jp));
@@ -286,7 +193,7 @@ valid:
     /* The position must parse and leave a game to play. */
     void *st = game_state_new(g);
     if (!st) {
-        set_error(r, 500, "out of memory");
+        api_set_error(r, 500, "out of memory");
         return;
     }
     struct game_status gs = {RESULT_ONGOING, REASON_NONE, 0};
@@ -298,23 +205,23 @@ valid:
     }
     free(st);
     if (bad) {
-        set_error(r, 400, "bad \"position\" for %s: %s", g->name, err);
+        api_set_error(r, 400, "bad \"position\" for %s: %s", g->name, err);
         return;
     }
     if (gs.result != RESULT_ONGOING) {
-        set_error(r, 400, "bad \"position\": the game is already over there (%s)",
-                  reason_text(g, gs.reason));
+        api_set_error(r, 400, "bad \"position\": the game is already over there (%s)",
+                      reason_text(g, gs.reason));
         return;
     }
     int64_t now = server_now_ms();
     if (srv->limiter && req->client && !ratelimit_take(srv->limiter, req->client, now)) {
-        set_error(r, 429, "too many new games from this address; wait a minute");
+        api_set_error(r, 429, "too many new games from this address; wait a minute");
         return;
     }
     /* A visitor who already has a token (and games under it) keeps it, so their
      * history stays in one list; anyone else gets a new one. */
     char token[TOKEN_HEX_LEN + 1] = "";
-    const char *old = bearer(req);
+    const char *old = api_bearer(req);
     if (old && token_well_formed(old)) {
         int count = 0;
         token_hash(old, row.token_hash);
@@ -327,7 +234,7 @@ valid:
     if ((!token[0] && token_random_hex(token, TOKEN_HEX_LEN / 2) != 0) ||
         token_random_hex(row.id, STORE_ID_LEN / 2) != 0 || token_random_u64(&row.seed) != 0 ||
         token_random_u64(&side_bits) != 0) {
-        set_error(r, 500, "no randomness from the kernel");
+        api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
     token_hash(token, row.token_hash);
@@ -340,7 +247,7 @@ valid:
     row.created_ms = row.updated_ms = now;
     struct session *s = session_new(srv, g, &row, err, sizeof err);
     if (!s) {
-        set_error(r, 500, "%s", err);
+        api_set_error(r, 500, "%s", err);
         return;
     }
     /* Room in memory first, so a full server stores no game it cannot play.  Nobody
@@ -348,12 +255,12 @@ valid:
     int code = cache_insert(srv, s, err, sizeof err);
     if (code) {
         session_free(s);
-        set_error(r, code, "%s", err);
+        api_set_error(r, code, "%s", err);
         return;
     }
     if (srv->store->ops->create_game(srv->store, &row, err, sizeof err) != 0) {
         cache_discard(srv, s);
-        set_error(r, 500, "%s", err);
+        api_set_error(r, 500, "%s", err);
         return;
     }
     pthread_mutex_lock(&s->mu);
@@ -368,33 +275,33 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
 {
     json_t *jm = json_object_get(body, "move");
     if (!json_is_string(jm)) {
-        set_error(r, 400, "missing \"move\": expected {\"move\": \"<move text>\"}");
+        api_set_error(r, 400, "missing \"move\": expected {\"move\": \"<move text>\"}");
         return;
     }
     const char *text = json_string_value(jm);
     char err[ERROR_TEXT_MAX];
     if (session_over(s)) {
-        set_error(r, 409, "the game is over");
+        api_set_error(r, 409, "the game is over");
         return;
     }
     if (session_computer_to_move(s)) {
-        set_error(r, 409, "not your turn: the computer is to move");
+        api_set_error(r, 409, "not your turn: the computer is to move");
         return;
     }
     Move m;
     if (json_string_length(jm) >= MOVE_TEXT_MAX || strlen(text) != json_string_length(jm)) {
-        set_error(r, 400, "illegal move: the move text is too long or holds a NUL");
+        api_set_error(r, 400, "illegal move: the move text is too long or holds a NUL");
         return;
     }
     if (s->g->parse_move(s->st, text, &m, err, sizeof err) != 0) {
-        set_error(r, 400, "%s", err);
+        api_set_error(r, 400, "%s", err);
         return;
     }
     /* When this request can wait for the computer's reply, the move is committed with
      * the reply (one transaction, then one answer). */
     bool defer = req->waiter && !s->waiter && srv->cfg.engine_workers > 0;
     if (session_play(s, m, defer, err, sizeof err) != 0) {
-        set_error(r, 500, "%s", err);
+        api_set_error(r, 500, "%s", err);
         return;
     }
     reply_state(srv, req, s, 200, NULL, r);
@@ -406,7 +313,7 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
     struct game_status gs;
     session_status(s, &gs);
     if (gs.result != RESULT_ONGOING) {
-        set_error(r, 409, "the game is over");
+        api_set_error(r, 409, "the game is over");
         return;
     }
     int human = s->row.human_side;
@@ -434,31 +341,31 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
                          : w[1].name            ? ", "
                                                 : " or ",
                          w->name);
-            set_error(r, 400, "bad \"claim\": expected %s", names[0] ? names : "no claim");
+            api_set_error(r, 400, "bad \"claim\": expected %s", names[0] ? names : "no claim");
             return;
         }
         if ((int)s->g->side_to_move(s->st) != human) {
-            set_error(r, 409, "not your turn: a draw is claimed on one's own move");
+            api_set_error(r, 409, "not your turn: a draw is claimed on one's own move");
             return;
         }
         if (!pick) {
-            set_error(r, 409, "no claim available");
+            api_set_error(r, 409, "no claim available");
             return;
         }
         /* The game judges the claim (claim_draw); the status it gives is what is
          * recorded. */
         struct game_status end;
         if (!s->g->claim_draw || s->g->claim_draw(s->st, pick, &end) != 0) {
-            set_error(r, 409, "no claim available");
+            api_set_error(r, 409, "no claim available");
             return;
         }
         rc = session_end(s, end.result, end.reason, err, sizeof err);
     }
     if (rc != 0) {
-        set_error(r, 500, "%s", err);
+        api_set_error(r, 500, "%s", err);
         return;
     }
-    set_text(r, 200, state_text(s, NULL, draw));
+    api_set_text(r, 200, state_text(s, NULL, draw));
 }
 
 /* The moves a reconnecting stream already has (Last-Event-ID), within [0, n]. */
@@ -487,30 +394,31 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         if (!strcmp(op, ops[i].op))
             want = ops[i].method;
     if (!want) {
-        set_error(r, 404, "no such operation '%s' (moves, resign, draw, claim, events, record)",
-                  op);
+        api_set_error(r, 404, "no such operation '%s' (moves, resign, draw, claim, events, record)",
+                      op);
         return;
     }
     bool is_head = !strcmp(req->method, "HEAD") && !strcmp(want, "GET");
     if (strcmp(req->method, want) != 0 && !is_head) {
-        set_error(r, 405, "use %s here", want);
+        api_set_error(r, 405, "use %s here", want);
         return;
     }
     if (strlen(id) != STORE_ID_LEN || strspn(id, "0123456789abcdef") != STORE_ID_LEN) {
-        set_error(r, 404, "no game '%.40s'", id);
+        api_set_error(r, 404, "no game '%.40s'", id);
         return;
     }
     struct session *s;
     char err[ERROR_TEXT_MAX];
     int code = cache_get(srv, id, &s, err, sizeof err);
     if (code) {
-        set_error(r, code, "%s", err);
+        api_set_error(r, code, "%s", err);
         return;
     }
     pthread_mutex_lock(&s->mu);
     json_t *body = NULL;
     if (!strcmp(want, "POST")) {
-        if (authorize(req, s, r) != 0 || !(body = body_object(req, strcmp(op, "moves") != 0, r)))
+        if (authorize(req, s, r) != 0 ||
+            !(body = api_body_object(req, strcmp(op, "moves") != 0, r)))
             goto out;
     }
     if (!*op) {
@@ -547,7 +455,7 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
     const char *q = strchr(req->url, '?');
     size_t plen = q ? (size_t)(q - req->url) : strlen(req->url);
     if (plen >= sizeof path) {
-        set_error(r, 404, "no such path");
+        api_set_error(r, 404, "no such path");
         return;
     }
     memcpy(path, req->url, plen);
@@ -560,21 +468,23 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         }
     }
     if (req->body_too_large) {
-        set_error(r, 413, "the body is over %d bytes", SERVER_BODY_MAX);
+        api_set_error(r, 413, "the body is over %d bytes", SERVER_BODY_MAX);
         return;
     }
     if (strncmp(path, "/api/", 5) != 0 && strcmp(path, "/api") != 0) {
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
-            set_error(r, 405, "use GET for files");
+            api_set_error(r, 405, "use GET for files");
             return;
         }
         r->kind = API_STATIC;
         snprintf(r->path, sizeof r->path, "%s", path);
         return;
     }
+    if (analysis_route(srv, req, path, r))
+        return;
     if (!strcmp(path, "/api/catalog")) {
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
-            set_error(r, 405, "use GET here");
+            api_set_error(r, 405, "use GET here");
             return;
         }
         handle_catalog(r);
@@ -586,7 +496,7 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         else if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
             handle_list(srv, req, qt, r);
         else
-            set_error(r, 405, "use POST to start a game or GET to list yours");
+            api_set_error(r, 405, "use POST to start a game or GET to list yours");
         return;
     }
     if (!strncmp(path, "/api/games/", 11)) {
@@ -600,5 +510,5 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
             return;
         }
     }
-    set_error(r, 404, "no such API path '%.100s'", path);
+    api_set_error(r, 404, "no such API path '%.100s'", path);
 }

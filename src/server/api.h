@@ -3,44 +3,7 @@
  * layer (http.c) and the fuzz target (server_request) drive them alike. */
 #pragma once
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "api_types.h"
+#include "api_util.h"
 
-#include "session.h"
-
-#define SERVER_BODY_MAX 16384
-
-struct server;
-
-/* A request that waits for the computer's reply (a suspended HTTP connection).  The
- * API fills it and hands `base` to the session; when the model answers, the API
- * makes the reply and calls done() (under the session mutex), which takes over `body`. */
-struct api_waiter {
-    struct session_waiter base; /* first: the session's waiter is this */
-    void (*done)(struct api_waiter *w, int status, char *body);
-    int ok_status;  /* 200, or 201 for a new game */
-    char token[40]; /* a new game's token to include, or "" */
-};
-
-/* The outcome of an API call: a complete response, or "wait" (the session holds the
- * request's waiter until the computer has moved), or an event stream to start. */
-enum api_kind { API_DONE, API_WAIT, API_STREAM, API_STATIC };
-struct api_request {
-    const char *method, *url, *authorization, *last_event_id, *client;
-    const char *body;
-    size_t body_len;
-    bool body_too_large;
-    struct api_waiter *waiter; /* NULL: the computer's reply is made inline */
-};
-struct api_response {
-    enum api_kind kind;
-    int status;
-    char *body; /* malloc'ed JSON or text */
-    const char *content_type;
-    struct session *session; /* API_WAIT: lock it and check; API_STREAM: its game (a ref) */
-    int stream_from;         /* API_STREAM: moves the client already has */
-    char path[4200];         /* API_STATIC: the file */
-};
 void api_handle(struct server *srv, const struct api_request *req, struct api_response *resp);
-/* A JSON error body {"error": message}. */
-char *api_error_body(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -12,11 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis_jobs.h"
 #include "api.h"
 #include "cache.h"
 #include "core/error.h"
 #include "games/registry.h"
 #include "ratelimit.h"
+#include "review_jobs.h"
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
@@ -163,6 +165,67 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     enum MHD_Result ok = MHD_queue_response(c->mc, MHD_HTTP_OK, r);
     MHD_destroy_response(r); /* the stream's free callback runs when the response goes */
+    return ok;
+}
+
+/* ---- analysis streams: the analysis thread queues text, the reader sends it ---- */
+
+static ssize_t analysis_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct analysis_job *j = cls;
+    ssize_t ret = 0;
+    pthread_mutex_lock(&j->mu);
+    if (j->out_off < j->out_len) {
+        size_t n = j->out_len - j->out_off < max ? j->out_len - j->out_off : max;
+        memcpy(buf, j->out + j->out_off, n);
+        j->out_off += n;
+        if (j->out_off == j->out_len)
+            j->out_off = j->out_len = 0;
+        ret = (ssize_t)n;
+    } else if (j->finished || atomic_load(&j->srv->stopping)) {
+        ret = MHD_CONTENT_READER_END_OF_STREAM;
+    } else {
+        j->suspended = true; /* until the next lines (analysis_jobs.c's emit) */
+        MHD_suspend_connection(j->reader);
+    }
+    pthread_mutex_unlock(&j->mu);
+    return ret;
+}
+
+static void analysis_wake(struct analysis_job *j)
+{
+    MHD_resume_connection(j->reader);
+}
+
+/* The response is gone (sent, or the client went away): stop the search. */
+static void analysis_free(void *cls)
+{
+    struct analysis_job *j = cls;
+    pthread_mutex_lock(&j->mu);
+    j->wake = NULL;
+    j->suspended = false;
+    pthread_mutex_unlock(&j->mu);
+    atomic_store(&j->stop, 1);
+    analysis_job_put(j);
+}
+
+static enum MHD_Result start_analysis(struct conn *c, struct analysis_job *j)
+{
+    pthread_mutex_lock(&j->mu);
+    j->reader = c->mc;
+    j->wake = analysis_wake;
+    pthread_mutex_unlock(&j->mu);
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, analysis_read, j, analysis_free);
+    if (!r) {
+        analysis_free(j);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    enum MHD_Result ok = MHD_queue_response(c->mc, MHD_HTTP_OK, r);
+    MHD_destroy_response(r); /* analysis_free runs when the response goes */
     return ok;
 }
 
@@ -346,6 +409,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     }
     case API_STREAM: return start_stream(c, &ar);
     case API_STATIC: return serve_file(c, ar.path);
+    case API_ANALYSIS: return start_analysis(c, ar.job);
     }
     return MHD_NO;
 }
@@ -383,6 +447,13 @@ void server_config_default(struct server_config *cfg)
     cfg->cache_mb = 512;
     cfg->new_games_per_minute = 30;
     cfg->max_plies = 1000;
+    cfg->analysis_threads = 2;
+    cfg->analysis_nice = 19;
+    cfg->analysis_max = 4;
+    cfg->analysis_per_client = 2;
+    cfg->analysis_ms = 10000;
+    cfg->review_threads = 1;
+    cfg->review_max = 2;
 }
 
 int server_port(const struct server *srv)
@@ -406,6 +477,8 @@ void server_stop(struct server *srv)
         /* Answer every waiting request (the workers drain the queue), end every stream,
          * then stop the daemon, which must hold no suspended connection. */
         workers_stop(srv);
+        analysis_jobs_stop(srv); /* every analysis ends and wakes its stream */
+        review_jobs_stop(srv);
         cache_each(srv, wake_streams);
         if (srv->daemon)
             MHD_stop_daemon(srv->daemon);
@@ -468,7 +541,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         fail(err, err_size, "out of memory");
         goto fail;
     }
-    if (workers_start(srv, err, err_size) != 0)
+    if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0 ||
+        review_jobs_start(srv, err, err_size) != 0)
         goto fail;
     if (cfg->no_http)
         return srv;
@@ -512,6 +586,10 @@ int server_request(struct server *srv, const char *method, const char *url,
     }
     if (ar.kind == API_STREAM)
         cache_put(ar.session);
+    if (ar.kind == API_ANALYSIS) { /* no stream to send it to: stopped at once */
+        atomic_store(&ar.job->stop, 1);
+        analysis_job_put(ar.job);
+    }
     *out = strdup(ar.kind == API_STATIC ? "file" : "stream");
     return 200;
 }

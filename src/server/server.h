@@ -29,6 +29,16 @@ struct server_config {
     int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
     int ping_ms;              /* keep-alive comment on idle event streams (0: 15 s) */
     const struct engine_book *book; /* the levels' opening books (the caller's; NULL: none) */
+    int analysis_threads;           /* threads for analyses (the lowest priority); 0: none (503) */
+    int analysis_max;               /* analyses queued or running at most (503 beyond) */
+    int analysis_per_client;        /* at once per client address (429 beyond) */
+    int64_t analysis_ms;            /* hard cap on one analysis's time */
+    int64_t analysis_nodes_cap;     /* tests: a lower cap on an analysis's nodes (0: the game's) */
+    int analysis_nice;              /* the analysis and review threads' nice value (19: the lowest
+                                       priority; 0: the games' own, for comparison) */
+    int review_threads;             /* threads for reviews (the lowest priority); 0: none (503) */
+    int review_max;                 /* reviews queued or running at most (503 beyond) */
+    int64_t review_nodes;           /* tests: nodes per reviewed position (0: the game's budget) */
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */

@@ -17,6 +17,8 @@
 #include "server.h"
 
 struct MHD_Daemon;
+struct analysis_job;
+struct review_job;
 struct ratelimit;
 struct session;
 struct store;
@@ -58,4 +60,23 @@ struct server {
     pthread_t ticker;
     bool ticker_running;
     pthread_cond_t ticker_cv; /* under jobs_mu */
+
+    /* analysis_jobs.c: the analyses' queue, the live ones (queued or running) and the
+     * threads; an_mu is a leaf, like jobs_mu (a job's own mu is taken after it). */
+    pthread_mutex_t an_mu;
+    pthread_cond_t an_cv;
+    struct analysis_job *an_head, *an_tail, *an_live;
+    int an_live_count;
+    pthread_t *an_threads;
+    int n_an_threads;
+    bool an_inited, an_closed;
+
+    /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
+    pthread_mutex_t rv_mu;
+    pthread_cond_t rv_cv;
+    struct review_job *rv_head, *rv_tail, *rv_live;
+    int rv_live_count;
+    pthread_t *rv_threads;
+    int n_rv_threads;
+    bool rv_inited, rv_closed;
 };

@@ -83,20 +83,19 @@ static void flags_out(struct jout *j, const struct game *g, unsigned flags)
     jout_close(j, ']');
 }
 
-static void legal_out(struct jout *j, const struct session *s)
+static void legal_out(struct jout *j, const struct game *g, const void *st, bool over)
 {
-    const struct game *g = s->g;
     jout_key(j, "legal_moves");
     jout_open(j, '[');
-    Move *moves = session_over(s) ? NULL : malloc(sizeof(Move) * (size_t)g->max_moves);
-    int n = moves ? g->gen_moves(s->st, moves) : 0;
+    Move *moves = over ? NULL : malloc(sizeof(Move) * (size_t)g->max_moves);
+    int n = moves ? g->gen_moves(st, moves) : 0;
     for (int i = 0; i < n; i++) {
         char text[MOVE_TEXT_MAX], display[MOVE_TEXT_MAX];
         struct move_desc d;
         memset(&d, 0, sizeof d);
-        g->move_text(s->st, moves[i], text, sizeof text);
-        game_move_display(g, s->st, moves[i], display, sizeof display);
-        g->describe_move(s->st, moves[i], &d);
+        g->move_text(st, moves[i], text, sizeof text);
+        game_move_display(g, st, moves[i], display, sizeof display);
+        g->describe_move(st, moves[i], &d);
         jout_open(j, '{');
         jout_kstr(j, "move", text);
         jout_kstr(j, "display", display);
@@ -121,9 +120,8 @@ static void legal_out(struct jout *j, const struct session *s)
 
 /* What stands on each cell, in the layout's cell order: the position text's letter
  * ("" when empty); and the cells whose pieces are marked captured (agon). */
-static void board_out(struct jout *j, const struct session *s)
+static void board_out(struct jout *j, const struct game *g, const void *st)
 {
-    const struct game *g = s->g;
     const struct board_layout *lay = g->layout ? g->layout() : NULL;
     if (!lay || !g->piece_at)
         return;
@@ -132,7 +130,7 @@ static void board_out(struct jout *j, const struct session *s)
     jout_open(j, '[');
     for (int i = 0; i < lay->cells; i++) {
         unsigned m = 0;
-        char piece[2] = {g->piece_at(s->st, i, &m), 0};
+        char piece[2] = {g->piece_at(st, i, &m), 0};
         jout_str(j, piece);
         if (marks)
             marks[i] = m;
@@ -174,58 +172,94 @@ json_t *layout_json(const struct game *g)
     return j;
 }
 
-char *state_text(const struct session *s, const char *token, const char *draw)
+/* The fields a game's state and a bare position share (API.md): from the start
+ * position to the claims, written into an open object. */
+static void position_fields(struct jout *j, const struct position_view *v)
 {
-    const struct game *g = s->g;
-    const struct store_game *row = &s->row;
+    const struct game *g = v->g;
+    char pos[POSITION_TEXT_MAX];
+    g->write_position(v->st, pos, sizeof pos);
+    jout_key(j, "start_position");
+    if (v->start && v->start[0])
+        jout_str(j, v->start);
+    else
+        jout_null(j);
+    jout_kstr(j, "position", pos);
+    jout_kstr(j, "side_to_move", side_name((int)g->side_to_move(v->st)));
+    jout_kint(j, "ply", v->n_moves);
+    board_out(j, g, v->st);
+    jout_key(j, "moves");
+    jout_open(j, '[');
+    for (int i = 0; i < v->n_moves; i++) {
+        jout_open(j, '{');
+        jout_kint(j, "ply", i + 1);
+        jout_kstr(j, "move", v->moves[i].text);
+        jout_kstr(j, "display", v->moves[i].display);
+        if (g->move_display) /* a game with its own display text (SAN) */
+            jout_kstr(j, "san", v->moves[i].display);
+        jout_close(j, '}');
+    }
+    jout_close(j, ']');
+    if (v->before_legal)
+        v->before_legal(j, v->ctx);
+    legal_out(j, g, v->st, v->status.result != RESULT_ONGOING);
+    jout_key(j, "status");
+    status_out(j, g, &v->status);
+    jout_key(j, "claims");
+    jout_open(j, '[');
+    for (unsigned bit = 1; bit; bit <<= 1) {
+        const char *name = v->status.claims & bit ? game_word_name(g->claim_names, bit) : NULL;
+        if (name)
+            jout_str(j, name);
+    }
+    jout_close(j, ']');
+}
+
+char *position_text(const struct position_view *v)
+{
+    struct jout j;
+    jout_init(&j, 4096 + (size_t)v->n_moves * 64);
+    jout_open(&j, '{');
+    jout_kstr(&j, "game", v->g->name);
+    jout_kstr(&j, "title", v->g->title);
+    position_fields(&j, v);
+    jout_close(&j, '}');
+    return jout_finish(&j);
+}
+
+/* A game's fields between its moves and its legal moves. */
+static void turn_out(struct jout *j, void *ctx)
+{
+    const struct session *s = ctx;
     struct game_status gs;
     session_status(s, &gs);
-    char pos[POSITION_TEXT_MAX];
-    g->write_position(s->st, pos, sizeof pos);
-    enum side to_move = g->side_to_move(s->st);
+    jout_kbool(j, "your_turn",
+               gs.result == RESULT_ONGOING && (int)s->g->side_to_move(s->st) == s->row.human_side);
+    jout_kbool(j, "thinking", s->job_pending);
+}
 
+char *state_text(const struct session *s, const char *token, const char *draw)
+{
+    const struct store_game *row = &s->row;
+    struct position_view v = {
+        .g = s->g,
+        .st = s->st,
+        .start = row->start,
+        .moves = s->moves,
+        .n_moves = s->n_moves,
+        .before_legal = turn_out,
+        .ctx = (void *)s,
+    };
+    session_status(s, &v.status);
     struct jout j;
     jout_init(&j, 4096 + (size_t)s->n_moves * 64);
     jout_open(&j, '{');
     jout_kstr(&j, "id", row->id);
-    jout_kstr(&j, "game", g->name);
-    jout_kstr(&j, "title", g->title);
+    jout_kstr(&j, "game", s->g->name);
+    jout_kstr(&j, "title", s->g->title);
     jout_kint(&j, "level", row->level);
     jout_kstr(&j, "human_side", side_name(row->human_side));
-    jout_key(&j, "start_position");
-    if (row->start[0])
-        jout_str(&j, row->start);
-    else
-        jout_null(&j);
-    jout_kstr(&j, "position", pos);
-    jout_kstr(&j, "side_to_move", side_name((int)to_move));
-    jout_kint(&j, "ply", s->n_moves);
-    board_out(&j, s);
-    jout_key(&j, "moves");
-    jout_open(&j, '[');
-    for (int i = 0; i < s->n_moves; i++) {
-        jout_open(&j, '{');
-        jout_kint(&j, "ply", i + 1);
-        jout_kstr(&j, "move", s->moves[i].text);
-        jout_kstr(&j, "display", s->moves[i].display);
-        if (s->g->move_display) /* chess: the display text is SAN */
-            jout_kstr(&j, "san", s->moves[i].display);
-        jout_close(&j, '}');
-    }
-    jout_close(&j, ']');
-    jout_kbool(&j, "your_turn", gs.result == RESULT_ONGOING && (int)to_move == row->human_side);
-    jout_kbool(&j, "thinking", s->job_pending);
-    legal_out(&j, s);
-    jout_key(&j, "status");
-    status_out(&j, s->g, &gs);
-    jout_key(&j, "claims");
-    jout_open(&j, '[');
-    for (unsigned bit = 1; bit; bit <<= 1) {
-        const char *name = gs.claims & bit ? game_word_name(s->g->claim_names, bit) : NULL;
-        if (name)
-            jout_str(&j, name);
-    }
-    jout_close(&j, ']');
+    position_fields(&j, &v);
     time_out(&j, "created", row->created_ms);
     time_out(&j, "updated", row->updated_ms);
     if (token)

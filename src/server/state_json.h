@@ -4,12 +4,31 @@
 #pragma once
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
-struct game;
+#include "core/game.h"
+
 struct jout;
+struct move_rec;
 struct session;
 struct store_game;
+
+/* A position to write: a game's state or a bare position (POST /api/positions).  The
+ * state reads its game's start text, moves, status; before_legal may add fields. */
+struct position_view {
+    const struct game *g;
+    const void *st;
+    const char *start; /* the start position text; NULL or "": the game's start */
+    const struct move_rec *moves;
+    int n_moves;
+    struct game_status status;
+    void (*before_legal)(struct jout *j, void *ctx);
+    void *ctx;
+};
+/* A bare position as JSON text (malloc'ed; NULL without memory): the state's board
+ * fields, legal moves, status and claims, without a game's id, level or times. */
+char *position_text(const struct position_view *v);
 
 /* A game's state as JSON text (malloc'ed; NULL without memory), with the new
  * game's token and the draw offer's answer when given. */

@@ -53,6 +53,13 @@ struct store_ops {
     /* The games whose token hash is `token_hash`, newest first, at most `limit`. */
     int (*list_games)(struct store *s, const char *token_hash, int limit, store_game_fn fn,
                       void *ctx, char *err, size_t err_size);
+    /* A finished review (src/server/API.md: the analysis of a stored game, under the
+     * game's id, or of an imported record, under its own), kept as the JSON text the
+     * server answers with; one with the same id is replaced. */
+    int (*put_review)(struct store *s, const char *id, const char *game, const char *body,
+                      int64_t now_ms, char *err, size_t err_size);
+    /* The review `id` (*body malloc'ed, the caller frees).  Returns 1 when there is none. */
+    int (*get_review)(struct store *s, const char *id, char **body, char *err, size_t err_size);
     void (*close)(struct store *s);
 };
 

@@ -28,6 +28,8 @@ enum stmt_id {
     ST_SELECT_MOVES,
     ST_SELECT_BY_TOKEN,
     ST_GAME_EXISTS,
+    ST_PUT_REVIEW,
+    ST_GET_REVIEW,
     ST_BEGIN,
     ST_COMMIT,
     ST_ROLLBACK,
@@ -57,6 +59,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SELECT_BY_TOKEN] = "SELECT " GAME_COLUMNS " FROM games"
                            " WHERE token_hash = ?1 ORDER BY created_ms DESC, id LIMIT ?2",
     [ST_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
+    [ST_PUT_REVIEW] = "INSERT OR REPLACE INTO reviews (id, game, created_ms, body)"
+                      " VALUES (?1, ?2, ?3, ?4)",
+    [ST_GET_REVIEW] = "SELECT body FROM reviews WHERE id = ?1",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
@@ -75,6 +80,55 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS moves ("
     " game_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,"
     " created_ms INTEGER NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;";
+
+/* Migrations, by PRAGMA user_version: migration[v] takes a database of version v to
+ * v + 1, in one transaction.  A database made before versions were kept is version 0
+ * (the schema above, which every version has); only add to the end. */
+static const char *const migration[] = {
+    /* 0 -> 1: reviews of games and of imported records */
+    "CREATE TABLE IF NOT EXISTS reviews ("
+    " id TEXT PRIMARY KEY, game TEXT NOT NULL, created_ms INTEGER NOT NULL,"
+    " body TEXT NOT NULL);",
+};
+#define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
+
+static int user_version(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Bring the database to SCHEMA_VERSION; 0, or -1 with *msg (sqlite3_free). */
+static int migrate(sqlite3 *db, char **msg)
+{
+    int v = user_version(db);
+    if (v < 0)
+        return -1;
+    if (v > SCHEMA_VERSION) {
+        *msg = sqlite3_mprintf("the database is of a newer version (%d, this server knows %d)", v,
+                               SCHEMA_VERSION);
+        return -1;
+    }
+    for (; v < SCHEMA_VERSION; v++) {
+        char bump[64];
+        snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, msg) != SQLITE_OK)
+            return -1;
+        if (sqlite3_exec(db, migration[v], NULL, NULL, msg) != SQLITE_OK ||
+            sqlite3_exec(db, bump, NULL, NULL, msg) != SQLITE_OK ||
+            sqlite3_exec(db, "COMMIT", NULL, NULL, msg) != SQLITE_OK) {
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 /* One queued write. */
 enum write_kind { W_GAME, W_MOVE, W_RESULT };
@@ -393,6 +447,44 @@ static int sq_list_games(struct store *base, const char *token_hash, int limit, 
     return rc;
 }
 
+static int sq_put_review(struct store *base, const char *id, const char *game, const char *body,
+                         int64_t now_ms, char *err, size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->mu); /* one statement, its own transaction, between batches */
+    sqlite3_stmt *st = s->stmt[ST_PUT_REVIEW];
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, now_ms);
+    sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
+    int rc = run(s, st) == 0 ? 0 : db_fail(s, err, err_size, "store review");
+    sqlite3_clear_bindings(st);
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+static int sq_get_review(struct store *base, const char *id, char **body, char *err,
+                         size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    *body = NULL;
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st = s->stmt[ST_GET_REVIEW];
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st), rc;
+    if (step == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        *body = strdup(t ? (const char *)t : "");
+        rc = *body ? 0 : fail(err, err_size, "out of memory");
+    } else {
+        rc = step == SQLITE_DONE ? 1 : db_fail(s, err, err_size, "load review");
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
 static void sq_close(struct store *base)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
@@ -414,6 +506,8 @@ static const struct store_ops sqlite_ops = {
     .set_result = sq_set_result,
     .load_game = sq_load_game,
     .list_games = sq_list_games,
+    .put_review = sq_put_review,
+    .get_review = sq_get_review,
     .close = sq_close,
 };
 
@@ -441,7 +535,7 @@ struct store *store_sqlite_open(const char *path, enum store_sync sync, char *er
              sync == STORE_SYNC_FULL ? "FULL" : "NORMAL");
     char *msg = NULL;
     if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(s->db, &msg) != 0) {
         fail(err, err_size, "cannot set up database '%s': %s", path, msg ? msg : "?");
         sqlite3_free(msg);
         sq_close(&s->base);

@@ -73,4 +73,8 @@ const struct engine_profile chess_profile = {
     /* Chess matches start from the start position or an openings file: random
      * plies give lopsided games. */
     .random_plies = 0,
+    /* The logistic the chess sites publish (Lichess: win% = 50 + 50 * (2 / (1 +
+     * exp(-0.00368208 * cp)) - 1)). */
+    .win_k = 0.00368208,
+    .review_nodes = 200000,
 };

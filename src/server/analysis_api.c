@@ -1,0 +1,436 @@
+/* The analysis board's routes: a bare position's state, a stream of engine lines, and
+ * (below) the reviews of games.  No token: nothing here changes a game. */
+#include "analysis_api.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_jobs.h"
+#include "analysis_json.h"
+#include "api_util.h"
+#include "cache.h"
+#include "core/error.h"
+#include "core/record.h"
+#include "games/registry.h"
+#include "review_jobs.h"
+#include "server_state.h"
+#include "session.h"
+#include "state_json.h"
+#include "token.h"
+
+#define ANALYSIS_MS_DEFAULT 10000
+
+/* A position the body names: its game, start and moves played from it. */
+struct body_position {
+    const struct game *g;
+    void *st;
+    char start[POSITION_TEXT_MAX];
+    struct move_rec *moves;
+    int n_moves;
+};
+
+static void body_position_free(struct body_position *p)
+{
+    free(p->st);
+    free(p->moves);
+    memset(p, 0, sizeof *p);
+}
+
+static void game_list(char *list, size_t size)
+{
+    list[0] = 0;
+    for (int i = 0; game_registry[i]; i++) {
+        strncat(list, i ? ", " : "", size - strlen(list) - 1);
+        strncat(list, game_registry[i]->name, size - strlen(list) - 1);
+    }
+}
+
+/* "game", "position", "moves" of the body: 0, or -1 after a 400. */
+static int read_position(json_t *body, struct body_position *p, struct api_response *r)
+{
+    memset(p, 0, sizeof *p);
+    json_t *jg = json_object_get(body, "game"), *jp = json_object_get(body, "position");
+    json_t *jm = json_object_get(body, "moves");
+    const struct game *g = json_is_string(jg) ? game_find(json_string_value(jg)) : NULL;
+    char err[ERROR_TEXT_MAX];
+    if (!g) {
+        char list[200];
+        game_list(list, sizeof list);
+        api_set_error(r, 400, "%s \"game\": expected one of %s", jg ? "unknown" : "missing", list);
+        return -1;
+    }
+    if (jp && !json_is_null(jp) &&
+        (!json_is_string(jp) || json_string_length(jp) >= sizeof p->start ||
+         strlen(json_string_value(jp)) != json_string_length(jp))) {
+        api_set_error(r, 400, "bad \"position\": expected position text of at most %zu characters",
+                      sizeof p->start - 1);
+        return -1;
+    }
+    if (jm && !json_is_null(jm) && !json_is_array(jm)) {
+        api_set_error(r, 400, "bad \"moves\": expected an array of move texts");
+        return -1;
+    }
+    size_t n = json_is_array(jm) ? json_array_size(jm) : 0;
+    if (n >= (size_t)g->max_plies) {
+        api_set_error(r, 400, "bad \"moves\": at most %d moves", g->max_plies - 1);
+        return -1;
+    }
+    p->g = g;
+    p->st = game_state_new(g);
+    p->moves = calloc(n + 1, sizeof *p->moves);
+    if (!p->st || !p->moves) {
+        body_position_free(p);
+        api_set_error(r, 500, "out of memory");
+        return -1;
+    }
+    if (json_is_string(jp))
+        snprintf(p->start, sizeof p->start, "%s", json_string_value(jp));
+    if (!p->start[0]) {
+        g->start(p->st);
+    } else if (g->parse_position(p->st, p->start, err, sizeof err) != 0) {
+        api_set_error(r, 400, "bad \"position\" for %s: %s", g->name, err);
+        body_position_free(p);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *m = json_array_get(jm, i);
+        const char *text = json_string_value(m);
+        Move mv;
+        struct game_status gs;
+        g->status(p->st, &gs);
+        int bad = 0;
+        if (!json_is_string(m) || json_string_length(m) >= MOVE_TEXT_MAX ||
+            strlen(text) != json_string_length(m)) {
+            snprintf(err, sizeof err, "expected a move text of at most %d characters",
+                     MOVE_TEXT_MAX - 1);
+            bad = 1;
+        } else if (gs.result != RESULT_ONGOING) {
+            snprintf(err, sizeof err, "the game is already over (%s)", reason_text(g, gs.reason));
+            bad = 1;
+        } else if (g->parse_move(p->st, text, &mv, err, sizeof err) != 0) {
+            bad = 1;
+        }
+        if (bad) {
+            api_set_error(r, 400, "move %zu '%.40s': %s", i + 1, json_is_string(m) ? text : "?",
+                          err);
+            body_position_free(p);
+            return -1;
+        }
+        struct move_rec *rec = &p->moves[p->n_moves++];
+        g->move_text(p->st, mv, rec->text, sizeof rec->text);
+        game_move_display(g, p->st, mv, rec->display, sizeof rec->display);
+        g->make_move(p->st, mv);
+    }
+    return 0;
+}
+
+static void handle_position(const struct api_request *req, struct api_response *r)
+{
+    json_t *body = api_body_object(req, false, r);
+    if (!body)
+        return;
+    struct body_position p;
+    int rc = read_position(body, &p, r);
+    json_decref(body);
+    if (rc != 0)
+        return;
+    struct position_view v = {
+        .g = p.g, .st = p.st, .start = p.start, .moves = p.moves, .n_moves = p.n_moves};
+    p.g->status(p.st, &v.status);
+    api_set_text(r, 200, position_text(&v));
+    body_position_free(&p);
+}
+
+static char *format_lines(const struct analysis_job *j, const struct analysis_line *lines, int n,
+                          bool done)
+{
+    (void)j;
+    return analysis_event_text(lines, n, done);
+}
+
+static void handle_analysis(struct server *srv, const struct api_request *req,
+                            struct api_response *r)
+{
+    json_t *body = api_body_object(req, false, r);
+    if (!body)
+        return;
+    json_t *jmpv = json_object_get(body, "multipv"), *jn = json_object_get(body, "nodes");
+    long long multipv = 1, nodes = 0;
+    if (jmpv && !json_is_null(jmpv) &&
+        (!json_is_integer(jmpv) || (multipv = json_integer_value(jmpv)) < 1 ||
+         multipv > ANALYSIS_MAX_LINES)) {
+        api_set_error(r, 400, "bad \"multipv\": expected a whole number from 1 to %d",
+                      ANALYSIS_MAX_LINES);
+        json_decref(body);
+        return;
+    }
+    if (jn && !json_is_null(jn) && (!json_is_integer(jn) || (nodes = json_integer_value(jn)) < 1)) {
+        api_set_error(r, 400, "bad \"nodes\": expected a positive whole number");
+        json_decref(body);
+        return;
+    }
+    struct body_position p;
+    int rc = read_position(body, &p, r);
+    json_decref(body);
+    if (rc != 0)
+        return;
+    uint64_t def, cap;
+    analysis_budget(srv, p.g, (int)multipv, &def, &cap);
+    free(p.moves);
+    struct analysis_job *j = analysis_job_new(srv, p.g, p.st); /* takes the state */
+    if (!j) {
+        api_set_error(r, 500, "out of memory");
+        return;
+    }
+    j->multipv = (int)multipv;
+    j->nodes = nodes > 0 ? ((uint64_t)nodes < cap ? (uint64_t)nodes : cap) : def;
+    j->time_ms = srv->cfg.analysis_ms > 0 ? srv->cfg.analysis_ms : ANALYSIS_MS_DEFAULT;
+    j->format = format_lines;
+    snprintf(j->client, sizeof j->client, "%s", req->client ? req->client : "?");
+    char err[ERROR_TEXT_MAX];
+    int code = analysis_submit(j, err, sizeof err);
+    if (code) {
+        analysis_job_put(j);
+        api_set_error(r, code, "%s", err);
+        return;
+    }
+    r->kind = API_ANALYSIS;
+    r->status = 200;
+    r->job = j;
+}
+
+/* ---- reviews ---- */
+
+static char *format_review(const struct review_job *j)
+{
+    return review_done_text(j->id, j->g, j->start_text, j->plies, j->n_reviewed, &j->sum);
+}
+
+static void running_reply(struct api_response *r, int status, struct review_job *j)
+{
+    api_set_text(r, status,
+                 review_progress_text(j->id, j->g, "running", atomic_load(&j->done),
+                                      atomic_load(&j->total)));
+    review_job_put(j);
+}
+
+/* The stored review `id`: 1 (r holds it, 200), 0 none (or, `plies` >= 0, one of another
+ * number of plies: the game went on since), -1 (a 500 set). */
+static int stored_review(struct server *srv, const char *id, int plies, struct api_response *r)
+{
+    char *body = NULL, err[ERROR_TEXT_MAX];
+    int rc = srv->store->ops->get_review(srv->store, id, &body, err, sizeof err);
+    if (rc < 0) {
+        api_set_error(r, 500, "%s", err);
+        return -1;
+    }
+    if (rc == 1)
+        return 0;
+    if (plies >= 0) {
+        json_t *j = json_loads(body, 0, NULL);
+        bool same = j && (int)json_array_size(json_object_get(j, "plies")) == plies;
+        json_decref(j);
+        if (!same) {
+            free(body);
+            return 0;
+        }
+    }
+    api_set_text(r, 200, body);
+    return 1;
+}
+
+static bool hex_id(const char *id)
+{
+    return strlen(id) == STORE_ID_LEN && strspn(id, "0123456789abcdef") == STORE_ID_LEN;
+}
+
+/* The start's text when it is not the game's own start, else "". */
+static void start_text(const struct game *g, const void *start, char *out, size_t size)
+{
+    char pos[POSITION_TEXT_MAX], std[POSITION_TEXT_MAX] = "";
+    g->write_position(start, pos, sizeof pos);
+    void *st = game_state_new(g);
+    if (st) {
+        g->start(st);
+        g->write_position(st, std, sizeof std);
+        free(st);
+    }
+    snprintf(out, size, "%s", strcmp(pos, std) ? pos : "");
+}
+
+/* Queue `j` (or find the running one) and answer 202 with its progress. */
+static void submit_review(struct review_job *j, struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    j->format = format_review;
+    struct review_job *got = review_submit(j, err, sizeof err);
+    if (!got) {
+        api_set_error(r, 503, "%s", err);
+        return;
+    }
+    running_reply(r, 202, got);
+}
+
+static void handle_game_review(struct server *srv, const struct api_request *req, const char *id,
+                               struct api_response *r)
+{
+    bool post = !strcmp(req->method, "POST");
+    if (!post && strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
+        api_set_error(r, 405, "use GET or POST here");
+        return;
+    }
+    if (!hex_id(id)) {
+        api_set_error(r, 404, "no game '%.40s'", id);
+        return;
+    }
+    struct session *s;
+    char err[ERROR_TEXT_MAX];
+    int code = cache_get(srv, id, &s, err, sizeof err);
+    if (code) {
+        api_set_error(r, code, "%s", err);
+        return;
+    }
+    const struct game *g = s->g;
+    pthread_mutex_lock(&s->mu);
+    int plies = s->n_moves;
+    void *copy = post ? malloc(g->state_size) : NULL;
+    if (copy)
+        memcpy(copy, s->st, g->state_size);
+    pthread_mutex_unlock(&s->mu);
+    cache_put(s);
+    /* The running one first: a review is stored before it stops running. */
+    struct review_job *j = review_find(srv, id);
+    if (j) {
+        free(copy);
+        running_reply(r, post ? 202 : 200, j);
+        return;
+    }
+    if (stored_review(srv, id, plies, r) != 0) {
+        free(copy);
+        return;
+    }
+    if (!post) {
+        api_set_text(r, 200, review_progress_text(id, g, "none", 0, plies + 1));
+        return;
+    }
+    if (!copy || !(j = review_job_new(srv, g, copy, id))) {
+        api_set_error(r, 500, "out of memory");
+        return;
+    }
+    start_text(g, j->start, j->start_text, sizeof j->start_text);
+    submit_review(j, r);
+}
+
+/* POST /api/reviews {"game", "record"}: an imported record, read by its game. */
+static void handle_import(struct server *srv, const struct api_request *req, struct api_response *r)
+{
+    json_t *body = api_body_object(req, false, r);
+    if (!body)
+        return;
+    json_t *jg = json_object_get(body, "game"), *jr = json_object_get(body, "record");
+    char err[ERROR_TEXT_MAX];
+    if (!json_is_string(jr) || strlen(json_string_value(jr)) != json_string_length(jr)) {
+        api_set_error(r, 400, "missing \"record\": expected the record's text (PGN)");
+        json_decref(body);
+        return;
+    }
+    const char *text = json_string_value(jr);
+    const struct game *g = jg && !json_is_null(jg)
+                               ? (json_is_string(jg) ? game_find(json_string_value(jg)) : NULL)
+                               : game_of_record(text);
+    if (!g) {
+        char list[200];
+        game_list(list, sizeof list);
+        api_set_error(r, 400, "unknown \"game\": expected one of %s", list);
+        json_decref(body);
+        return;
+    }
+    void *st = game_state_new(g);
+    struct record_header *h = malloc(sizeof *h);
+    char result[32];
+    long used = st && h ? g->read_record(text, st, h, result, sizeof result, err, sizeof err) : -2;
+    json_decref(body);
+    free(h);
+    if (used <= 0) {
+        free(st);
+        if (used == -2)
+            api_set_error(r, 500, "out of memory");
+        else if (used == 0)
+            api_set_error(r, 400, "bad \"record\": it holds no game");
+        else
+            api_set_error(r, 400, "bad \"record\" for %s: %s", g->name, err);
+        return;
+    }
+    char id[STORE_ID_LEN + 1];
+    if (token_random_hex(id, STORE_ID_LEN / 2) != 0) {
+        free(st);
+        api_set_error(r, 500, "no randomness from the kernel");
+        return;
+    }
+    struct review_job *j = review_job_new(srv, g, st, id);
+    if (!j) {
+        api_set_error(r, 500, "out of memory");
+        return;
+    }
+    start_text(g, j->start, j->start_text, sizeof j->start_text);
+    submit_review(j, r);
+}
+
+static void handle_review(struct server *srv, const struct api_request *req, const char *id,
+                          struct api_response *r)
+{
+    if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
+        api_set_error(r, 405, "use GET here");
+        return;
+    }
+    struct review_job *j = hex_id(id) ? review_find(srv, id) : NULL;
+    if (j) {
+        running_reply(r, 200, j);
+        return;
+    }
+    if (!hex_id(id) || stored_review(srv, id, -1, r) == 0)
+        api_set_error(r, 404, "no review '%.40s'", id);
+}
+
+int analysis_route(struct server *srv, const struct api_request *req, const char *path,
+                   struct api_response *r)
+{
+    bool post = !strcmp(req->method, "POST");
+    if (!strcmp(path, "/api/positions")) {
+        if (post)
+            handle_position(req, r);
+        else
+            api_set_error(r, 405, "use POST here");
+        return 1;
+    }
+    if (!strcmp(path, "/api/analysis")) {
+        if (post)
+            handle_analysis(srv, req, r);
+        else
+            api_set_error(r, 405, "use POST here");
+        return 1;
+    }
+    if (!strcmp(path, "/api/reviews")) {
+        if (post)
+            handle_import(srv, req, r);
+        else
+            api_set_error(r, 405, "use POST here");
+        return 1;
+    }
+    if (!strncmp(path, "/api/reviews/", 13) && !strchr(path + 13, '/')) {
+        handle_review(srv, req, path + 13, r);
+        return 1;
+    }
+    size_t n = strlen(path);
+    if (!strncmp(path, "/api/games/", 11) && n > 11 + 7 && !strcmp(path + n - 7, "/review")) {
+        char id[64];
+        snprintf(id, sizeof id, "%.*s", (int)(n - 11 - 7 < 63 ? n - 11 - 7 : 63), path + 11);
+        if (!strchr(id, '/')) {
+            handle_game_review(srv, req, id, r);
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,371 @@
+/* The analysis board's API (src/server/API.md, "Analysis") against real servers on
+ * loopback: bare positions, the stream of engine lines and its limits, reviews of
+ * games and of imported records, stored across a restart.  Node budgets are small
+ * (server_config's analysis_nodes_cap and review_nodes) to keep the tests short. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "games/registry.h"
+#include "harness.h"
+#include "server/server.h"
+#include "server_client.h"
+
+#define MATE_IN_ONE "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+
+static struct server *start_analysis_server(const char *db, int per_client, int total,
+                                            int64_t nodes_cap)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = db;
+    cfg.web_dir = NULL;
+    cfg.http_threads = 2;
+    cfg.engine_workers = 1;
+    cfg.cache_games = 64;
+    cfg.new_games_per_minute = 0;
+    cfg.trust_proxy = 1; /* the tests choose client addresses by X-Forwarded-For */
+    cfg.analysis_threads = 2;
+    cfg.analysis_per_client = per_client;
+    cfg.analysis_max = total;
+    cfg.analysis_nodes_cap = nodes_cap;
+    cfg.review_nodes = 3000;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        fprintf(stderr, "server_start: %s\n", err);
+    return srv;
+}
+
+static const char *jstr(json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "";
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+TEST(server_positions_are_the_games_positions)
+{
+    struct server *srv = start_analysis_server(":memory:", 2, 4, 20000);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    const struct game *g = game_find("egara");
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"egara\",\"moves\":[\"c3-d4\"]}", &j),
+                 200);
+    /* The legal moves are the game's own after the same move. */
+    void *st = game_state_new(g);
+    g->start(st);
+    Move m, moves[256];
+    char err[256], text[MOVE_TEXT_MAX];
+    CHECK(g->parse_move(st, "c3-d4", &m, err, sizeof err) == 0);
+    g->make_move(st, m);
+    int n = g->gen_moves(st, moves);
+    json_t *lm = json_object_get(j, "legal_moves");
+    CHECK_EQ_INT((int)json_array_size(lm), n);
+    for (int i = 0; i < n; i++) {
+        g->move_text(st, moves[i], text, sizeof text);
+        bool found = false;
+        for (size_t k = 0; k < json_array_size(lm); k++)
+            found |= !strcmp(jstr(json_array_get(lm, k), "move"), text);
+        CHECK_MSG(found, "legal move %s missing", text);
+    }
+    char pos[POSITION_TEXT_MAX];
+    g->write_position(st, pos, sizeof pos);
+    CHECK_STR(jstr(j, "position"), pos);
+    CHECK_STR(jstr(j, "game"), "egara-guti");
+    CHECK_EQ_INT((int)json_integer_value(json_object_get(j, "ply")), 1);
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "moves")), 1);
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "board")), 23);
+    CHECK(json_is_object(json_object_get(j, "status")) &&
+          json_is_array(json_object_get(j, "claims")));
+    CHECK(!json_object_get(j, "id") && !json_object_get(j, "level"));
+    free(st);
+    json_decref(j);
+
+    /* A bad move is named by its number and text; bad JSON and a bad position too. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"egara\",\"moves\":[\"c3-d4\",\"zz-zz\"]}", &j),
+                 400);
+    CHECK_MSG(strstr(jstr(j, "error"), "move 2 'zz-zz'") != NULL, "error: %s", jstr(j, "error"));
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL, "{\"game\":", &j), 400);
+    CHECK(strstr(jstr(j, "error"), "malformed JSON") != NULL);
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"egara\",\"position\":\"nonsense\"}", &j),
+                 400);
+    CHECK(strstr(jstr(j, "error"), "bad \"position\"") != NULL);
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL, "{\"game\":\"go\"}", &j), 400);
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/positions", NULL, NULL, &j), 405);
+    json_decref(j);
+    server_stop(srv);
+}
+
+TEST(server_analysis_streams_lines_then_done)
+{
+    if (!game_find("chess"))
+        SKIP("chess is not registered");
+    struct server *srv = start_analysis_server(":memory:", 2, 4, 30000);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    struct sse_reader r;
+    CHECK_EQ_INT(sse_post(&r, port, "/api/analysis",
+                          "{\"game\":\"chess\",\"position\":\"" MATE_IN_ONE
+                          "\",\"multipv\":3,\"nodes\":20000}",
+                          NULL),
+                 200);
+    char event[32];
+    int lines = 0;
+    json_t *done = NULL;
+    for (char *data; (data = sse_next(&r, event, sizeof event, 20000));) {
+        json_t *j = json_loads(data, 0, NULL);
+        free(data);
+        CHECK(j != NULL);
+        if (!strcmp(event, "line")) {
+            CHECK_MSG(!done, "a line after done");
+            lines++;
+            json_decref(j);
+        } else if (!strcmp(event, "done")) {
+            done = j;
+        } else {
+            json_decref(j);
+        }
+    }
+    CHECK_MSG(lines > 0, "no line before done");
+    CHECK(done != NULL);
+    json_t *ls = json_object_get(done, "lines");
+    CHECK_EQ_INT((int)json_array_size(ls), 3);
+    json_t *best = json_array_get(ls, 0);
+    CHECK_EQ_INT((int)json_integer_value(json_object_get(best, "mate")), 1);
+    CHECK_STR(json_string_value(json_array_get(json_object_get(best, "pv"), 0)), "a1a8");
+    CHECK_STR(json_string_value(json_array_get(json_object_get(best, "pv_display"), 0)), "Ra8#");
+    CHECK(json_real_value(json_object_get(best, "win")) > 0.99);
+    for (size_t a = 0; a < 3; a++)
+        for (size_t b = a + 1; b < 3; b++)
+            CHECK(strcmp(json_string_value(
+                             json_array_get(json_object_get(json_array_get(ls, a), "pv"), 0)),
+                         json_string_value(json_array_get(
+                             json_object_get(json_array_get(ls, b), "pv"), 0))) != 0);
+    json_decref(done);
+    sse_close(&r);
+
+    /* Refused bodies are 400s naming the field. */
+    json_t *j = NULL;
+    CHECK_EQ_INT(
+        api_call(port, "POST", "/api/analysis", NULL, "{\"game\":\"chess\",\"multipv\":6}", &j),
+        400);
+    CHECK(strstr(jstr(j, "error"), "multipv") != NULL);
+    json_decref(j);
+    CHECK_EQ_INT(
+        api_call(port, "POST", "/api/analysis", NULL, "{\"game\":\"chess\",\"nodes\":-5}", &j),
+        400);
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/analysis", NULL,
+                          "{\"game\":\"chess\",\"moves\":[\"e2e5\"]}", &j),
+                 400);
+    CHECK(strstr(jstr(j, "error"), "move 1 'e2e5'") != NULL);
+    json_decref(j);
+    server_stop(srv);
+}
+
+TEST(server_analysis_limits_and_early_close)
+{
+    /* Long analyses (a large node cap, the default time cap): two from one address
+     * run, a third is refused (429); another address gets one, a fourth in all is
+     * refused (503).  A client that closes its stream stops its search: the slot
+     * frees long before the analysis would have ended, and the server answers
+     * meanwhile. */
+    struct server *srv = start_analysis_server(":memory:", 2, 3, 200000000);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    static const char body[] = "{\"game\":\"egara\",\"nodes\":200000000}";
+    struct sse_reader a1, a2, a3, b1, c1;
+    CHECK_EQ_INT(sse_post(&a1, port, "/api/analysis", body, "X-Forwarded-For: 10.0.0.1\r\n"), 200);
+    CHECK_EQ_INT(sse_post(&a2, port, "/api/analysis", body, "X-Forwarded-For: 10.0.0.1\r\n"), 200);
+    CHECK_EQ_INT(sse_post(&a3, port, "/api/analysis", body, "X-Forwarded-For: 10.0.0.1\r\n"), 429);
+    CHECK(strstr(a3.buf, "too many analyses") != NULL);
+    CHECK_EQ_INT(sse_post(&b1, port, "/api/analysis", body, "X-Forwarded-For: 10.0.0.2\r\n"), 200);
+    CHECK_EQ_INT(sse_post(&c1, port, "/api/analysis", body, "X-Forwarded-For: 10.0.0.3\r\n"), 503);
+    sse_close(&a3);
+    sse_close(&c1);
+    char event[32];
+    char *data = sse_next(&a1, event, sizeof event, 20000);
+    CHECK_MSG(data && !strcmp(event, "line"), "no first line");
+    free(data);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/catalog", NULL, NULL, &j), 200);
+    json_decref(j);
+    int64_t t0 = now_ms();
+    sse_close(&a1);
+    sse_close(&a2);
+    sse_close(&b1);
+    /* Freed once the searches see their streams gone (at their next line). */
+    int status = 0;
+    struct sse_reader again;
+    while (now_ms() - t0 < 8000) {
+        status = sse_post(&again, port, "/api/analysis", "{\"game\":\"egara\",\"nodes\":1000}",
+                          "X-Forwarded-For: 10.0.0.1\r\n");
+        if (status == 200)
+            break;
+        sse_close(&again);
+        usleep(100 * 1000);
+    }
+    CHECK_EQ_INT(status, 200);
+    fprintf(stderr, "    analysis slots freed %lld ms after the clients closed\n",
+            (long long)(now_ms() - t0));
+    int done = 0;
+    for (char *d; (d = sse_next(&again, event, sizeof event, 20000)); free(d))
+        done += !strcmp(event, "done");
+    CHECK_EQ_INT(done, 1);
+    sse_close(&again);
+    server_stop(srv);
+}
+
+/* Poll `path` until its review is done (or timeout_ms); the body, or NULL. */
+static json_t *wait_review(int port, const char *path, int timeout_ms)
+{
+    int64_t t0 = now_ms();
+    while (now_ms() - t0 < timeout_ms) {
+        json_t *j = NULL;
+        if (api_call(port, "GET", path, NULL, NULL, &j) == 200 &&
+            !strcmp(jstr(j, "status"), "done"))
+            return j;
+        json_decref(j);
+        usleep(50 * 1000);
+    }
+    return NULL;
+}
+
+TEST(server_review_of_a_game_is_stored)
+{
+    char dir[64], db[128], id[40], token[40], path[128];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/review.db", dir);
+    struct server *srv = start_analysis_server(db, 2, 4, 20000);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL,
+                          "{\"game\":\"egara\",\"level\":1,\"side\":\"white\"}", &j),
+                 201);
+    snprintf(id, sizeof id, "%s", jstr(j, "id"));
+    snprintf(token, sizeof token, "%s", jstr(j, "token"));
+    json_decref(j);
+    for (int k = 0; k < 2; k++) {
+        json_t *s = api_get_state(port, id);
+        const char *mv = jstr(json_array_get(json_object_get(s, "legal_moves"), 0), "move");
+        char m[32];
+        snprintf(m, sizeof m, "%s", mv);
+        json_decref(s);
+        CHECK_EQ_INT(api_post_move(port, id, token, m, NULL), 200);
+    }
+    snprintf(path, sizeof path, "/api/games/%s/review", id);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+    CHECK_STR(jstr(j, "status"), "none");
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, NULL, &j), 202);
+    CHECK_STR(jstr(j, "status"), "running");
+    CHECK_EQ_INT((int)json_integer_value(json_object_get(j, "total")), 5);
+    json_decref(j);
+    /* A second POST while it runs answers the running one (202) or, done, the review. */
+    int again = api_call(port, "POST", path, NULL, NULL, &j);
+    CHECK(again == 202 || again == 200);
+    json_decref(j);
+    json_t *rv = wait_review(port, path, 60000);
+    CHECK(rv != NULL);
+    json_t *plies = json_object_get(rv, "plies");
+    CHECK_EQ_INT((int)json_array_size(plies), 4);
+    static const char *const classes[] = {"best", "good", "inaccuracy", "mistake", "blunder"};
+    for (size_t i = 0; i < json_array_size(plies); i++) {
+        const char *c = jstr(json_array_get(plies, i), "class");
+        bool known = false;
+        for (int k = 0; k < 5; k++)
+            known |= !strcmp(c, classes[k]);
+        CHECK_MSG(known, "ply %zu class '%s'", i + 1, c);
+        CHECK(json_is_string(json_object_get(json_array_get(plies, i), "best")));
+    }
+    CHECK(json_is_number(json_object_get(json_object_get(rv, "accuracy"), "white")));
+    CHECK_EQ_INT(
+        (int)json_integer_value(json_object_get(json_object_get(rv, "thresholds"), "blunder")), 30);
+    char *first = json_dumps(rv, JSON_SORT_KEYS);
+    json_decref(rv);
+    server_stop(srv);
+
+    /* After a restart: at once, the same review, without a POST. */
+    srv = start_analysis_server(db, 2, 4, 20000);
+    CHECK(srv != NULL);
+    if (srv) {
+        port = server_port(srv);
+        int64_t t0 = now_ms();
+        CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+        int64_t took = now_ms() - t0;
+        CHECK_STR(jstr(j, "status"), "done");
+        char *second = json_dumps(j, JSON_SORT_KEYS);
+        CHECK(first && second && !strcmp(first, second));
+        CHECK_MSG(took < 2000, "took %lld ms", (long long)took);
+        free(second);
+        json_decref(j);
+        CHECK_EQ_INT(api_call(port, "POST", path, NULL, NULL, &j), 200);
+        json_decref(j);
+        server_stop(srv);
+    }
+    free(first);
+    test_rmdir(dir);
+}
+
+TEST(server_review_of_an_imported_record)
+{
+    if (!game_find("chess"))
+        SKIP("chess is not registered");
+    struct server *srv = start_analysis_server(":memory:", 2, 4, 20000);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/reviews", NULL,
+                          "{\"game\":\"chess\",\"record\":\"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. "
+                          "Qxf9# 1-0\"}",
+                          &j),
+                 400);
+    CHECK_MSG(strstr(jstr(j, "error"), "Qxf9") != NULL, "error: %s", jstr(j, "error"));
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/reviews", NULL, "{\"record\":5}", &j), 400);
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/reviews", NULL,
+                          "{\"record\":\"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\"}", &j),
+                 202);
+    char path[128];
+    snprintf(path, sizeof path, "/api/reviews/%s", jstr(j, "id"));
+    CHECK_STR(jstr(j, "game"), "chess");
+    json_decref(j);
+    json_t *rv = wait_review(port, path, 60000);
+    CHECK(rv != NULL);
+    json_t *plies = json_object_get(rv, "plies");
+    CHECK_EQ_INT((int)json_array_size(plies), 7);
+    CHECK_STR(jstr(json_array_get(plies, 6), "display"), "Qxf7#");
+    /* Black's 3...Nf6 allows the mate: the worst class there is. */
+    CHECK_STR(jstr(json_array_get(plies, 5), "class"), "blunder");
+    json_decref(rv);
+    CHECK_EQ_INT(
+        api_call(port, "GET", "/api/reviews/0123456789abcdef0123456789abcdef", NULL, NULL, &j),
+        404);
+    json_decref(j);
+    server_stop(srv);
+}
