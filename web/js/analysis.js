@@ -423,7 +423,10 @@ export async function showAnalysis(host, opts) {
     abort = ctl;
     const at = cur;
     renderEngine();
-    api.analyse({ game, position: tree.start, moves: T.movesTo(tree, at), multipv }, (ls, done) => {
+    // A short pause first, so that stepping through moves with the keys does not start
+    // (and stop) an analysis for every position passed; a busy server (429, 503) is
+    // asked again a little later.
+    const run = (tries) => api.analyse({ game, position: tree.start, moves: T.movesTo(tree, at), multipv }, (ls, done) => {
       if (ctl.signal.aborted || at !== cur) return;
       lines = ls;
       linesDone = done;
@@ -431,7 +434,16 @@ export async function showAnalysis(host, opts) {
       drawNow();
     }, ctl.signal).catch((err) => {
       if (ctl.signal.aborted) return;
+      if ((err.status === 429 || err.status === 503) && tries < 8) return wait(600, ctl.signal).then(() => run(tries + 1), () => {});
       engineInfo.textContent = t('error.generic', { message: err.message });
+    });
+    wait(250, ctl.signal).then(() => run(0), () => {});
+  }
+
+  function wait(ms, signal) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => { clearTimeout(timer); reject(new Error('aborted')); });
     });
   }
 
