@@ -460,9 +460,11 @@ test('screenshots: each game in each language', async () => {
 
 const mvTexts = (page) => page.$$eval('#tree .mv', (n) => n.map((x) => x.textContent));
 const currentMove = (page) => page.$eval('#tree .mv.current', (n) => n.textContent).catch(() => null);
+// The move list's current move is `text` (null: the start) and the board shows it.
 const waitCurrent = (page, text) => page.waitForFunction((tx) => {
   const c = document.querySelector('#tree .mv.current');
-  return tx === null ? !c : c && c.textContent === tx;
+  const shown = document.querySelector('.analysis')?.dataset.shown;
+  return tx === null ? !c && shown === '0' : c && c.textContent.replace(/[!?]+$/, '') === tx && shown === c.dataset.node;
 }, text);
 const pieceAt = (page, name) => page.$(`#board .piece[data-at="${name}"]`);
 const PGN = '[Event "test"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 {open} 2. Nf3 Nc6 *\n';
@@ -605,9 +607,11 @@ test('review: progress, the graph, the marks and thresholds, accuracy, learn fro
   await page.waitForSelector('#looking-back');
   assert(await pieceAt(page, 'e4') && !(await pieceAt(page, 'e5')) && !(await pieceAt(page, 'f3')), 'not the position after 1. e4');
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.querySelector('#board .piece[data-at="e5"]') && !document.querySelector('#board .piece[data-at="f3"]'));
+  await page.waitForFunction((real) => document.querySelector('#moves button.ply.shown[data-ply="2"]') && (real || document.querySelector('#board .piece[data-at="e5"]')) && !document.querySelector('#board .piece[data-at="f3"]'), srv.real)
+    .catch(() => { throw new Error('ArrowRight in the move list does not step on'); });
   await page.click('#to-present');
-  await page.waitForFunction(() => !document.querySelector('#looking-back') && document.querySelector('#board .piece[data-at="f3"]'));
+  await page.waitForFunction(() => !document.querySelector('#looking-back') && document.querySelector('#board .piece[data-at="f3"]'))
+    .catch(() => { throw new Error('not back to the present'); });
   assert(await page.$('#analyse'), 'no analysis link on the game page');
   await page.click('#resign');
   await page.click('#resign-yes');
@@ -625,7 +629,7 @@ test('review: progress, the graph, the marks and thresholds, accuracy, learn fro
   }
   await page.screenshot({ path: join(shots, 'review-en.png'), fullPage: true });
   await page.click('#graph .graph-point[data-ply="3"] .graph-hit');
-  await waitCurrent(page, '2.Nf3');
+  await waitCurrent(page, '2.Nf3').catch(() => { throw new Error('the graph point does not go to ply 3'); });
   if (!srv.real) {
     await page.click('#learn-white');
     await page.waitForSelector('#learn-task');

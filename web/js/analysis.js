@@ -135,12 +135,13 @@ export async function showAnalysis(host, opts) {
     h('dl', {}, ...[['← →', 'an.keys.step'], ['Home End', 'an.keys.ends'], ['↑ ↓', 'an.keys.variations'], ['Enter', 'an.keys.enter']]
       .flatMap(([k, s]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, t(s))])));
 
-  host.replaceChildren(h('div', { class: 'play analysis', 'data-game': game },
+  const page = h('div', { class: 'play analysis', 'data-game': game },
     h('div', { class: 'board-col' }, h('div', { class: 'board-row' }, bar, boardHost), chooser, nav),
     h('aside', { class: 'panel' }, title, status, note, engineSection,
       h('h2', { class: 'moves-h' }, t('play.moves')), moveList, treeActions, comment,
       reviewHost, loadSection, editSection, exportSection, keysHelp,
-      source ? h('p', {}, h('a', { class: 'button', id: 'back-to-game', href: `#/game/${source.id}` }, t('an.backtogame'))) : null)));
+      source ? h('p', {}, h('a', { class: 'button', id: 'back-to-game', href: `#/game/${source.id}` }, t('an.backtogame'))) : null));
+  host.replaceChildren(page);
 
   // ---- the tree and its positions
   async function fetchPosition(id) {
@@ -185,6 +186,7 @@ export async function showAnalysis(host, opts) {
       message = { text: t('error.generic', { message: err.message }), kind: 'error' };
     }
     render();
+    page.dataset.shown = String(id); // the board shows node `id` (tests wait on it)
     restartEngine();
     updateLink();
   }

@@ -33,9 +33,9 @@ export function whiteCurve(review, blackFirst) {
  */
 export function drawGraph(host, review, blackFirst, current, onPick) {
   const curve = whiteCurve(review, blackFirst);
-  const W = 600, H = 150, n = Math.max(curve.length - 1, 1);
+  const W = 300, H = 110, n = Math.max(curve.length - 1, 1);
   const X = (i) => (i / n) * W, Y = (w) => H - w * H;
-  const svg = svgEl('svg', { viewBox: `-6 -6 ${W + 12} ${H + 12}`, class: 'graph', role: 'group', 'aria-label': t('review.graph') });
+  const svg = svgEl('svg', { viewBox: `-4 -4 ${W + 8} ${H + 8}`, class: 'graph', role: 'group', 'aria-label': t('review.graph') });
   svgEl('rect', { x: 0, y: 0, width: W, height: H, class: 'graph-bg' }, svg);
   svgEl('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'graph-mid' }, svg);
   if (curve.length) {
