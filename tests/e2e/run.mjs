@@ -649,6 +649,28 @@ test('review: progress, the graph, the marks and thresholds, accuracy, learn fro
   await page.done();
 }, { analysis: true });
 
+test('review of an imported record: progress, then the graph and the marks', async () => {
+  const page = await open({ hash: '#/analysis/chess' });
+  await page.waitForSelector('#board svg');
+  await page.click('#load summary');
+  await page.fill('#record-text', PGN);
+  await page.click('#review-record');
+  await page.waitForSelector('#graph .graph-point', { timeout: 30000 });
+  assert((await page.$$('#graph .graph-point')).length === 4, 'graph points');
+  assert((await page.$$('#tree .mv')).length === 4, 'the record\'s moves are not on the board');
+  assert(await page.$('#learn-white') && await page.$('#learn-black'), 'an imported record learns from either side');
+  await page.done();
+}, { analysis: true });
+
+test('analysis on a phone: nothing wider than the screen', async () => {
+  const page = await open({ hash: '#/analysis/egara-guti', viewport: { width: 390, height: 800 } });
+  await page.waitForSelector('#board svg [data-cell]');
+  const w = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+  assert(w[0] <= w[1], `page ${w[0]} wider than the screen ${w[1]}`);
+  await page.screenshot({ path: join(shots, 'analysis-phone-en.png'), fullPage: true });
+  await page.done();
+}, { analysis: true });
+
 test('analysis: every game, every language renders the page', async () => {
   for (const lang of LANGS) {
     const page = await open({ lang });
@@ -657,6 +679,7 @@ test('analysis: every game, every language renders the page', async () => {
       await page.waitForSelector(`.analysis[data-game="${g}"] #board svg [data-cell]`);
       await page.check('#engine-on');
       await page.waitForSelector('.engine-line');
+      await page.waitForSelector('#board .arrow-best', { state: 'attached' }); // on square, hex and graph boards
       await page.click('#keys summary');
       const text = await page.textContent('main');
       const raw = text.match(/\b(an|review|learn|engine|class)\.[a-z.]+/);
