@@ -289,9 +289,12 @@ async function api(req, res, parts) {
   }
   if (action === 'review') {
     // No token is needed to analyse (API.md "Analysis").
-    if (req.method === 'GET') return send(res, 200, g.review ? reviewJson(g.review) : { status: 'none', done: 0, total: g.moves.length });
+    if (req.method === 'GET') return send(res, 200, g.review ? reviewJson(g.review) : { status: 'none', done: 0, total: g.moves.length + 1 });
     if (req.method !== 'POST') return send(res, 405, { error: 'wrong method' });
-    if (!g.review) g.review = makeReview(g.fixture.game, g.moves.map((m) => ({ move: m.move, display: m.display })));
+    if (!g.review) {
+      g.review = makeReview(g.id, g.fixture.game, g.moves.map((m) => ({ move: m.move, display: m.display })), g.start_position, !!g.first_black);
+      reviews.set(g.id, g.review); // a game's review is under GET /api/reviews/{id} too
+    }
     const r = reviewJson(g.review);
     return send(res, r.status === 'done' ? 200 : 202, r);
   }
@@ -369,7 +372,7 @@ function positionJson(game, start, moves) {
     const hit = at && at.legal.map((e) => (typeof e === 'string' ? { move: e, display: e } : e)).find((e) => e.move === text || e.display === text);
     if (!hit) throw new Error(`move ${i + 1} '${text}': illegal or not in the test double's fixture`);
     key = key ? `${key} ${hit.move}` : hit.move;
-    played.push({ ply: i + 1, move: hit.move, display: hit.display });
+    played.push(game === 'chess' ? { ply: i + 1, move: hit.move, display: hit.display, san: hit.display } : { ply: i + 1, move: hit.move, display: hit.display });
     if (!f.positions[key]) throw new Error(`move ${i + 1} '${text}': the test double has no position after it`);
   }
   const st = f.positions[key];
@@ -378,7 +381,7 @@ function positionJson(game, start, moves) {
   return {
     key, baseKey,
     json: {
-      game, start_position: start || null, position: st.position, side_to_move: st.position.split(' ')[1] === 'b' ? 'black' : 'white', ply: moves.length,
+      game, title: entry.title, start_position: start || null, position: st.position, side_to_move: st.position.split(' ')[1] === 'b' ? 'black' : 'white', ply: moves.length,
       board: layout.cells.map((c) => (pieces[c.name] ? pieces[c.name].piece : '')),
       captured_pieces: layout.cells.filter((c) => pieces[c.name] && pieces[c.name].captured).map((c) => c.name),
       moves: played,
@@ -410,18 +413,30 @@ function streamLines(req, res, game, pos, multipv) {
 
 // Reviews: the fixture's for those moves, else every move "good" at an even chance.
 const reviews = new Map(); // id -> {started, total, body}
-function makeReview(game, moves) {
+// The shape is API.md's: `total` counts the positions searched (plies + 1), scores,
+// mates and chances are the mover's, `drop` in percentage points, `counts` per side.
+function makeReview(id, game, moves, start, blackFirst) {
   const f = analysisFixture(game);
   const texts = moves.map((m) => m.move).join(' ');
   const scripted = f && (f.reviews || []).find((r) => r.moves === texts);
-  const plies = scripted ? scripted.plies : moves.map((m, i) => ({ ply: i + 1, move: m.move, display: m.display, best: m.move, best_display: m.display,
-    score_before: 0, score_after: 0, win_before: 0.5, win_after: 0.5, class: 'good' }));
-  return { started: Date.now(), total: plies.length, body: { plies, accuracy: scripted ? scripted.accuracy : { white: 100, black: 100 }, thresholds: THRESHOLDS } };
+  const base = scripted ? scripted.plies : moves.map((m, i) => ({ ply: i + 1, move: m.move, display: m.display, best: m.move, best_display: m.display,
+    score_before: 0, score_after: 0, win_before: 0.5, win_after: 0.5, class: 'best' }));
+  const side = (ply) => ((ply - 1 + (blackFirst ? 1 : 0)) % 2 === 0 ? 'white' : 'black');
+  const plies = base.map((p) => ({ ...p, side: side(p.ply), mate_before: null, mate_after: null,
+    drop: Math.max(0, Math.round((p.win_before - p.win_after) * 1000) / 10) }));
+  const counts = {};
+  for (const s of ['white', 'black']) {
+    counts[s] = { best: 0, good: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
+    for (const p of plies) if (p.side === s) counts[s][p.class]++;
+  }
+  return { id, game, started: Date.now(), total: plies.length + 1,
+    body: { start_position: start || null, plies, accuracy: scripted ? scripted.accuracy : { white: 100, black: 100 }, counts, thresholds: THRESHOLDS } };
 }
 function reviewJson(r) {
   const ms = Date.now() - r.started;
-  if (ms < 1200) return { status: 'running', done: Math.min(r.total, Math.floor((ms / 1200) * r.total)), total: r.total };
-  return { status: 'done', done: r.total, total: r.total, ...r.body };
+  const head = { id: r.id, game: r.game };
+  if (ms < 1200) return { ...head, status: 'running', done: Math.min(r.total - 1, Math.floor((ms / 1200) * r.total)), total: r.total };
+  return { ...head, status: 'done', done: r.total, total: r.total, ...r.body };
 }
 
 async function analysisApi(req, res, path) {
@@ -455,8 +470,9 @@ async function analysisApi(req, res, path) {
     let pos;
     try { const { fen, words } = recordMoves(body.record); pos = positionJson(game, fen, words); } catch (err) { return send(res, 400, { error: err.message }); }
     const id = randomBytes(16).toString('hex');
-    reviews.set(id, makeReview(game, pos.json.moves));
-    return send(res, 202, { id, ...reviewJson(reviews.get(id)) });
+    const root = positionJson(game, pos.json.start_position, []).json;
+    reviews.set(id, makeReview(id, game, pos.json.moves, pos.json.start_position, root.side_to_move === 'black'));
+    return send(res, 202, reviewJson(reviews.get(id)));
   }
   return send(res, 404, { error: 'not found' });
 }

@@ -99,7 +99,7 @@ export async function showAnalysis(host, opts) {
       h('label', { for: 'multipv' }, t('an.engine.lines')), ' ', pvSelect),
     engineInfo, engineLines, engineSpeak);
 
-  const moveList = h('div', { class: 'tree-moves', id: 'tree', role: 'list', 'aria-label': t('play.moves') });
+  const moveList = h('div', { class: 'tree-moves', id: 'tree', role: 'group', 'aria-label': t('play.moves') });
   const treeActions = h('div', { class: 'tree-actions' },
     h('button', { type: 'button', id: 'promote', class: 'small', onclick: () => { if (T.promote(tree, cur)) { renderTree(); updateLink(); } } }, t('an.promote')),
     h('button', { type: 'button', id: 'delete', class: 'small', onclick: () => { if (cur) go(T.removeVariation(tree, cur)); } }, t('an.delete')));
@@ -158,6 +158,7 @@ export async function showAnalysis(host, opts) {
     tree = t0;
     cache.clear();
     cache.set(0, root);
+    posField.value = root.position || '';
     const end = T.addLine(tree, 0, moves);
     review = null;
     learn = null;
@@ -306,7 +307,7 @@ export async function showAnalysis(host, opts) {
       const numText = !r.black ? num(r.number) + '.' : r.start || brk || r.ply === 1 ? num(r.number) + '…' : '';
       brk = !!r.comment;
       const btn = h('button', { type: 'button', class: 'mv' + (r.id === cur ? ' current' : '') + (rv ? ` c-${rv.class}` : ''), 'data-node': r.id, 'data-ply': r.ply,
-        'aria-current': r.id === cur ? 'true' : null, role: 'listitem', tabindex: r.id === cur ? '0' : '-1',
+        'aria-current': r.id === cur ? 'step' : null, tabindex: r.id === cur || (!cur && r.ply === 1 && !r.depth) ? '0' : '-1',
         'aria-label': `${num(r.number)}${r.black ? '…' : '.'} ${r.text}` + (rv ? ', ' + t('class.' + rv.class) : '') + (r.depth ? ', ' + t('an.variation') : ''),
         onclick: () => go(r.id) },
         numText ? h('span', { class: 'num' }, numText) : null, r.text,
@@ -772,7 +773,6 @@ export async function showAnalysis(host, opts) {
     }
     await newTree(start, line, q.has('ply') ? Number(q.get('ply')) : 'end');
   }
-  posField.value = P ? (cache.get(0) || P).position : '';
   renderReview();
   if (opts.review && source) {
     try {
