@@ -564,8 +564,10 @@ export async function showAnalysis(host, opts) {
 
   function editCell(cell) {
     const p = editing.pieces[cell];
-    if (editing.letter === '' || (p && p.piece === editing.letter)) delete editing.pieces[cell];
-    else editing.pieces[cell] = { piece: editing.letter, captured: false };
+    const letter = editing.letter.replace('*', '');
+    const captured = editing.letter.endsWith('*');
+    if (!letter || (p && p.piece === letter && !!p.captured === captured)) delete editing.pieces[cell];
+    else editing.pieces[cell] = { piece: letter, captured };
     drawNow();
     renderEditorText();
   }
@@ -576,10 +578,11 @@ export async function showAnalysis(host, opts) {
   }
 
   function renderEditor() {
-    const letters = [...PIECE_LETTERS[game], ''];
+    // Agon's text marks a captured piece with '*': the palette offers those too.
+    const letters = [...PIECE_LETTERS[game], ...(game === 'agon' ? PIECE_LETTERS[game].map((l) => l + '*') : []), ''];
     const palette = h('div', { class: 'palette', role: 'radiogroup', 'aria-label': t('an.edit.palette') }, letters.map((l) => {
-      const side = l ? pieceSide(l, game) : '';
-      const label = l ? `${t('side.' + side)} ${pieceName(l)}` : t('an.edit.remove');
+      const side = l ? pieceSide(l[0], game) : '';
+      const label = l ? `${t('side.' + side)} ${pieceName(l[0])}` + (l.endsWith('*') ? `, ${t('play.captured')}` : '') : t('an.edit.remove');
       return h('button', { type: 'button', role: 'radio', class: 'pal' + (l ? ` ${side}` : ' remove'), 'data-letter': l, 'aria-checked': editing.letter === l ? 'true' : 'false', 'aria-label': label, title: label,
         onclick: () => { editing.letter = l; renderEditor(); } },
         l ? (game === 'chess' ? GLYPH[l.toLowerCase()] : l) : '✕');
