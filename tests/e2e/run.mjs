@@ -640,6 +640,13 @@ test('review: progress, the graph, the marks and thresholds, accuracy, learn fro
     await click(page, 'f1');
     await click(page, 'c4');
     await page.waitForSelector('#learn-result.right');
+    // No mistake by White is left to learn from (one only); Show the answer on a
+    // fresh start draws the better move as an arrow.
+    await page.click('#learn-stop');
+    await page.click('#learn-white');
+    await page.waitForSelector('#learn-task');
+    await page.click('#learn-show');
+    await page.waitForSelector('#board .arrow-best[data-from="f1"][data-to="c4"]', { state: 'attached' });
     await page.screenshot({ path: join(shots, 'learn-en.png') });
   }
   // The finished game stays in the list, with its result and a review button.

@@ -229,7 +229,14 @@ export async function showAnalysis(host, opts) {
   }
 
   function arrows() {
-    if (!engineOn || !lines.length || editing || !P) return [];
+    if (editing || !P) return [];
+    // Learning: once answered, the better move is shown on the board.
+    if (learn && learn.answered && learn.result !== 'right') {
+      const p = review.plies.find((x) => x.ply === learn.list[learn.k]);
+      const mv = p && (P.legal_moves || []).find((m) => m.move === p.best);
+      return mv ? [{ from: mv.from, to: mv.to, kind: 'best' }] : [];
+    }
+    if (!engineOn || !lines.length) return [];
     const out = [];
     lines.slice(0, multipv).forEach((ln, i) => {
       const mv = (P.legal_moves || []).find((m) => m.move === (ln.pv || [])[0]);
@@ -463,7 +470,7 @@ export async function showAnalysis(host, opts) {
 
   function lineText(ln) {
     const ply0 = T.plyOf(tree, cur);
-    return (ln.pv_display || ln.pv || []).map((d, i) => {
+    return (ln.pv_display || ln.pv || []).slice(0, 12).map((d, i) => {
       const { number, black } = T.numbering(tree, ply0 + i + 1);
       return (!black ? num(number) + '. ' : i === 0 ? num(number) + '… ' : '') + d;
     }).join(' ');
@@ -754,7 +761,7 @@ export async function showAnalysis(host, opts) {
       if (learn.result === 'wrong') parts.push(' ', h('span', { id: 'learn-result', class: 'wrong' }, t('learn.wrong')));
     }
     const btns = [];
-    if (!learn.answered) btns.push(h('button', { type: 'button', class: 'small', id: 'learn-show', onclick: () => { learn.answered = true; renderStatus(); } }, t('learn.show')));
+    if (!learn.answered) btns.push(h('button', { type: 'button', class: 'small', id: 'learn-show', onclick: () => { learn.answered = true; renderStatus(); drawNow(); } }, t('learn.show')));
     if (learn.k + 1 < learn.list.length) btns.push(h('button', { type: 'button', class: 'small', id: 'learn-next', onclick: () => { learn.k++; learnStep(); } }, t('learn.next')));
     btns.push(h('button', { type: 'button', class: 'small', id: 'learn-stop', onclick: () => { learn = null; message = null; renderStatus(); } }, t('learn.stop')));
     return h('div', { class: 'learn', id: 'learn' }, h('p', {}, ...parts), h('p', { class: 'learn-buttons' }, ...btns));
