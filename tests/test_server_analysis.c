@@ -15,8 +15,8 @@
 
 #define MATE_IN_ONE "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 
-static struct server *start_analysis_server(const char *db, int per_client, int total,
-                                            int64_t nodes_cap)
+static struct server *start_analysis_server_ms(const char *db, int per_client, int total,
+                                               int64_t nodes_cap, int64_t analysis_ms)
 {
     struct server_config cfg;
     server_config_default(&cfg);
@@ -33,11 +33,18 @@ static struct server *start_analysis_server(const char *db, int per_client, int 
     cfg.analysis_max = total;
     cfg.analysis_nodes_cap = nodes_cap;
     cfg.review_nodes = 3000;
+    cfg.analysis_ms = analysis_ms;
     char err[256];
     struct server *srv = server_start(&cfg, err, sizeof err);
     if (!srv)
         fprintf(stderr, "server_start: %s\n", err);
     return srv;
+}
+
+static struct server *start_analysis_server(const char *db, int per_client, int total,
+                                            int64_t nodes_cap)
+{
+    return start_analysis_server_ms(db, per_client, total, nodes_cap, 10000);
 }
 
 static const char *jstr(json_t *j, const char *key)
@@ -234,6 +241,36 @@ TEST(server_analysis_limits_and_early_close)
         done += !strcmp(event, "done");
     CHECK_EQ_INT(done, 1);
     sse_close(&again);
+    server_stop(srv);
+}
+
+TEST(server_analysis_ends_at_its_time_cap)
+{
+    /* A budget of nodes far beyond the time cap: the stream ends (done, with lines of
+     * several depths) soon after the cap, its lines as deep as the time allowed. */
+    struct server *srv = start_analysis_server_ms(":memory:", 2, 4, 200000000, 300);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    struct sse_reader r;
+    int64_t t0 = now_ms();
+    CHECK_EQ_INT(sse_post(&r, port, "/api/analysis",
+                          "{\"game\":\"egara\",\"multipv\":2,\"nodes\":200000000}", NULL),
+                 200);
+    char event[32];
+    json_t *done = NULL;
+    for (char *data; (data = sse_next(&r, event, sizeof event, 20000)); free(data))
+        if (!strcmp(event, "done"))
+            done = json_loads(data, 0, NULL);
+    int64_t took = now_ms() - t0;
+    CHECK(done != NULL);
+    CHECK_MSG(took < 5000, "took %lld ms", (long long)took);
+    json_t *ls = json_object_get(done, "lines");
+    CHECK_EQ_INT((int)json_array_size(ls), 2);
+    for (size_t i = 0; i < json_array_size(ls); i++)
+        CHECK(json_integer_value(json_object_get(json_array_get(ls, i), "depth")) > 1);
+    json_decref(done);
+    sse_close(&r);
     server_stop(srv);
 }
 

@@ -28,10 +28,10 @@ struct engine; /* engines/engine.h */
 struct analysis_line {
     int multipv; /* 1 = the best line */
     int depth, seldepth;
-    Score score; /* side to move's view */
-    int mate;    /* moves (not plies) to a proven win (>0) or loss (<0); 0: none */
-    double win;  /* side to move's chance 0..1 (engine_win_chance) */
-    uint64_t nodes;
+    Score score;    /* side to move's view */
+    int mate;       /* moves (not plies) to a proven win (>0) or loss (<0); 0: none */
+    double win;     /* side to move's chance 0..1 (engine_win_chance) */
+    uint64_t nodes; /* of the whole analysis so far (all lines) */
     int64_t time_ms;
     int pv_len;
     char pv[ANALYSIS_PV_MAX][MOVE_TEXT_MAX];         /* move texts (parse_move's) */
@@ -73,7 +73,10 @@ const char *analysis_class_name(enum analysis_class c);
 
 /* The classes by the drop of the mover's win chance, in percentage points (the chess
  * sites' 10/20/30).  A move is `best` when it is the engine's move, or when its drop
- * is at most ANALYSIS_BEST_DROP (it scores as well within the search's noise). */
+ * is at most ANALYSIS_BEST_DROP (it scores as well within the search's noise).  A
+ * move other than the engine's that lets a proven win go (mate_before > 0, mate_after
+ * <= 0) or walks into a proven loss (mate_before >= 0, mate_after < 0) is at least an
+ * inaccuracy, whatever its drop. */
 #define ANALYSIS_INACCURACY_DROP 10.0
 #define ANALYSIS_MISTAKE_DROP 20.0
 #define ANALYSIS_BLUNDER_DROP 30.0
@@ -92,10 +95,13 @@ struct analysis_ply {
     enum side mover;
     char move[MOVE_TEXT_MAX], move_display[MOVE_TEXT_MAX];
     char best[MOVE_TEXT_MAX], best_display[MOVE_TEXT_MAX]; /* the engine's, at score_before */
-    Score score_before, score_after;                       /* the mover's view */
-    int mate_before, mate_after;                           /* as analysis_line.mate */
-    double win_before, win_after;                          /* the mover's chance 0..1 */
-    double drop;                                           /* points, >= 0 */
+    /* The mover's view; score_after is the move's score as seen from the position
+     * before it (a proven result counts its plies from there: a move that keeps a
+     * mate in n scores as a mate in n, and scores as the final result's at the end). */
+    Score score_before, score_after;
+    int mate_before, mate_after;  /* as analysis_line.mate */
+    double win_before, win_after; /* the mover's chance 0..1 */
+    double drop;                  /* points, >= 0 */
     enum analysis_class cls;
 };
 

@@ -18,3 +18,10 @@ void analysis_line_score(const struct engine_profile *prof, Score s, struct anal
  * it was); when `first` is a move and the texts do not begin with it, `first` alone. */
 void analysis_line_pv(const struct game *g, void *st, const char *pv, Move first,
                       struct analysis_line *l);
+
+/* One search at full strength under `limits` (its on_info its own): the line it gives
+ * into *out, and its first move (0 when the game is over).  `view` is a copy of st for
+ * replaying the pv. */
+struct engine_limits;
+Move analysis_search(const struct game *g, void *st, void *view, struct engine *e,
+                     const struct engine_limits *limits, struct analysis_line *out);

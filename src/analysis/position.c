@@ -100,18 +100,57 @@ static void on_info(void *ctx, const struct engine_info *info)
     w->rq->on_lines(w->rq->ctx, l, 1);
 }
 
-/* The line a search gave: its last report when that leads with its answer. */
-static void line_of(const struct game *g, void *view, const struct watch *w,
+/* The first move of a line, or 0. */
+static Move first_move(const struct game *g, void *view, const struct analysis_line *l)
+{
+    Move m = 0;
+    char err[ERROR_TEXT_MAX];
+    if (l->pv_len < 1 || g->parse_move(view, l->pv[0], &m, err, sizeof err) != 0)
+        return 0;
+    return m;
+}
+
+/* The line a search gave: its answer, with its last report's pv when that leads with
+ * the answer.  A search cut short before any root move got a score this iteration may
+ * answer without a score (a chess search's out->score is then -SCORE_INFINITE): its
+ * last finished iteration's line stands instead. */
+static Move line_of(const struct game *g, void *view, const struct watch *w,
                     const struct engine_result *r, struct analysis_line *l)
 {
     memset(l, 0, sizeof *l);
     l->multipv = 1;
-    l->depth = r->depth;
-    l->seldepth = w->have ? w->last.seldepth : r->depth;
-    analysis_line_score(engine_profile_of(g), r->score, l);
     l->nodes = r->nodes;
     l->time_ms = r->time_ms;
+    const struct engine_profile *prof = engine_profile_of(g);
+    int scored = r->score > -SCORE_INFINITE && r->score < SCORE_INFINITE;
+    if (!scored && w->have) {
+        l->depth = w->last.depth;
+        l->seldepth = w->last.seldepth;
+        analysis_line_score(prof, w->last.score, l);
+        analysis_line_pv(g, view, w->last.pv, 0, l);
+        Move m = first_move(g, view, l);
+        if (m)
+            return m;
+    }
+    l->depth = r->depth;
+    l->seldepth = w->have ? w->last.seldepth : r->depth;
+    analysis_line_score(prof, scored ? r->score : 0, l);
     analysis_line_pv(g, view, w->have ? w->last.pv : "", r->best, l);
+    return r->best;
+}
+
+Move analysis_search(const struct game *g, void *st, void *view, struct engine *e,
+                     const struct engine_limits *limits, struct analysis_line *out)
+{
+    struct engine_limits lim = *limits;
+    struct watch w = {.g = g};
+    lim.on_info = on_info;
+    lim.info_ctx = &w;
+    struct engine_result r;
+    engine_go(e, g, st, 0, &lim, 0, &r);
+    if (!r.best)
+        return 0;
+    return line_of(g, view, &w, &r, out);
 }
 
 static void sort_lines(struct analysis_line *l, int n)
@@ -187,17 +226,14 @@ static int several_lines(const struct game *g, void *st, void *view, struct engi
             lim.depth = depth;
             lim.searchmoves = allowed;
             lim.nsearchmoves = nallowed;
-            struct watch w = {.g = g};
-            lim.on_info = on_info;
-            lim.info_ctx = &w;
-            struct engine_result r;
-            engine_go(e, g, st, 0, &lim, 0, &r);
-            b->used += r.nodes;
-            if (budget_spent(b) || !r.best)
+            struct analysis_line l;
+            Move m = analysis_search(g, st, view, e, &lim, &l);
+            b->used += m ? l.nodes : 0;
+            if (budget_spent(b) || !m)
                 break;
-            line_of(g, view, &w, &r, &cur[done]);
-            first[done] = r.best;
-            deeper |= r.depth >= depth;
+            cur[done] = l;
+            first[done] = m;
+            deeper |= l.depth >= depth;
         }
         if (done < lines) {
             /* Cut short: the last full set stands; without one, the lines finished. */
@@ -207,6 +243,10 @@ static int several_lines(const struct game *g, void *st, void *view, struct engi
                 found = done;
             }
             break;
+        }
+        for (int k = 0; k < lines; k++) {
+            cur[k].nodes = b->used;
+            cur[k].time_ms = analysis_now_ms() - b->start_ms;
         }
         memcpy(out, cur, sizeof *cur * (size_t)lines);
         sort_lines(out, lines);
@@ -264,9 +304,7 @@ int analysis_position(const struct game *g, const void *st, const struct analysi
         lim.info_ctx = &w;
         struct engine_result r;
         engine_go(e, g, work, 0, &lim, 0, &r);
-        found = r.best ? 1 : 0;
-        if (found)
-            line_of(g, view, &w, &r, &out[0]);
+        found = r.best && line_of(g, view, &w, &r, &out[0]) ? 1 : 0;
     } else {
         found = several_lines(g, work, view, e, rq, lines, &b, out);
     }

@@ -91,7 +91,7 @@ static int replay_texts(const struct game *g, void *st, const Move *moves, int n
 }
 
 /* Search (or, when the game is over, score by its result) the position st. */
-static int judge(const struct game *g, void *st, struct engine *e,
+static int judge(const struct game *g, void *st, void *view, struct engine *e,
                  const struct analysis_review_request *rq, uint64_t nodes, struct judged *out)
 {
     struct game_status gs;
@@ -109,12 +109,12 @@ static int judge(const struct game *g, void *st, struct engine *e,
         .contempt = -1,
         .threads = 1,
     };
-    struct engine_result r;
-    engine_go(e, g, st, 0, &lim, 0, &r);
+    struct analysis_line l;
+    memcpy(view, st, g->state_size);
+    out->best = analysis_search(g, st, view, e, &lim, &l);
     if (rq->stop && atomic_load(rq->stop))
         return -1;
-    out->score = r.score;
-    out->best = r.best;
+    out->score = l.score;
     return 0;
 }
 
@@ -134,6 +134,12 @@ static void judge_ply(const struct game *g, void *st, const struct engine_profil
     g->move_text(st, best, p->best, sizeof p->best);
     game_move_display(g, st, best, p->best_display, sizeof p->best_display);
     p->cls = best == played ? ANALYSIS_BEST : analysis_classify(p->drop);
+    /* A proven win let go, or a proven loss walked into, is a mistake of some size
+     * however the curve weighs what is left. */
+    int win_lost = p->mate_before > 0 && p->mate_after <= 0;
+    int loss_made = p->mate_before >= 0 && p->mate_after < 0;
+    if (best != played && (win_lost || loss_made) && p->cls < ANALYSIS_INACCURACY)
+        p->cls = ANALYSIS_INACCURACY;
 }
 
 static void summarise(const struct analysis_ply *plies, int n, struct analysis_summary *sum)
@@ -162,11 +168,12 @@ int analysis_review(const struct game *g, const void *start, const Move *moves, 
                      : rq->movetime_ms    ? 0
                      : prof->review_nodes ? prof->review_nodes
                                           : ANALYSIS_DEFAULT_NODES;
-    void *st = malloc(g->state_size);
+    void *st = malloc(g->state_size), *view = malloc(g->state_size);
     struct judged *j = malloc(sizeof *j * (size_t)(n + 1));
     struct engine *e = engine_new(ANALYSIS_HASH_MB);
-    if (!st || !j || !e) {
+    if (!st || !view || !j || !e) {
         free(st);
+        free(view);
         free(j);
         engine_free(e);
         return fail(err, err_size, "out of memory");
@@ -177,7 +184,7 @@ int analysis_review(const struct game *g, const void *start, const Move *moves, 
         /* Position k is the one before ply k+1 and after ply k. */
         int k = 0;
         for (; k <= n; k++) {
-            if (judge(g, st, e, rq, nodes, &j[k]) != 0)
+            if (judge(g, st, view, e, rq, nodes, &j[k]) != 0)
                 break;
             if (rq->on_progress)
                 rq->on_progress(rq->ctx, k + 1, n + 1);
@@ -195,6 +202,7 @@ int analysis_review(const struct game *g, const void *start, const Move *moves, 
             summarise(out, reviewed, sum);
     }
     free(st);
+    free(view);
     free(j);
     engine_free(e);
     return reviewed;

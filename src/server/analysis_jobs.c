@@ -8,11 +8,15 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/error.h"
 #include "engines/profile.h"
 #include "server_state.h"
+#include "session.h"
+
+#define WATCH_MS 25
 
 /* An analysis's nodes per line: by default what a review spends on a position
  * times ANALYSIS_DEFAULT_FACTOR, at most ANALYSIS_CAP_FACTOR times it. */
@@ -150,10 +154,12 @@ static void run(struct analysis_job *j)
 {
     int n = 0;
     if (!atomic_load(&j->stop)) {
+        /* The time cap is the watchdog's stop, not the search's movetime: a line
+         * searched with a time limit may end at a shallow depth. */
+        atomic_store(&j->deadline_ms, server_now_ms() + j->time_ms);
         struct analysis_request rq = {
             .multipv = j->multipv,
             .nodes = j->nodes,
-            .movetime_ms = j->time_ms,
             .stop = &j->stop,
             .on_lines = on_lines,
             .ctx = j,
@@ -161,6 +167,7 @@ static void run(struct analysis_job *j)
         n = analysis_position(j->g, j->st, &rq, NULL, j->lines);
         if (n < 0)
             n = 0; /* out of memory: a done event without lines */
+        atomic_store(&j->deadline_ms, 0);
     }
     emit(j, j->format ? j->format(j, j->lines, n, true) : NULL, true);
 }
@@ -203,14 +210,43 @@ static void *analysis_main(void *arg)
     return NULL;
 }
 
+/* The watchdog of the analyses' time cap. */
+static void *watch_main(void *arg)
+{
+    struct server *srv = arg;
+    pthread_mutex_lock(&srv->an_mu);
+    while (!srv->an_closed) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += WATCH_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&srv->an_watch_cv, &srv->an_mu, &until);
+        int64_t now = server_now_ms();
+        for (struct analysis_job *o = srv->an_live; o; o = o->live_next) {
+            int64_t d = atomic_load(&o->deadline_ms);
+            if (d && now >= d)
+                atomic_store(&o->stop, 1);
+        }
+    }
+    pthread_mutex_unlock(&srv->an_mu);
+    return NULL;
+}
+
 int analysis_jobs_start(struct server *srv, char *err, size_t err_size)
 {
     pthread_mutex_init(&srv->an_mu, NULL);
     pthread_cond_init(&srv->an_cv, NULL);
+    pthread_cond_init(&srv->an_watch_cv, NULL);
     srv->an_inited = true;
     int n = srv->cfg.analysis_threads;
     if (n <= 0)
         return 0;
+    if (pthread_create(&srv->an_watch, NULL, watch_main, srv) != 0)
+        return fail(err, err_size, "cannot start the analysis watchdog");
+    srv->an_watching = true;
     if (!(srv->an_threads = calloc((size_t)n, sizeof *srv->an_threads)))
         return fail(err, err_size, "out of memory");
     for (; srv->n_an_threads < n; srv->n_an_threads++)
@@ -228,9 +264,14 @@ void analysis_jobs_stop(struct server *srv)
     for (struct analysis_job *o = srv->an_live; o; o = o->live_next)
         atomic_store(&o->stop, 1);
     pthread_cond_broadcast(&srv->an_cv);
+    pthread_cond_broadcast(&srv->an_watch_cv);
     pthread_mutex_unlock(&srv->an_mu);
     for (int i = 0; i < srv->n_an_threads; i++)
         pthread_join(srv->an_threads[i], NULL);
+    if (srv->an_watching)
+        pthread_join(srv->an_watch, NULL);
+    srv->an_watching = false;
+    pthread_cond_destroy(&srv->an_watch_cv);
     free(srv->an_threads);
     srv->an_threads = NULL;
     srv->n_an_threads = 0;

@@ -37,7 +37,8 @@ struct analysis_job {
     uint64_t nodes;
     int64_t time_ms;
     char client[ANALYSIS_CLIENT_MAX];
-    atomic_int stop; /* raised: the reader went away, or the server stops */
+    atomic_int stop; /* raised: the reader went away, the time is up, the server stops */
+    _Atomic int64_t deadline_ms; /* while running: when the watchdog raises stop */
     atomic_int refs; /* the analysis thread's (while queued or running) and the reader's */
     analysis_format_fn format;
     struct analysis_job *next, *live_next; /* the queue's, the live list's (an_mu) */

@@ -69,7 +69,9 @@ struct server {
     int an_live_count;
     pthread_t *an_threads;
     int n_an_threads;
-    bool an_inited, an_closed;
+    pthread_t an_watch; /* the watchdog of their time cap */
+    pthread_cond_t an_watch_cv;
+    bool an_inited, an_closed, an_watching;
 
     /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
     pthread_mutex_t rv_mu;

@@ -76,5 +76,6 @@ const struct engine_profile chess_profile = {
     /* The logistic the chess sites publish (Lichess: win% = 50 + 50 * (2 / (1 +
      * exp(-0.00368208 * cp)) - 1)). */
     .win_k = 0.00368208,
+    /* An 80-ply review: 12 s of CPU here (2026-12, a shared 2-core machine: 17 s). */
     .review_nodes = 200000,
 };
