@@ -31,6 +31,15 @@ const root = join(here, '..', '..');
 const webRoot = join(root, 'web');
 const fixtures = readdirSync(join(here, 'fixtures')).filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(join(here, 'fixtures', f), 'utf8')));
+// The analysis board's fixtures (fixtures/analysis/GAME.json): positions by the moves
+// that lead to them from the fixture's start ("" is the start, "e2e4 e7e5" two plies
+// on), each with its position text and legal moves (from `agora moves`), the engine's
+// lines by the same keys, and scripted reviews by a game's moves:
+//   {"game", "position", "positions": {KEY: {"position", "legal": [...]}},
+//    "lines": {KEY: [{"multipv", "score", "mate", "win", "pv", "pv_display"}]},
+//    "reviews": [{"moves": "e2e4 e7e5 ...", "accuracy", "plies": [...]}]}
+const analysisFixtures = readdirSync(join(here, 'fixtures', 'analysis')).filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(join(here, 'fixtures', 'analysis', f), 'utf8')));
 
 // ---- the catalogue, from the real server
 function realCatalog() {
@@ -278,6 +287,17 @@ async function api(req, res, parts) {
     }
     return send(res, 200, g.moves.map((m) => m.move).join('\n') + '\n', 'text/plain; charset=utf-8');
   }
+  if (action === 'review') {
+    // No token is needed to analyse (API.md "Analysis").
+    if (req.method === 'GET') return send(res, 200, g.review ? reviewJson(g.review) : { status: 'none', done: 0, total: g.moves.length + 1 });
+    if (req.method !== 'POST') return send(res, 405, { error: 'wrong method' });
+    if (!g.review) {
+      g.review = makeReview(g.id, g.fixture.game, g.moves.map((m) => ({ move: m.move, display: m.display })), g.start_position, !!g.first_black);
+      reviews.set(g.id, g.review); // a game's review is under GET /api/reviews/{id} too
+    }
+    const r = reviewJson(g.review);
+    return send(res, r.status === 'done' ? 200 : 202, r);
+  }
   if (req.method !== 'POST') return send(res, 405, { error: 'wrong method' });
   if (req.headers.authorization !== `Bearer ${g.token}`) return send(res, 403, { error: 'wrong or missing token' });
   const st = stateJson(g);
@@ -319,11 +339,159 @@ async function api(req, res, parts) {
   return send(res, 404, { error: 'not found' });
 }
 
+// ---- analysis (API.md "Analysis"): positions, the engine's stream, reviews
+const THRESHOLDS = { inaccuracy: 10, mistake: 20, blunder: 30 };
+
+function analysisFixture(game) {
+  return analysisFixtures.find((f) => f.game === game);
+}
+
+// The moves a record holds, in order: PGN's movetext without tags, comments,
+// variations, numbers, NAGs and the result (notation only).  Also its FEN tag.
+function recordMoves(text) {
+  const fen = (text.match(/\[FEN "([^"]*)"\]/) || [])[1] || null;
+  let body = text.replace(/^\s*\[[^\]]*\]\s*$/gm, ' ').replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ');
+  for (let prev = ''; prev !== body;) { prev = body; body = body.replace(/\([^()]*\)/g, ' '); }
+  const words = body.split(/\s+/).map((w) => w.replace(/^\d+\.(\.\.)?/, '').replace(/[!?]+$/, '')).filter((w) => w && !/^\$\d+$/.test(w) && !['1-0', '0-1', '1/2-1/2', '*'].includes(w));
+  return { fen, words };
+}
+
+// The position after `moves` (move texts or display texts), in the shape of API.md's
+// POST /api/positions answer; an Error (400) for anything the fixture does not hold.
+function positionJson(game, start, moves) {
+  const f = analysisFixture(game);
+  const entry = entryOf(game);
+  if (!f) throw new Error(`test double: no analysis fixture for ${game}`);
+  if (start && start !== f.position && !Object.values(f.positions).some((p) => p.position === start)) throw new Error(`bad position: '${start}' (test double: not in the fixture)`);
+  // A start inside the fixture's graph: its key is the prefix.
+  let key = start && start !== f.position ? Object.keys(f.positions).find((k) => f.positions[k].position === start) : '';
+  const baseKey = key;
+  const played = [];
+  for (const [i, text] of moves.entries()) {
+    const at = f.positions[key];
+    const hit = at && at.legal.map((e) => (typeof e === 'string' ? { move: e, display: e } : e)).find((e) => e.move === text || e.display === text);
+    if (!hit) throw new Error(`move ${i + 1} '${text}': illegal or not in the test double's fixture`);
+    key = key ? `${key} ${hit.move}` : hit.move;
+    played.push(game === 'chess' ? { ply: i + 1, move: hit.move, display: hit.display, san: hit.display } : { ply: i + 1, move: hit.move, display: hit.display });
+    if (!f.positions[key]) throw new Error(`move ${i + 1} '${text}': the test double has no position after it`);
+  }
+  const st = f.positions[key];
+  const layout = entry.layout;
+  const pieces = piecesOf(game, layout, st.position);
+  return {
+    key, baseKey,
+    json: {
+      game, title: entry.title, start_position: start || null, position: st.position, side_to_move: st.position.split(' ')[1] === 'b' ? 'black' : 'white', ply: moves.length,
+      board: layout.cells.map((c) => (pieces[c.name] ? pieces[c.name].piece : '')),
+      captured_pieces: layout.cells.filter((c) => pieces[c.name] && pieces[c.name].captured).map((c) => c.name),
+      moves: played,
+      legal_moves: (st.legal || []).map((e) => ({ display: e.move || e, ...expandMove(game, layout, pieces, e) })),
+      status: statusOf({ result: 'ongoing', reason: 'none' }), claims: [],
+    },
+  };
+}
+
+// The engine's lines at a position: the fixture's, else the first legal moves at an
+// even score; sent at depths 1..3, then `done`.
+function streamLines(req, res, game, pos, multipv) {
+  const f = analysisFixture(game);
+  const scripted = (f.lines || {})[pos.key];
+  const base = scripted || pos.json.legal_moves.slice(0, 5).map((m, i) => ({ multipv: i + 1, score: 0, mate: null, win: 0.5, pv: [m.move], pv_display: [m.display] }));
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+  let depth = 0;
+  const lines = (d) => base.slice(0, multipv).map((l) => ({ ...l, depth: d, seldepth: d + 2, nodes: 1000 * d, time_ms: 40 * d }));
+  const timer = setInterval(() => {
+    depth++;
+    if (depth <= 3) res.write(`event: line\ndata: ${JSON.stringify({ lines: lines(depth) })}\n\n`);
+    else {
+      clearInterval(timer);
+      res.end(`event: done\ndata: ${JSON.stringify({ lines: lines(3) })}\n\n`);
+    }
+  }, 250);
+  req.on('close', () => clearInterval(timer));
+}
+
+// Reviews: the fixture's for those moves, else every move "good" at an even chance.
+const reviews = new Map(); // id -> {started, total, body}
+// The shape is API.md's: `total` counts the positions searched (plies + 1), scores,
+// mates and chances are the mover's, `drop` in percentage points, `counts` per side.
+function makeReview(id, game, moves, start, blackFirst) {
+  const f = analysisFixture(game);
+  const texts = moves.map((m) => m.move).join(' ');
+  const scripted = f && (f.reviews || []).find((r) => r.moves === texts);
+  const base = scripted ? scripted.plies : moves.map((m, i) => ({ ply: i + 1, move: m.move, display: m.display, best: m.move, best_display: m.display,
+    score_before: 0, score_after: 0, win_before: 0.5, win_after: 0.5, class: 'best' }));
+  const side = (ply) => ((ply - 1 + (blackFirst ? 1 : 0)) % 2 === 0 ? 'white' : 'black');
+  const plies = base.map((p) => ({ ...p, side: side(p.ply), mate_before: null, mate_after: null,
+    drop: Math.max(0, Math.round((p.win_before - p.win_after) * 1000) / 10) }));
+  const counts = {};
+  for (const s of ['white', 'black']) {
+    counts[s] = { best: 0, good: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
+    for (const p of plies) if (p.side === s) counts[s][p.class]++;
+  }
+  return { id, game, started: Date.now(), total: plies.length + 1,
+    body: { start_position: start || null, plies, accuracy: scripted ? scripted.accuracy : { white: 100, black: 100 }, counts, thresholds: THRESHOLDS } };
+}
+function reviewJson(r) {
+  const ms = Date.now() - r.started;
+  const head = { id: r.id, game: r.game };
+  if (ms < 1200) return { ...head, status: 'running', done: Math.min(r.total - 1, Math.floor((ms / 1200) * r.total)), total: r.total };
+  return { ...head, status: 'done', done: r.total, total: r.total, ...r.body };
+}
+
+async function analysisApi(req, res, path) {
+  let body;
+  try { body = JSON.parse((await readBody(req)) || '{}'); } catch { return send(res, 400, { error: 'malformed JSON' }); }
+  const entry = entryOf(body.game);
+  if (!entry) return send(res, 400, { error: `unknown game '${body.game}'` });
+  const game = entry.name;
+  if (path === '/api/positions') {
+    try {
+      // A record read into moves (a proposal: POST /api/positions {"game", "record"}).
+      if (typeof body.record === 'string') {
+        const { fen, words } = recordMoves(body.record);
+        return send(res, 200, positionJson(game, fen, words).json);
+      }
+      if (body.moves !== undefined && !Array.isArray(body.moves)) return send(res, 400, { error: 'moves must be an array of move texts' });
+      return send(res, 200, positionJson(game, body.position || null, body.moves || []).json);
+    } catch (err) {
+      return send(res, 400, { error: err.message });
+    }
+  }
+  if (path === '/api/analysis') {
+    const multipv = body.multipv ?? 1;
+    if (!(multipv >= 1 && multipv <= 5)) return send(res, 400, { error: 'multipv must be 1..5' });
+    let pos;
+    try { pos = positionJson(game, body.position || null, body.moves || []); } catch (err) { return send(res, 400, { error: err.message }); }
+    return streamLines(req, res, game, pos, multipv);
+  }
+  if (path === '/api/reviews') {
+    if (typeof body.record !== 'string') return send(res, 400, { error: 'record must be a string' });
+    let pos;
+    try { const { fen, words } = recordMoves(body.record); pos = positionJson(game, fen, words); } catch (err) { return send(res, 400, { error: err.message }); }
+    const id = randomBytes(16).toString('hex');
+    const root = positionJson(game, pos.json.start_position, []).json;
+    reviews.set(id, makeReview(id, game, pos.json.moves, pos.json.start_position, root.side_to_move === 'black'));
+    return send(res, 202, reviewJson(reviews.get(id)));
+  }
+  return send(res, 404, { error: 'not found' });
+}
+
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
 const server = createServer(async (req, res) => {
   const url = new URL(req.url, 'http://x');
   if (url.pathname === '/api/catalog') return send(res, 200, catalog);
+  if (['/api/positions', '/api/analysis', '/api/reviews'].includes(url.pathname)) {
+    if (req.method !== 'POST') return send(res, 405, { error: 'wrong method' });
+    try { return await analysisApi(req, res, url.pathname); } catch (err) { return send(res, 500, { error: String(err) }); }
+  }
+  if (url.pathname.startsWith('/api/reviews/')) {
+    const r = reviews.get(url.pathname.slice('/api/reviews/'.length));
+    if (!r) return send(res, 404, { error: 'no such review' });
+    if (req.method !== 'GET') return send(res, 405, { error: 'wrong method' });
+    return send(res, 200, reviewJson(r));
+  }
   if (url.pathname.startsWith('/api/games')) {
     const parts = url.pathname.slice('/api/games'.length).split('/').filter(Boolean);
     try { return await api(req, res, parts); } catch (err) { return send(res, 500, { error: String(err) }); }

@@ -125,3 +125,103 @@ export const offerDraw = (id) => call('POST', `/api/games/${encodeURIComponent(i
 export const claimDraw = (id, claim) => call('POST', `/api/games/${encodeURIComponent(id)}/claim`, { claim }, tokenOf(id));
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 export const eventsUrl = (id) => `/api/games/${encodeURIComponent(id)}/events`;
+
+// ---- analysis (API.md "Analysis"): positions, the engine's stream, reviews.
+
+/** The pieces map the board draws, from a position's `board` and `captured_pieces`. */
+export function piecesOf(layout, board, captured = []) {
+  const caps = new Set(captured);
+  const pieces = {};
+  (board || []).forEach((letter, i) => {
+    const cell = layout.cells[i];
+    if (letter && cell) pieces[cell.name] = { piece: letter, captured: caps.has(cell.name) };
+  });
+  return pieces;
+}
+
+async function withLayout(p) {
+  const layout = await layoutOf(p.game);
+  return { ...p, layout, pieces: piecesOf(layout, p.board, p.captured_pieces) };
+}
+
+/** POST /api/positions: the position after `moves` from `position` (null: the start),
+ *  with its legal moves; or, with `record`, the record's start and moves (proposal). */
+export async function position({ game, position: start = null, moves = [], record }) {
+  if (record === undefined) return withLayout(await call('POST', '/api/positions', { game, position: start, moves }));
+  // Proposed (API.md): the server reads the record.  A server without it answers the
+  // bare start; then the record's moves are read here as notation only (tags, comments,
+  // variations, numbers and results dropped) and the server judges every one of them.
+  const { fen, words } = recordWords(record);
+  let p = null;
+  try {
+    p = await call('POST', '/api/positions', { game, record });
+  } catch (err) {
+    if (err.status !== 400) throw err;
+  }
+  if (p && (p.moves.length || !words.length)) return withLayout(p);
+  return withLayout(await call('POST', '/api/positions', { game, position: fen, moves: words }));
+}
+
+/** The move texts of a record in PGN's shape, and its FEN tag (notation, no rules). */
+export function recordWords(text) {
+  const fen = (String(text).match(/\[FEN "([^"]*)"\]/) || [])[1] || null;
+  let body = String(text).replace(/^\s*\[[^\]]*\]\s*$/gm, ' ').replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ').replace(/^%.*$/gm, ' ');
+  for (let prev = ''; prev !== body;) { prev = body; body = body.replace(/\([^()]*\)/g, ' '); }
+  const words = body.split(/\s+/).map((w) => w.replace(/^\d+\.(\.\.)?/, '').replace(/[!?]+$/, ''))
+    .filter((w) => w && !/^\$\d+$/.test(w) && !/^\d+\.+$/.test(w) && !['1-0', '0-1', '1/2-1/2', '*'].includes(w));
+  return { fen, words };
+}
+
+/** POST /api/analysis, read as a stream of server-sent events with fetch: calls
+ *  onLines(lines, done) for every `line` and for `done`.  Abort with `signal`. */
+export async function analyse({ game, position: start = null, moves = [], multipv = 1, nodes }, onLines, signal) {
+  const body = { game, position: start, moves, multipv };
+  if (nodes) body.nodes = nodes;
+  const res = await fetch('/api/analysis', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' }, body: JSON.stringify(body), signal });
+  if (!res.ok) {
+    let msg = `HTTP ${res.status}`;
+    try { msg = (await res.json()).error || msg; } catch { /* not JSON */ }
+    throw new ApiError(res.status, msg);
+  }
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+    let k;
+    while ((k = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, k);
+      buf = buf.slice(k + 2);
+      let event = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (!data.length || (event !== 'line' && event !== 'done')) continue;
+      try {
+        onLines(JSON.parse(data.join('\n')).lines || [], event === 'done');
+      } catch (err) {
+        if (err instanceof SyntaxError) continue;
+        throw err;
+      }
+    }
+  }
+}
+
+const raw = async (method, path, body) => {
+  const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
+  return data;
+};
+export const startReview = (id) => raw('POST', `/api/games/${encodeURIComponent(id)}/review`, undefined);
+export const getReview = (id) => raw('GET', `/api/games/${encodeURIComponent(id)}/review`);
+export const importReview = (game, record) => raw('POST', '/api/reviews', { game, record });
+export const getImportedReview = (id) => raw('GET', `/api/reviews/${encodeURIComponent(id)}`);
+export const getRecord = (id) => fetch(recordUrl(id)).then((r) => (r.ok ? r.text() : Promise.reject(new ApiError(r.status, `HTTP ${r.status}`))));
+/** A game's catalogue entry (title, start_position, layout...). */
+export const entryOf = (game) => gameEntry(game);

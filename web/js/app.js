@@ -4,11 +4,14 @@
 //   #/new/GAME         new game: level, side, optional start position
 //   #/game/ID          play
 //   #/rules/GAME       rules
+//   #/analysis/GAME    the analysis board (?position=&moves=, or ?game=ID) — analysis.js
+//   #/review/ID        a game's review on the analysis board
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard } from './board.js';
 import { h } from './dom.js';
 import { showGame } from './play.js';
+import { showAnalysis } from './analysis.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
 
 const app = document.getElementById('app');
@@ -45,7 +48,11 @@ async function showHome() {
     h('section', { class: 'unfinished', id: 'unfinished', 'aria-labelledby': 'unfinished-h', hidden: api.knownGameIds().length === 0 },
       h('h2', { id: 'unfinished-h' }, t('home.unfinished')),
       h('div', { id: 'unfinished-list' }, h('p', { class: 'muted' }, t('home.loading')))),
-    cards);
+    cards,
+    h('section', { class: 'finished', id: 'finished', 'aria-labelledby': 'finished-h', hidden: true },
+      h('h2', { id: 'finished-h' }, t('home.finished')),
+      h('div', { id: 'finished-list' })),
+    h('p', { class: 'analysis-links' }, t('home.analyse'), ' ', games.map((g) => h('a', { class: 'button small', href: `#/analysis/${g}` }, t(`game.${g}`)))));
   app.replaceChildren(page);
   // The cards in the catalogue's order.
   for (const game of games) {
@@ -77,15 +84,18 @@ async function showHome() {
 
 async function listUnfinished(host) {
   const rows = [];
+  const done = [];
   await Promise.all(api.knownGameIds().map(async (id) => {
     try {
       const s = await api.getGame(id);
       if (s.status.result === 'ongoing') rows.push(s);
+      else done.push(s);
     } catch (err) {
       if (err.status === 404) api.forgetGame(id);
     }
   }));
   rows.sort((a, b) => String(b.updated || '').localeCompare(String(a.updated || '')));
+  listFinished(document.getElementById('finished-list'), done);
   if (!rows.length) {
     host.replaceChildren(h('p', { class: 'muted' }, t('home.none')));
     host.parentNode.hidden = true;
@@ -100,6 +110,31 @@ async function listUnfinished(host) {
         h('strong', {}, t(`game.${s.game}`)), ' ',
         h('span', {}, t('home.row', { side: t('side.' + s.human_side), level: s.level, moves: s.moves.length })),
         h('span', { class: 'button small' }, t('home.resume'))));
+  })));
+}
+
+function resultOf(s) {
+  const r = s.status.result;
+  if (r === 'draw') return t('result.drawn');
+  return s.status.winner === s.human_side ? t('result.won') : t('result.lost');
+}
+
+// Finished games stay listed, with their result, a review and the analysis board.
+function listFinished(host, games) {
+  if (!host) return;
+  games.sort((a, b) => String(b.updated || '').localeCompare(String(a.updated || '')));
+  host.parentNode.hidden = !games.length;
+  host.replaceChildren(h('ul', { class: 'game-list finished-list' }, games.map((s) => {
+    const thumb = h('span', { class: 'thumb', 'aria-hidden': 'true' });
+    drawBoard(thumb, s.layout, s.pieces, { game: s.game, flipped: s.human_side === 'black' });
+    return h('li', { 'data-id': s.id },
+      h('div', { class: 'row' }, thumb,
+        h('a', { href: `#/game/${s.id}` }, h('strong', {}, t(`game.${s.game}`))), ' ',
+        h('span', { class: 'result' }, resultOf(s), ' — ', t('reason.' + s.status.reason)), ' ',
+        h('span', { class: 'muted' }, t('home.row', { side: t('side.' + s.human_side), level: s.level, moves: s.moves.length })),
+        h('span', { class: 'row-actions' },
+          h('a', { class: 'button small primary review-button', href: `#/review/${s.id}` }, t('review.button')),
+          h('a', { class: 'button small', href: `#/analysis/${s.game}?game=${s.id}` }, t('an.button')))));
   })));
 }
 
@@ -140,6 +175,8 @@ async function route() {
   try {
     if (parts[0] === 'game' && parts[1]) leave = await showGame(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
+    else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
+    else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
     else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);
     else await showHome();
   } catch (err) {

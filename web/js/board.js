@@ -73,6 +73,8 @@ export function pieceSide(letter, game = '') {
  *   title     accessible name of the whole board
  *   interactive  cells are focusable buttons with spoken labels (the play page);
  *             otherwise the board is one picture (role img) named by title
+ *   arrows    [{from, to, kind}] arrows drawn over the board between cell centres
+ *             (the engine's best move: kind "best", others "line")
  */
 export function drawBoard(host, board, pieces, options = {}) {
   const { flipped = false, labels = false, marks = {}, game = '' } = options;
@@ -166,6 +168,8 @@ export function drawBoard(host, board, pieces, options = {}) {
     nodes.set(c.name, g);
   }
 
+  if (options.arrows && options.arrows.length) drawArrows(svg, options.arrows, pos, shape);
+
   host.replaceChildren(svg);
   return {
     svg,
@@ -173,6 +177,29 @@ export function drawBoard(host, board, pieces, options = {}) {
     point: (name) => pos.get(name),
     names: board.cells.map((c) => c.name),
   };
+}
+
+let arrowIds = 0;
+
+// Arrows over every kind of board: a shaft from one cell's centre towards another's,
+// stopping short of it, with a head; the graph board's points are closer, so thinner.
+function drawArrows(svg, arrows, pos, shape) {
+  const id = `arrowhead-${++arrowIds}`;
+  const defs = el('defs', {}, svg);
+  for (const kind of ['best', 'line']) {
+    const marker = el('marker', { id: `${id}-${kind}`, viewBox: '0 0 10 10', refX: '4', refY: '5', markerWidth: '2.4', markerHeight: '2.4', orient: 'auto-start-reverse' }, defs);
+    el('path', { d: 'M0,0L10,5L0,10z', class: `arrow-head arrow-head-${kind}` }, marker);
+  }
+  const g = el('g', { class: 'arrows', 'aria-hidden': 'true' }, svg);
+  const width = shape === 'graph' ? S * 0.13 : S * 0.17;
+  for (const a of arrows) {
+    const p = pos.get(a.from), q = pos.get(a.to);
+    if (!p || !q || a.from === a.to) continue;
+    const dx = q.x - p.x, dy = q.y - p.y, d = Math.hypot(dx, dy);
+    const stop = Math.min(S * 0.3, d / 3);
+    const x2 = q.x - (dx / d) * stop, y2 = q.y - (dy / d) * stop;
+    el('line', { x1: p.x, y1: p.y, x2: x2.toFixed(2), y2: y2.toFixed(2), class: `arrow arrow-${a.kind || 'best'}`, 'stroke-width': width, 'marker-end': `url(#${id}-${a.kind === 'line' ? 'line' : 'best'})`, 'data-from': a.from, 'data-to': a.to }, g);
+  }
 }
 
 function drawCrown(parent, cx, cy, r, cls) {

@@ -48,6 +48,7 @@ export async function showGame(host, id) {
   let handle = null;
   let drag = null;
   let es = null;
+  let back = null;       // {ply, pieces, last} while the player looks back through the game
 
   const cfg = UI[S.game] || {};
   const boardHost = h('div', { class: 'board-host', id: 'board' });
@@ -66,7 +67,7 @@ export async function showGame(host, id) {
 
   const mine = () => S.human_side;
   const myTurn = () => S.status.result === 'ongoing' && S.side_to_move === S.human_side && !!api.tokenOf(S.id);
-  const legal = () => (myTurn() ? S.legal_moves || [] : []);
+  const legal = () => (myTurn() && !back ? S.legal_moves || [] : []);
   const allReturns = () => legal().length > 0 && legal().every((m) => m.flags.includes('return'));
   const allCaptures = () => legal().length > 0 && legal().every((m) => m.flags.includes('capture'));
   const candidates = () => (sel ? legal().filter((m) => m.from === sel.from && sel.path.every((c, i) => m.path[i] === c)) : []);
@@ -76,6 +77,7 @@ export async function showGame(host, id) {
   }
 
   function lastCells() {
+    if (back) return back.last;
     const last = S.moves[S.moves.length - 1];
     return last ? cellsInText(last.move, S.layout.cells.map((c) => c.name)) : [];
   }
@@ -113,6 +115,7 @@ export async function showGame(host, id) {
   }
 
   function shownPieces() {
+    if (back) return back.pieces;
     if (pending) return previewPieces(pending);
     if (!sel || !sel.path.length) return S.pieces;
     const p = { ...S.pieces };
@@ -205,6 +208,8 @@ export async function showGame(host, id) {
     }
 
     const lines = [];
+    if (back) lines.push(h('p', { class: 'looking-back', id: 'looking-back' }, t('play.lookingback', { ply: num(back.ply), n: num(S.moves.length) }), ' ',
+      h('button', { type: 'button', class: 'small', id: 'to-present', onclick: () => { back = null; render(); } }, t('play.present'))));
     if (notice) lines.push(h('p', { class: notice.kind || '' }, notice.text));
     if (myTurn() && !busy) {
       const ret = allReturns();
@@ -249,6 +254,8 @@ export async function showGame(host, id) {
     }
     const ext = S.game === 'chess' ? 'pgn' : 'txt';
     items.push(h('a', { class: 'button', id: 'record', href: api.recordUrl(S.id), download: `agora-${S.game}-${S.id}.${ext}` }, t(S.game === 'chess' ? 'play.record.pgn' : 'play.record')));
+    items.push(h('a', { class: 'button', id: 'analyse', href: `#/analysis/${S.game}?game=${S.id}` }, t('an.button')));
+    if (over) items.push(h('a', { class: 'button primary', id: 'review-game', href: `#/review/${S.id}` }, t('review.button')));
     items.push(h('a', { class: 'button', href: `#/rules/${S.game}` }, t('home.rules')));
     controls.replaceChildren(...items);
   }
@@ -259,12 +266,43 @@ export async function showGame(host, id) {
     const firstBlack = (n % 2 === 0) === (S.side_to_move === 'black');
     const plies = firstBlack ? [null, ...S.moves] : S.moves;
     for (let i = 0; i < plies.length; i += 2) {
-      const cellOf = (m, k) => h('span', { class: 'ply' + (m && m === S.moves[n - 1] ? ' last' : '') }, m ? m.display : '…');
+      const cellOf = (m) => {
+        if (!m) return h('span', { class: 'ply' }, '…');
+        const shown = back ? back.ply === m.ply : m === S.moves[n - 1];
+        return h('button', { type: 'button', class: 'ply' + (m === S.moves[n - 1] ? ' last' : '') + (shown ? ' shown' : ''), 'data-ply': m.ply,
+          'aria-current': shown ? 'true' : null, 'aria-label': t('play.lookat', { ply: num(m.ply), move: m.display }), onclick: () => lookBack(m.ply) }, m.display);
+      };
       items.push(h('li', {}, h('span', { class: 'num' }, num(i / 2 + 1) + '.'), cellOf(plies[i], i), plies[i + 1] !== undefined ? cellOf(plies[i + 1], i + 1) : ''));
     }
     moveList.replaceChildren(...items);
-    moveList.scrollTop = moveList.scrollHeight;
+    if (!back) moveList.scrollTop = moveList.scrollHeight;
+    else moveList.querySelector('.ply.shown')?.scrollIntoView({ block: 'nearest' });
   }
+
+  // Looking back: the position after the game's first `ply` moves, from the server
+  // (POST /api/positions with the game's start and those moves); the present returns
+  // with the next move, a click on the board, or the button.
+  async function lookBack(ply) {
+    if (ply >= S.moves.length) { back = null; render(); return; }
+    try {
+      const p = await api.position({ game: S.game, position: S.start_position, moves: S.moves.slice(0, ply).map((m) => m.move) });
+      const m = S.moves[ply - 1];
+      back = { ply, pieces: p.pieces, last: m ? cellsInText(m.move, S.layout.cells.map((c) => c.name)) : [] };
+      sel = null;
+      render();
+      moveList.querySelector('.ply.shown')?.focus();
+    } catch (err) {
+      notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
+      render();
+    }
+  }
+  moveList.addEventListener('keydown', (e) => {
+    const k = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    if (!k && e.key !== 'End' && e.key !== 'Home') return;
+    e.preventDefault();
+    const at = back ? back.ply : S.moves.length;
+    lookBack(e.key === 'End' ? S.moves.length : e.key === 'Home' ? 0 : Math.max(0, Math.min(S.moves.length, at + k)));
+  });
 
   function renderChooser() {
     chooser.hidden = !promo;
@@ -297,7 +335,7 @@ export async function showGame(host, id) {
     if (state && state.id === S.id && state.moves.length >= S.moves.length) { // not an older state arriving late
       const changed = state.moves.length !== S.moves.length || state.status.result !== S.status.result;
       S = state;
-      if (changed) { sel = null; promo = null; }
+      if (changed) { sel = null; promo = null; back = null; }
     }
     render();
     if (S.status.result !== 'ongoing' && es) { es.close(); es = null; }
@@ -334,6 +372,7 @@ export async function showGame(host, id) {
 
   // A click (or Enter) on a cell: select, extend the path, or send the move.
   function clickCell(cell) {
+    if (back) { back = null; render(); return; } // the board comes back to the present
     if (!myTurn() || busy || promo) return;
     focusCell = cell;
     notice = null;
