@@ -122,6 +122,50 @@ TEST(server_positions_are_the_games_positions)
     server_stop(srv);
 }
 
+/* A record read into a position by the game's own reader: its start and main line
+ * (comments and variations skipped); the record's game by its Variant tag; a bad move
+ * named. */
+TEST(server_positions_read_records)
+{
+    struct server *srv = start_analysis_server(":memory:", 2, 4, 20000);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"chess\",\"record\":\"[Event \\\"x\\\"]\\n\\n"
+                          "1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 Nc6 *\"}",
+                          &j),
+                 200);
+    json_t *mv = json_object_get(j, "moves");
+    CHECK_EQ_INT((int)json_array_size(mv), 4);
+    CHECK_STR(jstr(json_array_get(mv, 3), "display"), "Nc6");
+    CHECK_STR(jstr(json_array_get(mv, 0), "move"), "e2e4");
+    CHECK(json_is_null(json_object_get(j, "start_position")));
+    CHECK_EQ_INT((int)json_integer_value(json_object_get(j, "ply")), 4);
+    json_decref(j);
+    /* The other games' records name their game; a start of their own is kept. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"record\":\"[Variant \\\"egara-guti\\\"]\\n[SetUp \\\"1\\\"]\\n"
+                          "[FEN \\\"5/3/3/B/W1W/3/5 w\\\"]\\n\\n1. c3xe5 *\"}",
+                          &j),
+                 200);
+    CHECK_STR(jstr(j, "game"), "egara-guti");
+    CHECK(json_is_string(json_object_get(j, "start_position")));
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "moves")), 1);
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"chess\",\"record\":\"1. e4 e5 2. Ke3 *\"}", &j),
+                 400);
+    CHECK_MSG(strstr(jstr(j, "error"), "Ke3") != NULL, "error: %s", jstr(j, "error"));
+    json_decref(j);
+    CHECK_EQ_INT(
+        api_call(port, "POST", "/api/positions", NULL, "{\"game\":\"chess\",\"record\":7}", &j),
+        400);
+    json_decref(j);
+    server_stop(srv);
+}
+
 TEST(server_analysis_streams_lines_then_done)
 {
     if (!game_find("chess"))

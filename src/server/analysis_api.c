@@ -126,13 +126,81 @@ static int read_position(json_t *body, struct body_position *p, struct api_respo
     return 0;
 }
 
+/* "record" in place of "position" and "moves": the record's start and main line, read
+ * by the game's own record reader (the game named, or the one its Variant tag names).
+ * 0, or -1 after a 400 naming the bad move or token. */
+static int read_record_position(json_t *body, struct body_position *p, struct api_response *r)
+{
+    memset(p, 0, sizeof *p);
+    json_t *jg = json_object_get(body, "game"), *jr = json_object_get(body, "record");
+    if (!json_is_string(jr) || strlen(json_string_value(jr)) != json_string_length(jr)) {
+        api_set_error(r, 400, "bad \"record\": expected the record's text");
+        return -1;
+    }
+    const char *text = json_string_value(jr);
+    const struct game *g = jg && !json_is_null(jg)
+                               ? (json_is_string(jg) ? game_find(json_string_value(jg)) : NULL)
+                               : game_of_record(text);
+    if (!g) {
+        char list[200];
+        game_list(list, sizeof list);
+        api_set_error(r, 400, "unknown \"game\": expected one of %s", list);
+        return -1;
+    }
+    char err[ERROR_TEXT_MAX], result[32];
+    void *read = game_state_new(g);
+    struct record_header *h = malloc(sizeof *h);
+    long used =
+        read && h ? g->read_record(text, read, h, result, sizeof result, err, sizeof err) : -2;
+    free(h);
+    int n = used > 0 ? g->ply(read) : 0;
+    p->g = g;
+    p->st = game_state_new(g);
+    p->moves = calloc((size_t)n + 1, sizeof *p->moves);
+    Move *line = malloc(sizeof(Move) * ((size_t)n + 1));
+    if (used <= 0 || !p->st || !p->moves || !line) {
+        if (used == 0)
+            api_set_error(r, 400, "bad \"record\": it holds no game");
+        else if (used == -1)
+            api_set_error(r, 400, "bad \"record\" for %s: %s", g->name, err);
+        else
+            api_set_error(r, 500, "out of memory");
+        free(read);
+        free(line);
+        body_position_free(p);
+        return -1;
+    }
+    /* The start: the state read, every move taken back (states are flat blocks). */
+    for (int i = 0; i < n; i++)
+        line[i] = g->history_move(read, i);
+    memcpy(p->st, read, g->state_size);
+    for (int i = n - 1; i >= 0; i--)
+        g->unmake_move(p->st, line[i]);
+    char pos[POSITION_TEXT_MAX], std[POSITION_TEXT_MAX];
+    g->write_position(p->st, pos, sizeof pos);
+    g->start(read);
+    g->write_position(read, std, sizeof std);
+    if (strcmp(pos, std) != 0)
+        snprintf(p->start, sizeof p->start, "%s", pos);
+    for (int i = 0; i < n; i++) {
+        struct move_rec *rec = &p->moves[p->n_moves++];
+        g->move_text(p->st, line[i], rec->text, sizeof rec->text);
+        game_move_display(g, p->st, line[i], rec->display, sizeof rec->display);
+        g->make_move(p->st, line[i]);
+    }
+    free(read);
+    free(line);
+    return 0;
+}
+
 static void handle_position(const struct api_request *req, struct api_response *r)
 {
     json_t *body = api_body_object(req, false, r);
     if (!body)
         return;
     struct body_position p;
-    int rc = read_position(body, &p, r);
+    int rc = json_object_get(body, "record") ? read_record_position(body, &p, r)
+                                             : read_position(body, &p, r);
     json_decref(body);
     if (rc != 0)
         return;

@@ -145,31 +145,11 @@ async function withLayout(p) {
 }
 
 /** POST /api/positions: the position after `moves` from `position` (null: the start),
- *  with its legal moves; or, with `record`, the record's start and moves (proposal). */
+ *  with its legal moves; or, with `record`, the record's start and main line, read by
+ *  the server's own record reader (the browser reads no notation). */
 export async function position({ game, position: start = null, moves = [], record }) {
-  if (record === undefined) return withLayout(await call('POST', '/api/positions', { game, position: start, moves }));
-  // Proposed (API.md): the server reads the record.  A server without it answers the
-  // bare start; then the record's moves are read here as notation only (tags, comments,
-  // variations, numbers and results dropped) and the server judges every one of them.
-  const { fen, words } = recordWords(record);
-  let p = null;
-  try {
-    p = await call('POST', '/api/positions', { game, record });
-  } catch (err) {
-    if (err.status !== 400) throw err;
-  }
-  if (p && (p.moves.length || !words.length)) return withLayout(p);
-  return withLayout(await call('POST', '/api/positions', { game, position: fen, moves: words }));
-}
-
-/** The move texts of a record in PGN's shape, and its FEN tag (notation, no rules). */
-export function recordWords(text) {
-  const fen = (String(text).match(/\[FEN "([^"]*)"\]/) || [])[1] || null;
-  let body = String(text).replace(/^\s*\[[^\]]*\]\s*$/gm, ' ').replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ').replace(/^%.*$/gm, ' ');
-  for (let prev = ''; prev !== body;) { prev = body; body = body.replace(/\([^()]*\)/g, ' '); }
-  const words = body.split(/\s+/).map((w) => w.replace(/^\d+\.(\.\.)?/, '').replace(/[!?]+$/, ''))
-    .filter((w) => w && !/^\$\d+$/.test(w) && !/^\d+\.+$/.test(w) && !['1-0', '0-1', '1/2-1/2', '*'].includes(w));
-  return { fen, words };
+  const body = record === undefined ? { game, position: start, moves } : { game, record };
+  return withLayout(await call('POST', '/api/positions', body));
 }
 
 /** POST /api/analysis, read as a stream of server-sent events with fetch: calls
