@@ -188,8 +188,10 @@ static int line_start(const struct scan *r)
     return r->p == r->text || r->p[-1] == '\n';
 }
 
-/* Skip spaces, escape lines, and (when `comments`) comments. */
-static void skip_blank(struct scan *r, int comments)
+/* Skip spaces, escape lines, and (when `comments`) comments, each given to rd's
+ * comment callback when there is one (rd may be NULL).  0, or -1 when the callback
+ * stopped the reading. */
+static int skip_blank_to(struct scan *r, int comments, const struct record_reader *rd)
 {
     for (;;) {
         while (isspace((unsigned char)*r->p))
@@ -197,18 +199,27 @@ static void skip_blank(struct scan *r, int comments)
         if (*r->p == '%' && line_start(r)) {
             while (*r->p && *r->p != '\n')
                 r->p++;
-        } else if (comments && *r->p == ';') {
-            while (*r->p && *r->p != '\n')
+        } else if (comments && (*r->p == ';' || *r->p == '{')) {
+            char end = *r->p == ';' ? '\n' : '}';
+            const char *text = ++r->p;
+            while (*r->p && *r->p != end)
                 r->p++;
-        } else if (comments && *r->p == '{') {
-            while (*r->p && *r->p != '}')
+            size_t len = (size_t)(r->p - text);
+            if (end == '\n' && len && text[len - 1] == '\r')
+                len--;
+            if (end == '}' && *r->p)
                 r->p++;
-            if (*r->p)
-                r->p++;
+            if (rd && rd->comment && rd->comment(rd->ctx, text, len, r->err, r->err_size))
+                return -1;
         } else {
-            return;
+            return 0;
         }
     }
+}
+
+static void skip_blank(struct scan *r, int comments)
+{
+    skip_blank_to(r, comments, NULL);
 }
 
 static int read_tag(struct scan *r, struct record_header *h)
@@ -291,12 +302,39 @@ long record_parse(const char *text, const struct record_reader *rd, struct recor
         return 0;
     if (read_tags(&r, h) || rd->begin(rd->ctx, h, err, err_size))
         return -1;
+    /* Followed variations: the ply each open line began at, and the ply to go back
+     * to when each closes. */
+    int depth = 0, line_first[RECORD_DEPTH_MAX + 1], resume[RECORD_DEPTH_MAX + 1];
+    line_first[0] = 0;
     for (int ply = 0;;) {
-        skip_blank(&r, 1);
-        if (!*r.p || (*r.p == '[' && line_start(&r)))
+        if (skip_blank_to(&r, 1, rd))
+            return -1;
+        if (!*r.p || (*r.p == '[' && line_start(&r))) {
+            if (depth)
+                return fail(err, err_size, "a variation left open after %d plies", ply);
             break; /* a record without a result token */
-        if (*r.p == '(') {
+        }
+        if (*r.p == '(' && !rd->variation_start) {
             skip_variation(&r);
+            continue;
+        }
+        if (*r.p == '(') {
+            if (ply == line_first[depth])
+                return fail(err, err_size, "a variation before any move, after %d plies", ply);
+            if (depth == RECORD_DEPTH_MAX)
+                return fail(err, err_size, "variations nested more than %d deep", RECORD_DEPTH_MAX);
+            r.p++;
+            resume[depth++] = ply--;
+            line_first[depth] = ply;
+            if (rd->variation_start(rd->ctx, ply, depth, err, err_size))
+                return -1;
+            continue;
+        }
+        if (*r.p == ')' && depth) {
+            r.p++;
+            ply = resume[--depth];
+            if (rd->variation_end && rd->variation_end(rd->ctx, ply, depth + 1, err, err_size))
+                return -1;
             continue;
         }
         if (*r.p == ')')
@@ -317,6 +355,8 @@ long record_parse(const char *text, const struct record_reader *rd, struct recor
         tok[n] = 0;
         if (!n)
             return fail(err, err_size, "unexpected '%c' after %d plies", *r.p, ply);
+        if (is_result(tok) && depth)
+            return fail(err, err_size, "the result %s inside a variation", tok);
         if (is_result(tok)) {
             snprintf(result, result_size, "%s", tok);
             break;

@@ -14,7 +14,8 @@
  *     lines under 80 columns, a comment {why it ended} and the result token.
  *
  * The reader accepts what people and programs write: comments in braces and after ';',
- * NAGs ($12), suffix annotations (!?), variations in parentheses (nested, skipped),
+ * NAGs ($12), suffix annotations (!?), variations in parentheses (nested; skipped by
+ * the games' readers, followed by record_read_tree below),
  * move numbers with or without a space ("1.e4", "3... Nf6"), escape lines ('%'), and
  * several records one after another.  A game's move texts must therefore never hold
  * white space or any of { } ( ) ; [ ] $, never begin with a digit and a '.', and never
@@ -77,15 +78,42 @@ int record_write_end(struct record_writer *w, const struct game *g, const struct
 
 /* ---- Reading: the PGN syntax, for every game's reader -------------------------- */
 
+/* The deepest nesting of variations record_parse follows (when it follows them). */
+#define RECORD_DEPTH_MAX 32
+
 /* What a game's reader gives record_parse. */
 struct record_reader {
     /* The tags are read: set up the game they describe (its FEN tag or the start).
      * 0, or -1 with err. */
     int (*begin)(void *ctx, const struct record_header *h, char *err, size_t err_size);
     /* One move token (its move number taken off, suffix annotations still on), the
-     * `ply`th of the record counted from 0: make it, or -1 with err naming it. */
+     * `ply`th of the record counted from 0: make it, or -1 with err naming it.  Inside
+     * a variation, `ply` counts the plies of the variation's position from the record's
+     * start, so a variation's first move has the ply of the move it replaces. */
     int (*move)(void *ctx, const char *token, int ply, char *err, size_t err_size);
     void *ctx;
+
+    /* Optional, for readers that keep what the main line's readers skip; left NULL
+     * (as the game readers leave them) the reading is the main line alone, variations
+     * and comments skipped.  Each returns 0, or -1 with err to stop the reading.
+     *
+     * variation_start: a '(' after at least one move of the current line: the moves
+     * until the matching variation_end are an alternative to the line's last move,
+     * played from the position before it (PGN's rule); `ply` is that move's ply
+     * (0-based) and `depth` the variation's nesting (1 for one in the main line).
+     * Variations then nest at most RECORD_DEPTH_MAX deep; a '(' before a line's first
+     * move, a result token inside a variation and a variation left open are errors.
+     * With variation_start NULL, variation_end is never called. */
+    int (*variation_start)(void *ctx, int ply, int depth, char *err, size_t err_size);
+    /* variation_end: its ')': the line that held the variation goes on after the move
+     * the variation replaced; `ply` counts the plies made on that line. */
+    int (*variation_end)(void *ctx, int ply, int depth, char *err, size_t err_size);
+    /* comment: the text of a comment of the movetext ("{text}" without its braces,
+     * or ';' to the line's end), not terminated: `len` bytes; it follows the move last
+     * given to `move` (none yet: the movetext's first comments, or a variation's before
+     * its first move).  Comments in skipped variations and around the tags are not
+     * given. */
+    int (*comment)(void *ctx, const char *text, size_t len, char *err, size_t err_size);
 };
 
 /* Read one record from `text`: tags into `h`, then begin, then every move through the
@@ -115,3 +143,41 @@ long record_read(const struct game *g, const char *text, void *st, struct record
 /* Does a Variant tag's value name game g: its record_variant, its name or an alias
  * (case ignored)?  The table of games (games/registry.h) picks a record's game by it. */
 int record_names_game(const struct game *g, const char *variant);
+
+/* ---- A record's whole tree: main line, variations, comments --------------------- */
+
+/* One move of a record's tree. */
+struct record_node {
+    int parent; /* the node it follows (an index into the tree's nodes); -1: the start */
+    int ply;    /* its ply from the record's start: 1 for a first move */
+    Move move;
+    char text[MOVE_TEXT_MAX];    /* the game's move text (move_text) */
+    char display[MOVE_TEXT_MAX]; /* its display text (game_move_display: SAN for chess) */
+    char *comment; /* the comments after it, joined by a space (malloc'ed); NULL: none */
+};
+
+/* The moves of one record in reading order.  A node's children are the nodes whose
+ * parent it is, in order: the first is the line's continuation, the others are its
+ * variations (alternatives to the first, played from the same position).  The first
+ * child of the start (parent -1) begins the main line. */
+struct record_tree {
+    struct record_header h;
+    char result[16]; /* the result token ("*", "1-0", ...); empty without one */
+    int n, cap;
+    struct record_node *nodes;
+};
+
+/* Read one record of game g from `text` with every variation and comment: tags into
+ * t->h, its start (its FEN tag, else the game's start) into `st` (a state of g), its
+ * moves into t (nested variations too).  A move is read by the game's parse_move, or
+ * else by the move text or display text of a move the position allows (chess: SAN,
+ * as its reader reads it).  Comments before a line's first move are left out.
+ * Returns the characters used, 0 at the end of the text (t empty), or -1 with err
+ * naming the bad move as "move 3... Nf9: ..." ("move 3... Nf9 in a variation: ..."
+ * inside one) or the problem, and t empty.  t is overwritten (free an earlier tree
+ * first); free it with record_tree_free.  Moves are numbered from 1, or, for standard
+ * PGN (g->record_variant NULL), from the FEN tag's move number. */
+long record_read_tree(const struct game *g, const char *text, void *st, struct record_tree *t,
+                      char *err, size_t err_size);
+/* Frees the nodes and their comments; t is then an empty tree. */
+void record_tree_free(struct record_tree *t);

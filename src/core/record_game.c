@@ -134,7 +134,7 @@ long record_read(const struct game *g, const char *text, void *st, struct record
     struct generic_reader r = {g, st, 0, malloc(sizeof(Move) * (size_t)g->max_moves)};
     if (!r.moves)
         return fail(err, err_size, "out of memory");
-    struct record_reader rd = {generic_begin, generic_move, &r};
+    struct record_reader rd = {.begin = generic_begin, .move = generic_move, .ctx = &r};
     long used = record_parse(text, &rd, h, result, result_size, err, err_size);
     free(r.moves);
     return used;

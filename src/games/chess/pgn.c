@@ -86,7 +86,7 @@ static int read_move(void *ctx, const char *san, int ply, char *err, size_t err_
 long chess_pgn_read(const char *text, void *st, struct record_header *h, char *result,
                     size_t result_size, char *err, size_t err_size)
 {
-    struct record_reader rd = {read_begin, read_move, st};
+    struct record_reader rd = {.begin = read_begin, .move = read_move, .ctx = st};
     return record_parse(text, &rd, h, result, result_size, err, err_size);
 }
 
