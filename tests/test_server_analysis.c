@@ -143,6 +143,14 @@ TEST(server_positions_read_records)
     CHECK_STR(jstr(json_array_get(mv, 0), "move"), "e2e4");
     CHECK(json_is_null(json_object_get(j, "start_position")));
     CHECK_EQ_INT((int)json_integer_value(json_object_get(j, "ply")), 4);
+    /* The whole tree: the main line, e5's variation c5 with its comment. */
+    json_t *tree = json_object_get(j, "tree");
+    CHECK_EQ_INT((int)json_array_size(tree), 4);
+    CHECK_STR(jstr(json_array_get(tree, 0), "comment"), "best");
+    json_t *vars = json_object_get(json_array_get(tree, 1), "variations");
+    CHECK_EQ_INT((int)json_array_size(vars), 1);
+    CHECK_EQ_INT((int)json_array_size(json_array_get(vars, 0)), 2);
+    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 1), "display"), "Nf3");
     json_decref(j);
     /* The other games' records name their game; a start of their own is kept. */
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
@@ -159,9 +167,106 @@ TEST(server_positions_read_records)
                  400);
     CHECK_MSG(strstr(jstr(j, "error"), "Ke3") != NULL, "error: %s", jstr(j, "error"));
     json_decref(j);
+    /* A bad move inside a variation is a 400 naming it; the main line alone is fine. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"chess\",\"record\":\"1. e4 e5 (1... c5 2. Nf3 "
+                          "(2. Ke3)) 2. Nf3 *\"}",
+                          &j),
+                 400);
+    CHECK_MSG(strstr(jstr(j, "error"), "move 2. Ke3 in a variation") != NULL, "error: %s",
+              jstr(j, "error"));
+    json_decref(j);
     CHECK_EQ_INT(
         api_call(port, "POST", "/api/positions", NULL, "{\"game\":\"chess\",\"record\":7}", &j),
         400);
+    json_decref(j);
+    server_stop(srv);
+}
+
+/* The tree of a record (every variation, nested, and every comment) beside its main
+ * line, for chess and for the other games; a position without a record has none. */
+TEST(server_positions_record_tree)
+{
+    struct server *srv = start_analysis_server(":memory:", 2, 4, 20000);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"chess\",\"record\":\"[Event \\\"x\\\"]\\n\\n"
+                          "1. e4 {good \\u00e9lan} e5 (1... c5 {Sicilian} 2. Nf3 (2. Nc3 {closed} "
+                          "Nc6) d6) (1... e6) 2. Nf3 Nc6 *\"}",
+                          &j),
+                 200);
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "moves")), 4);
+    CHECK(json_array_size(json_object_get(j, "legal_moves")) > 0);
+    json_t *tree = json_object_get(j, "tree");
+    CHECK_EQ_INT((int)json_array_size(tree), 4);
+    json_t *e4 = json_array_get(tree, 0), *e5 = json_array_get(tree, 1);
+    CHECK_STR(jstr(e4, "move"), "e2e4");
+    CHECK_STR(jstr(e4, "display"), "e4");
+    CHECK_STR(jstr(e4, "comment"), "good \xc3\xa9lan");
+    CHECK_EQ_INT((int)json_array_size(json_object_get(e4, "variations")), 0);
+    CHECK_STR(jstr(e5, "comment"), "");
+    json_t *vars = json_object_get(e5, "variations");
+    CHECK_EQ_INT((int)json_array_size(vars), 2);
+    json_t *sicilian = json_array_get(vars, 0);
+    CHECK_EQ_INT((int)json_array_size(sicilian), 3);
+    CHECK_STR(jstr(json_array_get(sicilian, 0), "move"), "c7c5");
+    CHECK_STR(jstr(json_array_get(sicilian, 0), "comment"), "Sicilian");
+    json_t *nf3 = json_array_get(sicilian, 1);
+    CHECK_STR(jstr(nf3, "display"), "Nf3");
+    json_t *inner = json_array_get(json_object_get(nf3, "variations"), 0);
+    CHECK_EQ_INT((int)json_array_size(inner), 2);
+    CHECK_STR(jstr(json_array_get(inner, 0), "display"), "Nc3");
+    CHECK_STR(jstr(json_array_get(inner, 0), "comment"), "closed");
+    CHECK_STR(jstr(json_array_get(inner, 1), "move"), "b8c6");
+    CHECK_STR(jstr(json_array_get(sicilian, 2), "display"), "d6");
+    CHECK_STR(jstr(json_array_get(json_array_get(vars, 1), 0), "display"), "e6");
+    CHECK_STR(jstr(json_array_get(tree, 3), "display"), "Nc6");
+    json_decref(j);
+
+    /* Egara-guti and Agon: their move texts, a variation each. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"record\":\"[Variant \\\"egara-guti\\\"]\\n\\n1. c3-d4 "
+                          "(1. d3-d4 {centre}) e5xc3 2. b2xd4 d5-e5 (2... f6-e5) *\"}",
+                          &j),
+                 200);
+    CHECK_STR(jstr(j, "game"), "egara-guti");
+    tree = json_object_get(j, "tree");
+    CHECK_EQ_INT((int)json_array_size(tree), 4);
+    vars = json_object_get(json_array_get(tree, 0), "variations");
+    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "move"), "d3-d4");
+    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "comment"), "centre");
+    vars = json_object_get(json_array_get(tree, 3), "variations");
+    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "move"), "f6-e5");
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"agon\",\"record\":\"1. a5-a4 (1. a5-a6 {or}) *\"}", &j),
+                 200);
+    tree = json_object_get(j, "tree");
+    CHECK_EQ_INT((int)json_array_size(tree), 1);
+    vars = json_object_get(json_array_get(tree, 0), "variations");
+    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "move"), "a5-a6");
+    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "comment"), "or");
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"agon\",\"record\":\"1. a5-a4 (1. a5-a6 zz-top) *\"}", &j),
+                 400);
+    CHECK_MSG(strstr(jstr(j, "error"), "move 1... zz-top in a variation") != NULL, "error: %s",
+              jstr(j, "error"));
+    json_decref(j);
+    /* A record without moves: an empty tree; a bare position: none. */
+    CHECK_EQ_INT(
+        api_call(port, "POST", "/api/positions", NULL, "{\"game\":\"chess\",\"record\":\"*\"}", &j),
+        200);
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "tree")), 0);
+    CHECK(json_is_array(json_object_get(j, "tree")));
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
+                          "{\"game\":\"chess\",\"moves\":[\"e2e4\"]}", &j),
+                 200);
+    CHECK(json_object_get(j, "tree") == NULL);
     json_decref(j);
     server_stop(srv);
 }

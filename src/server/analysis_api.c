@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/record.h"
 #include "games/registry.h"
+#include "json_out.h"
 #include "review_jobs.h"
 #include "server_state.h"
 #include "session.h"
@@ -29,12 +30,14 @@ struct body_position {
     char start[POSITION_TEXT_MAX];
     struct move_rec *moves;
     int n_moves;
+    char *tree; /* a record's whole tree as JSON text (read_record_position), or NULL */
 };
 
 static void body_position_free(struct body_position *p)
 {
     free(p->st);
     free(p->moves);
+    free(p->tree);
     memset(p, 0, sizeof *p);
 }
 
@@ -126,6 +129,96 @@ static int read_position(json_t *body, struct body_position *p, struct api_respo
     return 0;
 }
 
+/* A JSON string of `text`, valid UTF-8 or not (bytes that are not become '?'). */
+static json_t *text_json(const char *text)
+{
+    json_t *j = json_string(text);
+    if (j)
+        return j;
+    char *copy = strdup(text);
+    for (char *c = copy; c && *c; c++)
+        if ((unsigned char)*c >= 0x80)
+            *c = '?';
+    j = copy ? json_string(copy) : NULL;
+    free(copy);
+    return j ? j : json_string("");
+}
+
+/* The line of the tree that begins at node `k`, as an array of {"move", "display",
+ * "comment", "variations"}: node k and the first child of each node after it.  A node
+ * that is its parent's first child carries the parent's other children as its
+ * variations (the alternatives to it), each a line of its own. */
+static json_t *tree_line(const struct record_tree *t, const int *first, const int *next, int k)
+{
+    json_t *line = json_array();
+    for (; k >= 0; k = first[k]) {
+        const struct record_node *n = &t->nodes[k];
+        json_t *vars = json_array();
+        int parent = n->parent < 0 ? t->n : n->parent;
+        if (first[parent] == k)
+            for (int v = next[k]; v >= 0; v = next[v])
+                json_array_append_new(vars, tree_line(t, first, next, v));
+        json_array_append_new(line, json_pack("{sssssoso}", "move", n->text, "display", n->display,
+                                              "comment", text_json(n->comment ? n->comment : ""),
+                                              "variations", vars));
+    }
+    return line;
+}
+
+/* The tree's main line with its variations as JSON text (malloc'ed), or NULL. */
+static char *tree_text(const struct record_tree *t)
+{
+    /* first[i]: node i's first child, next[i]: its next sibling (-1: none); the start
+     * is index t->n */
+    int *first = malloc(sizeof(int) * ((size_t)t->n + 1)),
+        *next = malloc(sizeof(int) * ((size_t)t->n + 1));
+    int *last = malloc(sizeof(int) * ((size_t)t->n + 1));
+    char *text = NULL;
+    if (first && next && last) {
+        for (int i = 0; i <= t->n; i++)
+            first[i] = next[i] = last[i] = -1;
+        for (int i = 0; i < t->n; i++) {
+            int parent = t->nodes[i].parent < 0 ? t->n : t->nodes[i].parent;
+            if (last[parent] < 0)
+                first[parent] = i;
+            else
+                next[last[parent]] = i;
+            last[parent] = i;
+        }
+        text = json_text(tree_line(t, first, next, first[t->n]));
+    }
+    free(first);
+    free(next);
+    free(last);
+    return text;
+}
+
+/* The record's tree (record_read_tree) as JSON text into p->tree: 0, or -1 after a 400
+ * naming the bad move (or a 500). */
+static int read_record_tree(const struct game *g, const char *text, struct body_position *p,
+                            struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    void *st = game_state_new(g);
+    struct record_tree *t = calloc(1, sizeof *t);
+    long used = st && t ? record_read_tree(g, text, st, t, err, sizeof err) : -2;
+    if (used > 0 && !(p->tree = tree_text(t)))
+        used = -2;
+    if (t)
+        record_tree_free(t);
+    free(t);
+    free(st);
+    if (used > 0)
+        return 0;
+    if (used == -1)
+        api_set_error(r, 400, "bad \"record\" for %s: %s", g->name, err);
+    else if (used == 0)
+        api_set_error(r, 400, "bad \"record\": it holds no game");
+    else
+        api_set_error(r, 500, "out of memory");
+    return -1;
+}
+
 /* "record" in place of "position" and "moves": the record's start and main line, read
  * by the game's own record reader (the game named, or the one its Variant tag names).
  * 0, or -1 after a 400 naming the bad move or token. */
@@ -190,7 +283,18 @@ static int read_record_position(json_t *body, struct body_position *p, struct ap
     }
     free(read);
     free(line);
+    if (read_record_tree(g, text, p, r) != 0) {
+        body_position_free(p);
+        return -1;
+    }
     return 0;
+}
+
+/* The record's tree, between a position's moves and its legal moves. */
+static void tree_out(struct jout *j, void *ctx)
+{
+    jout_key(j, "tree");
+    jout_raw(j, ctx);
 }
 
 static void handle_position(const struct api_request *req, struct api_response *r)
@@ -204,8 +308,13 @@ static void handle_position(const struct api_request *req, struct api_response *
     json_decref(body);
     if (rc != 0)
         return;
-    struct position_view v = {
-        .g = p.g, .st = p.st, .start = p.start, .moves = p.moves, .n_moves = p.n_moves};
+    struct position_view v = {.g = p.g,
+                              .st = p.st,
+                              .start = p.start,
+                              .moves = p.moves,
+                              .n_moves = p.n_moves,
+                              .before_legal = p.tree ? tree_out : NULL,
+                              .ctx = p.tree};
     p.g->status(p.st, &v.status);
     api_set_text(r, 200, position_text(&v));
     body_position_free(&p);
