@@ -356,6 +356,54 @@ function recordMoves(text) {
   return { fen, words };
 }
 
+// A record's whole tree, as API.md's POST /api/positions {"game", "record"} answers it:
+// the main line's nodes {move, display, comment, variations: [line, ...]}, each move
+// found in the fixture from the position before it (a variation's from the position
+// before the move it replaces); comments before a line's first move are left out.
+// Also the main line's texts, for positionJson.  An Error (400) names a bad move.
+function recordTree(game, text) {
+  const fen = (text.match(/\[FEN "([^"]*)"\]/) || [])[1] || null;
+  const body = text.replace(/^\s*\[[^\]]*\]\s*$/gm, ' ');
+  const main = [];
+  const open = [];
+  let line = main;
+  for (const tk of body.match(/\{[^}]*\}?|;[^\n]*|[()]|[^\s{}();]+/g) || []) {
+    const last = line[line.length - 1];
+    if (tk[0] === '{' || tk[0] === ';') {
+      const c = tk[0] === '{' ? tk.slice(1).replace(/\}$/, '') : tk.slice(1).replace(/\r$/, '');
+      if (last) last.comment = last.comment ? `${last.comment} ${c}` : c;
+    } else if (tk === '(') {
+      if (!last) throw new Error('bad "record": a variation before any move');
+      last.variations.push([]);
+      open.push(line);
+      line = last.variations[last.variations.length - 1];
+    } else if (tk === ')') {
+      if (!open.length) throw new Error('bad "record": \')\' without \'(\'');
+      line = open.pop();
+    } else {
+      const w = tk.replace(/^\d+\.(\.\.)?/, '').replace(/[!?]+$/, '');
+      if (w && !/^\$\d+$/.test(w) && !['1-0', '0-1', '1/2-1/2', '*'].includes(w)) line.push({ text: w, comment: '', variations: [] });
+    }
+  }
+  if (open.length) throw new Error('bad "record": a variation left open');
+  const resolve = (nodes, before, inVariation) => {
+    const played = [...before];
+    return nodes.map((n) => {
+      const variations = n.variations.map((v) => resolve(v, played, true));
+      let m;
+      try {
+        const ms = positionJson(game, fen, [...played, n.text]).json.moves;
+        m = ms[ms.length - 1];
+      } catch (err) {
+        throw new Error(`bad "record" for ${game}: move ${played.length + 1} ${n.text}${inVariation ? ' in a variation' : ''}: ${err.message}`);
+      }
+      played.push(m.move);
+      return { move: m.move, display: m.display, comment: n.comment, variations };
+    });
+  };
+  return { fen, words: main.map((n) => n.text), tree: resolve(main, [], false) };
+}
+
 // The position after `moves` (move texts or display texts), in the shape of API.md's
 // POST /api/positions answer; an Error (400) for anything the fixture does not hold.
 function positionJson(game, start, moves) {
@@ -449,8 +497,8 @@ async function analysisApi(req, res, path) {
     try {
       // A record read into moves (a proposal: POST /api/positions {"game", "record"}).
       if (typeof body.record === 'string') {
-        const { fen, words } = recordMoves(body.record);
-        return send(res, 200, positionJson(game, fen, words).json);
+        const { fen, words, tree } = recordTree(game, body.record);
+        return send(res, 200, { ...positionJson(game, fen, words).json, tree });
       }
       if (body.moves !== undefined && !Array.isArray(body.moves)) return send(res, 400, { error: 'moves must be an array of move texts' });
       return send(res, 200, positionJson(game, body.position || null, body.moves || []).json);

@@ -530,6 +530,46 @@ test('analysis: import a PGN, step with the keys, variations, promote, delete, e
   await page.done();
 }, { analysis: true });
 
+test('analysis: a tree exported with a variation and a comment comes back whole when imported', async () => {
+  const page = await open({ hash: '#/analysis/chess' });
+  await page.waitForSelector('#board svg');
+  // 1. e4 e5, then 1... c5 in e5's place with a comment.
+  await click(page, 'e2');
+  await click(page, 'e4');
+  await waitCurrent(page, '1.e4');
+  await click(page, 'e7');
+  await click(page, 'e5');
+  await waitCurrent(page, 'e5');
+  await page.click('#status');
+  await page.keyboard.press('ArrowLeft');
+  await waitCurrent(page, '1.e4');
+  await click(page, 'c7');
+  await click(page, 'c5');
+  await waitCurrent(page, '1…c5');
+  await page.fill('#comment', 'sharp');
+  await page.press('#comment', 'Tab');
+  await page.waitForSelector('#tree .comment');
+  await page.click('#export summary');
+  await page.click('#export-tree');
+  const exported = await page.inputValue('#export-text');
+  assert(exported.includes('1. e4 e5 (1... c5 {sharp}) *'), 'tree PGN: ' + JSON.stringify(exported));
+  // Something else first, then the export read back: the variation and its comment.
+  await page.click('#load summary');
+  await page.fill('#record-text', '1. d4 d5 *');
+  await page.click('#load-record');
+  await page.waitForFunction(() => document.querySelectorAll('#tree .mv').length === 2 && !document.querySelector('#tree .comment'));
+  await page.fill('#record-text', exported);
+  await page.click('#load-record');
+  await page.waitForFunction(() => document.querySelectorAll('#tree .mv').length === 3);
+  assert((await mvTexts(page)).join(' ') === '1.e4 e5 1…c5', 'moves: ' + (await mvTexts(page)).join(' '));
+  assert(/c5/.test(await page.textContent('#tree .variation')), 'c5 is not a variation');
+  assert((await page.textContent('#tree .comment')).trim() === 'sharp', 'the comment is lost');
+  await waitCurrent(page, 'e5');
+  await page.click('#export-tree');
+  assert(await page.inputValue('#export-text') === exported, 'export, import, export: ' + JSON.stringify(await page.inputValue('#export-text')));
+  await page.done();
+}, { analysis: true });
+
 test('analysis: the engine stays off until switched on; lines, the bar and the arrow; a move restarts it', async () => {
   const page = await open({ hash: '#/analysis/chess' });
   await page.waitForSelector('#board svg');

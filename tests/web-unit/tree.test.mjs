@@ -101,3 +101,63 @@ test('long lines are wrapped under 80 columns', () => {
   for (let i = 0; i < 60; i++) id = T.addMove(t, id, `m${i}`, i % 2 ? 'Nf6' : 'Nf3');
   for (const line of T.toPGN(t).split('\n')) assert.ok(line.length < 80, line);
 });
+
+// A record's tree as POST /api/positions {"game", "record"} answers it (API.md): the
+// main line's nodes, each with the lines played in its place.  This one is the
+// server's answer for the PGN below (checked against ./agora serve).
+const node = (move, display, comment = '', variations = []) => ({ move, display, comment, variations });
+const SERVER_TREE = [
+  node('e2e4', 'e4', 'best'),
+  node('e7e5', 'e5', '', [
+    [node('c7c5', 'c5', 'Sicilian'), node('g1f3', 'Nf3', '', [[node('b1c3', 'Nc3'), node('b8c6', 'Nc6')]]), node('d7d6', 'd6')],
+    [node('e7e6', 'e6')],
+  ]),
+  node('g1f3', 'Nf3'),
+  node('b8c6', 'Nc6', 'done'),
+];
+const SERVER_PGN = '1. e4 {best} e5 (1... c5 {Sicilian} 2. Nf3 (2. Nc3 Nc6) 2... d6) (1... e6) 2.\nNf3 Nc6 {done} *';
+
+test('a record\'s tree from the server: variations (nested) and comments restored', () => {
+  const t = T.createTree();
+  const end = T.addTree(t, 0, SERVER_TREE);
+  assert.equal(T.node(t, end).display, 'Nc6');
+  assert.equal(T.node(t, end).comment, 'done');
+  assert.equal(T.isMain(t, end), true);
+  assert.deepEqual(T.movesTo(t, end), ['e2e4', 'e7e5', 'g1f3', 'b8c6']);
+  const e4 = T.next(t, 0);
+  const [e5, c5, e6] = T.node(t, e4).children;
+  assert.deepEqual([e5, c5, e6].map((id) => T.node(t, id).display), ['e5', 'c5', 'e6']);
+  assert.equal(T.node(t, c5).comment, 'Sicilian');
+  const [nf3, nc3] = T.node(t, c5).children;
+  assert.deepEqual(T.movesTo(t, T.last(t, nc3)), ['e2e4', 'c7c5', 'b1c3', 'b8c6']);
+  assert.deepEqual(T.movesTo(t, T.last(t, nf3)), ['e2e4', 'c7c5', 'g1f3', 'd7d6']);
+  // exported again: the same text as the record read
+  assert.ok(T.toPGN(t).endsWith(`\n\n${SERVER_PGN}\n`), T.toPGN(t));
+});
+
+test('export, import, export: the same text (a tree rebuilt from its own export)', () => {
+  // The tree read back from toPGN's text is what the server gives for it: build that
+  // answer from the tree itself (move, display, comment, the lines in a node's place).
+  const answer = (t, id) => {
+    const out = [];
+    for (let cur = id; cur !== null;) {
+      const n = T.node(t, cur);
+      const sibs = T.node(t, n.parent).children;
+      const variations = sibs[0] === cur ? sibs.slice(1).map((v) => answer(t, v)) : [];
+      out.push(node(n.move, n.display, n.comment, variations));
+      cur = n.children.length ? n.children[0] : null;
+    }
+    return out;
+  };
+  const { t, e5, nf3b } = sample();
+  T.setComment(t, e5, 'the open game');
+  T.setComment(t, nf3b, 'sharp');
+  const first = T.toPGN(t, { variant: 'Agon' });
+  const back = T.createTree();
+  T.addTree(back, 0, answer(t, T.next(t, 0)));
+  assert.equal(T.toPGN(back, { variant: 'Agon' }), first);
+  // the main line alone, as older answers ({move, display} items or texts), still builds
+  const plain = T.createTree();
+  T.addTree(plain, 0, [{ move: 'e2e4', display: 'e4' }, 'e7e5']);
+  assert.deepEqual(T.movesTo(plain, T.last(plain, 0)), ['e2e4', 'e7e5']);
+});

@@ -159,7 +159,7 @@ export async function showAnalysis(host, opts) {
     cache.clear();
     cache.set(0, root);
     posField.value = root.position || '';
-    const end = T.addLine(tree, 0, moves);
+    const end = T.addTree(tree, 0, moves);
     review = null;
     learn = null;
     let target = end;
@@ -531,19 +531,18 @@ export async function showAnalysis(host, opts) {
     message = null;
     try {
       const p = await api.position({ game, record: text });
-      await newTree(p.start_position || null, p.moves.map((m) => ({ move: m.move, display: m.display })));
+      await newTree(p.start_position || null, p.tree);
       message = { text: t('an.import.ok', { n: num(p.moves.length) }), kind: 'info' };
-      renderStatus();
     } catch (err) {
       message = { text: t('an.import.bad', { message: err.message }), kind: 'error' };
-      renderStatus();
     }
+    renderStatus();
   }
 
   async function reviewRecord(text) {
     try {
       const p = await api.position({ game, record: text });
-      await newTree(p.start_position || null, p.moves.map((m) => ({ move: m.move, display: m.display })), 0);
+      await newTree(p.start_position || null, p.tree, 0);
       const r = await api.importReview(game, text);
       runReview(() => api.getImportedReview(r.id), r);
     } catch (err) {

@@ -31,6 +31,22 @@ export function addLine(tree, at, moves) {
   return id;
 }
 
+/** Adds a record's tree after `at`: a line of nodes ({move, display, comment,
+ *  variations: [line, ...]}, as POST /api/positions answers for a record; texts and
+ *  {move, display} do too), each node's variations being the lines played in its
+ *  place.  Comments and variations are restored; returns the line's last id. */
+export function addTree(tree, at, line) {
+  let id = at;
+  for (const m of line || []) {
+    const before = id;
+    id = typeof m === 'string' ? addMove(tree, before, m) : addMove(tree, before, m.move, m.display ?? m.move);
+    if (typeof m === 'string') continue;
+    if (m.comment) setComment(tree, id, m.comment);
+    for (const v of m.variations || []) addTree(tree, before, v);
+  }
+  return id;
+}
+
 /** The nodes from the first move to `id` (the root excluded). */
 export function path(tree, id) {
   const out = [];
