@@ -43,6 +43,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(written);
     }
+    /* The whole tree (variations, comments): its nodes follow their parents a ply on,
+     * and where the game's reader reads the record too, the tree's main line is its. */
+    struct record_tree *tree = malloc(sizeof *tree);
+    void *start = game_state_new(g);
+    if (record_read_tree(g, text, start, tree, rerr, sizeof rerr) > 0) {
+        for (int i = 0; i < tree->n; i++) {
+            int p = tree->nodes[i].parent;
+            if (p >= i || tree->nodes[i].ply != (p < 0 ? 1 : tree->nodes[p].ply + 1))
+                abort();
+        }
+        int read = g->read_record(text, rec, h, result, sizeof result, rerr, sizeof rerr) > 0;
+        int plies = 0;
+        for (int k = -1;;) { /* the main line: each node's first child */
+            int next = -1;
+            for (int i = k + 1; i < tree->n && next < 0; i++)
+                if (tree->nodes[i].parent == k)
+                    next = i;
+            if (next < 0)
+                break;
+            if (read &&
+                (plies >= g->ply(rec) || tree->nodes[next].move != g->history_move(rec, plies)))
+                abort();
+            plies++;
+            k = next;
+        }
+        if (read && plies != g->ply(rec))
+            abort();
+        record_tree_free(tree);
+    }
+    free(start);
+    free(tree);
     free(h);
     free(rec);
     char *move_text = strchr(text, '\n');

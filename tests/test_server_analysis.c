@@ -123,8 +123,8 @@ TEST(server_positions_are_the_games_positions)
 }
 
 /* A record read into a position by the game's own reader: its start and main line
- * (comments and variations skipped); the record's game by its Variant tag; a bad move
- * named. */
+ * (its variations and comments in "tree" alone); the record's game by its Variant tag;
+ * a bad move named, in the main line or in a variation. */
 TEST(server_positions_read_records)
 {
     struct server *srv = start_analysis_server(":memory:", 2, 4, 20000);

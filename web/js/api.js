@@ -146,7 +146,8 @@ async function withLayout(p) {
 
 /** POST /api/positions: the position after `moves` from `position` (null: the start),
  *  with its legal moves; or, with `record`, the record's start and main line, read by
- *  the server's own record reader (the browser reads no notation). */
+ *  the server's own record reader (the browser reads no notation), and its whole tree
+ *  (`tree`: variations and comments, for tree.js's addTree). */
 export async function position({ game, position: start = null, moves = [], record }) {
   const body = record === undefined ? { game, position: start, moves } : { game, record };
   return withLayout(await call('POST', '/api/positions', body));
