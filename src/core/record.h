@@ -109,10 +109,10 @@ struct record_reader {
      * the variation replaced; `ply` counts the plies made on that line. */
     int (*variation_end)(void *ctx, int ply, int depth, char *err, size_t err_size);
     /* comment: the text of a comment of the movetext ("{text}" without its braces,
-     * or ';' to the line's end), not terminated: `len` bytes; it follows the move last
-     * given to `move` (none yet: the movetext's first comments, or a variation's before
-     * its first move).  Comments in skipped variations and around the tags are not
-     * given. */
+     * or ';' to the line's end), not terminated: `len` bytes.  It follows the last
+     * move of the line being read, or comes before the line's first move (after a
+     * '(', or before the record's first move).  Comments in skipped variations and
+     * around the tags are not given. */
     int (*comment)(void *ctx, const char *text, size_t len, char *err, size_t err_size);
 };
 
