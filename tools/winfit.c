@@ -215,9 +215,12 @@ static void *worker(void *arg)
             run->res.black_wins++;
         else
             run->res.draws++;
-        if (run->progress)
-            fprintf(stderr, "\rwinfit: games %d/%d, positions %zu, %.0f s ", run->done, cfg->games,
-                    run->positions, now_seconds() - run->t0);
+        /* On a terminal, one line rewritten; in a log, a line every 5% of the games. */
+        int every = cfg->games >= 20 ? cfg->games / 20 : 1;
+        if (run->progress || run->done % every == 0 || run->done == cfg->games)
+            fprintf(stderr, "%swinfit: games %d/%d, positions %zu, %.0f s%s",
+                    run->progress ? "\r" : "", run->done, cfg->games, run->positions,
+                    now_seconds() - run->t0, run->progress ? " " : "\n");
         pthread_mutex_unlock(&run->lock);
     }
     return NULL;
