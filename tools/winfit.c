@@ -3,7 +3,7 @@
  *   build/winfit GAME [--games N] [--seed N] [--nodes N] [--levels LO-HI]
  *                [--random-plies N] [-j|--threads N] [--out FILE] [--skip-end N]
  *                [--k K]
- *   build/winfit --from FILE [--skip-end N] [--k K]
+ *   build/winfit --from FILE [--from FILE]... [--skip-end N] [--k K]
  *
  * Plays N seeded self-play games of GAME, each side at a level drawn at random from
  * LO..HI (3..7) for each game, after a few random opening plies (the profile's
@@ -29,7 +29,8 @@
  *
  * --out FILE keeps the positions as text ("# winfit GAME ..." then one line a position:
  * game, ply, plies to the end, score, result in half points), so --from FILE fits
- * again without playing. */
+ * again without playing; several --from fit the files' positions together (runs with
+ * different seeds). */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -46,6 +47,7 @@
 #define LICHESS_K 0.00368208 /* lichess.org's winning chances: 2/(1+exp(-k cp)) - 1 */
 #define BOOTSTRAP_ROUNDS 200
 #define CAL_BANDS 10
+#define MAX_FROM 64
 
 struct position {
     int game;
@@ -299,6 +301,11 @@ static int read_data(const char *path, struct positions *v, const struct game **
         perror(path);
         return -1;
     }
+    /* The games of a second file are numbered after those already read. */
+    int base = 0;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->p[i].game >= base)
+            base = v->p[i].game + 1;
     char line[512];
     *game = NULL;
     header[0] = 0;
@@ -321,6 +328,7 @@ static int read_data(const char *path, struct positions *v, const struct game **
             fclose(f);
             return -1;
         }
+        p.game += base;
         push(v, &p);
     }
     fclose(f);
@@ -534,7 +542,7 @@ static void usage(void)
     fprintf(stderr, "usage: build/winfit GAME [--games N] [--seed N] [--nodes N] [--levels LO-HI]\n"
                     "                    [--random-plies N] [-j|--threads N] [--out FILE]\n"
                     "                    [--skip-end N] [--k K]\n"
-                    "       build/winfit --from FILE [--skip-end N] [--k K]\n");
+                    "       build/winfit --from FILE [--from FILE]... [--skip-end N] [--k K]\n");
     exit(2);
 }
 
@@ -553,7 +561,8 @@ int main(int argc, char **argv)
 {
     games_init();
     struct config cfg = {NULL, 400, 1, 5000, 3, 7, -1, 1};
-    const char *out = NULL, *from = NULL;
+    const char *out = NULL, *from[MAX_FROM];
+    int nfrom = 0;
     int skip_end = 0;
     double k_other = 0;
     for (int i = 1; i < argc; i++) {
@@ -583,9 +592,11 @@ int main(int argc, char **argv)
             skip_end = (int)number(v, 0, 10000);
         else if (!strcmp(a, "--out"))
             out = v;
-        else if (!strcmp(a, "--from"))
-            from = v;
-        else if (!strcmp(a, "--k")) {
+        else if (!strcmp(a, "--from")) {
+            if (nfrom == MAX_FROM)
+                usage();
+            from[nfrom++] = v;
+        } else if (!strcmp(a, "--k")) {
             char *end;
             k_other = strtod(v, &end);
             if (*end || !(k_other > 0))
@@ -599,15 +610,18 @@ int main(int argc, char **argv)
             usage();
     }
     struct positions v = {NULL, 0, 0};
-    if (from) {
-        char header[512];
-        const struct game *g = NULL;
-        if (read_data(from, &v, &g, header, sizeof header) != 0)
-            return 1;
-        if (!cfg.g)
-            cfg.g = g;
-        if (header[0])
-            printf("data %s: %s\n", from, header);
+    if (nfrom) {
+        for (int f = 0; f < nfrom; f++) {
+            char header[512];
+            const struct game *g = NULL;
+            size_t before = v.n;
+            if (read_data(from[f], &v, &g, header, sizeof header) != 0)
+                return 1;
+            if (!cfg.g)
+                cfg.g = g;
+            printf("data %s: %s (%zu positions)\n", from[f], header[0] ? header : "no header",
+                   v.n - before);
+        }
     } else {
         if (!cfg.g)
             usage();
