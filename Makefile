@@ -14,6 +14,8 @@
 #   make loadtest     bounded load test of the server on loopback (tools/loadtest)
 #   make tune         Texel-tune the chess evaluation on TEXEL_DATA (tools/texel-data.sh
 #                     makes the games), rewriting src/games/chess/eval_weights.h
+#   make winfit       fit the win-chance curve of WINFIT_GAME's engine scores on self-play
+#                     games (tools/winfit.c; the positions kept in build/winfit-GAME.txt)
 
 CC ?= cc
 SAN_CC ?= clang
@@ -41,7 +43,7 @@ SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
 .PHONY: all run test test-only setup fuzz fuzz-server bench loadtest clean check-format \
-	perft-full bench-perft tune FORCE
+	perft-full bench-perft tune winfit FORCE
 all: agora
 
 agora: $(REL_LIB_OBJ) $(REL_CLI_OBJ)
@@ -109,6 +111,16 @@ TEXEL_FLAGS ?=
 tune: build/texel
 	@test -n "$(TEXEL_DATA)" || { echo "make tune: no games; run tools/texel-data.sh first"; exit 2; }
 	build/texel $(TEXEL_FLAGS) --out src/games/chess/eval_weights.h $(TEXEL_DATA)
+
+# The win-chance curve of a game's engine scores (a developer tool; tools/winfit.c says
+# how it works): self-play games, then a logistic fit of result on score.
+build/winfit: tools/winfit.c $(REL_LIB_OBJ)
+	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+WINFIT_GAME ?= agon
+WINFIT_FLAGS ?= --games 400 -j 2
+winfit: build/winfit
+	build/winfit $(WINFIT_GAME) $(WINFIT_FLAGS) --out build/winfit-$(WINFIT_GAME).txt
 
 setup:
 	@scripts/setup
