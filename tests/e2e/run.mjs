@@ -416,6 +416,8 @@ test('catalogue: the games, their order and every board come from GET /api/catal
   const expected = (await catalog()).games.map((g) => g.name).filter((g) => g !== 'egara-guti').reverse();
   const cards = await page.$$eval('.card', (n) => n.map((x) => x.dataset.game));
   assert(cards.join(' ') === expected.join(' '), `home cards ${cards}, the catalogue has ${expected}`);
+  // The cards' pictures are drawn once their layouts arrive: wait for them, then count.
+  await page.waitForFunction(() => document.querySelectorAll('.card[data-game="chess"] [data-cell]').length > 0, null, { timeout: 10000 }).catch(() => {});
   assert((await page.$$('.card[data-game="chess"] [data-cell]')).length === 63, 'the home picture is not the catalogue\'s board');
   await page.goto(`${srv.url}/#/rules/chess`);
   await page.waitForSelector('article.rules[data-game="chess"] figure svg');
