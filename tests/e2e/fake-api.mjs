@@ -324,6 +324,8 @@ async function api(req, res, parts) {
     if (!st.legal_moves.some((m) => m.move === body.move)) return send(res, 400, { error: `illegal move: ${body.move}` });
     const step = g.fixture.moves.find((m) => m.at === g.at && m.move === body.move);
     if (!step) return send(res, 400, { error: `test double: no continuation after ${body.move}` });
+    // answer_delay: the answer comes only with the reply, after a long think (level 8).
+    if (g.fixture.answer_delay) await new Promise((r) => setTimeout(r, g.fixture.answer_delay));
     g.moves.push({ move: step.move, display: step.display });
     if (step.reply && g.fixture.reply_via_sse && step.mid) {
       g.at = step.mid;

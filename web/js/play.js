@@ -264,10 +264,13 @@ export async function showGame(host, id) {
     const items = [];
     const n = S.moves.length;
     const firstBlack = (n % 2 === 0) === (S.side_to_move === 'black');
-    const plies = firstBlack ? [null, ...S.moves] : S.moves;
+    // The move sent is listed at once (the server may answer only with the reply).
+    const sent = pending ? [{ ply: n + 1, move: pending.move, display: pending.display || pending.move, pending: true }] : [];
+    const plies = firstBlack ? [null, ...S.moves, ...sent] : [...S.moves, ...sent];
     for (let i = 0; i < plies.length; i += 2) {
       const cellOf = (m) => {
         if (!m) return h('span', { class: 'ply' }, '…');
+        if (m.pending) return h('span', { class: 'ply pending', 'data-ply': m.ply }, m.display);
         const shown = back ? back.ply === m.ply : m === S.moves[n - 1];
         return h('button', { type: 'button', class: 'ply' + (m === S.moves[n - 1] ? ' last' : '') + (shown ? ' shown' : ''), 'data-ply': m.ply,
           'aria-current': shown ? 'true' : null, 'aria-label': t('play.lookat', { ply: num(m.ply), move: m.display }), onclick: () => lookBack(m.ply) }, m.display);
@@ -388,6 +391,9 @@ export async function showGame(host, id) {
         }
         return render();
       }
+      // Castling by king then rook: the legal move whose also_from is the cell clicked.
+      const castle = k === 0 ? candidates().filter((m) => m.also_from === cell) : [];
+      if (castle.length === 1) return send(castle[0].move);
       if (k === 0 && cell !== sel.from && legal().some((m) => m.from === cell)) sel = { from: cell, path: [] };
       else sel = null;
       return render();
@@ -407,7 +413,8 @@ export async function showGame(host, id) {
     const cell = cellAtPoint(e.clientX, e.clientY);
     if (!cell) return;
     let fresh = false;
-    if (myTurn() && !busy && !promo && (!sel || !sel.path.length) && sel?.from !== cell && legal().some((m) => m.from === cell)) {
+    const castles = sel && !sel.path.length && legal().some((m) => m.from === sel.from && m.also_from === cell);
+    if (myTurn() && !busy && !promo && !castles && (!sel || !sel.path.length) && sel?.from !== cell && legal().some((m) => m.from === cell)) {
       sel = { from: cell, path: [] };
       focusCell = cell;
       render();
