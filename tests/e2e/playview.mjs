@@ -62,4 +62,32 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     assert(tap === 'rgba(0, 0, 0, 0)', 'tap highlight ' + tap);
     await page.done();
   });
+
+  test('play view: Take back undoes the move and the reply, in every language', async () => {
+    for (const lang of ['en', 'bn', 'as', 'fi']) assert(catalogue(lang)['play.takeback'] && (lang === 'en' || catalogue(lang)['play.takeback'] !== catalogue('en')['play.takeback']), `${lang}: no Take back`);
+    const page = await open();
+    await playFromHome(page, 'chess');
+    assert(await page.isDisabled('#takeback'), 'Take back before any move');
+    await click(page, 'e2');
+    await click(page, 'e4');
+    await waitMoves(page, 2);
+    await page.waitForSelector('#takeback:not([disabled])');
+    assert((await page.textContent('#takeback')).trim() === catalogue('en')['play.takeback'], 'the button');
+    await page.click('#takeback');
+    await page.waitForFunction(() => document.querySelectorAll('#moves .ply').length === 0);
+    assert(await page.$('#board .piece[data-at="e2"]') && !(await page.$('#board .piece[data-at="e4"]')), 'the pawn is not back on e2');
+    assert(/e2/.test(await page.getAttribute('#board [data-cell="e2"]', 'aria-label')), 'e2');
+    // Playable again at once, and the game page in Finnish names the button.
+    await click(page, 'e2');
+    await click(page, 'e4');
+    await waitMoves(page, 2);
+    await page.selectOption('#lang', 'fi');
+    await page.waitForFunction((x) => document.querySelector('#takeback')?.textContent === x, catalogue('fi')['play.takeback']);
+    // The unfinished-games row says a takeback was used.
+    const id = page.url().split('/').pop();
+    await page.goto(server().url + '/#/');
+    const row = await page.waitForSelector(`.game-list li[data-id="${id}"]`);
+    assert((await row.textContent()).includes(catalogue('fi')['home.takebacks'].replace('{n}', '1')), 'row: ' + (await row.textContent()));
+    await page.done();
+  });
 }

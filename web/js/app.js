@@ -116,7 +116,8 @@ async function listUnfinished(host) {
 // Moves as a player counts them: one move each is one move (the plies, halved, up).
 function rowText(s) {
   const moves = Math.ceil(s.moves.length / 2);
-  return t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
+  const row = t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
+  return s.takebacks > 0 ? row + ' · ' + t('home.takebacks', { n: s.takebacks }) : row;
 }
 
 function resultOf(s) {

@@ -243,6 +243,11 @@ export async function showGame(host, id) {
       if (cfg.drawOffer) items.push(h('button', { type: 'button', id: 'offer-draw', disabled: busy, onclick: () => act(() => api.offerDraw(S.id), 'draw') }, t('play.offerdraw')));
       for (const c of S.claims || [])
         if (myTurn()) items.push(h('button', { type: 'button', class: 'primary', id: `claim-${c}`, disabled: busy, onclick: () => act(() => api.claimDraw(S.id, c)) }, t('play.claim', { claim: t('claim.' + c) })));
+      // Take back: the player's last move and the computer's reply (the server undoes them).
+      const n = S.moves.length;
+      const startSide = (n % 2 === 0) === (S.side_to_move === 'white') ? 'white' : 'black';
+      const moved = n >= 2 || (n === 1 && startSide === mine());
+      items.push(h('button', { type: 'button', id: 'takeback', disabled: busy || !myTurn() || !moved, onclick: () => act(() => api.takeBack(S.id)) }, t('play.takeback')));
       if (!confirmResign) items.push(h('button', { type: 'button', id: 'resign', disabled: busy, onclick: () => { confirmResign = true; renderControls(); } }, t('play.resign')));
       else items.push(h('span', { class: 'confirm' }, t('play.resign.sure'), ' ',
         h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { confirmResign = false; act(() => api.resign(S.id)); } }, t('play.resign.yes')), ' ',
@@ -335,8 +340,10 @@ export async function showGame(host, id) {
 
   function apply(state) {
     if (state && state.id === S.id && state.moves.length > S.moves.length) pending = null;
-    if (state && state.id === S.id && state.moves.length >= S.moves.length) { // not an older state arriving late
-      const changed = state.moves.length !== S.moves.length || state.status.result !== S.status.result;
+    // Not an older state arriving late (fewer moves only after a takeback).
+    const takenBack = state && (state.takebacks || 0) > (S.takebacks || 0);
+    if (state && state.id === S.id && (state.moves.length >= S.moves.length || takenBack)) {
+      const changed = takenBack || state.moves.length !== S.moves.length || state.status.result !== S.status.result;
       S = state;
       if (changed) { sel = null; promo = null; back = null; }
     }
@@ -475,6 +482,8 @@ export async function showGame(host, id) {
     // A `move` event names one move: fetch the state it leads to, which carries the
     // legal moves.  `end` follows the last move of a finished game.
     es.addEventListener('move', () => api.getGame(S.id).then(apply, () => {}));
+    // `takeback`: moves were taken back (API.md "Events"); the state says where the game is.
+    es.addEventListener('takeback', () => api.getGame(S.id).then(apply, () => {}));
     es.addEventListener('end', () => {
       if (es) { es.close(); es = null; }
       api.getGame(S.id).then(apply, () => {});
