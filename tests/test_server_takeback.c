@@ -77,6 +77,23 @@ static json_t *play_first(int port, const char *id, const char *token, json_t *s
     return next;
 }
 
+struct mover {
+    int port;
+    const char *id, *token;
+    json_t *st;
+    int ok;
+};
+
+static void *takeback_in_thread(void *arg)
+{
+    struct mover *m = arg;
+    usleep(250 * 1000);
+    json_t *e = NULL;
+    m->ok = takeback(m->port, m->id, m->token, &e) == 200;
+    json_decref(e);
+    return NULL;
+}
+
 TEST(server_takeback_undoes_the_move_and_the_reply)
 {
     char dir[64], db[128], id[40], token[40];
@@ -156,6 +173,17 @@ TEST(server_takeback_undoes_the_move_and_the_reply)
         CHECK(on && tb_int(on, "ply") == 4);
         json_decref(on);
         json_decref(again);
+        /* A live stream, at the game's end (ply 4), hears of a takeback made meanwhile. */
+        struct mover tb = {.port = port, .id = id, .token = token};
+        pthread_t th;
+        pthread_create(&th, NULL, takeback_in_thread, &tb);
+        snprintf(req, sizeof req,
+                 "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 4\r\n\r\n", id);
+        got = http_raw(port, req, strlen(req), 800, &len);
+        pthread_join(th, NULL);
+        CHECK(tb.ok);
+        CHECK(got && strstr(got, "id: 2\nevent: takeback\ndata: {\"ply\":2,\"takebacks\":3}"));
+        free(got);
         /* Over: 409. */
         snprintf(path, sizeof path, "/api/games/%.40s/resign", id);
         CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
@@ -167,13 +195,6 @@ TEST(server_takeback_undoes_the_move_and_the_reply)
     server_stop(srv);
     test_rmdir(dir);
 }
-
-struct mover {
-    int port;
-    const char *id, *token;
-    json_t *st;
-    int ok;
-};
 
 static void *move_in_thread(void *arg)
 {
