@@ -368,7 +368,34 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
     api_set_text(r, 200, state_text(s, NULL, draw));
 }
 
-/* The moves a reconnecting stream already has (Last-Event-ID), within [0, n]. */
+/* POST .../takeback: the human's last move and the computer's reply undone. */
+static void handle_takeback(struct server *srv, const struct api_request *req, struct session *s,
+                            struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    if (session_over(s)) {
+        api_set_error(r, 409, "the game is over");
+        return;
+    }
+    if (s->job_pending || session_computer_to_move(s)) {
+        api_set_error(r, 409, "the computer is thinking");
+        return;
+    }
+    int rc = session_takeback(s, err, sizeof err);
+    if (rc > 0) {
+        api_set_error(r, 409, "no move of yours to take back");
+        return;
+    }
+    if (rc < 0) {
+        api_set_error(r, 500, "%s", err);
+        return;
+    }
+    reply_state(srv, req, s, 200, NULL, r);
+}
+
+/* The moves a reconnecting stream already has (Last-Event-ID), within [0, n + 1]: an
+ * id beyond the game (moves since taken back) is n + 1, and the stream then says
+ * `takeback` first. */
 static int stream_start(const char *last, int n)
 {
     if (!last)
@@ -377,7 +404,7 @@ static int stream_start(const char *last, int n)
     long v = strtol(last, &end, 10);
     if (*end || end == last || v < 0)
         return 0;
-    return v > n ? n : (int)v;
+    return v > n ? n + 1 : (int)v;
 }
 
 static void handle_game(struct server *srv, const struct api_request *req, const char *id,
@@ -387,15 +414,16 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         const char *op, *method;
     } ops[] = {
         {"", "GET"},       {"moves", "POST"}, {"resign", "POST"}, {"draw", "POST"},
-        {"claim", "POST"}, {"events", "GET"}, {"record", "GET"},
+        {"claim", "POST"}, {"events", "GET"}, {"record", "GET"},  {"takeback", "POST"},
     };
     const char *want = NULL;
     for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !want; i++)
         if (!strcmp(op, ops[i].op))
             want = ops[i].method;
     if (!want) {
-        api_set_error(r, 404, "no such operation '%s' (moves, resign, draw, claim, events, record)",
-                      op);
+        api_set_error(
+            r, 404, "no such operation '%s' (moves, resign, draw, claim, takeback, events, record)",
+            op);
         return;
     }
     bool is_head = !strcmp(req->method, "HEAD") && !strcmp(want, "GET");
@@ -425,6 +453,8 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         reply_state(srv, req, s, 200, NULL, r);
     } else if (!strcmp(op, "moves")) {
         handle_move(srv, req, s, body, r);
+    } else if (!strcmp(op, "takeback")) {
+        handle_takeback(srv, req, s, r);
     } else if (!strcmp(op, "events")) {
         workers_schedule(s);
         r->kind = API_STREAM;

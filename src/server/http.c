@@ -48,6 +48,7 @@ struct stream {
     struct MHD_Connection *mc;
     struct session *s; /* a reference, given back when the stream ends */
     int sent;          /* moves already sent: the stream's last event id */
+    int takebacks;     /* the game's takebacks when the stream last looked */
     bool end_sent;     /* the final "end" event went out */
 };
 
@@ -92,6 +93,14 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     struct session *s = st->s;
     size_t n = 0;
     pthread_mutex_lock(&s->mu);
+    /* Moves taken back since: say so (the ply the game is at), then go on from there. */
+    if (st->takebacks != s->row.takebacks || st->sent > s->n_stored) {
+        n = event_takeback_text(s, buf, max);
+        if (n) {
+            st->takebacks = s->row.takebacks;
+            st->sent = s->n_stored;
+        }
+    }
     while (st->sent < s->n_stored) {
         size_t k = event_move_text(s, st->sent + 1, buf + n, max - n);
         if (!k)
@@ -158,6 +167,7 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
     st->sent = ar->stream_from;
     st->w.wake = stream_wake;
     pthread_mutex_lock(&s->mu);
+    st->takebacks = s->row.takebacks;
     st->w.next = s->watchers;
     s->watchers = &st->w;
     pthread_mutex_unlock(&s->mu);

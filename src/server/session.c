@@ -193,6 +193,63 @@ int session_play(struct session *s, Move m, bool defer, char *err, size_t err_si
     return 0;
 }
 
+/* A fresh state at the game's start position with the first `n` moves made; with
+ * `human_last`, the number of moves before the human's last one (-1: none). */
+static void *rebuild(const struct session *s, int n, int *human_last, char *err, size_t err_size)
+{
+    const struct game *g = s->g;
+    void *st = game_state_new(g);
+    if (!st) {
+        fail(err, err_size, "out of memory");
+        return NULL;
+    }
+    if (!s->row.start[0])
+        g->start(st);
+    else if (g->parse_position(st, s->row.start, err, err_size) != 0) {
+        free(st);
+        return NULL;
+    }
+    if (human_last)
+        *human_last = -1;
+    for (int i = 0; i < n; i++) {
+        Move m;
+        if (human_last && (int)g->side_to_move(st) == s->row.human_side)
+            *human_last = i;
+        if (g->parse_move(st, s->moves[i].text, &m, err, err_size) != 0) {
+            free(st);
+            return NULL;
+        }
+        g->make_move(st, m);
+    }
+    return st;
+}
+
+int session_takeback(struct session *s, char *err, size_t err_size)
+{
+    int keep;
+    void *st = rebuild(s, s->n_stored, &keep, err, err_size);
+    if (!st)
+        return -1;
+    free(st);
+    if (keep < 0 || s->n_moves != s->n_stored)
+        return 1;
+    if (!(st = rebuild(s, keep, NULL, err, err_size)))
+        return -1;
+    int64_t now = server_now_ms();
+    if (s->srv->store->ops->take_back(s->srv->store, s->row.id, keep, now, err, err_size) != 0) {
+        free(st);
+        return -1;
+    }
+    free(s->st);
+    s->st = st;
+    s->n_moves = s->n_stored = keep;
+    s->row.plies = keep;
+    s->row.takebacks++;
+    s->row.updated_ms = now;
+    session_notify(s);
+    return 0;
+}
+
 int session_end(struct session *s, enum result r, int why, char *err, size_t err_size)
 {
     /* A move waiting for the computer's reply is stored first, as it stands. */

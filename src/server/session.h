@@ -90,6 +90,12 @@ int session_play(struct session *s, Move m, bool defer, char *err, size_t err_si
 /* Commit the move waiting for the computer's reply, if any; -1 (it is taken back)
  * when the store fails. */
 int session_settle(struct session *s, char *err, size_t err_size);
+/* Take back the human's last move and what followed it (the computer's reply): the
+ * moves go from the store in one transaction (store_ops.take_back), then from memory,
+ * and the watchers hear of it.  The caller checks that the game is on, the human to
+ * move and no job pending.  1 (nothing changed) when the human has no move to take
+ * back; -1 when the store fails (nothing changed). */
+int session_takeback(struct session *s, char *err, size_t err_size);
 /* End the game without a move (resignation, agreement, claim). */
 int session_end(struct session *s, enum result r, int why, char *err, size_t err_size);
 /* The computer's move in two steps, each locking s->mu itself: session_think (an

@@ -262,6 +262,7 @@ char *state_text(const struct session *s, const char *token, const char *draw)
     position_fields(&j, &v);
     time_out(&j, "created", row->created_ms);
     time_out(&j, "updated", row->updated_ms);
+    jout_kint(&j, "takebacks", row->takebacks);
     if (token)
         jout_kstr(&j, "token", token);
     if (draw)
@@ -279,6 +280,7 @@ void summary_out(struct jout *j, const struct store_game *row)
     jout_kint(j, "level", row->level);
     jout_kstr(j, "human_side", side_name(row->human_side));
     jout_kint(j, "ply", row->plies);
+    jout_kint(j, "takebacks", row->takebacks);
     jout_key(j, "status");
     status_out(j, game_find(row->game), &gs);
     time_out(j, "created", row->created_ms);
@@ -325,6 +327,13 @@ size_t event_end_text(const struct session *s, char *buf, size_t size)
     return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 
+size_t event_takeback_text(const struct session *s, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "id: %d\nevent: takeback\ndata: {\"ply\":%d,\"takebacks\":%d}\n\n",
+                     s->n_stored, s->n_stored, s->row.takebacks);
+    return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
+}
+
 char *record_text(const struct session *s)
 {
     /* The game's record (PGN for chess, PGN's shape for the others), from the state's
@@ -353,6 +362,10 @@ char *record_text(const struct session *s)
     record_set_tag(h, "Round", "-");
     record_set_tag(h, "White", s->row.human_side == SIDE_WHITE ? "Player" : "agora");
     record_set_tag(h, "Black", s->row.human_side == SIDE_BLACK ? "Player" : "agora");
+    char takebacks[16];
+    snprintf(takebacks, sizeof takebacks, "%d", s->row.takebacks);
+    if (s->row.takebacks > 0) /* the player took moves back against the computer */
+        record_set_tag(h, "Takebacks", takebacks);
     int len = s->g->write_record(s->st, h, &gs, out, cap);
     free(h);
     if (len >= 0)

@@ -41,5 +41,8 @@ char *json_text(json_t *j); /* dumps and releases j */
 /* One event of the stream for move k (1-based) into buf; its length (0: no room). */
 size_t event_move_text(const struct session *s, int k, char *buf, size_t size);
 size_t event_end_text(const struct session *s, char *buf, size_t size);
+/* The `takeback` event: moves were taken back; `id` and data's "ply" are the ply the
+ * game is at now, "takebacks" the game's count of them.  0 when it does not fit. */
+size_t event_takeback_text(const struct session *s, char *buf, size_t size);
 /* The move record: PGN-style tags and numbered moves (malloc'ed; NULL without memory). */
 char *record_text(const struct session *s);

@@ -28,6 +28,7 @@ struct store_game {
     int64_t created_ms, updated_ms; /* Unix time in milliseconds */
     int result, reason;             /* enum result / enum reason once over, else 0 */
     int plies;                      /* moves stored */
+    int takebacks;                  /* takebacks used (POST .../takeback) */
 };
 
 /* Called once per game by list_games, newest first. */
@@ -46,6 +47,11 @@ struct store_ops {
     /* End a game without a move (resignation, agreement, claim). */
     int (*set_result)(struct store *s, const char *id, int result, int reason, int64_t now_ms,
                       char *err, size_t err_size);
+    /* A takeback: the moves after ply `keep_plies` are removed and the game's count of
+     * takebacks grows by one, in one transaction; fails, changing nothing, when the
+     * game is over or unknown. */
+    int (*take_back)(struct store *s, const char *id, int keep_plies, int64_t now_ms, char *err,
+                     size_t err_size);
     /* The game row and its moves in order (`*moves` is malloc'ed, `*count` of them,
      * MOVE_TEXT_MAX bytes each).  Returns 1 when there is no such game. */
     int (*load_game)(struct store *s, const char *id, struct store_game *row,

@@ -30,6 +30,8 @@ enum stmt_id {
     ST_GAME_EXISTS,
     ST_PUT_REVIEW,
     ST_GET_REVIEW,
+    ST_DELETE_MOVES,
+    ST_COUNT_TAKEBACK,
     ST_BEGIN,
     ST_COMMIT,
     ST_ROLLBACK,
@@ -45,7 +47,7 @@ enum stmt_id {
 #define GAME_COLUMNS                                                                               \
     "id, game, level, human_side, start, token_hash, seed, created_ms,"                            \
     " max(updated_ms, COALESCE((SELECT max(created_ms) FROM moves WHERE game_id = games.id), 0))," \
-    " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id)"
+    " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id), takebacks"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
@@ -62,6 +64,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PUT_REVIEW] = "INSERT OR REPLACE INTO reviews (id, game, created_ms, body)"
                       " VALUES (?1, ?2, ?3, ?4)",
     [ST_GET_REVIEW] = "SELECT body FROM reviews WHERE id = ?1",
+    [ST_DELETE_MOVES] = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
+    [ST_COUNT_TAKEBACK] =
+        "UPDATE games SET takebacks = takebacks + 1, updated_ms = ?2 WHERE id = ?1"
+        " AND result = 0",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
@@ -89,6 +95,8 @@ static const char *const migration[] = {
     "CREATE TABLE IF NOT EXISTS reviews ("
     " id TEXT PRIMARY KEY, game TEXT NOT NULL, created_ms INTEGER NOT NULL,"
     " body TEXT NOT NULL);",
+    /* 1 -> 2: the count of takebacks of a game */
+    "ALTER TABLE games ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 
@@ -131,12 +139,12 @@ static int migrate(sqlite3 *db, char **msg)
 }
 
 /* One queued write. */
-enum write_kind { W_GAME, W_MOVE, W_RESULT };
+enum write_kind { W_GAME, W_MOVE, W_RESULT, W_TAKEBACK };
 struct write {
     enum write_kind kind;
     const struct store_game *row; /* W_GAME */
     const char *id;
-    const char *const *moves; /* W_MOVE: `count` of them from ply `ply` */
+    const char *const *moves; /* W_MOVE: `count` of them from ply `ply`; W_TAKEBACK: keep `ply` */
     int ply, count, result, reason;
     int64_t now_ms;
     int rc;
@@ -193,6 +201,7 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *row)
     row->result = sqlite3_column_int(st, 9);
     row->reason = sqlite3_column_int(st, 10);
     row->plies = sqlite3_column_int(st, 11);
+    row->takebacks = sqlite3_column_int(st, 12);
 }
 
 static int insert_game(struct sqlite_store *s, const struct store_game *row)
@@ -253,18 +262,34 @@ static int insert_moves(struct sqlite_store *s, const struct write *w)
     return 0;
 }
 
+/* A takeback: the moves after ply w->ply go and the game's count of takebacks grows,
+ * in the one transaction (of an unfinished game: none is taken back after the end). */
+static int take_back(struct sqlite_store *s, const struct write *w)
+{
+    sqlite3_stmt *st = s->stmt[ST_COUNT_TAKEBACK];
+    sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, w->now_ms);
+    if (run(s, st) != 0 || sqlite3_changes(s->db) != 1)
+        return -1;
+    st = s->stmt[ST_DELETE_MOVES];
+    sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, w->ply);
+    return run(s, st);
+}
+
 static int write_one(struct sqlite_store *s, const struct write *w)
 {
-    return w->kind == W_GAME   ? insert_game(s, w->row)
-           : w->kind == W_MOVE ? insert_moves(s, w)
-                               : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
+    return w->kind == W_GAME       ? insert_game(s, w->row)
+           : w->kind == W_MOVE     ? insert_moves(s, w)
+           : w->kind == W_TAKEBACK ? take_back(s, w)
+                                   : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
 }
 
 /* One write inside the open transaction, in its own savepoint when it shares the
  * transaction with others (alone, a failure rolls the transaction back instead). */
 static void apply_write(struct sqlite_store *s, struct write *w, bool alone)
 {
-    static const char *const what[] = {"create game", "store moves", "end game"};
+    static const char *const what[] = {"create game", "store moves", "end game", "take back"};
     if (alone) {
         if (write_one(s, w) != 0)
             w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
@@ -372,6 +397,15 @@ static int sq_set_result(struct store *base, const char *id, int result, int rea
 {
     struct write w = {
         .kind = W_RESULT, .id = id, .result = result, .reason = reason, .now_ms = now_ms};
+    return submit((struct sqlite_store *)base, &w, err, err_size);
+}
+
+static int sq_take_back(struct store *base, const char *id, int keep_plies, int64_t now_ms,
+                        char *err, size_t err_size)
+{
+    if (keep_plies < 0)
+        return fail(err, err_size, "take back: no ply given");
+    struct write w = {.kind = W_TAKEBACK, .id = id, .ply = keep_plies, .now_ms = now_ms};
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
@@ -504,6 +538,7 @@ static const struct store_ops sqlite_ops = {
     .create_game = sq_create_game,
     .add_moves = sq_add_moves,
     .set_result = sq_set_result,
+    .take_back = sq_take_back,
     .load_game = sq_load_game,
     .list_games = sq_list_games,
     .put_review = sq_put_review,

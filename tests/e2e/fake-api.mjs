@@ -197,12 +197,19 @@ function stateJson(g) {
     your_turn: !status.over && side === g.human_side, thinking: !!g.thinking,
     legal_moves: status.over ? [] : (st.legal || []).map((e) => ({ display: e.move || e, ...expandMove(f.game, layout, pieces, e) })),
     status, claims: status.over ? [] : st.claims || [], created: g.created, updated: g.updated,
+    takebacks: g.takebacks || 0,
   };
 }
 
 // Every move a stream has not had yet, then `end` once the game is over.
 function flush(g, res) {
   const st = stateJson(g);
+  // Moves taken back since the stream last looked: `takeback` with the ply now (API.md).
+  if (res.takebacks !== (g.takebacks || 0) || res.sent > g.moves.length) {
+    res.takebacks = g.takebacks || 0;
+    res.sent = g.moves.length;
+    res.write(`id: ${res.sent}\nevent: takeback\ndata: ${JSON.stringify({ ply: res.sent, takebacks: res.takebacks })}\n\n`);
+  }
   while (res.sent < g.moves.length) {
     const k = res.sent++;
     const data = { ...moveJson(g, g.moves[k], k), side: k % 2 === (g.first_black ? 1 : 0) ? 'white' : 'black', last: k + 1 === g.moves.length, status: st.status };
@@ -275,6 +282,7 @@ async function api(req, res, parts) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
     res.write(': agora test double\n\n');
     res.sent = Math.min(Number(req.headers['last-event-id']) || 0, g.moves.length);
+    res.takebacks = g.takebacks || 0;
     g.listeners.add(res);
     req.on('close', () => g.listeners.delete(res));
     flush(g, res);
@@ -304,6 +312,16 @@ async function api(req, res, parts) {
   if (st.status.over) return send(res, 409, { error: 'the game is over' });
   let body = {};
   try { body = JSON.parse((await readBody(req)) || '{}'); } catch { return send(res, 400, { error: 'bad JSON' }); }
+  if (action === 'takeback') {
+    if (g.thinking) return send(res, 409, { error: 'the computer is thinking' });
+    const back = (g.history || []).pop();
+    if (!back) return send(res, 409, { error: 'no move of yours to take back' });
+    g.moves.length = back.n;
+    g.at = back.at;
+    g.takebacks = (g.takebacks || 0) + 1;
+    push(g);
+    return send(res, 200, stateJson(g));
+  }
   if (action === 'resign') {
     g.status = { result: g.human_side === 'white' ? 'black-wins' : 'white-wins', reason: 'resignation' };
     push(g);
@@ -324,6 +342,9 @@ async function api(req, res, parts) {
     if (!st.legal_moves.some((m) => m.move === body.move)) return send(res, 400, { error: `illegal move: ${body.move}` });
     const step = g.fixture.moves.find((m) => m.at === g.at && m.move === body.move);
     if (!step) return send(res, 400, { error: `test double: no continuation after ${body.move}` });
+    // answer_delay: the answer comes only with the reply, after a long think (level 8).
+    if (g.fixture.answer_delay) await new Promise((r) => setTimeout(r, g.fixture.answer_delay));
+    (g.history ||= []).push({ at: g.at, n: g.moves.length }); // for a takeback
     g.moves.push({ move: step.move, display: step.display });
     if (step.reply && g.fixture.reply_via_sse && step.mid) {
       g.at = step.mid;

@@ -740,6 +740,8 @@ test('analysis: every game, every language renders the page', async () => {
   }
 }, { analysis: true });
 
+(await import('./playview.mjs')).register({ test, open, assert, server: () => srv, click, moveTexts, waitMoves, playFromHome, startFromPosition });
+
 // ---------------------------------------------------------------- runner
 
 let passed = 0, failed = 0;

@@ -120,6 +120,7 @@ export async function createGame({ game, level, side, position }) {
 
 export const getGame = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
 export const playMove = (id, move) => call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move }, tokenOf(id));
+export const takeBack = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/takeback`, {}, tokenOf(id));
 export const resign = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, tokenOf(id));
 export const offerDraw = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/draw`, {}, tokenOf(id));
 export const claimDraw = (id, claim) => call('POST', `/api/games/${encodeURIComponent(id)}/claim`, { claim }, tokenOf(id));

@@ -108,9 +108,16 @@ async function listUnfinished(host) {
     return h('li', { 'data-id': s.id },
       h('a', { href: `#/game/${s.id}`, class: 'resume' }, thumb,
         h('strong', {}, t(`game.${s.game}`)), ' ',
-        h('span', {}, t('home.row', { side: t('side.' + s.human_side), level: s.level, moves: s.moves.length })),
+        h('span', {}, rowText(s)),
         h('span', { class: 'button small' }, t('home.resume'))));
   })));
+}
+
+// Moves as a player counts them: one move each is one move (the plies, halved, up).
+function rowText(s) {
+  const moves = Math.ceil(s.moves.length / 2);
+  const row = t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
+  return s.takebacks > 0 ? row + ' · ' + t('home.takebacks', { n: s.takebacks }) : row;
 }
 
 function resultOf(s) {
@@ -131,7 +138,7 @@ function listFinished(host, games) {
       h('div', { class: 'row' }, thumb,
         h('a', { href: `#/game/${s.id}` }, h('strong', {}, t(`game.${s.game}`))), ' ',
         h('span', { class: 'result' }, resultOf(s), ' — ', t('reason.' + s.status.reason)), ' ',
-        h('span', { class: 'muted' }, t('home.row', { side: t('side.' + s.human_side), level: s.level, moves: s.moves.length })),
+        h('span', { class: 'muted' }, rowText(s)),
         h('span', { class: 'row-actions' },
           h('a', { class: 'button small primary review-button', href: `#/review/${s.id}` }, t('review.button')),
           h('a', { class: 'button small', href: `#/analysis/${s.game}?game=${s.id}` }, t('an.button')))));
@@ -165,6 +172,7 @@ function header() {
   sel.replaceChildren(...LANGUAGES.map((code) => h('option', { value: code, selected: code === language() }, t('lang.' + code))));
   translate(document.querySelector('header'));
   translate(document.querySelector('footer'));
+  for (const skip of document.querySelectorAll('a.skip')) skip.textContent = t(skip.dataset.i18n); // outside header and footer
 }
 
 async function route() {

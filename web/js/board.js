@@ -110,9 +110,9 @@ export function drawBoard(host, board, pieces, options = {}) {
     const bottom = Math.max(...ys), left = Math.min(...xs);
     for (const [name, p] of pos) {
       if (Math.abs(p.y - bottom) < 1)
-        el('text', { x: p.x, y: maxY + m * 0.72, class: 'coord', 'text-anchor': 'middle' }, svg).textContent = name.replace(/[0-9]+$/, '');
+        el('text', { x: p.x, y: maxY + m * 0.72, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, svg).textContent = name.replace(/[0-9]+$/, '');
       if (Math.abs(p.x - left) < 1)
-        el('text', { x: minX - m / 2, y: p.y + 4, class: 'coord', 'text-anchor': 'middle' }, svg).textContent = name.replace(/^[a-z]+/, '');
+        el('text', { x: minX - m / 2, y: p.y + 4, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, svg).textContent = name.replace(/^[a-z]+/, '');
     }
   }
   if (shape === 'graph') {

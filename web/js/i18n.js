@@ -10,8 +10,14 @@ let lang = 'en';
 let catalogue = {};
 let fallback = {};
 
-/** The remembered choice, or the first of the browser's languages we speak. */
+/** A ?lang= query parameter, the remembered choice, or the first of the browser's languages we speak. */
 export function pickLanguage() {
+  // ?lang=xx in the address (before the #) picks the language and is remembered.
+  const asked = new URLSearchParams(location.search).get('lang');
+  if (LANGUAGES.includes(asked)) {
+    localStorage.setItem(STORE, asked);
+    return asked;
+  }
   const saved = localStorage.getItem(STORE);
   if (LANGUAGES.includes(saved)) return saved;
   for (const tag of navigator.languages || [navigator.language || 'en']) {

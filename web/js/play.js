@@ -243,6 +243,11 @@ export async function showGame(host, id) {
       if (cfg.drawOffer) items.push(h('button', { type: 'button', id: 'offer-draw', disabled: busy, onclick: () => act(() => api.offerDraw(S.id), 'draw') }, t('play.offerdraw')));
       for (const c of S.claims || [])
         if (myTurn()) items.push(h('button', { type: 'button', class: 'primary', id: `claim-${c}`, disabled: busy, onclick: () => act(() => api.claimDraw(S.id, c)) }, t('play.claim', { claim: t('claim.' + c) })));
+      // Take back: the player's last move and the computer's reply (the server undoes them).
+      const n = S.moves.length;
+      const startSide = (n % 2 === 0) === (S.side_to_move === 'white') ? 'white' : 'black';
+      const moved = n >= 2 || (n === 1 && startSide === mine());
+      items.push(h('button', { type: 'button', id: 'takeback', disabled: busy || !myTurn() || !moved, onclick: () => act(() => api.takeBack(S.id)) }, t('play.takeback')));
       if (!confirmResign) items.push(h('button', { type: 'button', id: 'resign', disabled: busy, onclick: () => { confirmResign = true; renderControls(); } }, t('play.resign')));
       else items.push(h('span', { class: 'confirm' }, t('play.resign.sure'), ' ',
         h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { confirmResign = false; act(() => api.resign(S.id)); } }, t('play.resign.yes')), ' ',
@@ -264,10 +269,13 @@ export async function showGame(host, id) {
     const items = [];
     const n = S.moves.length;
     const firstBlack = (n % 2 === 0) === (S.side_to_move === 'black');
-    const plies = firstBlack ? [null, ...S.moves] : S.moves;
+    // The move sent is listed at once (the server may answer only with the reply).
+    const sent = pending ? [{ ply: n + 1, move: pending.move, display: pending.display || pending.move, pending: true }] : [];
+    const plies = firstBlack ? [null, ...S.moves, ...sent] : [...S.moves, ...sent];
     for (let i = 0; i < plies.length; i += 2) {
       const cellOf = (m) => {
         if (!m) return h('span', { class: 'ply' }, '…');
+        if (m.pending) return h('span', { class: 'ply pending', 'data-ply': m.ply }, m.display);
         const shown = back ? back.ply === m.ply : m === S.moves[n - 1];
         return h('button', { type: 'button', class: 'ply' + (m === S.moves[n - 1] ? ' last' : '') + (shown ? ' shown' : ''), 'data-ply': m.ply,
           'aria-current': shown ? 'true' : null, 'aria-label': t('play.lookat', { ply: num(m.ply), move: m.display }), onclick: () => lookBack(m.ply) }, m.display);
@@ -332,8 +340,10 @@ export async function showGame(host, id) {
 
   function apply(state) {
     if (state && state.id === S.id && state.moves.length > S.moves.length) pending = null;
-    if (state && state.id === S.id && state.moves.length >= S.moves.length) { // not an older state arriving late
-      const changed = state.moves.length !== S.moves.length || state.status.result !== S.status.result;
+    // Not an older state arriving late (fewer moves only after a takeback).
+    const takenBack = state && (state.takebacks || 0) > (S.takebacks || 0);
+    if (state && state.id === S.id && (state.moves.length >= S.moves.length || takenBack)) {
+      const changed = takenBack || state.moves.length !== S.moves.length || state.status.result !== S.status.result;
       S = state;
       if (changed) { sel = null; promo = null; back = null; }
     }
@@ -388,6 +398,9 @@ export async function showGame(host, id) {
         }
         return render();
       }
+      // Castling by king then rook: the legal move whose also_from is the cell clicked.
+      const castle = k === 0 ? candidates().filter((m) => m.also_from === cell) : [];
+      if (castle.length === 1) return send(castle[0].move);
       if (k === 0 && cell !== sel.from && legal().some((m) => m.from === cell)) sel = { from: cell, path: [] };
       else sel = null;
       return render();
@@ -407,7 +420,8 @@ export async function showGame(host, id) {
     const cell = cellAtPoint(e.clientX, e.clientY);
     if (!cell) return;
     let fresh = false;
-    if (myTurn() && !busy && !promo && (!sel || !sel.path.length) && sel?.from !== cell && legal().some((m) => m.from === cell)) {
+    const castles = sel && !sel.path.length && legal().some((m) => m.from === sel.from && m.also_from === cell);
+    if (myTurn() && !busy && !promo && !castles && (!sel || !sel.path.length) && sel?.from !== cell && legal().some((m) => m.from === cell)) {
       sel = { from: cell, path: [] };
       focusCell = cell;
       render();
@@ -468,6 +482,8 @@ export async function showGame(host, id) {
     // A `move` event names one move: fetch the state it leads to, which carries the
     // legal moves.  `end` follows the last move of a finished game.
     es.addEventListener('move', () => api.getGame(S.id).then(apply, () => {}));
+    // `takeback`: moves were taken back (API.md "Events"); the state says where the game is.
+    es.addEventListener('takeback', () => api.getGame(S.id).then(apply, () => {}));
     es.addEventListener('end', () => {
       if (es) { es.close(); es = null; }
       api.getGame(S.id).then(apply, () => {});
