@@ -119,12 +119,11 @@ static void list_one(void *ctx, const struct store_game *row)
     summary_out(ctx, row);
 }
 
-static void handle_list(struct server *srv, const struct api_request *req, const char *query_token,
-                        struct api_response *r)
+static void handle_list(struct server *srv, const struct api_request *req, struct api_response *r)
 {
-    const char *tok = query_token ? query_token : api_bearer(req);
+    const char *tok = api_bearer(req);
     if (!tok || !token_well_formed(tok)) {
-        api_set_error(r, 403, "missing or malformed token: GET /api/games?token=<token>");
+        api_set_error(r, 403, "missing or malformed token: send 'Authorization: Bearer <token>'");
         return;
     }
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
@@ -450,7 +449,8 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
 {
     memset(r, 0, sizeof *r);
     r->kind = API_DONE;
-    /* Split off the query; only ?token= (history) and ?last= (streams) are read. */
+    /* Split off the query; only ?last= (streams) is read.  A ?token= is refused: the
+     * token travels only in the Authorization header (URLs end up in logs and history). */
     char path[512];
     const char *q = strchr(req->url, '?');
     size_t plen = q ? (size_t)(q - req->url) : strlen(req->url);
@@ -460,11 +460,12 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
     }
     memcpy(path, req->url, plen);
     path[plen] = 0;
-    char query_token[TOKEN_HEX_LEN + 2] = "", *qt = NULL;
     for (const char *p = q; p && *p; p = strchr(p + 1, '&')) {
         if (!strncmp(p + 1, "token=", 6)) {
-            snprintf(query_token, sizeof query_token, "%.*s", (int)strcspn(p + 7, "&"), p + 7);
-            qt = query_token;
+            api_set_error(r, 400,
+                          "the token goes in the 'Authorization: Bearer <token>' header, "
+                          "not in the URL (?token= is refused)");
+            return;
         }
     }
     if (req->body_too_large) {
@@ -494,7 +495,7 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         if (!strcmp(req->method, "POST"))
             handle_create(srv, req, r);
         else if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
-            handle_list(srv, req, qt, r);
+            handle_list(srv, req, r);
         else
             api_set_error(r, 405, "use POST to start a game or GET to list yours");
         return;
