@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis_api.h"
 #include "cache.h"
@@ -445,6 +446,49 @@ out:
         cache_put(s);
 }
 
+/* A page of another site may make the visitor's browser send a POST here (a form, or a
+ * fetch with a "simple" content type).  Browsers name the page's site in Origin on every
+ * such request, so a state-changing request is refused when its Origin is not this
+ * server's own (scheme://Host), and, without Origin, when its body is declared as
+ * anything but JSON (what a form sends).  curl and other clients without Origin that send
+ * JSON, or no Content-Type at all, go through.  0 when allowed; otherwise a 403 is set. */
+static int cross_site_check(const struct api_request *req, struct api_response *r)
+{
+    if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
+        return 0;
+    if (req->origin) {
+        const char *o = req->origin, *h = req->host;
+        if (!strncasecmp(o, "http://", 7))
+            o += 7;
+        else if (!strncasecmp(o, "https://", 8))
+            o += 8;
+        else
+            o = NULL;
+        if (!o || !h || !*h || strcasecmp(o, h) != 0) {
+            api_set_error(r, 403,
+                          "cross-site request refused: the Origin '%.100s' is not this "
+                          "server's own",
+                          req->origin);
+            return -1;
+        }
+        return 0;
+    }
+    if (req->content_type) {
+        const char *t = req->content_type;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        size_t n = strcspn(t, "; \t");
+        if (n != 16 || strncasecmp(t, "application/json", 16) != 0) {
+            api_set_error(r, 403,
+                          "a %s without an Origin header must send "
+                          "'Content-Type: application/json' (got '%.60s')",
+                          req->method, req->content_type);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void api_handle(struct server *srv, const struct api_request *req, struct api_response *r)
 {
     memset(r, 0, sizeof *r);
@@ -468,6 +512,8 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
             return;
         }
     }
+    if (cross_site_check(req, r) != 0)
+        return;
     if (req->body_too_large) {
         api_set_error(r, 413, "the body is over %d bytes", SERVER_BODY_MAX);
         return;

@@ -373,6 +373,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         .authorization =
             MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
         .last_event_id = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Last-Event-ID"),
+        .origin = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Origin"),
+        .host = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+        .content_type =
+            MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE),
         .client = client,
         .body = c->body ? c->body : "",
         .body_len = c->len,
