@@ -100,3 +100,97 @@ TEST(server_refuses_cross_site_requests)
     json_decref(g);
     server_stop(srv);
 }
+
+/* The reply's head has every security header. */
+static int has_security_headers(const struct http_reply *r)
+{
+    return r->head && strstr(r->head, "Content-Security-Policy: default-src 'self'; ") &&
+           strstr(r->head, "script-src 'self';") && strstr(r->head, "frame-ancestors 'none'") &&
+           strstr(r->head, "X-Frame-Options: DENY") &&
+           strstr(r->head, "Referrer-Policy: no-referrer") &&
+           strstr(r->head, "X-Content-Type-Options: nosniff");
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+TEST(server_security_headers_on_every_answer)
+{
+    char dir[64], path[160];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    write_file(path, "<!doctype html><title>hall</title>");
+    snprintf(path, sizeof path, "%s/app.js", dir);
+    write_file(path, "export {};\n");
+    struct server *srv = start_plain(dir);
+    if (!srv) {
+        test_rmdir(dir);
+        SKIP("no server");
+    }
+    int port = server_port(srv);
+    const char *paths[] = {"/", "/app.js", "/nope.css", "/api/catalog", "/api/games/nope"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        struct http_reply r;
+        CHECK_EQ_INT(http_call(port, "GET", paths[i], NULL, NULL, 0, NULL, &r), 0);
+        CHECK_MSG(has_security_headers(&r), "%s: headers\n%s", paths[i], r.head ? r.head : "");
+        http_reply_free(&r);
+    }
+    struct http_reply r;
+    CHECK_EQ_INT(
+        http_call(port, "POST", "/api/games", NULL, new_game_body, strlen(new_game_body), NULL, &r),
+        0);
+    CHECK_EQ_INT(r.status, 201);
+    CHECK(has_security_headers(&r));
+    http_reply_free(&r);
+    server_stop(srv);
+    test_rmdir(dir);
+}
+
+/* A symbolic link inside web/ is not followed, whether it leads out of web/ or not. */
+TEST(server_static_files_stay_inside_web)
+{
+    char dir[64], outside[64], path[200], target[200];
+    test_tmpdir(dir, sizeof dir);
+    test_tmpdir(outside, sizeof outside);
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    write_file(path, "<!doctype html><title>hall</title>");
+    snprintf(target, sizeof target, "%s/secret.txt", outside);
+    write_file(target, "the secret outside web\n");
+    snprintf(path, sizeof path, "%s/leak.txt", dir);
+    int linked = symlink(target, path) == 0;
+    snprintf(path, sizeof path, "%s/sub", dir);
+    linked = linked && symlink(outside, path) == 0;
+    snprintf(path, sizeof path, "%s/again.html", dir);
+    linked = linked && symlink("index.html", path) == 0;
+    struct server *srv = linked ? start_plain(dir) : NULL;
+    if (srv) {
+        int port = server_port(srv);
+        const char *refused[] = {"/leak.txt", "/sub/secret.txt", "/again.html", "/./index.html"};
+        for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+            struct http_reply r;
+            CHECK_EQ_INT(http_call(port, "GET", refused[i], NULL, NULL, 0, NULL, &r), 0);
+            CHECK_MSG(r.status == 404, "%s: %d", refused[i], r.status);
+            CHECK(!r.body || !strstr(r.body, "secret outside"));
+            json_t *j = http_json(&r);
+            CHECK(json_is_string(json_object_get(j, "error")));
+            json_decref(j);
+            http_reply_free(&r);
+        }
+        struct http_reply r;
+        CHECK_EQ_INT(http_call(port, "GET", "/index.html", NULL, NULL, 0, NULL, &r), 0);
+        CHECK_EQ_INT(r.status, 200);
+        CHECK(r.body && strstr(r.body, "<title>hall</title>"));
+        http_reply_free(&r);
+        server_stop(srv);
+    }
+    test_rmdir(dir);
+    test_rmdir(outside);
+    if (!linked)
+        SKIP("cannot make symbolic links here");
+}
