@@ -1,13 +1,18 @@
 /* The server's defences against other sites and stray paths: cross-site requests
- * refused, the security headers on every answer, static files kept inside web/. */
+ * refused, the security headers on every answer, static files kept inside web/; and the
+ * store's write-ahead log kept small on disk. */
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "server/server.h"
 #include "server_client.h"
+#include "store/checkpoint.h"
+#include "store/store.h"
 
 static struct server *start_plain(const char *web_dir)
 {
@@ -193,4 +198,63 @@ TEST(server_static_files_stay_inside_web)
     test_rmdir(outside);
     if (!linked)
         SKIP("cannot make symbolic links here");
+}
+
+/* After many moves, once a checkpoint has caught up, the next commit cuts the -wal file
+ * back to the limit (PRAGMA journal_size_limit); without it the file keeps its peak. */
+TEST(server_store_wal_file_stays_bounded)
+{
+    char dir[64], db[128], wal[140], err[256];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/wal.db", dir);
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    struct store *store = store_sqlite_open(db, STORE_SYNC_NORMAL, err, sizeof err);
+    CHECK_MSG(store != NULL, "%s", err);
+    if (!store)
+        return;
+    struct store_game row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "%032d", 9);
+    snprintf(row.game, sizeof row.game, "egara-guti");
+    row.level = 1;
+    CHECK_EQ_INT(store->ops->create_game(store, &row, err, sizeof err), 0);
+    const char *move[] = {"c3-d4"};
+    int ply = 1;
+    off_t peak = 0;
+    struct stat sb;
+    for (; ply <= 6000; ply++) {
+        if (store->ops->add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err) != 0) {
+            CHECK_MSG(0, "ply %d: %s", ply, err);
+            break;
+        }
+        if (ply % 100 == 0 && stat(wal, &sb) == 0 && sb.st_size > peak)
+            peak = sb.st_size;
+    }
+    /* Catch up with a checkpoint of our own, then commit once more: the WAL restarts. */
+    sqlite3 *look = NULL;
+    off_t size = -1;
+    for (int tries = 0; tries < 50; tries++) {
+        if (!look &&
+            (sqlite3_open(db, &look) != SQLITE_OK ||
+             sqlite3_exec(look, "SELECT count(*) FROM moves", NULL, NULL, NULL) != SQLITE_OK))
+            break;
+        int log = 0, done = 0;
+        int rc = sqlite3_wal_checkpoint_v2(look, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+        if (rc == SQLITE_OK && done == log) {
+            CHECK_EQ_INT(
+                store->ops->add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err), 0);
+            ply++;
+            if (stat(wal, &sb) == 0)
+                size = sb.st_size;
+            if (size >= 0 && size <= CKPT_WAL_LIMIT)
+                break;
+        }
+        usleep(100 * 1000);
+    }
+    sqlite3_close(look);
+    /* 6000 commits wrote some 12000 pages (48 MB) in all. */
+    CHECK_MSG(size >= 0 && size <= CKPT_WAL_LIMIT, "the -wal file is %lld bytes (peak %lld)",
+              (long long)size, (long long)peak);
+    store->ops->close(store);
+    test_rmdir(dir);
 }
