@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -257,4 +258,56 @@ TEST(server_store_wal_file_stays_bounded)
               (long long)size, (long long)peak);
     store->ops->close(store);
     test_rmdir(dir);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A body over the limit is refused as soon as that is known: a declared length over it
+ * at once (the body not waited for), a chunked one once it passes the limit. */
+TEST(server_refuses_a_large_body_at_once)
+{
+    struct server *srv = start_plain(NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    /* Content-Length over 16 KiB, and no body sent: the 413 does not wait for it. */
+    const char head[] = "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        "Content-Type: application/json\r\nContent-Length: 20000\r\n\r\n";
+    double t0 = seconds_now();
+    size_t len;
+    char *reply = http_raw(port, head, strlen(head), 5000, &len);
+    CHECK(reply && strstr(reply, " 413 ") && strstr(reply, "{\"error\""));
+    CHECK_MSG(seconds_now() - t0 < 3, "the 413 took %.1f s", seconds_now() - t0);
+    free(reply);
+    /* Chunked, 20 KiB and never ended: the server closes once it passed 16 KiB. */
+    size_t cap = 32768, n = 0;
+    char *bytes = malloc(cap);
+    n += (size_t)snprintf(bytes, cap,
+                          "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    for (int i = 0; i < 20; i++) {
+        n += (size_t)snprintf(bytes + n, cap - n, "400\r\n");
+        memset(bytes + n, ' ', 1024);
+        n += 1024;
+        n += (size_t)snprintf(bytes + n, cap - n, "\r\n");
+    }
+    t0 = seconds_now();
+    reply = http_raw(port, bytes, n, 5000, &len);
+    CHECK_MSG(seconds_now() - t0 < 3, "the connection stayed open %.1f s", seconds_now() - t0);
+    CHECK(reply && !strstr(reply, " 201 "));
+    free(reply);
+    free(bytes);
+    /* A body within the limit still goes through, chunked too. */
+    const char ok[] = "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                      "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      "f\r\n{\"game\":\"egara\"\r\n1\r\n}\r\n0\r\n\r\n";
+    reply = http_raw(port, ok, strlen(ok), 5000, &len);
+    CHECK(reply && strstr(reply, " 201 "));
+    free(reply);
+    server_stop(srv);
 }

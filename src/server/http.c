@@ -24,9 +24,6 @@
 #include "state_json.h"
 #include "workers.h"
 
-/* Bodies declared larger than this are refused without reading them. */
-#define BODY_DISCARD_MAX (1 << 20)
-
 /* One HTTP request's state across the callbacks. */
 struct conn {
     struct api_waiter w; /* first: a struct api_waiter * is a struct conn * */
@@ -380,11 +377,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         const char *cl =
             MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > SERVER_BODY_MAX) {
+            /* Refused before the body is read: the 413 goes out at once. */
             c->too_large = true;
-            if (strtoull(cl, NULL, 10) > BODY_DISCARD_MAX)
-                return send_body(mc, 413,
-                                 api_error_body("the body is over %d bytes", SERVER_BODY_MAX),
-                                 "application/json");
+            return send_body(mc, 413, api_error_body("the body is over %d bytes", SERVER_BODY_MAX),
+                             "application/json");
         }
         return MHD_YES;
     }
@@ -396,9 +392,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
-        if (c->too_large || c->len + n > SERVER_BODY_MAX) {
-            c->too_large = true;
-            return MHD_YES; /* read and dropped, then answered 413 */
+        if (c->len + n > SERVER_BODY_MAX) {
+            /* A body without a length (chunked) passing the limit: libmicrohttpd cannot
+             * answer in the middle of a body, so the connection is closed at once rather
+             * than the rest read (and dropped) for as long as it comes. */
+            return MHD_NO;
         }
         char *b = realloc(c->body, c->len + n + 1);
         if (!b)
