@@ -430,7 +430,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         .body_too_large = c->too_large,
         .waiter = &c->w,
     };
-    /* MHD hands the path without its query; the API reads ?token= itself. */
+    /* MHD hands the path without its query; a ?token= is passed on so the API refuses it. */
     char full_url[1024];
     const char *tok = MHD_lookup_connection_value(mc, MHD_GET_ARGUMENT_KIND, "token");
     if (tok && strlen(url) + strlen(tok) + 8 < sizeof full_url) {
