@@ -300,7 +300,14 @@ TEST(egara_malformed_positions)
 {
     check_rejected(TEST_CTX, "BBBB/BBB/BBB/1/WWW/WWW/WWWWW w", "rank 7 has 4 points");
     check_rejected(TEST_CTX, "BBBBBB/BBB/BBB/1/WWW/WWW/WWWWW w", "rank 7 has more than 5");
-    check_rejected(TEST_CTX, "BBBBB/BBB/BBB/2/WWW/WWW/WWWWW w", "rank 4 has more than 1");
+    check_rejected(TEST_CTX, "BBBBB/BBB/BBB/2/WWW/WWW/WWWWW w", "rank 4: '2' empty points");
+    /* A digit run is one number: "32" is thirty-two, not 3 + 2 (the rule book). */
+    check_rejected(TEST_CTX, "32/BBB/BBB/1/WWW/WWW/WWWWW w", "rank 7: '32' empty points");
+    check_rejected(TEST_CTX, "BBBBB/BBB/BBB/1/WWW/WWW/W13 w", "rank 1: '13' empty points");
+    check_rejected(TEST_CTX, "BBBBB/BBB/BBB/1/WWW/WWW/W99999999999999999999999 w",
+                   "rank 1: '99999999999999999999' empty points");
+    check_rejected(TEST_CTX, "BBBBB/BBB/BBB/1/WWW/WWW/W04 w", "'04' is not a count");
+    check_rejected(TEST_CTX, "BBBBB/BBB/BBB/0/WWW/WWW/WWWWW w", "'0' is not a count");
     check_rejected(TEST_CTX, "BBBBB/BBB/BBB/1/WWW/WWW w", "6 ranks");
     check_rejected(TEST_CTX, "BBBBB/BBB/BBB/1/WWW/WWW/WWWWW/1 w", "too many ranks");
     check_rejected(TEST_CTX, "BBBBB/BBX/BBB/1/WWW/WWW/WWWWW w", "unknown letter 'X'");

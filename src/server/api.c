@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis_api.h"
 #include "cache.h"
@@ -119,12 +120,11 @@ static void list_one(void *ctx, const struct store_game *row)
     summary_out(ctx, row);
 }
 
-static void handle_list(struct server *srv, const struct api_request *req, const char *query_token,
-                        struct api_response *r)
+static void handle_list(struct server *srv, const struct api_request *req, struct api_response *r)
 {
-    const char *tok = query_token ? query_token : api_bearer(req);
+    const char *tok = api_bearer(req);
     if (!tok || !token_well_formed(tok)) {
-        api_set_error(r, 403, "missing or malformed token: GET /api/games?token=<token>");
+        api_set_error(r, 403, "missing or malformed token: send 'Authorization: Bearer <token>'");
         return;
     }
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
@@ -476,11 +476,55 @@ out:
         cache_put(s);
 }
 
+/* A page of another site may make the visitor's browser send a POST here (a form, or a
+ * fetch with a "simple" content type).  Browsers name the page's site in Origin on every
+ * such request, so a state-changing request is refused when its Origin is not this
+ * server's own (scheme://Host), and, without Origin, when its body is declared as
+ * anything but JSON (what a form sends).  curl and other clients without Origin that send
+ * JSON, or no Content-Type at all, go through.  0 when allowed; otherwise a 403 is set. */
+static int cross_site_check(const struct api_request *req, struct api_response *r)
+{
+    if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
+        return 0;
+    if (req->origin) {
+        const char *o = req->origin, *h = req->host;
+        if (!strncasecmp(o, "http://", 7))
+            o += 7;
+        else if (!strncasecmp(o, "https://", 8))
+            o += 8;
+        else
+            o = NULL;
+        if (!o || !h || !*h || strcasecmp(o, h) != 0) {
+            api_set_error(r, 403,
+                          "cross-site request refused: the Origin '%.100s' is not this "
+                          "server's own",
+                          req->origin);
+            return -1;
+        }
+        return 0;
+    }
+    if (req->content_type) {
+        const char *t = req->content_type;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        size_t n = strcspn(t, "; \t");
+        if (n != 16 || strncasecmp(t, "application/json", 16) != 0) {
+            api_set_error(r, 403,
+                          "a %s without an Origin header must send "
+                          "'Content-Type: application/json' (got '%.60s')",
+                          req->method, req->content_type);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void api_handle(struct server *srv, const struct api_request *req, struct api_response *r)
 {
     memset(r, 0, sizeof *r);
     r->kind = API_DONE;
-    /* Split off the query; only ?token= (history) and ?last= (streams) are read. */
+    /* Split off the query; only ?last= (streams) is read.  A ?token= is refused: the
+     * token travels only in the Authorization header (URLs end up in logs and history). */
     char path[512];
     const char *q = strchr(req->url, '?');
     size_t plen = q ? (size_t)(q - req->url) : strlen(req->url);
@@ -490,13 +534,16 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
     }
     memcpy(path, req->url, plen);
     path[plen] = 0;
-    char query_token[TOKEN_HEX_LEN + 2] = "", *qt = NULL;
     for (const char *p = q; p && *p; p = strchr(p + 1, '&')) {
         if (!strncmp(p + 1, "token=", 6)) {
-            snprintf(query_token, sizeof query_token, "%.*s", (int)strcspn(p + 7, "&"), p + 7);
-            qt = query_token;
+            api_set_error(r, 400,
+                          "the token goes in the 'Authorization: Bearer <token>' header, "
+                          "not in the URL (?token= is refused)");
+            return;
         }
     }
+    if (cross_site_check(req, r) != 0)
+        return;
     if (req->body_too_large) {
         api_set_error(r, 413, "the body is over %d bytes", SERVER_BODY_MAX);
         return;
@@ -524,7 +571,7 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         if (!strcmp(req->method, "POST"))
             handle_create(srv, req, r);
         else if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
-            handle_list(srv, req, qt, r);
+            handle_list(srv, req, r);
         else
             api_set_error(r, 405, "use POST to start a game or GET to list yours");
         return;

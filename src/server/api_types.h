@@ -30,6 +30,8 @@ struct api_waiter {
 enum api_kind { API_DONE, API_WAIT, API_STREAM, API_STATIC, API_ANALYSIS };
 struct api_request {
     const char *method, *url, *authorization, *last_event_id, *client;
+    /* The Origin, Host and Content-Type headers (NULL when absent): cross-site checks. */
+    const char *origin, *host, *content_type;
     const char *body;
     size_t body_len;
     bool body_too_large;

@@ -24,9 +24,6 @@
 #include "state_json.h"
 #include "workers.h"
 
-/* Bodies declared larger than this are refused without reading them. */
-#define BODY_DISCARD_MAX (1 << 20)
-
 /* One HTTP request's state across the callbacks. */
 struct conn {
     struct api_waiter w; /* first: a struct api_waiter * is a struct conn * */
@@ -52,6 +49,23 @@ struct stream {
     bool end_sent;     /* the final "end" event went out */
 };
 
+/* The security headers of every answer, files and API alike: the page may run only the
+ * site's own scripts and styles (no inline code), load only from here (and data: images:
+ * the icon), and may not be framed by another site; no Referer leaves the page (it could
+ * carry a game's address); no content-type sniffing. */
+static const char content_security_policy[] =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'";
+
+static void add_security_headers(struct MHD_Response *r)
+{
+    MHD_add_response_header(r, "Content-Security-Policy", content_security_policy);
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+}
+
 static enum MHD_Result send_body(struct MHD_Connection *mc, int status, char *body,
                                  const char *type)
 {
@@ -65,7 +79,7 @@ static enum MHD_Result send_body(struct MHD_Connection *mc, int status, char *bo
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    add_security_headers(r);
     enum MHD_Result ok = MHD_queue_response(mc, (unsigned)status, r);
     MHD_destroy_response(r);
     return ok;
@@ -173,6 +187,7 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
     pthread_mutex_unlock(&s->mu);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    add_security_headers(r);
     enum MHD_Result ok = MHD_queue_response(c->mc, MHD_HTTP_OK, r);
     MHD_destroy_response(r); /* the stream's free callback runs when the response goes */
     return ok;
@@ -234,6 +249,7 @@ static enum MHD_Result start_analysis(struct conn *c, struct analysis_job *j)
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    add_security_headers(r);
     enum MHD_Result ok = MHD_queue_response(c->mc, MHD_HTTP_OK, r);
     MHD_destroy_response(r); /* analysis_free runs when the response goes */
     return ok;
@@ -269,6 +285,38 @@ static const char *content_type(const char *path)
     return "application/octet-stream";
 }
 
+/* Open `rel` ("/a/b.js") under the folder `root` without leaving it: each component is
+ * opened relative to the one before with O_NOFOLLOW, so no symbolic link inside web/ is
+ * followed (out of it or anywhere), and "." and ".." are refused.  The root itself may
+ * be a link (how it was configured).  A file descriptor, or -1. */
+static int open_under(const char *root, const char *rel)
+{
+    int dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const char *p = rel;
+    while (dir >= 0) {
+        while (*p == '/')
+            p++;
+        size_t n = strcspn(p, "/");
+        char part[256];
+        if (n == 0 || n >= sizeof part || (n == 1 && p[0] == '.') ||
+            (n == 2 && p[0] == '.' && p[1] == '.'))
+            break;
+        memcpy(part, p, n);
+        part[n] = 0;
+        p += n;
+        bool last = !strchr(p, '/') || !p[strspn(p, "/")];
+        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY);
+        int next = openat(dir, part, flags);
+        close(dir);
+        if (next < 0 || last)
+            return next;
+        dir = next;
+    }
+    if (dir >= 0)
+        close(dir);
+    return -1;
+}
+
 static enum MHD_Result serve_file(struct conn *c, const char *url)
 {
     struct server *srv = c->srv;
@@ -282,9 +330,7 @@ static enum MHD_Result serve_file(struct conn *c, const char *url)
             return send_body(c->mc, 200, strdup(placeholder_page), "text/html; charset=utf-8");
         return send_body(c->mc, 404, api_error_body("no such file"), "application/json");
     }
-    char full[sizeof srv->web_dir + sizeof rel];
-    snprintf(full, sizeof full, "%s%s", srv->web_dir, rel);
-    int fd = open(full, O_RDONLY | O_CLOEXEC);
+    int fd = open_under(srv->web_dir, rel);
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         if (fd >= 0)
@@ -299,7 +345,7 @@ static enum MHD_Result serve_file(struct conn *c, const char *url)
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type(rel));
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    add_security_headers(r);
     enum MHD_Result ok = MHD_queue_response(c->mc, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;
@@ -341,11 +387,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         const char *cl =
             MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > SERVER_BODY_MAX) {
+            /* Refused before the body is read: the 413 goes out at once. */
             c->too_large = true;
-            if (strtoull(cl, NULL, 10) > BODY_DISCARD_MAX)
-                return send_body(mc, 413,
-                                 api_error_body("the body is over %d bytes", SERVER_BODY_MAX),
-                                 "application/json");
+            return send_body(mc, 413, api_error_body("the body is over %d bytes", SERVER_BODY_MAX),
+                             "application/json");
         }
         return MHD_YES;
     }
@@ -357,9 +402,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
-        if (c->too_large || c->len + n > SERVER_BODY_MAX) {
-            c->too_large = true;
-            return MHD_YES; /* read and dropped, then answered 413 */
+        if (c->len + n > SERVER_BODY_MAX) {
+            /* A body without a length (chunked) passing the limit: libmicrohttpd cannot
+             * answer in the middle of a body, so the connection is closed at once rather
+             * than the rest read (and dropped) for as long as it comes. */
+            return MHD_NO;
         }
         char *b = realloc(c->body, c->len + n + 1);
         if (!b)
@@ -383,13 +430,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         .authorization =
             MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
         .last_event_id = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Last-Event-ID"),
+        .origin = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Origin"),
+        .host = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+        .content_type =
+            MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE),
         .client = client,
         .body = c->body ? c->body : "",
         .body_len = c->len,
         .body_too_large = c->too_large,
         .waiter = &c->w,
     };
-    /* MHD hands the path without its query; the API reads ?token= itself. */
+    /* MHD hands the path without its query; a ?token= is passed on so the API refuses it. */
     char full_url[1024];
     const char *tok = MHD_lookup_connection_value(mc, MHD_GET_ARGUMENT_KIND, "token");
     if (tok && strlen(url) + strlen(tok) + 8 < sizeof full_url) {

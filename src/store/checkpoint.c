@@ -3,11 +3,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-/* Checkpoint once the WAL holds this many pages (SQLite's own default)... */
-#define CKPT_PAGES 1000
-/* ...and when it has grown past this many anyway (40 MB of 4 KiB pages), catch up
- * under the writer's lock. */
-#define CKPT_CATCH_UP_PAGES 10000
+/* Catch up under the writer's lock when the WAL has grown past this many pages anyway
+ * (8 MiB of 4 KiB pages: 8 times the checkpoint threshold, CKPT_PAGES in checkpoint.h). */
+#define CKPT_CATCH_UP_PAGES 2048
 
 struct checkpointer {
     sqlite3 *db; /* its own connection */

@@ -14,6 +14,17 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
+/* The WAL's bounds (store_sqlite.c sets them on its connection):
+ * - a checkpoint once the WAL holds CKPT_PAGES pages (1 MiB of 4 KiB pages, a quarter
+ *   of SQLite's default 1000): each checkpoint copies little, and the WAL a reader
+ *   must search stays short;
+ * - once a checkpoint has caught up, the next commit restarts the WAL and cuts the
+ *   file back to CKPT_WAL_LIMIT bytes (PRAGMA journal_size_limit, 2 MiB: twice what
+ *   normal work reaches, so it is cut only after a burst, never on every cycle).
+ *   Without the limit the -wal file keeps the largest size it ever had. */
+#define CKPT_PAGES 256
+#define CKPT_WAL_LIMIT (2 * 1024 * 1024)
+
 struct checkpointer;
 /* Start checkpointing the WAL of `writer` (a connection to `path` in WAL mode, whose
  * users hold `writer_mu`); replaces the connection's automatic checkpoints.  NULL

@@ -565,9 +565,13 @@ struct store *store_sqlite_open(const char *path, enum store_sync sync, char *er
         return NULL;
     }
     sqlite3_busy_timeout(s->db, 5000);
-    char pragmas[128];
-    snprintf(pragmas, sizeof pragmas, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s;",
-             sync == STORE_SYNC_FULL ? "FULL" : "NORMAL");
+    char pragmas[256];
+    /* The WAL bounded (checkpoint.h): checkpoints at CKPT_PAGES (SQLite's own, when the
+     * checkpointer thread is not running) and the file cut back to CKPT_WAL_LIMIT. */
+    snprintf(pragmas, sizeof pragmas,
+             "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA journal_size_limit=%d; "
+             "PRAGMA wal_autocheckpoint=%d;",
+             sync == STORE_SYNC_FULL ? "FULL" : "NORMAL", CKPT_WAL_LIMIT, CKPT_PAGES);
     char *msg = NULL;
     if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
         sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(s->db, &msg) != 0) {

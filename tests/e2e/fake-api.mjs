@@ -236,8 +236,14 @@ function computerMove(g, move, display, next, delay) {
   }, delay);
 }
 
+// The real server's security headers (src/server/http.c), so the pages meet its CSP here too.
+const SECURITY = {
+  'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff',
+};
+
 function send(res, code, body, type = 'application/json') {
-  res.writeHead(code, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+  res.writeHead(code, { 'Content-Type': type, 'Cache-Control': 'no-store', ...SECURITY });
   res.end(type === 'application/json' ? JSON.stringify(body) : body);
 }
 
@@ -279,7 +285,7 @@ async function api(req, res, parts) {
   const action = parts[1];
   if (req.method === 'GET' && !action) return send(res, 200, stateJson(g));
   if (req.method === 'GET' && action === 'events') {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive', ...SECURITY });
     res.write(': agora test double\n\n');
     res.sent = Math.min(Number(req.headers['last-event-id']) || 0, g.moves.length);
     res.takebacks = g.takebacks || 0;
@@ -466,7 +472,7 @@ function streamLines(req, res, game, pos, multipv) {
   const f = analysisFixture(game);
   const scripted = (f.lines || {})[pos.key];
   const base = scripted || pos.json.legal_moves.slice(0, 5).map((m, i) => ({ multipv: i + 1, score: 0, mate: null, win: 0.5, pv: [m.move], pv_display: [m.display] }));
-  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive', ...SECURITY });
   let depth = 0;
   const lines = (d) => base.slice(0, multipv).map((l) => ({ ...l, depth: d, seldepth: d + 2, nodes: 1000 * d, time_ms: 40 * d }));
   const timer = setInterval(() => {
@@ -569,7 +575,7 @@ const server = createServer(async (req, res) => {
   if (path.endsWith('/')) path += 'index.html';
   const file = join(webRoot, path);
   if (!file.startsWith(webRoot) || !existsSync(file) || !statSync(file).isFile()) return send(res, 404, { error: 'not found' });
-  res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-store' });
+  res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-store', ...SECURITY });
   res.end(readFileSync(file));
 });
 

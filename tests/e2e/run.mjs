@@ -31,6 +31,8 @@ async function open(opts = {}) {
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (/Content Security Policy|CSP violation/.test(m.text())) errors.push(m.text()); });
+  await ctx.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)));
   page.setDefaultTimeout(20000); // generous: the machine is shared
   // A changed catalogue (opts.catalog: the server's catalogue -> the one the page sees)
   // shows that the page takes its games and boards from GET /api/catalog alone.
@@ -382,6 +384,15 @@ test('phone: nothing wider than the screen, the board fits', async () => {
     assert(box.width <= 390 && box.width > 300, `${g}: board width ${box.width}`);
     await page.screenshot({ path: join(shots, `${g}-phone-en.png`), fullPage: true });
   }
+  await page.done();
+});
+
+test('security headers on pages and answers; no CSP violation on home, a game, the rules, the analysis', async () => {
+  for (const p of ['/', '/js/app.js', '/css/agora.css', '/api/catalog']) { const h = (await fetch(srv.url + p)).headers;
+    assert(/script-src 'self'.*frame-ancestors 'none'/.test(h.get('content-security-policy')) && h.get('x-frame-options') === 'DENY' && h.get('referrer-policy') === 'no-referrer' && h.get('x-content-type-options') === 'nosniff', `${p}: ${[...h].join(' ')}`); }
+  const page = await open(); // open() fails the test on any CSP violation
+  await playFromHome(page, 'egara-guti');
+  for (const [h, sel] of [['#/rules/chess', 'article.rules figure svg'], ['#/analysis/agon', '#board svg [data-cell]'], ['#/', '.card']]) await page.goto(`${srv.url}/${h}`), await page.waitForSelector(sel);
   await page.done();
 });
 

@@ -59,11 +59,25 @@ static int parse_board(struct egara_state *s, const char *board, size_t len, cha
         } else if (r >= 7) {
             /* Text after a seventh '/': not a rank of this board. */
             return fail(err, err_size, "too many ranks: expected 7 separated by '/'");
-        } else if (c >= '1' && c <= '9') {
-            filled += c - '0';
-            if (filled > egara_rank_size[r])
-                return fail(err, err_size, "rank %d has more than %d points", 7 - r,
-                            egara_rank_size[r]);
+        } else if (c >= '0' && c <= '9') {
+            /* A digit run is one number of empty points: "32" is thirty-two. */
+            size_t run = 1;
+            long empty = 0;
+            while (i + run < len && board[i + run] >= '0' && board[i + run] <= '9')
+                run++;
+            for (size_t k = 0; k < run && empty <= 99; k++)
+                empty = empty * 10 + (board[i + k] - '0');
+            if (empty == 0 || board[i] == '0')
+                return fail(err, err_size, "rank %d: '%.*s' is not a count of empty points", 7 - r,
+                            (int)(run < 20 ? run : 20), board + i);
+            if (filled + empty > egara_rank_size[r])
+                return fail(err, err_size,
+                            "rank %d: '%.*s' empty points do not fit (the rank has %d points, "
+                            "%d of them already named)",
+                            7 - r, (int)(run < 20 ? run : 20), board + i, egara_rank_size[r],
+                            filled);
+            filled += (int)empty;
+            i += run - 1;
         } else if (c == 'W' || c == 'B') {
             if (filled >= egara_rank_size[r])
                 return fail(err, err_size, "rank %d has more than %d points", 7 - r,
