@@ -53,6 +53,9 @@ void *cli_position(struct cli_io *io, const struct game *g, const char *text);
 /* Parse a whole decimal number in [lo, hi]; -1 with a message otherwise. */
 int cli_int(struct cli_io *io, const char *what, const char *text, long lo, long hi, long *out);
 double cli_seconds(void);
+/* The whole of `f`, NUL-terminated (its length in *len when len is not NULL), or NULL
+ * without memory. */
+char *cli_read_all(FILE *f, size_t *len);
 /* The opening books of the levels (`--book PATH|none`): for `path` NULL each game's
  * default book where it is installed (else none, quietly), "none" for none, else that
  * file, for game `g` or (g NULL) every game whose engine profile reads books.  0 with

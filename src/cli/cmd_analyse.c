@@ -43,26 +43,6 @@ static void put_line(struct cli_io *io, json_t *o)
     json_decref(o);
 }
 
-static char *read_all(FILE *f)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-        n += got;
-        if (n + 1 == cap) {
-            char *bigger = realloc(buf, cap *= 2);
-            if (!bigger) {
-                free(buf);
-                return NULL;
-            }
-            buf = bigger;
-        }
-    }
-    if (buf)
-        buf[n] = 0;
-    return buf;
-}
-
 static int position_lines(struct cli_io *io, const struct game *g, const char *text, int multipv,
                           uint64_t nodes)
 {
@@ -110,7 +90,7 @@ static int review(struct cli_io *io, const struct game *g, const char *path, uin
     FILE *f = path ? fopen(path, "r") : io->in;
     if (!f)
         return cli_error(io, "analyse: cannot open '%s'", path);
-    char *text = read_all(f);
+    char *text = cli_read_all(f, NULL);
     if (path)
         fclose(f);
     void *st = game_state_new(g);

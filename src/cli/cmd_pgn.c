@@ -11,27 +11,6 @@
 #include "core/record.h"
 #include "games/registry.h"
 
-static char *read_all(FILE *f, size_t *len)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-        n += got;
-        if (n + 1 == cap) {
-            char *bigger = realloc(buf, cap *= 2);
-            if (!bigger) {
-                free(buf);
-                return NULL;
-            }
-            buf = bigger;
-        }
-    }
-    if (buf)
-        buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
 int cmd_pgn(int argc, char **argv, struct cli_io *io)
 {
     if (argc > 1)
@@ -40,7 +19,7 @@ int cmd_pgn(int argc, char **argv, struct cli_io *io)
     if (!f)
         return cli_error(io, "pgn: cannot open '%s'", argv[0]);
     size_t len;
-    char *text = read_all(f, &len);
+    char *text = cli_read_all(f, &len);
     if (argc)
         fclose(f);
     if (!text)
