@@ -219,45 +219,75 @@ static int read_record_tree(const struct game *g, const char *text, struct body_
     return -1;
 }
 
-/* "record" in place of "position" and "moves": the record's start and main line, read
- * by the game's own record reader (the game named, or the one its Variant tag names).
- * 0, or -1 after a 400 naming the bad move or token. */
-static int read_record_position(json_t *body, struct body_position *p, struct api_response *r)
+/* The start's text when it is not the game's own start, else "". */
+static void start_text(const struct game *g, const void *start, char *out, size_t size)
 {
-    memset(p, 0, sizeof *p);
+    char pos[POSITION_TEXT_MAX], std[POSITION_TEXT_MAX] = "";
+    g->write_position(start, pos, sizeof pos);
+    void *st = game_state_new(g);
+    if (st) {
+        g->start(st);
+        g->write_position(st, std, sizeof std);
+        free(st);
+    }
+    snprintf(out, size, "%s", strcmp(pos, std) ? pos : "");
+}
+
+/* The body's "record", read by its game's own record reader (the game "game" names,
+ * or the one the record's Variant tag names): the state after its main line, with *g
+ * and *text set, or NULL after a 400 (or 500) naming the problem. */
+static void *read_body_record(json_t *body, const struct game **g, const char **text,
+                              struct api_response *r)
+{
     json_t *jg = json_object_get(body, "game"), *jr = json_object_get(body, "record");
     if (!json_is_string(jr) || strlen(json_string_value(jr)) != json_string_length(jr)) {
-        api_set_error(r, 400, "bad \"record\": expected the record's text");
-        return -1;
+        api_set_error(r, 400, "missing \"record\": expected the record's text (PGN)");
+        return NULL;
     }
-    const char *text = json_string_value(jr);
-    const struct game *g = jg && !json_is_null(jg)
-                               ? (json_is_string(jg) ? game_find(json_string_value(jg)) : NULL)
-                               : game_of_record(text);
-    if (!g) {
+    *text = json_string_value(jr);
+    *g = jg && !json_is_null(jg) ? (json_is_string(jg) ? game_find(json_string_value(jg)) : NULL)
+                                 : game_of_record(*text);
+    if (!*g) {
         char list[200];
         game_list(list, sizeof list);
         api_set_error(r, 400, "unknown \"game\": expected one of %s", list);
-        return -1;
+        return NULL;
     }
     char err[ERROR_TEXT_MAX], result[32];
-    void *read = game_state_new(g);
+    void *st = game_state_new(*g);
     struct record_header *h = malloc(sizeof *h);
     long used =
-        read && h ? g->read_record(text, read, h, result, sizeof result, err, sizeof err) : -2;
+        st && h ? (*g)->read_record(*text, st, h, result, sizeof result, err, sizeof err) : -2;
     free(h);
-    int n = used > 0 ? g->ply(read) : 0;
+    if (used > 0)
+        return st;
+    free(st);
+    if (used == 0)
+        api_set_error(r, 400, "bad \"record\": it holds no game");
+    else if (used == -1)
+        api_set_error(r, 400, "bad \"record\" for %s: %s", (*g)->name, err);
+    else
+        api_set_error(r, 500, "out of memory");
+    return NULL;
+}
+
+/* "record" in place of "position" and "moves": the record's start and main line, and
+ * its whole tree.  0, or -1 after a 400 naming the bad move or token. */
+static int read_record_position(json_t *body, struct body_position *p, struct api_response *r)
+{
+    memset(p, 0, sizeof *p);
+    const struct game *g;
+    const char *text;
+    void *read = read_body_record(body, &g, &text, r);
+    if (!read)
+        return -1;
+    int n = g->ply(read);
     p->g = g;
     p->st = game_state_new(g);
     p->moves = calloc((size_t)n + 1, sizeof *p->moves);
     Move *line = malloc(sizeof(Move) * ((size_t)n + 1));
-    if (used <= 0 || !p->st || !p->moves || !line) {
-        if (used == 0)
-            api_set_error(r, 400, "bad \"record\": it holds no game");
-        else if (used == -1)
-            api_set_error(r, 400, "bad \"record\" for %s: %s", g->name, err);
-        else
-            api_set_error(r, 500, "out of memory");
+    if (!p->st || !p->moves || !line) {
+        api_set_error(r, 500, "out of memory");
         free(read);
         free(line);
         body_position_free(p);
@@ -269,12 +299,7 @@ static int read_record_position(json_t *body, struct body_position *p, struct ap
     memcpy(p->st, read, g->state_size);
     for (int i = n - 1; i >= 0; i--)
         g->unmake_move(p->st, line[i]);
-    char pos[POSITION_TEXT_MAX], std[POSITION_TEXT_MAX];
-    g->write_position(p->st, pos, sizeof pos);
-    g->start(read);
-    g->write_position(read, std, sizeof std);
-    if (strcmp(pos, std) != 0)
-        snprintf(p->start, sizeof p->start, "%s", pos);
+    start_text(g, p->st, p->start, sizeof p->start);
     for (int i = 0; i < n; i++) {
         struct move_rec *rec = &p->moves[p->n_moves++];
         g->move_text(p->st, line[i], rec->text, sizeof rec->text);
@@ -423,20 +448,6 @@ static bool hex_id(const char *id)
     return strlen(id) == STORE_ID_LEN && strspn(id, "0123456789abcdef") == STORE_ID_LEN;
 }
 
-/* The start's text when it is not the game's own start, else "". */
-static void start_text(const struct game *g, const void *start, char *out, size_t size)
-{
-    char pos[POSITION_TEXT_MAX], std[POSITION_TEXT_MAX] = "";
-    g->write_position(start, pos, sizeof pos);
-    void *st = game_state_new(g);
-    if (st) {
-        g->start(st);
-        g->write_position(st, std, sizeof std);
-        free(st);
-    }
-    snprintf(out, size, "%s", strcmp(pos, std) ? pos : "");
-}
-
 /* Queue `j` (or find the running one) and answer 202 with its progress. */
 static void submit_review(struct review_job *j, struct api_response *r)
 {
@@ -506,40 +517,12 @@ static void handle_import(struct server *srv, const struct api_request *req, str
     json_t *body = api_body_object(req, false, r);
     if (!body)
         return;
-    json_t *jg = json_object_get(body, "game"), *jr = json_object_get(body, "record");
-    char err[ERROR_TEXT_MAX];
-    if (!json_is_string(jr) || strlen(json_string_value(jr)) != json_string_length(jr)) {
-        api_set_error(r, 400, "missing \"record\": expected the record's text (PGN)");
-        json_decref(body);
-        return;
-    }
-    const char *text = json_string_value(jr);
-    const struct game *g = jg && !json_is_null(jg)
-                               ? (json_is_string(jg) ? game_find(json_string_value(jg)) : NULL)
-                               : game_of_record(text);
-    if (!g) {
-        char list[200];
-        game_list(list, sizeof list);
-        api_set_error(r, 400, "unknown \"game\": expected one of %s", list);
-        json_decref(body);
-        return;
-    }
-    void *st = game_state_new(g);
-    struct record_header *h = malloc(sizeof *h);
-    char result[32];
-    long used = st && h ? g->read_record(text, st, h, result, sizeof result, err, sizeof err) : -2;
+    const struct game *g;
+    const char *text;
+    void *st = read_body_record(body, &g, &text, r);
     json_decref(body);
-    free(h);
-    if (used <= 0) {
-        free(st);
-        if (used == -2)
-            api_set_error(r, 500, "out of memory");
-        else if (used == 0)
-            api_set_error(r, 400, "bad \"record\": it holds no game");
-        else
-            api_set_error(r, 400, "bad \"record\" for %s: %s", g->name, err);
+    if (!st)
         return;
-    }
     char id[STORE_ID_LEN + 1];
     if (token_random_hex(id, STORE_ID_LEN / 2) != 0) {
         free(st);
