@@ -13,11 +13,11 @@ import { t, num } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard, neighbourInDirection, pieceSide } from './board.js';
 import { h } from './dom.js';
+import { cellLabel, pieceName as pieceNameOf } from './cells.js';
 import * as T from './tree.js';
 import { PIECE_LETTERS, positionText } from './notation.js';
 import { drawGraph, summary, SYMBOL, isError, moverOf } from './review.js';
 
-const PIECE_NAMES = { chess: 'chess', agon: 'agon', 'egara-guti': 'egara' };
 const MATE_WORD = { chess: 'engine.mate' }; // the others: "wins in N"
 const GLYPH = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F' };
 const other = (side) => (side === 'white' ? 'black' : 'white');
@@ -199,7 +199,7 @@ export async function showAnalysis(host, opts) {
   }
 
   // ---- drawing
-  const pieceName = (letter) => t(`piece.${PIECE_NAMES[game]}.${letter.toLowerCase()}`);
+  const pieceName = (letter) => pieceNameOf(game, letter);
   const legal = () => (editing || !P ? [] : P.legal_moves || []);
   const candidates = () => (sel ? legal().filter((m) => m.from === sel.from && sel.path.every((c, i) => m.path[i] === c)) : []);
 
@@ -245,17 +245,6 @@ export async function showAnalysis(host, opts) {
     return out.reverse(); // the best drawn last, on top
   }
 
-  function cellLabel(name, piece, mk) {
-    const parts = [name];
-    if (piece && piece.piece) parts.push(t('side.' + pieceSide(piece.piece, game)) + ' ' + pieceName(piece.piece) + (piece.captured ? ', ' + t('play.captured') : ''));
-    else parts.push(t('play.empty'));
-    if (mk.selected.includes(name)) parts.push(t('play.selected'));
-    if (mk.targets.includes(name) || mk.allowed.includes(name)) parts.push(t('play.destination'));
-    if (mk.captureTargets.includes(name)) parts.push(t('play.destination.capture'));
-    if (mk.movable.includes(name)) parts.push(t('play.movable'));
-    if (mk.last.includes(name)) parts.push(t('play.lastmove'));
-    return parts.join(', ');
-  }
 
   function drawNow() {
     if (!P && !editing) return;
@@ -264,7 +253,7 @@ export async function showAnalysis(host, opts) {
     const pieces = editing ? editing.pieces : shownPieces();
     handle = drawBoard(boardHost, layout, pieces, {
       game, flipped, labels: showNames, marks: mk, interactive: true, arrows: arrows(),
-      title: t('an.board', { game: t(`game.${game}`) }), label: (n, p) => cellLabel(n, p, mk),
+      title: t('an.board', { game: t(`game.${game}`) }), label: (n, p) => cellLabel(game, layout, n, p, mk),
     });
     handle.svg.classList.add('my-turn');
     if (!focusCell || !handle.cellNode(focusCell)) focusCell = mk.selected[0] || mk.movable[0] || handle.names[0];

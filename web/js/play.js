@@ -10,14 +10,15 @@
 //   - when every legal move is a return (Agon), the return turn is explained.
 import { t, num } from './i18n.js';
 import * as api from './api.js';
-import { drawBoard, neighbourInDirection, pieceSide } from './board.js';
+import { drawBoard, neighbourInDirection } from './board.js';
 import { h } from './dom.js';
+import { cellLabel, pieceName as pieceNameOf } from './cells.js';
 
 // How each game words its moments; display choices, not rules.
 const UI = {
-  chess: { pieceNames: 'chess', drawOffer: true, showCheck: true },
-  agon: { pieceNames: 'agon' },
-  'egara-guti': { pieceNames: 'egara', forcedCapture: true },
+  chess: { drawOffer: true, showCheck: true },
+  agon: {},
+  'egara-guti': { forcedCapture: true },
 };
 
 const other = (side) => (side === 'white' ? 'black' : 'white');
@@ -72,9 +73,7 @@ export async function showGame(host, id) {
   const allCaptures = () => legal().length > 0 && legal().every((m) => m.flags.includes('capture'));
   const candidates = () => (sel ? legal().filter((m) => m.from === sel.from && sel.path.every((c, i) => m.path[i] === c)) : []);
 
-  function pieceName(letter) {
-    return t(`piece.${cfg.pieceNames}.${letter.toLowerCase()}`);
-  }
+  const pieceName = (letter) => pieceNameOf(S.game, letter);
 
   function lastCells() {
     if (back) return back.last;
@@ -144,21 +143,6 @@ export async function showGame(host, id) {
     return p;
   }
 
-  function cellLabel(name, piece, mk) {
-    const parts = [name];
-    if (piece && piece.piece) {
-      parts.push(t('side.' + pieceSide(piece.piece, S.game)) + ' ' + pieceName(piece.piece));
-      if (piece.captured) parts.push(t('play.captured'));
-    } else parts.push(t('play.empty'));
-    const cell = S.layout.cells.find((c) => c.name === name);
-    if (cell && cell.flags.includes('throne')) parts.push(t('play.throne'));
-    if (mk.selected.includes(name)) parts.push(t('play.selected'));
-    if (mk.targets.includes(name) || mk.allowed.includes(name)) parts.push(t('play.destination'));
-    if (mk.captureTargets.includes(name)) parts.push(t('play.destination.capture'));
-    if (mk.movable.includes(name)) parts.push(t('play.movable'));
-    if (mk.last.includes(name)) parts.push(t('play.lastmove'));
-    return parts.join(', ');
-  }
 
   function drawBoardNow() {
     const mk = marks();
@@ -166,7 +150,7 @@ export async function showGame(host, id) {
     handle = drawBoard(boardHost, S.layout, shownPieces(), {
       game: S.game, flipped, labels: names, marks: mk, interactive: true,
       title: t('play.board', { game: t(`game.${S.game}`) }),
-      label: (name, piece) => cellLabel(name, piece, mk),
+      label: (name, piece) => cellLabel(S.game, S.layout, name, piece, mk),
     });
     handle.svg.classList.toggle('my-turn', myTurn() && !busy);
     if (!focusCell || !handle.cellNode(focusCell)) focusCell = mk.selected[0] || mk.movable[0] || handle.names[0];
