@@ -2,6 +2,8 @@
 // memory, Accept-Language on the first visit (the browser's language list), and digits
 // in the language's own numerals where that is natural (Bengali and Assamese).
 
+import { PARTS } from './i18n-parts.js';
+
 export const LANGUAGES = ['en', 'bn', 'as', 'fi'];
 const STORE = 'agora.lang';
 const NATIVE_DIGITS = { bn: '০১২৩৪৫৬৭৮৯', as: '০১২৩৪৫৬৭৮৯' };
@@ -27,10 +29,16 @@ export function pickLanguage() {
   return 'en';
 }
 
-async function load(code) {
-  const res = await fetch(`i18n/${code}.json`);
-  if (!res.ok) throw new Error(`catalogue ${code}: ${res.status}`);
+async function loadFile(path) {
+  const res = await fetch(path);
+  if (!res.ok) throw new Error(`catalogue ${path}: ${res.status}`);
   return res.json();
+}
+
+/** The language's whole catalogue: the main file and every part (web/js/i18n-parts.js). */
+async function load(code) {
+  const files = await Promise.all([`i18n/${code}.json`, ...PARTS.map((part) => `i18n/${part}/${code}.json`)].map(loadFile));
+  return Object.assign({}, ...files);
 }
 
 export async function setLanguage(code, remember = false) {
