@@ -242,6 +242,28 @@ int sse_post(struct sse_reader *r, int port, const char *path, const char *body,
     return r->status;
 }
 
+int sse_get(struct sse_reader *r, int port, const char *path, const char *extra_headers)
+{
+    memset(r, 0, sizeof *r);
+    r->cap = 8192;
+    r->buf = calloc(1, r->cap);
+    r->fd = test_connect(port);
+    if (r->fd < 0)
+        return 0;
+    char head[2048];
+    int n = snprintf(head, sizeof head, "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n%s\r\n", path,
+                     extra_headers ? extra_headers : "");
+    if (send_all(r->fd, head, (size_t)n) != 0)
+        return 0;
+    char *end;
+    while (!(end = strstr(r->buf, "\r\n\r\n")))
+        if (!sse_fill(r, 10000))
+            return 0;
+    sscanf(r->buf, "HTTP/%*s %d", &r->status);
+    sse_take(r, (size_t)(end + 4 - r->buf));
+    return r->status;
+}
+
 char *sse_next(struct sse_reader *r, char *event, size_t event_size, int timeout_ms)
 {
     for (;;) {

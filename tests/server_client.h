@@ -53,6 +53,8 @@ struct sse_reader {
  * stays in r->buf. */
 int sse_post(struct sse_reader *r, int port, const char *path, const char *body,
              const char *extra_headers);
+/* The same for a GET (a game's event stream). */
+int sse_get(struct sse_reader *r, int port, const char *path, const char *extra_headers);
 /* The next event within timeout_ms: its name into `event` and its data (malloc'ed), or
  * NULL at the end of the stream (or timeout).  Comments are skipped. */
 char *sse_next(struct sse_reader *r, char *event, size_t event_size, int timeout_ms);

@@ -20,6 +20,7 @@
 #include "engines/engine.h"
 #include "games/registry.h"
 #include "json_out.h"
+#include "people_api.h"
 #include "ratelimit.h"
 #include "server_state.h"
 #include "session.h"
@@ -413,8 +414,9 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     static const struct {
         const char *op, *method;
     } ops[] = {
-        {"", "GET"},       {"moves", "POST"}, {"resign", "POST"}, {"draw", "POST"},
-        {"claim", "POST"}, {"events", "GET"}, {"record", "GET"},  {"takeback", "POST"},
+        {"", "GET"},       {"moves", "POST"},   {"resign", "POST"},    {"draw", "POST"},
+        {"claim", "POST"}, {"events", "GET"},   {"record", "GET"},     {"takeback", "POST"},
+        {"abort", "POST"}, {"rematch", "POST"}, {"claim-win", "POST"},
     };
     const char *want = NULL;
     for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !want; i++)
@@ -422,7 +424,9 @@ static void handle_game(struct server *srv, const struct api_request *req, const
             want = ops[i].method;
     if (!want) {
         api_set_error(
-            r, 404, "no such operation '%s' (moves, resign, draw, claim, takeback, events, record)",
+            r, 404,
+            "no such operation '%s' (moves, resign, draw, claim, takeback, abort, rematch, "
+            "claim-win, events, record)",
             op);
         return;
     }
@@ -444,6 +448,15 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     }
     pthread_mutex_lock(&s->mu);
     json_t *body = NULL;
+    if (s->row.people && strcmp(op, "events") && strcmp(op, "record")) {
+        /* Between people: each side acts with its own token (people_api.c). */
+        people_game_op(srv, req, s, op, r);
+        goto out;
+    }
+    if (!strcmp(op, "abort") || !strcmp(op, "rematch") || !strcmp(op, "claim-win")) {
+        api_set_error(r, 409, "'%s' is for games between people", op);
+        goto out;
+    }
     if (!strcmp(want, "POST")) {
         if (authorize(req, s, r) != 0 ||
             !(body = api_body_object(req, strcmp(op, "moves") != 0, r)))
@@ -461,6 +474,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         r->status = 200;
         r->session = s;
         r->stream_from = stream_start(req->last_event_id, s->n_stored);
+        r->stream_viewer = people_stream_is_viewer(req, s);
     } else if (!strcmp(op, "record")) {
         r->kind = API_DONE;
         r->status = 200;
@@ -557,7 +571,7 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         snprintf(r->path, sizeof r->path, "%s", path);
         return;
     }
-    if (analysis_route(srv, req, path, r))
+    if (analysis_route(srv, req, path, r) || people_route(srv, req, path, r))
         return;
     if (!strcmp(path, "/api/catalog")) {
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {

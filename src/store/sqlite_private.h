@@ -1,0 +1,62 @@
+/* Between the files of the SQLite backend (store_sqlite.c, store_people.c): a write
+ * in the group commit, a read under the connection's mutex, cached statements, the
+ * game row's reader.  Not for anyone above the store. */
+#pragma once
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#include "store.h"
+
+#define SQLITE_EXTRA_STMTS 32
+
+/* A write or read on the connection: 0 done, 1 refused (a write is then rolled back,
+ * changing nothing, and reported as 1 without an error), -1 failed (sqlite3_errmsg). */
+typedef int (*sqlite_fn)(struct store *s, sqlite3 *db, void *ctx);
+
+/* In the group commit (its own savepoint), returning after the COMMIT that holds it. */
+int sqlite_store_write(struct store *s, sqlite_fn fn, void *ctx, const char *what, char *err,
+                       size_t err_size);
+/* Under the connection's mutex, outside any write. */
+int sqlite_store_read(struct store *s, sqlite_fn fn, void *ctx, const char *what, char *err,
+                      size_t err_size);
+/* The prepared statement of `sql` (a string constant, known by its address), made on
+ * first use; only inside sqlite_store_write/read.  NULL when it does not prepare. */
+sqlite3_stmt *sqlite_store_stmt(struct store *s, const char *sql);
+/* A row of "SELECT <the game columns>" (store_sqlite.c's GAME_COLUMNS). */
+void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row);
+
+/* store_people.c's ops, for the backend's table. */
+int sqp_put_challenge(struct store *s, const struct store_challenge *c, char *err, size_t err_size);
+int sqp_get_challenge(struct store *s, const char *id, struct store_challenge *c, char *err,
+                      size_t err_size);
+int sqp_accept_challenge(struct store *s, const char *id, const char *acceptor_hash,
+                         const struct store_game *game, int64_t now_ms, char *err, size_t err_size);
+int sqp_cancel_challenge(struct store *s, const char *id, const char *creator_hash, int64_t now_ms,
+                         char *err, size_t err_size);
+int sqp_list_seeks(struct store *s, int64_t now_ms, int limit, store_challenge_fn fn, void *ctx,
+                   char *err, size_t err_size);
+int sqp_add_people_move(struct store *s, const char *id, int ply, const char *move, int result,
+                        int reason, int64_t now_ms, int64_t deadline_ms, char *err,
+                        size_t err_size);
+int sqp_end_people_game(struct store *s, const char *id, int result, int reason, int64_t at_ms,
+                        char *err, size_t err_size);
+int sqp_set_offers(struct store *s, const char *id, int draw, int takeback, int rematch,
+                   const char *rematch_id, int64_t now_ms, char *err, size_t err_size);
+int sqp_load_move_times(struct store *s, const char *id, int64_t **times, int *count, char *err,
+                        size_t err_size);
+int sqp_next_deadline(struct store *s, int64_t *when, char *err, size_t err_size);
+int sqp_due_games(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, char *err,
+                  size_t err_size);
+int sqp_put_player(struct store *s, const char *token_hash, const char *name, int64_t now_ms,
+                   char *err, size_t err_size);
+int sqp_get_player(struct store *s, const char *token_hash, char *name, size_t name_size, char *err,
+                   size_t err_size);
+
+#define SQLITE_PEOPLE_OPS                                                                          \
+    .put_challenge = sqp_put_challenge, .get_challenge = sqp_get_challenge,                        \
+    .accept_challenge = sqp_accept_challenge, .cancel_challenge = sqp_cancel_challenge,            \
+    .list_seeks = sqp_list_seeks, .add_people_move = sqp_add_people_move,                          \
+    .end_people_game = sqp_end_people_game, .set_offers = sqp_set_offers,                          \
+    .load_move_times = sqp_load_move_times, .next_deadline = sqp_next_deadline,                    \
+    .due_games = sqp_due_games, .put_player = sqp_put_player, .get_player = sqp_get_player
