@@ -6,6 +6,8 @@
 //   #/rules/GAME       rules
 //   #/analysis/GAME    the analysis board (?position=&moves=, or ?game=ID) — analysis.js
 //   #/review/ID        a game's review on the analysis board
+//   #/people           play people: an invite link, the lobby — people.js
+//   #/challenge/ID     an invite link: accept it — people.js
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard } from './board.js';
@@ -13,6 +15,7 @@ import { h } from './dom.js';
 import { showGame } from './play.js';
 import { showAnalysis } from './analysis.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
+import { showPeople, showChallenge } from './people.js';
 
 const app = document.getElementById('app');
 let leave = null; // cleanup of the page being shown (closes event streams)
@@ -183,6 +186,8 @@ async function route() {
   try {
     if (parts[0] === 'game' && parts[1]) leave = await showGame(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
+    else if (parts[0] === 'people') leave = await showPeople(app);
+    else if (parts[0] === 'challenge' && parts[1]) await showChallenge(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
     else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);
