@@ -102,6 +102,12 @@ build/loadtest: tools/loadtest.c
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
 
+# tools/loadtest-people: games between people under load (each player waits for the
+# opponent's move event, then answers).
+build/loadtest-people: tools/loadtest_people.c
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
+
 # The chess evaluation's tuner (a developer tool; tools/texel.c says how it works).
 build/texel: tools/texel.c $(REL_LIB_OBJ)
 	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)

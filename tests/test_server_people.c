@@ -545,3 +545,87 @@ TEST(server_people_offers_takeback_abort_rematch_abandon)
     json_decref(cg);
     server_stop(srv);
 }
+
+/* Glicko-2 per game and class: a rated blitz game's result moves both players'
+ * ratings (shown beside their names in the next challenge and game); a rated game
+ * needs a clock; the computer's levels carry their measured Elo in the catalogue. */
+TEST(server_people_ratings)
+{
+    struct server *srv = pp_start(NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char cid[40], ta[40], tb[40], game[40];
+    CHECK_EQ_INT(pp_challenge(port, "/api/challenges",
+                              "{\"game\":\"chess\",\"rated\":true,\"name\":\"Ann\"}", cid, ta),
+                 400);
+    const char *blitz = "{\"game\":\"chess\",\"clock\":{\"initial\":180,\"increment\":2},"
+                        "\"side\":\"white\",\"rated\":true,\"name\":\"Ann\"}";
+    CHECK_EQ_INT(pp_challenge(port, "/api/challenges", blitz, cid, ta), 201);
+    json_t *st = NULL;
+    char path[160], body[96];
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    snprintf(body, sizeof body, "{\"name\":\"Bob\"}");
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, body, &st), 200);
+    snprintf(game, sizeof game, "%s", pp_str(st, "id"));
+    snprintf(tb, sizeof tb, "%s", pp_str(st, "token"));
+    CHECK_STR(pp_str(st, "rating_class"), "blitz");
+    CHECK_EQ_INT(json_integer_value(json_object_get(
+                     json_object_get(json_object_get(st, "players"), "white"), "rating")),
+                 1500);
+    json_decref(st);
+    const char *line[] = {"f2f3", "e7e5", "g2g4", "d8h4"};
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ_INT(pp_move(port, game, i % 2 ? tb : ta, line[i]), 200);
+    /* Both challenge again, rated blitz: their ratings have moved apart. */
+    char c2[40], c3[40], t2[40], t3[40];
+    json_t *c = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", tb, blitz, &c), 201);
+    snprintf(c2, sizeof c2, "%s", pp_str(c, "id"));
+    snprintf(t2, sizeof t2, "%s", pp_str(c, "token"));
+    CHECK_STR(t2, tb); /* a known visitor keeps their token */
+    json_decref(c);
+    c = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", ta, blitz, &c), 201);
+    snprintf(c3, sizeof c3, "%s", pp_str(c, "id"));
+    snprintf(t3, sizeof t3, "%s", pp_str(c, "token"));
+    json_decref(c);
+    snprintf(path, sizeof path, "/api/challenges/%s", c2);
+    c = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &c), 200);
+    long long bob = json_integer_value(json_object_get(c, "rating"));
+    json_decref(c);
+    snprintf(path, sizeof path, "/api/challenges/%s", c3);
+    c = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &c), 200);
+    long long ann = json_integer_value(json_object_get(c, "rating"));
+    CHECK_STR(pp_str(c, "rating_class"), "blitz");
+    json_decref(c);
+    CHECK_MSG(bob > 1600 && ann < 1400 && bob + ann > 2990 && bob + ann < 3010,
+              "Bob %lld, Ann %lld", bob, ann);
+    /* Bob takes Ann's challenge: the game shows both ratings at its start. */
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", c3);
+    st = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, tb, "{}", &st), 200);
+    json_t *players = json_object_get(st, "players");
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(players, "white"), "rating")),
+                 ann);
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(players, "black"), "rating")),
+                 bob);
+    json_decref(st);
+    /* The catalogue: chess levels with their Elo, the others none. */
+    json_t *cat = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/catalog", NULL, NULL, &cat), 200);
+    json_t *g;
+    size_t i;
+    json_array_foreach(json_object_get(cat, "games"), i, g)
+    {
+        json_t *elo = json_object_get(g, "level_elo");
+        if (!strcmp(pp_str(g, "name"), "chess"))
+            CHECK(json_array_size(elo) == 8 && json_integer_value(json_array_get(elo, 7)) > 2000);
+        else
+            CHECK(json_is_null(elo));
+    }
+    json_decref(cat);
+    server_stop(srv);
+}

@@ -18,6 +18,7 @@
 #include "cache.h"
 #include "core/error.h"
 #include "engines/engine.h"
+#include "engines/profile.h"
 #include "games/registry.h"
 #include "json_out.h"
 #include "people_api.h"
@@ -106,10 +107,15 @@ static void handle_catalog(struct api_response *r)
             start = json_string(pos);
             free(st);
         }
-        json_array_append_new(games,
-                              json_pack("{sssssosososisi}", "name", g->name, "title", g->title,
-                                        "aliases", aliases, "start_position", start, "layout",
-                                        layout_json(g), "level_min", 1, "level_max", 8));
+        /* The levels' measured Elo, where the engine profile has one (a guide). */
+        const struct engine_profile *prof = engine_profile_of(g);
+        json_t *elo = prof && engine_level_elo(prof, 1) ? json_array() : json_null();
+        for (int l = 1; json_is_array(elo) && l <= 8; l++)
+            json_array_append_new(elo, json_integer(engine_level_elo(prof, l)));
+        json_array_append_new(games, json_pack("{sssssosososisiso}", "name", g->name, "title",
+                                               g->title, "aliases", aliases, "start_position",
+                                               start, "layout", layout_json(g), "level_min", 1,
+                                               "level_max", 8, "level_elo", elo));
     }
     json_t *j = json_object();
     json_object_set_new(j, "games", games);

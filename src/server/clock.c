@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "core/error.h"
 #include "people.h"
+#include "people_rating.h"
 #include "server_state.h"
 
 /* Look again at least this often: another server on the same database may have set
@@ -30,10 +31,18 @@ static void flag_one(void *ctx, const char *id)
     cache_put(s);
 }
 
+static void rate_one(void *ctx, const char *id)
+{
+    people_rate(ctx, id);
+}
+
 static void *timer(void *arg)
 {
     struct server *srv = arg;
     char err[ERROR_TEXT_MAX];
+    /* Rated games that ended just before a crash, not yet in the ratings. */
+    if (srv->store->ops->unrated_games(srv->store, rate_one, srv, err, sizeof err) != 0)
+        fprintf(stderr, "agora: ratings: %s\n", err);
     pthread_mutex_lock(&srv->ck_mu);
     while (!atomic_load(&srv->stopping)) {
         srv->ck_kicked = false;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "people_rating.h"
 #include "server_state.h"
 #include "token.h"
 
@@ -150,6 +151,8 @@ int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err
     }
     s->row.plies = s->n_moves;
     s->row.deadline_ms = deadline;
+    if (s->row.rated && s->row.result != RESULT_ONGOING)
+        people_rate(s->srv, s->row.id);
     s->row.draw_offer = s->row.takeback_offer = 0;
     s->version++;
     session_notify(s);
@@ -188,6 +191,8 @@ int people_end(struct session *s, enum result r, int reason, int64_t at_ms, char
         s->row.updated_ms = at_ms;
         s->row.deadline_ms = 0;
         s->row.draw_offer = s->row.takeback_offer = 0;
+        if (s->row.rated)
+            people_rate(s->srv, s->row.id);
     }
     people_touch(s);
     return rc;

@@ -13,6 +13,7 @@
 #include "json_out.h"
 #include "people.h"
 #include "people_json.h"
+#include "people_rating.h"
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
@@ -94,6 +95,11 @@ static int body_name(json_t *body, char *out, size_t size, bool optional, struct
 
 /* ---- challenges and seeks ---- */
 
+static const char *challenge_class(const struct store_challenge *c)
+{
+    return people_clock_class(c->clock_initial_ms, c->clock_increment_ms, c->days);
+}
+
 static bool well_formed_id(const char *id)
 {
     return strlen(id) == STORE_ID_LEN && strspn(id, "0123456789abcdef") == STORE_ID_LEN;
@@ -150,6 +156,10 @@ static int challenge_fields(json_t *body, struct store_challenge *c, struct api_
         return 400;
     }
     c->rated = json_is_true(jr);
+    if (c->rated && !people_clock_class(c->clock_initial_ms, c->clock_increment_ms, c->days)) {
+        api_set_error(r, 400, "a rated game needs a \"clock\" or \"days\"");
+        return 400;
+    }
     return 0;
 }
 
@@ -178,6 +188,8 @@ static void handle_create_challenge(struct server *srv, const struct api_request
     }
     c.lobby = lobby;
     c.status = CHALLENGE_OPEN;
+    if (c.rated)
+        c.creator_rating = people_rating_of(srv, c.creator_hash, c.game, challenge_class(&c));
     c.created_ms = now;
     c.expires_ms = now + (lobby ? ttl(srv->cfg.seek_ms, SEEK_TTL_MS)
                                 : ttl(srv->cfg.challenge_ms, CHALLENGE_TTL_MS));
@@ -242,7 +254,7 @@ static void refuse_accept(const struct store_challenge *c, const char *hash, int
 }
 
 /* The game a challenge starts, for its creator and the acceptor. */
-static int game_row(const struct store_challenge *c, const char *acceptor_hash,
+static int game_row(struct server *srv, const struct store_challenge *c, const char *acceptor_hash,
                     const char *acceptor_name, int64_t now, struct store_game *g)
 {
     memset(g, 0, sizeof *g);
@@ -267,6 +279,11 @@ static int game_row(const struct store_challenge *c, const char *acceptor_hash,
     g->days = c->days;
     g->rated = c->rated;
     g->created_ms = g->updated_ms = now;
+    if (g->rated) {
+        const char *klass = challenge_class(c);
+        g->white_rating = people_rating_of(srv, g->white_hash, g->game, klass);
+        g->black_rating = people_rating_of(srv, g->black_hash, g->game, klass);
+    }
     return 0;
 }
 
@@ -310,7 +327,7 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
         return;
     }
     struct store_game g;
-    if (game_row(&c, hash, name, now, &g) != 0) {
+    if (game_row(srv, &c, hash, name, now, &g) != 0) {
         api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
@@ -736,7 +753,7 @@ static void op_rematch(struct server *srv, struct session *s, int side, struct a
     c.expires_ms = now + 60000;
     struct store_game g;
     if (token_random_hex(c.id, STORE_ID_LEN / 2) != 0 ||
-        game_row(&c, my_hash, side == SIDE_WHITE ? s->row.white_name : s->row.black_name, now,
+        game_row(srv, &c, my_hash, side == SIDE_WHITE ? s->row.white_name : s->row.black_name, now,
                  &g) != 0) {
         api_set_error(r, 500, "no randomness from the kernel");
         return;

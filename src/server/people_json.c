@@ -7,6 +7,7 @@
 
 #include "json_out.h"
 #include "people.h"
+#include "people_rating.h"
 #include "session.h"
 
 static const char *side_name(int side)
@@ -71,16 +72,26 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
     }
     jout_key(j, "players");
     jout_open(j, '{');
-    jout_key(j, "white");
-    jout_open(j, '{');
-    jout_kstr(j, "name", s->row.white_name);
-    jout_close(j, '}');
-    jout_key(j, "black");
-    jout_open(j, '{');
-    jout_kstr(j, "name", s->row.black_name);
-    jout_close(j, '}');
+    for (int side = SIDE_WHITE; side <= SIDE_BLACK; side++) {
+        jout_key(j, side_name(side));
+        jout_open(j, '{');
+        jout_kstr(j, "name", side == SIDE_WHITE ? s->row.white_name : s->row.black_name);
+        jout_key(j, "rating"); /* at the start of a rated game */
+        if (s->row.rated)
+            jout_int(j, side == SIDE_WHITE ? s->row.white_rating : s->row.black_rating);
+        else
+            jout_null(j);
+        jout_close(j, '}');
+    }
     jout_close(j, '}');
     jout_kbool(j, "rated", s->row.rated != 0);
+    const char *klass =
+        people_clock_class(s->row.clock_initial_ms, s->row.clock_increment_ms, s->row.days);
+    jout_key(j, "rating_class");
+    if (klass)
+        jout_str(j, klass);
+    else
+        jout_null(j);
     people_clock_out(j, s, now_ms);
     offers_out(j, s);
     jout_kint(j, "viewers", s->viewers);
@@ -126,6 +137,17 @@ void challenge_out(struct jout *j, const struct store_challenge *c, int64_t now_
     jout_kbool(j, "rated", c->rated != 0);
     jout_kbool(j, "lobby", c->lobby != 0);
     jout_kstr(j, "name", c->creator_name);
+    jout_key(j, "rating");
+    if (c->rated)
+        jout_int(j, c->creator_rating);
+    else
+        jout_null(j);
+    const char *klass = people_clock_class(c->clock_initial_ms, c->clock_increment_ms, c->days);
+    jout_key(j, "rating_class");
+    if (klass)
+        jout_str(j, klass);
+    else
+        jout_null(j);
     const char *st = c->status >= 0 && c->status <= 2 ? status[c->status] : "?";
     if (c->status == CHALLENGE_OPEN && c->expires_ms <= now_ms)
         st = "expired";

@@ -25,6 +25,8 @@ int sqlite_store_read(struct store *s, sqlite_fn fn, void *ctx, const char *what
 sqlite3_stmt *sqlite_store_stmt(struct store *s, const char *sql);
 /* A row of "SELECT <the game columns>" (store_sqlite.c's GAME_COLUMNS). */
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row);
+/* "SELECT <the game columns> FROM games WHERE id = ?1". */
+extern const char sqlite_select_game_sql[];
 
 /* store_people.c's ops, for the backend's table. */
 int sqp_put_challenge(struct store *s, const struct store_challenge *c, char *err, size_t err_size);
@@ -50,6 +52,11 @@ int sqp_due_games(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, ch
                   size_t err_size);
 int sqp_put_player(struct store *s, const char *token_hash, const char *name, int64_t now_ms,
                    char *err, size_t err_size);
+int sqp_get_rating(struct store *s, const char *token_hash, const char *game, const char *klass,
+                   struct store_rating *out, char *err, size_t err_size);
+int sqp_rate_game(struct store *s, const char *id, const struct store_rater *rater, int64_t now_ms,
+                  char *err, size_t err_size);
+int sqp_unrated_games(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);
 int sqp_get_player(struct store *s, const char *token_hash, char *name, size_t name_size, char *err,
                    size_t err_size);
 
@@ -59,4 +66,5 @@ int sqp_get_player(struct store *s, const char *token_hash, char *name, size_t n
     .list_seeks = sqp_list_seeks, .add_people_move = sqp_add_people_move,                          \
     .end_people_game = sqp_end_people_game, .set_offers = sqp_set_offers,                          \
     .load_move_times = sqp_load_move_times, .next_deadline = sqp_next_deadline,                    \
-    .due_games = sqp_due_games, .put_player = sqp_put_player, .get_player = sqp_get_player
+    .due_games = sqp_due_games, .put_player = sqp_put_player, .get_player = sqp_get_player,        \
+    .get_rating = sqp_get_rating, .rate_game = sqp_rate_game, .unrated_games = sqp_unrated_games

@@ -42,6 +42,23 @@ struct store_game {
     int draw_offer, takeback_offer, rematch_offer;
     char rematch_id[STORE_ID_LEN + 1]; /* the rematch's game, once both asked */
     int64_t deadline_ms;               /* when the running clock falls (0: none running) */
+    int white_rating, black_rating;    /* rated games: the players' ratings at the start */
+    int rated_done;                    /* the result went into the ratings (rate_game) */
+};
+
+/* A player's Glicko-2 rating in one game and rating class (the numbers of
+ * src/rating/glicko2.h); games 0: none yet. */
+struct store_rating {
+    double rating, deviation, volatility;
+    int games;
+};
+/* The server's rating rules, for rate_game: the class of a finished game (NULL: not
+ * rated), and the two players' ratings after it from those before (games 0: new). */
+struct store_rater {
+    const char *(*klass)(const struct store_game *row);
+    void (*update)(const struct store_game *row, const struct store_rating *white,
+                   const struct store_rating *black, struct store_rating *white_after,
+                   struct store_rating *black_after);
 };
 
 /* A challenge (an invite link) or a seek in the lobby (lobby = 1): the creator waits
@@ -59,6 +76,7 @@ struct store_challenge {
     int status; /* enum challenge_status; an open one past expires_ms is expired */
     char game_id[STORE_ID_LEN + 1];
     int64_t created_ms, expires_ms;
+    int creator_rating; /* in the challenge's game and class, when it is rated; else 0 */
 };
 typedef void (*store_challenge_fn)(void *ctx, const struct store_challenge *c);
 typedef void (*store_id_fn)(void *ctx, const char *id);
@@ -138,6 +156,16 @@ struct store_ops {
     /* The games on the clock whose deadline is at or before `now_ms`. */
     int (*due_games)(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, char *err,
                      size_t err_size);
+    /* A player's rating in a game and class; 1 when they have none yet. */
+    int (*get_rating)(struct store *s, const char *token_hash, const char *game, const char *klass,
+                      struct store_rating *out, char *err, size_t err_size);
+    /* Put a finished rated game into both players' ratings, exactly once (a conditional
+     * UPDATE marks it), in one transaction; 1 when there was nothing to do. */
+    int (*rate_game)(struct store *s, const char *id, const struct store_rater *rater,
+                     int64_t now_ms, char *err, size_t err_size);
+    /* The finished rated games not yet in the ratings (a crash between the end and
+     * rate_game): the clock's timer rates them on start. */
+    int (*unrated_games)(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);
     /* A visitor's display name, by token hash; get: 1 when none is known. */
     int (*put_player)(struct store *s, const char *token_hash, const char *name, int64_t now_ms,
                       char *err, size_t err_size);

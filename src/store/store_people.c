@@ -26,7 +26,7 @@ static int done(sqlite3_stmt *st)
 
 #define CHALLENGE_COLUMNS                                                                          \
     "id, game, clock_initial_ms, clock_increment_ms, days, side, rated, lobby, creator_hash,"      \
-    " creator_name, status, game_id, created_ms, expires_ms"
+    " creator_name, status, game_id, created_ms, expires_ms, creator_rating"
 
 static void read_challenge(sqlite3_stmt *st, struct store_challenge *c)
 {
@@ -45,13 +45,14 @@ static void read_challenge(sqlite3_stmt *st, struct store_challenge *c)
     text(c->game_id, sizeof c->game_id, sqlite3_column_text(st, 11));
     c->created_ms = sqlite3_column_int64(st, 12);
     c->expires_ms = sqlite3_column_int64(st, 13);
+    c->creator_rating = sqlite3_column_int(st, 14);
 }
 
 /* ---- challenges ---- */
 
 static const char sql_put_challenge[] =
     "INSERT INTO challenges (" CHALLENGE_COLUMNS ")"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
 
 static int put_challenge(struct store *s, sqlite3 *db, void *ctx)
 {
@@ -74,6 +75,7 @@ static int put_challenge(struct store *s, sqlite3 *db, void *ctx)
     sqlite3_bind_text(st, 12, c->game_id, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 13, c->created_ms);
     sqlite3_bind_int64(st, 14, c->expires_ms);
+    sqlite3_bind_int(st, 15, c->creator_rating);
     return done(st);
 }
 
@@ -127,8 +129,9 @@ static const char sql_take[] =
 static const char sql_insert_people_game[] =
     "INSERT INTO games (id, game, level, human_side, start, token_hash, seed, created_ms,"
     " updated_ms, result, reason, plies, people, white_hash, black_hash, white_name,"
-    " black_name, clock_initial_ms, clock_increment_ms, days, rated)"
-    " VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?6, 0, 0, 0, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+    " black_name, clock_initial_ms, clock_increment_ms, days, rated, white_rating, black_rating)"
+    " VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?6, 0, 0, 0, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+    " ?15, ?16)";
 
 static int insert_people_game(struct store *s, const struct store_game *g)
 {
@@ -149,6 +152,8 @@ static int insert_people_game(struct store *s, const struct store_game *g)
     sqlite3_bind_int64(st, 12, g->clock_increment_ms);
     sqlite3_bind_int(st, 13, g->days);
     sqlite3_bind_int(st, 14, g->rated);
+    sqlite3_bind_int(st, 15, g->white_rating);
+    sqlite3_bind_int(st, 16, g->black_rating);
     return done(st);
 }
 
@@ -448,6 +453,149 @@ int sqp_due_games(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, ch
     if (!d.ids)
         return fail(err, err_size, "out of memory");
     int rc = sqlite_store_read(s, due_games, &d, "due games", err, err_size);
+    for (int i = 0; rc == 0 && i < d.n; i++)
+        fn(ctx, d.ids[i]);
+    free(d.ids);
+    return rc;
+}
+
+/* ---- ratings ---- */
+
+struct rating_ctx {
+    const char *hash, *game, *klass;
+    struct store_rating *out;
+};
+
+static const char sql_get_rating[] = "SELECT rating, deviation, volatility, games FROM ratings"
+                                     " WHERE token_hash = ?1 AND game = ?2 AND class = ?3";
+
+static int get_rating(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct rating_ctx *r = ctx;
+    sqlite3_stmt *st = sqlite_store_stmt(s, sql_get_rating);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, r->hash, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, r->game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, r->klass, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    memset(r->out, 0, sizeof *r->out);
+    if (step == SQLITE_ROW) {
+        r->out->rating = sqlite3_column_double(st, 0);
+        r->out->deviation = sqlite3_column_double(st, 1);
+        r->out->volatility = sqlite3_column_double(st, 2);
+        r->out->games = sqlite3_column_int(st, 3);
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
+}
+
+int sqp_get_rating(struct store *s, const char *token_hash, const char *game, const char *klass,
+                   struct store_rating *out, char *err, size_t err_size)
+{
+    struct rating_ctx r = {token_hash, game, klass, out};
+    return sqlite_store_read(s, get_rating, &r, "load rating", err, err_size);
+}
+
+struct rate_ctx {
+    const char *id;
+    const struct store_rater *rater;
+    int64_t now;
+};
+
+static const char sql_mark_rated[] =
+    "UPDATE games SET rated_done = 1 WHERE id = ?1 AND people = 1 AND rated = 1"
+    " AND rated_done = 0 AND result <> 0";
+static const char sql_put_rating[] =
+    "INSERT OR REPLACE INTO ratings (token_hash, game, class, rating, deviation, volatility,"
+    " games, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+
+static int put_rating(struct store *s, const char *hash, const char *game, const char *klass,
+                      const struct store_rating *r, int64_t now)
+{
+    sqlite3_stmt *st = sqlite_store_stmt(s, sql_put_rating);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, klass, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 4, r->rating);
+    sqlite3_bind_double(st, 5, r->deviation);
+    sqlite3_bind_double(st, 6, r->volatility);
+    sqlite3_bind_int(st, 7, r->games);
+    sqlite3_bind_int64(st, 8, now);
+    return done(st);
+}
+
+static int rate_game(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct rate_ctx *q = ctx;
+    sqlite3_stmt *st = sqlite_store_stmt(s, sql_mark_rated);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, q->id, -1, SQLITE_STATIC);
+    if (done(st) != 0)
+        return -1;
+    if (sqlite3_changes(db) != 1)
+        return 1; /* rated already, or not a finished rated game */
+    struct store_game row;
+    if (!(st = sqlite_store_stmt(s, sqlite_select_game_sql)))
+        return -1;
+    sqlite3_bind_text(st, 1, q->id, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        sqlite_read_game_row(st, &row);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (step != SQLITE_ROW)
+        return -1;
+    const char *klass = q->rater->klass(&row);
+    if (!klass)
+        return 0; /* no rating class (an aborted game): marked, nothing rated */
+    struct store_rating w, b, w2, b2;
+    struct rating_ctx rw = {row.white_hash, row.game, klass, &w};
+    struct rating_ctx rb = {row.black_hash, row.game, klass, &b};
+    if (get_rating(s, db, &rw) < 0 || get_rating(s, db, &rb) < 0)
+        return -1;
+    q->rater->update(&row, &w, &b, &w2, &b2);
+    if (put_rating(s, row.white_hash, row.game, klass, &w2, q->now) != 0 ||
+        put_rating(s, row.black_hash, row.game, klass, &b2, q->now) != 0)
+        return -1;
+    return 0;
+}
+
+int sqp_rate_game(struct store *s, const char *id, const struct store_rater *rater, int64_t now_ms,
+                  char *err, size_t err_size)
+{
+    struct rate_ctx q = {id, rater, now_ms};
+    return sqlite_store_write(s, rate_game, &q, "rate game", err, err_size);
+}
+
+static const char sql_unrated[] = "SELECT id FROM games WHERE people = 1 AND rated = 1"
+                                  " AND rated_done = 0 AND result <> 0 LIMIT 256";
+
+static int unrated(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct due_ctx *d = ctx;
+    sqlite3_stmt *st = sqlite_store_stmt(s, sql_unrated);
+    if (!st)
+        return -1;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW && d->n < DUE_MAX)
+        text(d->ids[d->n++], sizeof d->ids[0], sqlite3_column_text(st, 0));
+    sqlite3_reset(st);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
+}
+
+int sqp_unrated_games(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size)
+{
+    struct due_ctx d = {0, malloc(DUE_MAX * sizeof *d.ids), 0};
+    if (!d.ids)
+        return fail(err, err_size, "out of memory");
+    int rc = sqlite_store_read(s, unrated, &d, "unrated games", err, err_size);
     for (int i = 0; rc == 0 && i < d.n; i++)
         fn(ctx, d.ids[i]);
     free(d.ids);

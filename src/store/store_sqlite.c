@@ -51,7 +51,7 @@ enum stmt_id {
     " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id), takebacks,"           \
     " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
     " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
-    " deadline_ms"
+    " deadline_ms, white_rating, black_rating, rated_done"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
@@ -118,6 +118,9 @@ static const char *const migration[] = {
     "ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN rematch_id TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE games ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN white_rating INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN black_rating INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rated_done INTEGER NOT NULL DEFAULT 0;"
     "CREATE INDEX games_by_white ON games (white_hash);"
     "CREATE INDEX games_by_black ON games (black_hash);"
     "CREATE INDEX games_by_deadline ON games (deadline_ms) WHERE deadline_ms > 0 AND result = 0;"
@@ -126,11 +129,16 @@ static const char *const migration[] = {
     " clock_increment_ms INTEGER NOT NULL, days INTEGER NOT NULL, side INTEGER NOT NULL,"
     " rated INTEGER NOT NULL, lobby INTEGER NOT NULL, creator_hash TEXT NOT NULL,"
     " creator_name TEXT NOT NULL, status INTEGER NOT NULL, game_id TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL);"
+    " created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,"
+    " creator_rating INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX challenges_seeks ON challenges (lobby, status, expires_ms);"
     "CREATE TABLE players ("
     " token_hash TEXT PRIMARY KEY, name TEXT NOT NULL, created_ms INTEGER NOT NULL,"
-    " updated_ms INTEGER NOT NULL);",
+    " updated_ms INTEGER NOT NULL);"
+    "CREATE TABLE ratings ("
+    " token_hash TEXT NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL, rating REAL NOT NULL,"
+    " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
+    " updated_ms INTEGER NOT NULL, PRIMARY KEY (token_hash, game, class)) WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 
@@ -258,7 +266,12 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *row)
     row->rematch_offer = sqlite3_column_int(st, 24);
     copy_text(row->rematch_id, sizeof row->rematch_id, sqlite3_column_text(st, 25));
     row->deadline_ms = sqlite3_column_int64(st, 26);
+    row->white_rating = sqlite3_column_int(st, 27);
+    row->black_rating = sqlite3_column_int(st, 28);
+    row->rated_done = sqlite3_column_int(st, 29);
 }
+
+const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
 
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row)
 {

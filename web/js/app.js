@@ -16,6 +16,7 @@ import { showGame } from './play.js';
 import { showAnalysis } from './analysis.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
 import { showPeople, showChallenge } from './people.js';
+import { showLevelElo } from './levels.js';
 
 const app = document.getElementById('app');
 let leave = null; // cleanup of the page being shown (closes event streams)
@@ -153,6 +154,7 @@ async function showNew(game) {
   const q = new URLSearchParams(location.hash.split('?')[1] || '');
   document.title = `${t('new.heading', { game: t(`game.${game}`) })} — agora`;
   const lvl = levelSelect('level', Number(q.get('level')) || 3);
+  showLevelElo(lvl, game);
   const side = sideSelect('side', q.get('side') || 'white');
   const pos = h('textarea', { id: 'position', rows: 2, spellcheck: 'false' });
   const msg = h('div', {});

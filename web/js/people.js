@@ -24,6 +24,10 @@ export function clockLabel(c) {
   return t('people.clock.none');
 }
 
+// A challenge's creator, with their rating in its class when it is rated.
+const who = (c) => (c.rating ? t('people.rated.name', { name: c.name, rating: num(c.rating) }) : c.name);
+const rating = (c) => (c.rated && c.rating_class ? `${t('people.rated.yes')} (${t('people.class.' + c.rating_class)})` : t('people.rated.no'));
+
 const errorBox = (err) => h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: err.message || String(err) }));
 
 function nameInput(id) {
@@ -105,7 +109,7 @@ export async function showPeople(app) {
       const { seeks: list } = await listSeeks();
       if (!list.length) { seeks.replaceChildren(h('li', { class: 'muted' }, t('people.lobby.empty'))); return; }
       seeks.replaceChildren(...list.map((s) => h('li', { 'data-seek': s.id },
-        h('span', {}, `${s.name} · ${t(`game.${s.game}`)} · ${clockLabel(s)} · ${t(s.rated ? 'people.rated.yes' : 'people.rated.no')}`), ' ',
+        h('span', {}, `${who(s)} · ${t(`game.${s.game}`)} · ${clockLabel(s)} · ${rating(s)}`), ' ',
         h('button', { type: 'button', class: 'small', onclick: async () => {
           lobbyMsg.replaceChildren();
           if (!lobbyName.value.trim()) { lobbyName.focus(); lobbyMsg.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('people.name.needed'))); return; }
@@ -134,8 +138,8 @@ export async function showChallenge(app, id) {
   const msg = h('div', { 'aria-live': 'polite' });
   const name = nameInput('accept-name');
   const side = c.side === 'random' ? t('side.random') : t('side.' + (c.side === 'white' ? 'black' : 'white'));
-  const body = [h('p', { id: 'challenge-text' }, t('people.challenge.text', { name: c.name, game: t(`game.${c.game}`), clock: clockLabel(c), side })),
-    h('p', { class: 'muted' }, t(c.rated ? 'people.rated.yes' : 'people.rated.no'))];
+  const body = [h('p', { id: 'challenge-text' }, t('people.challenge.text', { name: who(c), game: t(`game.${c.game}`), clock: clockLabel(c), side })),
+    h('p', { class: 'muted' }, rating(c))];
   if (c.status === 'accepted' && c.game_id) body.push(h('p', {}, h('a', { class: 'button', href: `#/game/${c.game_id}`, id: 'challenge-watch' }, t('people.challenge.watch'))));
   if (c.status !== 'open') body.push(h('p', { class: 'error', id: 'challenge-status' }, t('people.status.' + c.status)));
   else body.push(h('form', { id: 'accept-form', onsubmit: async (e) => {

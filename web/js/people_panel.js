@@ -53,7 +53,8 @@ export function peoplePanel(initial, { act, refresh }) {
 
   function name(side) {
     const p = (S.players || {})[side] || {};
-    return p.name || t('side.' + side);
+    const n = p.name || t('side.' + side);
+    return p.rating ? t('people.rated.name', { name: n, rating: num(p.rating) }) : n;
   }
 
   function button(id, label, onclick, cls = '') {
