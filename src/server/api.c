@@ -16,6 +16,7 @@
 
 #include "analysis_api.h"
 #include "cache.h"
+#include "clubs_api.h"
 #include "core/error.h"
 #include "engines/engine.h"
 #include "engines/profile.h"
@@ -577,7 +578,8 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         snprintf(r->path, sizeof r->path, "%s", path);
         return;
     }
-    if (analysis_route(srv, req, path, r) || people_route(srv, req, path, r))
+    if (analysis_route(srv, req, path, r) || people_route(srv, req, path, r) ||
+        clubs_route(srv, req, path, r))
         return;
     if (!strcmp(path, "/api/catalog")) {
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {

@@ -39,7 +39,7 @@ static void count_one(void *ctx, const struct store_game *row)
 
 /* The visitor's token: the one they sent when the server knows it (a name or games
  * under it), else a new one.  0, or 500 with r set. */
-static int visitor_token(struct server *srv, const struct api_request *req, char *token, char *hash,
+int people_visitor_token(struct server *srv, const struct api_request *req, char *token, char *hash,
                          char *known_name, size_t name_size, struct api_response *r)
 {
     char err[ERROR_TEXT_MAX];
@@ -69,7 +69,7 @@ static int visitor_token(struct server *srv, const struct api_request *req, char
 
 /* A display name from the body's "name": 1 to 40 bytes, no control characters, spaces
  * trimmed.  0 (out filled, or left as it was when absent and `optional`), or 400. */
-static int body_name(json_t *body, char *out, size_t size, bool optional, struct api_response *r)
+int people_body_name(json_t *body, char *out, size_t size, bool optional, struct api_response *r)
 {
     json_t *jn = json_object_get(body, "name");
     if (!jn && optional && out[0])
@@ -91,6 +91,34 @@ static int body_name(json_t *body, char *out, size_t size, bool optional, struct
     memcpy(out, n, len);
     out[len] = 0;
     return 0;
+}
+
+/* ---- club membership ---- */
+
+struct find_member {
+    const char *hash;
+    struct store_member *out;
+    bool found;
+};
+
+static void find_one(void *ctx, const struct store_member *m)
+{
+    struct find_member *f = ctx;
+    if (!f->found && token_equal(m->token_hash, f->hash)) {
+        f->found = true;
+        if (f->out)
+            *f->out = *m;
+    }
+}
+
+int people_club_member(struct server *srv, const char *club_id, const char *token_hash,
+                       struct store_member *out)
+{
+    char err[ERROR_TEXT_MAX];
+    struct find_member f = {token_hash, out, false};
+    if (srv->store->ops->list_members(srv->store, club_id, find_one, &f, err, sizeof err) != 0)
+        return -1;
+    return f.found ? 0 : 1;
 }
 
 /* ---- challenges and seeks ---- */
@@ -163,8 +191,8 @@ static int challenge_fields(json_t *body, struct store_challenge *c, struct api_
     return 0;
 }
 
-static void handle_create_challenge(struct server *srv, const struct api_request *req, bool lobby,
-                                    struct api_response *r)
+void people_create_challenge(struct server *srv, const struct api_request *req, bool lobby,
+                             const char *club_id, struct api_response *r)
 {
     json_t *body = api_body_object(req, false, r);
     if (!body)
@@ -173,11 +201,11 @@ static void handle_create_challenge(struct server *srv, const struct api_request
     memset(&c, 0, sizeof c);
     char token[TOKEN_HEX_LEN + 1], err[ERROR_TEXT_MAX];
     int bad = challenge_fields(body, &c, r);
-    if (!bad && visitor_token(srv, req, token, c.creator_hash, c.creator_name,
-                              sizeof c.creator_name, r) != 0)
+    if (!bad && people_visitor_token(srv, req, token, c.creator_hash, c.creator_name,
+                                     sizeof c.creator_name, r) != 0)
         bad = 1;
     if (!bad)
-        bad = body_name(body, c.creator_name, sizeof c.creator_name, true, r);
+        bad = people_body_name(body, c.creator_name, sizeof c.creator_name, true, r);
     json_decref(body);
     if (bad)
         return;
@@ -188,6 +216,7 @@ static void handle_create_challenge(struct server *srv, const struct api_request
     }
     c.lobby = lobby;
     c.status = CHALLENGE_OPEN;
+    snprintf(c.club_id, sizeof c.club_id, "%s", club_id ? club_id : "");
     if (c.rated)
         c.creator_rating = people_rating_of(srv, c.creator_hash, c.game, challenge_class(&c));
     c.created_ms = now;
@@ -279,6 +308,7 @@ static int game_row(struct server *srv, const struct store_challenge *c, const c
     g->days = c->days;
     g->rated = c->rated;
     g->created_ms = g->updated_ms = now;
+    snprintf(g->club_id, sizeof g->club_id, "%s", c->club_id);
     if (g->rated) {
         const char *klass = challenge_class(c);
         g->white_rating = people_rating_of(srv, g->white_hash, g->game, klass);
@@ -315,13 +345,17 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
         return;
     char token[TOKEN_HEX_LEN + 1], hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX];
     char err[ERROR_TEXT_MAX];
-    int bad = visitor_token(srv, req, token, hash, name, sizeof name, r);
+    int bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
     if (!bad)
-        bad = body_name(body, name, sizeof name, true, r);
+        bad = people_body_name(body, name, sizeof name, true, r);
     json_decref(body);
     if (bad)
         return;
     int64_t now = server_now_ms();
+    if (c.club_id[0] && people_club_member(srv, c.club_id, hash, NULL) != 0) {
+        api_set_error(r, 403, "this challenge is for the club's members: join the club first");
+        return;
+    }
     if (c.status != CHALLENGE_OPEN || c.expires_ms <= now || token_equal(hash, c.creator_hash)) {
         refuse_accept(&c, hash, now, r);
         return;
@@ -418,9 +452,9 @@ static void handle_me(struct server *srv, const struct api_request *req, struct 
         json_t *body = api_body_object(req, false, r);
         if (!body)
             return;
-        int bad = visitor_token(srv, req, token, hash, name, sizeof name, r);
+        int bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
         if (!bad)
-            bad = body_name(body, name, sizeof name, false, r);
+            bad = people_body_name(body, name, sizeof name, false, r);
         json_decref(body);
         if (bad)
             return;
@@ -459,7 +493,7 @@ bool people_route(struct server *srv, const struct api_request *req, const char 
     const char *rest = path + (seeks ? 10 : 15);
     if (!*rest) {
         if (post)
-            handle_create_challenge(srv, req, seeks, r);
+            people_create_challenge(srv, req, seeks, NULL, r);
         else if (seeks && get)
             handle_list_seeks(srv, r);
         else

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "api_types.h"
+#include "store/store.h"
 
 struct server;
 struct session;
@@ -20,5 +21,21 @@ bool people_route(struct server *srv, const struct api_request *req, const char 
  * token's side sees it), or a POST op (its body read after the token is checked). */
 void people_game_op(struct server *srv, const struct api_request *req, struct session *s,
                     const char *op, struct api_response *r);
+/* The visitor's token (32 hex + NUL) and its hash: the one sent when the server knows it
+ * (a name, or games under it), else a new one; the name known for it, or "".  0, or a
+ * 500 set in r. */
+int people_visitor_token(struct server *srv, const struct api_request *req, char *token, char *hash,
+                         char *known_name, size_t name_size, struct api_response *r);
+/* The body's "name" (1..size-1 bytes, no control characters, trimmed) into out; when
+ * absent and `optional`, out is kept if it holds one.  0, or a 400 set in r. */
+int people_body_name(json_t *body, char *out, size_t size, bool optional, struct api_response *r);
+/* POST /api/challenges or /api/seeks (lobby), or a club's challenge (club_id: the
+ * caller checked the membership). */
+void people_create_challenge(struct server *srv, const struct api_request *req, bool lobby,
+                             const char *club_id, struct api_response *r);
+/* 0 when token_hash is a member of the club (*out filled when given), 1 when not, -1
+ * when the store failed. */
+int people_club_member(struct server *srv, const char *club_id, const char *token_hash,
+                       struct store_member *out);
 /* An event stream of s is a spectator's (no player's token or seat key): counted. */
 bool people_stream_is_viewer(const struct api_request *req, const struct session *s);

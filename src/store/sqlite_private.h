@@ -27,6 +27,33 @@ sqlite3_stmt *sqlite_store_stmt(struct store *s, const char *sql);
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row);
 /* "SELECT <the game columns> FROM games WHERE id = ?1". */
 extern const char sqlite_select_game_sql[];
+/* The games of club ?1, newest first, at most ?2. */
+extern const char sqlite_club_games_sql[];
+
+/* A row of "SELECT <sqlite_challenge_columns> FROM challenges" (store_people.c). */
+extern const char sqlite_challenge_columns[];
+void sqlite_read_challenge(sqlite3_stmt *st, struct store_challenge *c);
+
+/* store_clubs.c's ops. */
+int sqc_create_club(struct store *s, const struct store_club *c, const struct store_member *m,
+                    char *err, size_t err_size);
+int sqc_get_club(struct store *s, const char *id, struct store_club *c, char *err, size_t err_size);
+int sqc_list_members(struct store *s, const char *club_id, store_member_fn fn, void *ctx, char *err,
+                     size_t err_size);
+int sqc_join_club(struct store *s, const char *club_id, const struct store_member *m, char *err,
+                  size_t err_size);
+int sqc_set_member(struct store *s, const char *club_id, const char *member_id, int role, char *err,
+                   size_t err_size);
+int sqc_club_results(struct store *s, const char *club_id, store_result_fn fn, void *ctx, char *err,
+                     size_t err_size);
+int sqc_club_games(struct store *s, const char *club_id, int limit, store_game_fn fn, void *ctx,
+                   char *err, size_t err_size);
+int sqc_club_challenges(struct store *s, const char *club_id, int64_t now_ms, store_challenge_fn fn,
+                        void *ctx, char *err, size_t err_size);
+#define SQLITE_CLUB_OPS                                                                            \
+    .create_club = sqc_create_club, .get_club = sqc_get_club, .list_members = sqc_list_members,    \
+    .join_club = sqc_join_club, .set_member = sqc_set_member, .club_results = sqc_club_results,    \
+    .club_games = sqc_club_games, .club_challenges = sqc_club_challenges
 
 /* store_people.c's ops, for the backend's table. */
 int sqp_put_challenge(struct store *s, const struct store_challenge *c, char *err, size_t err_size);

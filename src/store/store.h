@@ -44,6 +44,7 @@ struct store_game {
     int64_t deadline_ms;               /* when the running clock falls (0: none running) */
     int white_rating, black_rating;    /* rated games: the players' ratings at the start */
     int rated_done;                    /* the result went into the ratings (rate_game) */
+    char club_id[STORE_ID_LEN + 1];    /* a club's challenge started it; "" otherwise */
 };
 
 /* A player's Glicko-2 rating in one game and rating class (the numbers of
@@ -77,7 +78,33 @@ struct store_challenge {
     char game_id[STORE_ID_LEN + 1];
     int64_t created_ms, expires_ms;
     int creator_rating; /* in the challenge's game and class, when it is rated; else 0 */
+    char club_id[STORE_ID_LEN + 1]; /* a club's challenge: only its members accept; "" */
 };
+
+/* A club (src/server/API.md "Clubs") and its members. */
+#define STORE_CLUB_NAME_MAX 81
+#define STORE_CLUB_TEXT_MAX 1001
+enum club_role { CLUB_MEMBER, CLUB_ADMIN, CLUB_CREATOR };
+struct store_club {
+    char id[STORE_ID_LEN + 1];
+    char name[STORE_CLUB_NAME_MAX];
+    char description[STORE_CLUB_TEXT_MAX];
+    char languages[32]; /* "en,fi": the club's languages */
+    char invite[STORE_ID_LEN + 1];
+    char creator_hash[STORE_HASH_LEN + 1];
+    int64_t created_ms;
+};
+struct store_member {
+    char id[17]; /* a member's public id in the club (not their token) */
+    char token_hash[STORE_HASH_LEN + 1];
+    char name[STORE_PLAYER_NAME_MAX];
+    int role; /* enum club_role */
+    int64_t joined_ms;
+};
+typedef void (*store_member_fn)(void *ctx, const struct store_member *m);
+/* One line of a club's results: games between two members of one pairing and result. */
+typedef void (*store_result_fn)(void *ctx, const char *white_hash, const char *black_hash,
+                                int result, int count);
 typedef void (*store_challenge_fn)(void *ctx, const struct store_challenge *c);
 typedef void (*store_id_fn)(void *ctx, const char *id);
 
@@ -166,6 +193,27 @@ struct store_ops {
     /* The finished rated games not yet in the ratings (a crash between the end and
      * rate_game): the clock's timer rates them on start. */
     int (*unrated_games)(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);
+    /* Clubs: a club and its creator's membership in one transaction; one club; its
+     * members (creator first, then by joining); a member joins (or renames); a member's
+     * role set, or (role -1) the member removed, never the creator (1 when no such
+     * member); the results between members (finished, not aborted games of the club's
+     * challenges); its games, newest first; its open challenges. */
+    int (*create_club)(struct store *s, const struct store_club *c, const struct store_member *m,
+                       char *err, size_t err_size);
+    int (*get_club)(struct store *s, const char *id, struct store_club *c, char *err,
+                    size_t err_size);
+    int (*list_members)(struct store *s, const char *club_id, store_member_fn fn, void *ctx,
+                        char *err, size_t err_size);
+    int (*join_club)(struct store *s, const char *club_id, const struct store_member *m, char *err,
+                     size_t err_size);
+    int (*set_member)(struct store *s, const char *club_id, const char *member_id, int role,
+                      char *err, size_t err_size);
+    int (*club_results)(struct store *s, const char *club_id, store_result_fn fn, void *ctx,
+                        char *err, size_t err_size);
+    int (*club_games)(struct store *s, const char *club_id, int limit, store_game_fn fn, void *ctx,
+                      char *err, size_t err_size);
+    int (*club_challenges)(struct store *s, const char *club_id, int64_t now_ms,
+                           store_challenge_fn fn, void *ctx, char *err, size_t err_size);
     /* A visitor's display name, by token hash; get: 1 when none is known. */
     int (*put_player)(struct store *s, const char *token_hash, const char *name, int64_t now_ms,
                       char *err, size_t err_size);

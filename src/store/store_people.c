@@ -26,7 +26,7 @@ static int done(sqlite3_stmt *st)
 
 #define CHALLENGE_COLUMNS                                                                          \
     "id, game, clock_initial_ms, clock_increment_ms, days, side, rated, lobby, creator_hash,"      \
-    " creator_name, status, game_id, created_ms, expires_ms, creator_rating"
+    " creator_name, status, game_id, created_ms, expires_ms, creator_rating, club_id"
 
 static void read_challenge(sqlite3_stmt *st, struct store_challenge *c)
 {
@@ -46,13 +46,21 @@ static void read_challenge(sqlite3_stmt *st, struct store_challenge *c)
     c->created_ms = sqlite3_column_int64(st, 12);
     c->expires_ms = sqlite3_column_int64(st, 13);
     c->creator_rating = sqlite3_column_int(st, 14);
+    text(c->club_id, sizeof c->club_id, sqlite3_column_text(st, 15));
 }
+
+void sqlite_read_challenge(sqlite3_stmt *st, struct store_challenge *c)
+{
+    read_challenge(st, c);
+}
+
+const char sqlite_challenge_columns[] = CHALLENGE_COLUMNS;
 
 /* ---- challenges ---- */
 
 static const char sql_put_challenge[] =
     "INSERT INTO challenges (" CHALLENGE_COLUMNS ")"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
 
 static int put_challenge(struct store *s, sqlite3 *db, void *ctx)
 {
@@ -76,6 +84,7 @@ static int put_challenge(struct store *s, sqlite3 *db, void *ctx)
     sqlite3_bind_int64(st, 13, c->created_ms);
     sqlite3_bind_int64(st, 14, c->expires_ms);
     sqlite3_bind_int(st, 15, c->creator_rating);
+    sqlite3_bind_text(st, 16, c->club_id, -1, SQLITE_STATIC);
     return done(st);
 }
 
@@ -129,9 +138,9 @@ static const char sql_take[] =
 static const char sql_insert_people_game[] =
     "INSERT INTO games (id, game, level, human_side, start, token_hash, seed, created_ms,"
     " updated_ms, result, reason, plies, people, white_hash, black_hash, white_name,"
-    " black_name, clock_initial_ms, clock_increment_ms, days, rated, white_rating, black_rating)"
-    " VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?6, 0, 0, 0, 1, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-    " ?15, ?16)";
+    " black_name, clock_initial_ms, clock_increment_ms, days, rated, white_rating, black_rating,"
+    " club_id) VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?6, 0, 0, 0, 1, ?7, ?8, ?9, ?10, ?11, ?12,"
+    " ?13, ?14, ?15, ?16, ?17)";
 
 static int insert_people_game(struct store *s, const struct store_game *g)
 {
@@ -154,6 +163,7 @@ static int insert_people_game(struct store *s, const struct store_game *g)
     sqlite3_bind_int(st, 14, g->rated);
     sqlite3_bind_int(st, 15, g->white_rating);
     sqlite3_bind_int(st, 16, g->black_rating);
+    sqlite3_bind_text(st, 17, g->club_id, -1, SQLITE_STATIC);
     return done(st);
 }
 
@@ -212,9 +222,10 @@ struct seeks_ctx {
     void *ctx;
 };
 
-static const char sql_seeks[] = "SELECT " CHALLENGE_COLUMNS " FROM challenges"
-                                " WHERE lobby = 1 AND status = 0 AND expires_ms > ?1"
-                                " ORDER BY created_ms, id LIMIT ?2";
+static const char sql_seeks[] =
+    "SELECT " CHALLENGE_COLUMNS " FROM challenges"
+    " WHERE lobby = 1 AND status = 0 AND expires_ms > ?1 AND club_id = ''"
+    " ORDER BY created_ms, id LIMIT ?2";
 
 static int list_seeks(struct store *s, sqlite3 *db, void *ctx)
 {

@@ -51,7 +51,7 @@ enum stmt_id {
     " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id), takebacks,"           \
     " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
     " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
-    " deadline_ms, white_rating, black_rating, rated_done"
+    " deadline_ms, white_rating, black_rating, rated_done, club_id"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
@@ -121,6 +121,8 @@ static const char *const migration[] = {
     "ALTER TABLE games ADD COLUMN white_rating INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN black_rating INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN rated_done INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN club_id TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX games_by_club ON games (club_id, created_ms) WHERE club_id <> '';"
     "CREATE INDEX games_by_white ON games (white_hash);"
     "CREATE INDEX games_by_black ON games (black_hash);"
     "CREATE INDEX games_by_deadline ON games (deadline_ms) WHERE deadline_ms > 0 AND result = 0;"
@@ -130,7 +132,17 @@ static const char *const migration[] = {
     " rated INTEGER NOT NULL, lobby INTEGER NOT NULL, creator_hash TEXT NOT NULL,"
     " creator_name TEXT NOT NULL, status INTEGER NOT NULL, game_id TEXT NOT NULL,"
     " created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,"
-    " creator_rating INTEGER NOT NULL DEFAULT 0);"
+    " creator_rating INTEGER NOT NULL DEFAULT 0, club_id TEXT NOT NULL DEFAULT '');"
+    "CREATE INDEX challenges_by_club ON challenges (club_id, status) WHERE club_id <> '';"
+    "CREATE TABLE clubs ("
+    " id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL,"
+    " languages TEXT NOT NULL, invite TEXT NOT NULL, creator_hash TEXT NOT NULL,"
+    " created_ms INTEGER NOT NULL);"
+    "CREATE TABLE club_members ("
+    " club_id TEXT NOT NULL, token_hash TEXT NOT NULL, member_id TEXT NOT NULL,"
+    " name TEXT NOT NULL, role INTEGER NOT NULL, joined_ms INTEGER NOT NULL,"
+    " PRIMARY KEY (club_id, token_hash)) WITHOUT ROWID;"
+    "CREATE INDEX club_members_by_token ON club_members (token_hash);"
     "CREATE INDEX challenges_seeks ON challenges (lobby, status, expires_ms);"
     "CREATE TABLE players ("
     " token_hash TEXT PRIMARY KEY, name TEXT NOT NULL, created_ms INTEGER NOT NULL,"
@@ -269,9 +281,12 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *row)
     row->white_rating = sqlite3_column_int(st, 27);
     row->black_rating = sqlite3_column_int(st, 28);
     row->rated_done = sqlite3_column_int(st, 29);
+    copy_text(row->club_id, sizeof row->club_id, sqlite3_column_text(st, 30));
 }
 
 const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
+const char sqlite_club_games_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE club_id = ?1"
+                                     " ORDER BY created_ms DESC, id LIMIT ?2";
 
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row)
 {
@@ -670,6 +685,7 @@ static const struct store_ops sqlite_ops = {
     .put_review = sq_put_review,
     .get_review = sq_get_review,
     SQLITE_PEOPLE_OPS,
+    SQLITE_CLUB_OPS,
     .close = sq_close,
 };
 
