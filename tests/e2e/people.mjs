@@ -1,7 +1,8 @@
 // Browser tests of playing people, end to end against `./agora serve` (AGORA_BIN) on a
 // free port with a fresh database: two browser contexts play a whole clocked chess
 // game through the invite link (fool's mate) while a third watches it, with the viewer
-// count and ticking clocks; the people pages in all four languages.
+// count and ticking clocks; a club created, joined and used for a challenge; the
+// people and club pages in all four languages.
 // Prints one line per test and, last, "N passed, N failed".
 //   node tests/e2e/people.mjs [name-filter]
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -111,6 +112,39 @@ test('two people play a clocked chess game through the invite link while a third
   for (const p of [a, b, w]) await p.done();
 });
 
+test('a club created, joined and used for a challenge', async () => {
+  const a = await open('#/clubs');
+  await a.fill('#club-name', 'Knights');
+  await a.fill('#club-description', 'Friday nights');
+  await a.check('#club-lang-en');
+  await a.check('#club-lang-fi');
+  await a.fill('#club-member', 'Ann');
+  await a.click('#club-create');
+  const invite = await (await a.waitForSelector('#club-invite')).inputValue();
+  assert(/#\/club\/[0-9a-f]{32}\?invite=[0-9a-f]{32}$/.test(invite), 'invite link: ' + invite);
+  const b = await open(invite.slice(invite.indexOf('#')));
+  await b.fill('#join-name', 'Bob');
+  await b.click('#join');
+  await b.waitForSelector('#club-invite');
+  assert((await b.textContent('#club-members')).includes('Ann'), 'Bob sees Ann among the members');
+  await b.selectOption('#club-game', 'chess');
+  await b.selectOption('#club-clock', '5+3');
+  await b.click('#club-submit');
+  await b.waitForSelector('#club-waiting');
+  await a.reload();
+  await a.waitForSelector('#club-challenges [data-challenge]');
+  await a.click('#club-challenges [data-challenge]');
+  await a.waitForSelector('#board svg');
+  await b.waitForSelector('#board svg'); // Bob's page follows the accepted challenge
+  assert((await a.textContent('#people')).includes('Bob'), 'Ann plays Bob');
+  // The creator names Bob admin; the club page says so.
+  await a.goto(invite.replace(/\?invite=.*/, ''));
+  await a.waitForSelector('#club-members [data-member]');
+  await a.click('#club-members button[id^="admin-"]');
+  await a.waitForFunction(() => /admin/.test(document.querySelector('#club-members').textContent));
+  for (const p of [a, b]) await p.done();
+});
+
 test('the people pages in all four languages', async () => {
   for (const lang of LANGS) {
     const cat = catalogue(lang);
@@ -131,6 +165,12 @@ test('the people pages in all four languages', async () => {
     assert((await q.textContent('h1')) === cat['people.challenge.heading'], `${lang} challenge heading`);
     assert((await q.textContent('#accept')) === cat['people.challenge.accept'], `${lang} accept`);
     await q.done();
+    const c = await open('#/clubs', lang);
+    await c.waitForSelector('#club-form');
+    assert((await c.textContent('h1')) === cat['club.heading'], `${lang} clubs heading`);
+    assert((await c.textContent('#club-create')) === cat['club.create'], `${lang} create club`);
+    assert(!/(club|people)\.[a-z]/.test(await c.textContent('#app')), `${lang}: an untranslated key on the clubs page`);
+    await c.done();
   }
 });
 

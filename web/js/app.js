@@ -8,6 +8,7 @@
 //   #/review/ID        a game's review on the analysis board
 //   #/people           play people: an invite link, the lobby — people.js
 //   #/challenge/ID     an invite link: accept it — people.js
+//   #/clubs, #/club/ID clubs — clubs.js
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard } from './board.js';
@@ -17,6 +18,7 @@ import { showAnalysis } from './analysis.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
 import { showPeople, showChallenge } from './people.js';
 import { showLevelElo } from './levels.js';
+import { showClubs, showClub } from './clubs.js';
 
 const app = document.getElementById('app');
 let leave = null; // cleanup of the page being shown (closes event streams)
@@ -190,6 +192,8 @@ async function route() {
     else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
     else if (parts[0] === 'people') leave = await showPeople(app);
     else if (parts[0] === 'challenge' && parts[1]) await showChallenge(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'clubs') await showClubs(app);
+    else if (parts[0] === 'club' && parts[1]) leave = await showClub(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
     else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);

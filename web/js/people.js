@@ -25,8 +25,8 @@ export function clockLabel(c) {
 }
 
 // A challenge's creator, with their rating in its class when it is rated.
-const who = (c) => (c.rating ? t('people.rated.name', { name: c.name, rating: num(c.rating) }) : c.name);
-const rating = (c) => (c.rated && c.rating_class ? `${t('people.rated.yes')} (${t('people.class.' + c.rating_class)})` : t('people.rated.no'));
+export const who = (c) => (c.rating ? t('people.rated.name', { name: c.name, rating: num(c.rating) }) : c.name);
+export const rating = (c) => (c.rated && c.rating_class ? `${t('people.rated.yes')} (${t('people.class.' + c.rating_class)})` : t('people.rated.no'));
 
 const errorBox = (err) => h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: err.message || String(err) }));
 
@@ -37,10 +37,10 @@ function nameInput(id) {
 /** The form's fields as a challenge body. */
 function fieldsOf(form) {
   const c = CLOCKS.find((x) => x.id === form.clock.value) || CLOCKS[0];
-  return { game: form.game.value, clock: c.clock || null, days: c.days || null, side: form.side.value, rated: form.rated.checked, name: form.name.value.trim() };
+  return { game: form.game.value, clock: c.clock || null, days: c.days || null, side: form.side.value, rated: form.rated.checked, name: form.name ? form.name.value.trim() : undefined };
 }
 
-async function challengeForm(prefix, submitLabel, onsubmit) {
+export async function challengeForm(prefix, submitLabel, onsubmit, withName = true) {
   const games = await gameNames();
   const msg = h('div', { 'aria-live': 'polite' });
   const sel = (id, opts) => h('select', { id: `${prefix}-${id}`, name: id }, ...opts);
@@ -49,7 +49,7 @@ async function challengeForm(prefix, submitLabel, onsubmit) {
     msg.replaceChildren();
     try { await onsubmit(fieldsOf(form), msg); } catch (err) { msg.replaceChildren(errorBox(err)); }
   } },
-    h('p', {}, h('label', { for: `${prefix}-name` }, t('people.name')), ' ', nameInput(`${prefix}-name`)),
+    withName ? h('p', {}, h('label', { for: `${prefix}-name` }, t('people.name')), ' ', nameInput(`${prefix}-name`)) : '',
     h('p', {}, h('label', { for: `${prefix}-game` }, t('people.game')), ' ', sel('game', games.map((g) => h('option', { value: g }, t(`game.${g}`))))),
     h('p', {}, h('label', { for: `${prefix}-clock` }, t('people.clock')), ' ', sel('clock', CLOCKS.map((c) => h('option', { value: c.id }, clockLabel(c))))),
     h('p', {}, h('label', { for: `${prefix}-side` }, t('new.side')), ' ', sel('side', ['random', 'white', 'black'].map((s) => h('option', { value: s }, t('side.' + s))))),
@@ -60,7 +60,7 @@ async function challengeForm(prefix, submitLabel, onsubmit) {
 }
 
 /** Wait for a challenge (or seek) of ours to be accepted, then go to its game. */
-function awaitAccept(id, game, onStatus) {
+export function awaitAccept(id, game, onStatus) {
   const timer = setInterval(async () => {
     try {
       const c = await getChallenge(id);

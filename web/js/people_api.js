@@ -55,3 +55,36 @@ export function rememberOwnGame(gameId, game) {
 
 /** POST /api/games/{id}/{op} with the game's token (API.md "A game between people"). */
 export const gameOp = (id, op, body = {}) => call('POST', `/api/games/${encodeURIComponent(id)}/${op}`, body, tokenOf(id));
+
+// ---- clubs (API.md "Clubs"); the visitor's clubs are remembered in 'agora.clubs'.
+const CLUBS = 'agora.clubs';
+
+export function myClubs() {
+  try {
+    return JSON.parse(localStorage.getItem(CLUBS)) || {};
+  } catch {
+    return {};
+  }
+}
+
+function keepClub(club) {
+  const all = myClubs();
+  if (club.you) all[club.id] = { name: club.name };
+  else delete all[club.id];
+  localStorage.setItem(CLUBS, JSON.stringify(all));
+}
+
+async function clubCall(method, path, body) {
+  const club = await call(method, path, body, visitor().token);
+  if (club.token) keepVisitor(club.token, body && body.name);
+  if (club.id) keepClub(club);
+  return club;
+}
+
+export const createClub = (fields) => clubCall('POST', '/api/clubs', fields);
+export const getClub = (id) => clubCall('GET', `/api/clubs/${encodeURIComponent(id)}`);
+export const joinClub = (id, invite, name) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/join`, { invite, name });
+export const leaveClub = (id) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/leave`, {});
+export const removeMember = (id, member) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/members/${member}/remove`, {});
+export const setAdmin = (id, member, admin) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/members/${member}/admin`, { admin });
+export const clubChallenge = (id, fields) => call('POST', `/api/clubs/${encodeURIComponent(id)}/challenges`, fields, visitor().token);
