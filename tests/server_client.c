@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -298,4 +299,28 @@ void sse_close(struct sse_reader *r)
     r->fd = -1;
     free(r->buf);
     r->buf = NULL;
+}
+
+pid_t test_spawn_agora(int port, const char *db)
+{
+    char portbuf[16];
+    snprintf(portbuf, sizeof portbuf, "%d", port);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        execl("./agora", "agora", "serve", "--port", portbuf, "--db", db, "--web", "/nonexistent",
+              "--new-games-per-minute", "0", (char *)NULL);
+        _exit(127);
+    }
+    /* Ready when it answers. */
+    for (int i = 0; i < 200 && pid > 0; i++) {
+        struct http_reply r;
+        if (http_call(port, "GET", "/api/nothing", NULL, NULL, 0, NULL, &r) == 0) {
+            http_reply_free(&r);
+            return pid;
+        }
+        usleep(20 * 1000);
+    }
+    return pid;
 }

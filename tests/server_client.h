@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct http_reply {
     int status; /* 0 when the connection failed */
@@ -34,6 +35,10 @@ int test_connect(int port);
 void test_rmdir(const char *dir);
 /* A loopback port nothing listens on now. */
 int test_free_port(void);
+
+/* `./agora serve` on the port and database in a child process (stdout to /dev/null),
+ * returned once it answers; its pid (kill it; waitpid). */
+pid_t test_spawn_agora(int port, const char *db);
 
 /* GET /api/games/ID: the state (caller decrefs), or NULL unless 200. */
 json_t *api_get_state(int port, const char *id);

@@ -7,10 +7,12 @@
  * seek at once: one wins), expiry, offers, takebacks, abort, rematch, abandonment,
  * and bad input refused with nothing changed. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -627,5 +629,84 @@ TEST(server_people_ratings)
             CHECK(json_is_null(elo));
     }
     json_decref(cat);
+    server_stop(srv);
+}
+
+/* kill -9 with games on the clock: no acknowledged move lost, a clock that ran out
+ * while the server was down ends its game at once on restart, at the moment it ran
+ * out, and a clock that did not keeps its time (the outage counted against the side
+ * to move, as the receipt times say). */
+TEST(server_people_kill9_keeps_the_clocks)
+{
+    if (access("./agora", X_OK) != 0)
+        SKIP("./agora is not built (run from the repository root)");
+    char dir[256], db[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/kill.db", dir);
+    int port = test_free_port();
+    pid_t pid = test_spawn_agora(port, db);
+    CHECK(pid > 0);
+    char g1[40], g2[40], a1[40], b1[40], a2[40], b2[40];
+    CHECK_EQ_INT(pp_game(port, "{\"initial\":1,\"increment\":0}", g1, a1, b1), 0);
+    CHECK_EQ_INT(pp_game(port, "{\"initial\":120,\"increment\":0}", g2, a2, b2), 0);
+    CHECK_EQ_INT(pp_move(port, g1, a1, "e2e4"), 200);
+    CHECK_EQ_INT(pp_move(port, g1, b1, "e7e5"), 200);
+    CHECK_EQ_INT(pp_move(port, g2, a2, "d2d4"), 200);
+    CHECK_EQ_INT(pp_move(port, g2, b2, "d7d5"), 200);
+    CHECK_EQ_INT(pp_move(port, g2, a2, "c2c4"), 200);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    usleep(1500 * 1000);
+    pid = test_spawn_agora(port, db);
+    json_t *st = pp_state(port, g1, NULL);
+    CHECK(st != NULL);
+    CHECK_STR(pp_reason(st), "time");
+    CHECK_STR(pp_str(json_object_get(st, "status"), "result"), "black-wins");
+    json_decref(st);
+    st = pp_state(port, g2, b2);
+    CHECK_EQ_INT(json_integer_value(json_object_get(st, "ply")), 3);
+    json_t *clk = json_object_get(st, "clock");
+    long long w = json_integer_value(json_object_get(clk, "white"));
+    long long b = json_integer_value(json_object_get(clk, "black"));
+    CHECK_MSG(w > 119000 && w <= 120000, "white %lld", w);
+    CHECK_MSG(b < 118600 && b > 110000, "black %lld (the outage counts)", b);
+    json_decref(st);
+    CHECK_EQ_INT(pp_move(port, g2, b2, "e7e6"), 200);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    test_rmdir(dir);
+}
+
+/* Correspondence: days a move, a fresh allowance after each move. */
+TEST(server_people_correspondence_clock)
+{
+    struct server *srv = pp_start(NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char cid[40], ta[40], game[40], tb[40];
+    CHECK_EQ_INT(pp_challenge(port, "/api/challenges",
+                              "{\"game\":\"egara\",\"days\":3,\"side\":\"white\","
+                              "\"rated\":true,\"name\":\"Ann\"}",
+                              cid, ta),
+                 201);
+    CHECK_EQ_INT(pp_accept(port, "/api/challenges", cid, NULL, "Bob", game, tb), 200);
+    json_t *st = pp_state(port, game, ta);
+    CHECK_STR(pp_str(st, "rating_class"), "correspondence");
+    const char *mv = pp_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
+    CHECK_EQ_INT(pp_move(port, game, ta, mv), 200);
+    json_decref(st);
+    st = pp_state(port, game, tb);
+    mv = pp_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
+    CHECK_EQ_INT(pp_move(port, game, tb, mv), 200);
+    json_decref(st);
+    st = pp_state(port, game, NULL);
+    json_t *clk = json_object_get(st, "clock");
+    CHECK_EQ_INT(json_integer_value(json_object_get(clk, "days")), 3);
+    CHECK_STR(pp_str(clk, "running"), "white");
+    long long w = json_integer_value(json_object_get(clk, "white"));
+    CHECK_MSG(w > 3 * 86400000LL - 5000 && w <= 3 * 86400000LL, "white %lld", w);
+    CHECK_EQ_INT(json_integer_value(json_object_get(clk, "black")), 3 * 86400000LL);
+    json_decref(st);
     server_stop(srv);
 }
