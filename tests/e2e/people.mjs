@@ -109,6 +109,16 @@ test('two people play a clocked chess game through the invite link while a third
   await b.click('#people-rematch');
   await b.waitForSelector('#rematch-go');
   await a.waitForSelector('#rematch-go');
+  // The rematch: both are its players, colours swapped.
+  for (const p of [a, b]) {
+    await p.click('#rematch-go');
+    await p.waitForFunction((id) => location.hash !== id && !!document.querySelector('#people-resign'), gameHash);
+  }
+  assert((await b.textContent('#player-white')).includes('Bob'), 'Bob has white in the rematch');
+  assert((await a.textContent('#player-black')).includes('Ann'), 'Ann has black in the rematch');
+  // Ann's home page lists it: her side and her opponent.
+  await a.goto(srv.url + '/#/');
+  await a.waitForFunction(() => /Bob/.test(document.querySelector('#unfinished-list')?.textContent || ''));
   for (const p of [a, b, w]) await p.done();
 });
 

@@ -122,14 +122,16 @@ async function listUnfinished(host) {
 // Moves as a player counts them: one move each is one move (the plies, halved, up).
 function rowText(s) {
   const moves = Math.ceil(s.moves.length / 2);
-  const row = t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
+  const opponent = s.people && (s.players[s.human_side === 'white' ? 'black' : 'white'] || {}).name;
+  const row = s.people ? t('people.home.row', { side: t('side.' + s.human_side), name: opponent, moves: num(moves) })
+    : t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
   return s.takebacks > 0 ? row + ' · ' + t('home.takebacks', { n: s.takebacks }) : row;
 }
 
 function resultOf(s) {
   const r = s.status.result;
   if (r === 'draw') return t('result.drawn');
-  return s.status.winner === s.human_side ? t('result.won') : t('result.lost');
+  return s.status.winner === s.human_side ? t('result.won') : t(s.people ? 'people.lost' : 'result.lost');
 }
 
 // Finished games stay listed, with their result, a review and the analysis board.

@@ -6,6 +6,7 @@
 import { t, num } from './i18n.js';
 import { h } from './dom.js';
 import { gameOp } from './people_api.js';
+import { rememberGame, tokenOf } from './api.js';
 
 /** m:ss (or h:mm:ss, or days) of a clock's milliseconds, in the page's digits. */
 export function clockText(ms) {
@@ -98,6 +99,8 @@ export function peoplePanel(initial, { act, refresh }) {
   function update(state) {
     S = state;
     base = performance.now();
+    // The rematch is played with the same tokens as this game.
+    if (S.rematch_id && tokenOf(S.id) && !tokenOf(S.rematch_id)) rememberGame({ id: S.rematch_id, token: tokenOf(S.id), game: S.game });
     const top = (S.you || 'white') === 'white' ? 'black' : 'white';
     const row = (side) => h('p', { class: 'player ' + side, id: `player-${side}` },
       h('span', { class: 'who' }, name(side), S.you === side ? ` (${t('people.you')})` : ''), ' ', clocks[side]);
