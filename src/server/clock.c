@@ -56,8 +56,10 @@ static void *timer(void *arg)
             until = next;
         pthread_mutex_lock(&srv->ck_mu);
         srv->ck_until = until;
+        /* Still due: more than one round takes, or a game that could not be ended now
+         * (the cache full, the store failing): look again soon, without spinning. */
         if (until <= now)
-            continue; /* more were due than one round takes */
+            until = now + 50;
         struct timespec ts = {(time_t)(until / 1000), (long)(until % 1000) * 1000000L};
         while (!srv->ck_kicked && !atomic_load(&srv->stopping) &&
                pthread_cond_timedwait(&srv->ck_cv, &srv->ck_mu, &ts) == 0)

@@ -154,8 +154,7 @@ int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err
     if (s->row.rated && s->row.result != RESULT_ONGOING)
         people_rate(s->srv, s->row.id);
     s->row.draw_offer = s->row.takeback_offer = 0;
-    s->version++;
-    session_notify(s);
+    session_notify(s); /* the move event carries the clocks: no `update` */
     return 0;
 }
 
