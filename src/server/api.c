@@ -23,6 +23,7 @@
 #include "games/registry.h"
 #include "json_out.h"
 #include "people_api.h"
+#include "people_game_api.h"
 #include "ratelimit.h"
 #include "server_state.h"
 #include "session.h"
