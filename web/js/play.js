@@ -169,7 +169,7 @@ export async function showGame(host, id) {
     const head = r === 'draw' ? t('result.draw') : t(r === 'white-wins' ? 'result.white' : 'result.black');
     let you = t('result.drawn');
     if (r !== 'draw') you = S.status.winner === mine() ? t('result.won') : t(people ? 'people.lost' : 'result.lost');
-    if (people && !S.you) you = head; // a spectator
+    if (people && !S.you) return { you: head, head: '', reason }; // a spectator
     return { you, head, reason };
   }
 
@@ -193,7 +193,7 @@ export async function showGame(host, id) {
     if (over) {
       const r = resultText();
       banner.className = 'banner ' + (S.status.result === 'draw' ? 'draw' : S.status.winner === mine() ? 'won' : 'lost');
-      banner.replaceChildren(h('strong', {}, r.you), h('span', {}, `${r.head} — ${r.reason}`));
+      banner.replaceChildren(h('strong', {}, r.you), h('span', {}, r.head ? `${r.head} — ${r.reason}` : r.reason));
     }
 
     const lines = [];
