@@ -579,6 +579,15 @@ TEST(server_people_ratings)
     const char *line[] = {"f2f3", "e7e5", "g2g4", "d8h4"};
     for (int i = 0; i < 4; i++)
         CHECK_EQ_INT(pp_move(port, game, i % 2 ? tb : ta, line[i]), 200);
+    /* The finished game shows the ratings after it too. */
+    st = pp_state(port, game, NULL);
+    json_t *pl = json_object_get(st, "players");
+    long long wa =
+        json_integer_value(json_object_get(json_object_get(pl, "white"), "rating_after"));
+    long long ba =
+        json_integer_value(json_object_get(json_object_get(pl, "black"), "rating_after"));
+    CHECK_MSG(wa < 1400 && ba > 1600, "after: white %lld, black %lld", wa, ba);
+    json_decref(st);
     /* Both challenge again, rated blitz: their ratings have moved apart. */
     char c2[40], c3[40], t2[40], t3[40];
     json_t *c = NULL;

@@ -33,7 +33,7 @@ static void flag_one(void *ctx, const char *id)
 
 static void rate_one(void *ctx, const char *id)
 {
-    people_rate(ctx, id);
+    people_rate(ctx, id, NULL, NULL);
 }
 
 static void *timer(void *arg)

@@ -152,7 +152,7 @@ int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err
     s->row.plies = s->n_moves;
     s->row.deadline_ms = deadline;
     if (s->row.rated && s->row.result != RESULT_ONGOING)
-        people_rate(s->srv, s->row.id);
+        people_rate(s->srv, s->row.id, &s->row.white_rating_after, &s->row.black_rating_after);
     s->row.draw_offer = s->row.takeback_offer = 0;
     session_notify(s); /* the move event carries the clocks: no `update` */
     return 0;
@@ -191,7 +191,7 @@ int people_end(struct session *s, enum result r, int reason, int64_t at_ms, char
         s->row.deadline_ms = 0;
         s->row.draw_offer = s->row.takeback_offer = 0;
         if (s->row.rated)
-            people_rate(s->srv, s->row.id);
+            people_rate(s->srv, s->row.id, &s->row.white_rating_after, &s->row.black_rating_after);
     }
     people_touch(s);
     return rc;

@@ -81,6 +81,12 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
             jout_int(j, side == SIDE_WHITE ? s->row.white_rating : s->row.black_rating);
         else
             jout_null(j);
+        int after = side == SIDE_WHITE ? s->row.white_rating_after : s->row.black_rating_after;
+        jout_key(j, "rating_after"); /* once the result is in the ratings */
+        if (s->row.rated && after)
+            jout_int(j, after);
+        else
+            jout_null(j);
         jout_close(j, '}');
     }
     jout_close(j, '}');

@@ -65,10 +65,10 @@ int people_rating_of(struct server *srv, const char *token_hash, const char *gam
     return (int)lround(from_store(&r).rating);
 }
 
-void people_rate(struct server *srv, const char *game_id)
+void people_rate(struct server *srv, const char *game_id, int *white_after, int *black_after)
 {
     char err[ERROR_TEXT_MAX];
-    if (srv->store->ops->rate_game(srv->store, game_id, &rater, server_now_ms(), err, sizeof err) <
-        0)
+    if (srv->store->ops->rate_game(srv->store, game_id, &rater, server_now_ms(), white_after,
+                                   black_after, err, sizeof err) < 0)
         fprintf(stderr, "agora: rating game %s: %s\n", game_id, err);
 }

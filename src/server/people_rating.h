@@ -16,5 +16,6 @@ const char *people_clock_class(int64_t initial_ms, int64_t increment_ms, int day
 /* A player's rating now, rounded (1500 for a new one). */
 int people_rating_of(struct server *srv, const char *token_hash, const char *game,
                      const char *klass);
-/* A finished rated game into the ratings (nothing when it is not one, or done). */
-void people_rate(struct server *srv, const char *game_id);
+/* A finished rated game into the ratings (nothing when it is not one, or done); the
+ * players' ratings after it into *white_after, *black_after when given and rated. */
+void people_rate(struct server *srv, const char *game_id, int *white_after, int *black_after);

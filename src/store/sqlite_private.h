@@ -82,7 +82,7 @@ int sqp_put_player(struct store *s, const char *token_hash, const char *name, in
 int sqp_get_rating(struct store *s, const char *token_hash, const char *game, const char *klass,
                    struct store_rating *out, char *err, size_t err_size);
 int sqp_rate_game(struct store *s, const char *id, const struct store_rater *rater, int64_t now_ms,
-                  char *err, size_t err_size);
+                  int *white_after, int *black_after, char *err, size_t err_size);
 int sqp_unrated_games(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);
 int sqp_get_player(struct store *s, const char *token_hash, char *name, size_t name_size, char *err,
                    size_t err_size);

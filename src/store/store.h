@@ -40,11 +40,12 @@ struct store_game {
     int rated;
     /* Standing offers: the side that made it + 1, 0 for none. */
     int draw_offer, takeback_offer, rematch_offer;
-    char rematch_id[STORE_ID_LEN + 1]; /* the rematch's game, once both asked */
-    int64_t deadline_ms;               /* when the running clock falls (0: none running) */
-    int white_rating, black_rating;    /* rated games: the players' ratings at the start */
-    int rated_done;                    /* the result went into the ratings (rate_game) */
-    char club_id[STORE_ID_LEN + 1];    /* a club's challenge started it; "" otherwise */
+    char rematch_id[STORE_ID_LEN + 1];          /* the rematch's game, once both asked */
+    int64_t deadline_ms;                        /* when the running clock falls (0: none running) */
+    int white_rating, black_rating;             /* rated games: the players' ratings at the start */
+    int rated_done;                             /* the result went into the ratings (rate_game) */
+    char club_id[STORE_ID_LEN + 1];             /* a club's challenge started it; "" otherwise */
+    int white_rating_after, black_rating_after; /* once rated (rate_game); else 0 */
 };
 
 /* A player's Glicko-2 rating in one game and rating class (the numbers of
@@ -187,9 +188,11 @@ struct store_ops {
     int (*get_rating)(struct store *s, const char *token_hash, const char *game, const char *klass,
                       struct store_rating *out, char *err, size_t err_size);
     /* Put a finished rated game into both players' ratings, exactly once (a conditional
-     * UPDATE marks it), in one transaction; 1 when there was nothing to do. */
+     * UPDATE marks it), in one transaction, keeping the ratings after it in the game's
+     * row (and in *white_after, *black_after when given); 1 when there was nothing to do. */
     int (*rate_game)(struct store *s, const char *id, const struct store_rater *rater,
-                     int64_t now_ms, char *err, size_t err_size);
+                     int64_t now_ms, int *white_after, int *black_after, char *err,
+                     size_t err_size);
     /* The finished rated games not yet in the ratings (a crash between the end and
      * rate_game): the clock's timer rates them on start. */
     int (*unrated_games)(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);

@@ -514,11 +514,14 @@ struct rate_ctx {
     const char *id;
     const struct store_rater *rater;
     int64_t now;
+    int *white_after, *black_after;
 };
 
 static const char sql_mark_rated[] =
     "UPDATE games SET rated_done = 1 WHERE id = ?1 AND people = 1 AND rated = 1"
     " AND rated_done = 0 AND result <> 0";
+static const char sql_rating_after[] =
+    "UPDATE games SET white_rating_after = ?2, black_rating_after = ?3 WHERE id = ?1";
 static const char sql_put_rating[] =
     "INSERT OR REPLACE INTO ratings (token_hash, game, class, rating, deviation, volatility,"
     " games, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
@@ -574,13 +577,24 @@ static int rate_game(struct store *s, sqlite3 *db, void *ctx)
     if (put_rating(s, row.white_hash, row.game, klass, &w2, q->now) != 0 ||
         put_rating(s, row.black_hash, row.game, klass, &b2, q->now) != 0)
         return -1;
+    if (!(st = sqlite_store_stmt(s, sql_rating_after)))
+        return -1;
+    sqlite3_bind_text(st, 1, q->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)(w2.rating + 0.5));
+    sqlite3_bind_int(st, 3, (int)(b2.rating + 0.5));
+    if (done(st) != 0)
+        return -1;
+    if (q->white_after) {
+        *q->white_after = (int)(w2.rating + 0.5);
+        *q->black_after = (int)(b2.rating + 0.5);
+    }
     return 0;
 }
 
 int sqp_rate_game(struct store *s, const char *id, const struct store_rater *rater, int64_t now_ms,
-                  char *err, size_t err_size)
+                  int *white_after, int *black_after, char *err, size_t err_size)
 {
-    struct rate_ctx q = {id, rater, now_ms};
+    struct rate_ctx q = {id, rater, now_ms, white_after, black_after};
     return sqlite_store_write(s, rate_game, &q, "rate game", err, err_size);
 }
 

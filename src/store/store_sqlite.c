@@ -51,7 +51,8 @@ enum stmt_id {
     " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id), takebacks,"           \
     " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
     " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
-    " deadline_ms, white_rating, black_rating, rated_done, club_id"
+    " deadline_ms, white_rating, black_rating, rated_done, club_id, white_rating_after,"           \
+    " black_rating_after"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
@@ -121,6 +122,8 @@ static const char *const migration[] = {
     "ALTER TABLE games ADD COLUMN white_rating INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN black_rating INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN rated_done INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN white_rating_after INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN black_rating_after INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN club_id TEXT NOT NULL DEFAULT '';"
     "CREATE INDEX games_by_club ON games (club_id, created_ms) WHERE club_id <> '';"
     "CREATE INDEX games_by_white ON games (white_hash);"
@@ -282,6 +285,8 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *row)
     row->black_rating = sqlite3_column_int(st, 28);
     row->rated_done = sqlite3_column_int(st, 29);
     copy_text(row->club_id, sizeof row->club_id, sqlite3_column_text(st, 30));
+    row->white_rating_after = sqlite3_column_int(st, 31);
+    row->black_rating_after = sqlite3_column_int(st, 32);
 }
 
 const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";

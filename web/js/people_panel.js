@@ -55,6 +55,7 @@ export function peoplePanel(initial, { act, refresh }) {
   function name(side) {
     const p = (S.players || {})[side] || {};
     const n = p.name || t('side.' + side);
+    if (p.rating && p.rating_after) return t('people.rated.change', { name: n, rating: num(p.rating), after: num(p.rating_after) });
     return p.rating ? t('people.rated.name', { name: n, rating: num(p.rating) }) : n;
   }
 
