@@ -171,6 +171,48 @@ test('coordinates: the named cell counts, a wrong one does not, the best score i
   await page.done();
 });
 
+test('openings: a suggested line added, a drill with a right and a wrong move, SM-2 cards stored; the book explored', async () => {
+  const page = await open('#/openings');
+  await page.waitForSelector('#open-suggested [data-suggested="giuoco-piano"] button.add-line');
+  assert(/Giuoco Piano/.test(await text(page, '#open-suggested [data-suggested="giuoco-piano"]')), 'the name comes from the server');
+  await page.click('#open-suggested [data-suggested="giuoco-piano"] button.add-line');
+  await page.waitForSelector('#open-repertoire li[data-line] a');
+  assert(/0 of 3 positions learnt/.test(await text(page, '#open-repertoire li[data-line]')), 'three positions to learn');
+  // The book at the start: its moves with their shares; clicking one plays it.
+  await page.waitForSelector('#open-book button[data-move="e2e4"]');
+  await page.click('#open-book button[data-move="e2e4"]');
+  await page.waitForFunction(() => /King's pawn/i.test(document.querySelector('#open-name').textContent));
+  await page.click('#open-repertoire li[data-line] a');
+  await page.waitForSelector('.drill #board svg.my-turn');
+  await page.click(cell('e2'));
+  await page.click(cell('e4'));
+  await page.waitForFunction(() => /Right: e4/.test(document.querySelector('#drill-status').textContent) && document.querySelector('#board svg.my-turn') && document.querySelector('#board [data-at="e5"]'));
+  await page.click(cell('d2')); // the repertoire plays Nf3 here
+  await page.click(cell('d4'));
+  await page.waitForFunction(() => /Not that one: the repertoire move is Nf3/.test(document.querySelector('#drill-status').textContent));
+  assert(await page.$(`${cell('g1')}.m-path`) && await page.$(`${cell('f3')}.m-path`), 'the right move is shown on the board');
+  await page.waitForFunction(() => document.querySelector('#board svg.my-turn') && document.querySelector('#board [data-at="c6"]'));
+  await page.click(cell('f1'));
+  await page.click(cell('c4'));
+  await page.waitForFunction(() => /End of the line/.test(document.querySelector('#drill-status').textContent));
+  assert(/Giuoco Piano/.test(await text(page, '#open-name')), 'the name shown in the drill');
+  const cards = await page.evaluate(() => JSON.parse(localStorage.getItem('agora.openings')).cards);
+  assert(cards['white:'].reps === 1 && cards['white:'].interval === 1, 'a right answer: the first interval');
+  assert(cards['white:e2e4 e7e5'].reps === 0 && cards['white:e2e4 e7e5'].ef === 2.5, 'a wrong answer: starts over');
+  assert(/2 of 3 positions learnt/.test(await text(page, '#drill-progress')), 'progress per line');
+  await page.screenshot({ path: join(shots, 'learn-openings-drill.png') });
+  await page.done();
+});
+
+test('opening name: shown live on the analysis board', async () => {
+  const page = await open('#/analysis/chess');
+  await page.waitForSelector('#board [data-cell="e2"]');
+  await page.click(cell('e2'));
+  await page.click(cell('e4'));
+  await page.waitForFunction(() => /King's pawn/i.test(document.querySelector('#opening-name')?.textContent || ''));
+  await page.done();
+});
+
 test('languages: the learn pages in en, bn, as, fi (native digits for bn and as)', async () => {
   for (const lang of ['en', 'bn', 'as', 'fi']) {
     const page = await open('#/learn/agon/steps', { lang });
@@ -180,7 +222,7 @@ test('languages: the learn pages in en, bn, as, fi (native digits for bn and as)
     if (lang === 'bn' || lang === 'as') assert(/[০-৯]/.test(words) && !/[0-9] /.test(await text(page, '#lesson-moves')), `${lang}: native digits`);
     if (lang === 'fi') assert(/Kerää/.test(words), 'Finnish text');
     await page.screenshot({ path: join(shots, `learn-agon-${lang}.png`) });
-    for (const hash of ['#/learn', '#/demo/egara-guti/opening', '#/coordinates/egara-guti']) {
+    for (const hash of ['#/learn', '#/demo/egara-guti/opening', '#/coordinates/egara-guti', '#/openings']) {
       await page.goto(srv.url + '/' + hash);
       await page.waitForSelector('.learn-page');
       const all = await text(page, '.learn-page');

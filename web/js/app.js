@@ -17,6 +17,7 @@ import { showRules, loadDiagrams, diagramPieces } from './rules.js';
 import { showLearn } from './learn.js';
 import { showDemo } from './demo.js';
 import { showCoordinates } from './coords.js';
+import { showOpenings } from './openings.js';
 
 const app = document.getElementById('app');
 let leave = null; // cleanup of the page being shown (closes event streams)
@@ -192,6 +193,7 @@ async function route() {
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
     else if (parts[0] === 'learn') await showLearn(app, parts.slice(1).map(decodeURIComponent));
     else if (parts[0] === 'demo' && parts[2]) leave = await showDemo(app, parts[1], decodeURIComponent(parts[2]));
+    else if (parts[0] === 'openings') leave = await showOpenings(app);
     else if (parts[0] === 'coordinates' && parts[1]) leave = await showCoordinates(app, parts[1]);
     else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);
     else await showHome();
