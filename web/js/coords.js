@@ -2,7 +2,7 @@
 // that cell (or reach it with the arrows and press Enter) as many times as you can in
 // 30 seconds, seen from White's side or Black's.  The board is the server's catalogue
 // layout; the best score per game and side stays in localStorage.
-import { t, num } from './i18n.js';
+import { t } from './i18n.js';
 import * as api from './api.js';
 import { h } from './dom.js';
 import { drawBoard, neighbourInDirection } from './board.js';

@@ -3,7 +3,7 @@
 // on the board).  The stages are data (web/lessons/GAME.json); every legal move and
 // every position comes from the server, and web/js/lesson-core.js judges the stage by
 // the server's answers.  The stars won stay in localStorage.
-import { t, num } from './i18n.js';
+import { t } from './i18n.js';
 import * as api from './api.js';
 import { h } from './dom.js';
 import * as core from './lesson-core.js';
@@ -53,11 +53,11 @@ async function showGameLessons(app, game) {
   const data = await lessonsOf(game);
   const done = progress();
   document.title = `${t('learn.of', { game: t(`game.${game}`) })} — agora`;
-  const lessons = data.lessons.map((lesson, i) => {
+  const lessons = data.lessons.map((lesson) => {
     const got = lesson.stages.reduce((sum, s) => sum + (done[`${game}/${lesson.id}/${s.id}`] || 0), 0);
     const total = lesson.stages.length * 3;
     return h('li', { 'data-lesson': lesson.id },
-      h('a', { href: `#/learn/${game}/${lesson.id}` }, num(i + 1), '. ', t(`learn.${game}.${lesson.id}`)), ' ',
+      h('a', { href: `#/learn/${game}/${lesson.id}` }, t(`learn.${game}.${lesson.id}`)), ' ',
       starGlyphs(Math.round((3 * got) / total)), h('span', { class: 'muted' }, ' ', starText(got, total)),
       lesson.demo ? h('a', { class: 'button small demo-link', href: `#/demo/${game}/${lesson.demo}` }, t('learn.watch')) : null);
   });
