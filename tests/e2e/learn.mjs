@@ -23,7 +23,7 @@ function assert(cond, message) {
 }
 
 async function open(hash, opts = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, reducedMotion: opts.reducedMotion || 'no-preference' });
+  const ctx = await browser.newContext({ viewport: opts.viewport || { width: 1200, height: 860 }, reducedMotion: opts.reducedMotion || 'no-preference' });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -210,6 +210,19 @@ test('opening name: shown live on the analysis board', async () => {
   await page.click(cell('e2'));
   await page.click(cell('e4'));
   await page.waitForFunction(() => /King's pawn/i.test(document.querySelector('#opening-name')?.textContent || ''));
+  await page.done();
+});
+
+test('phone: the learn pages fit the screen', async () => {
+  const page = await open('#/learn', { viewport: { width: 390, height: 800 } });
+  for (const hash of ['#/learn', '#/learn/agon/formation', '#/demo/chess/castling', '#/coordinates/agon', '#/openings']) {
+    await page.goto(srv.url + '/' + hash);
+    await page.waitForSelector('.learn-page');
+    await page.waitForTimeout(300);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert(wide <= 1, `${hash}: ${wide} px wider than the screen`);
+  }
+  await page.screenshot({ path: join(shots, 'learn-phone-openings.png') });
   await page.done();
 });
 
