@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "core/error.h"
 #include "games/registry.h"
+#include "openings_api.h"
 #include "people.h"
 #include "people_json.h"
 #include "ratelimit.h"
@@ -571,6 +572,7 @@ void server_stop(struct server *srv)
     if (srv->store)
         srv->store->ops->close(srv->store);
     ratelimit_free(srv->limiter);
+    openings_free(srv);
     free(srv);
 }
 
@@ -582,6 +584,7 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         return NULL;
     }
     srv->cfg = *cfg;
+    openings_init(srv);
     snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
     srv->cfg.host = srv->host;
     if (srv->cfg.cache_games <= 0) {
