@@ -15,6 +15,7 @@
 #include "analysis_jobs.h"
 #include "api.h"
 #include "cache.h"
+#include "http_limits.h"
 #include "core/error.h"
 #include "games/registry.h"
 #include "ratelimit.h"
@@ -43,10 +44,12 @@ struct stream {
     struct session_watch w; /* first: a struct session_watch * is a struct stream * */
     struct server *srv;
     struct MHD_Connection *mc;
-    struct session *s; /* a reference, given back when the stream ends */
-    int sent;          /* moves already sent: the stream's last event id */
-    int takebacks;     /* the game's takebacks when the stream last looked */
-    bool end_sent;     /* the final "end" event went out */
+    struct session *s;                /* a reference, given back when the stream ends */
+    int sent;                         /* moves already sent: the stream's last event id */
+    int takebacks;                    /* the game's takebacks when the stream last looked */
+    bool end_sent;                    /* the final "end" event went out */
+    bool gone;                        /* the client hung up (the guard saw it): end at once */
+    struct conn_stream_ticket ticket; /* its entry in the connection guard */
 };
 
 /* The security headers of every answer, files and API alike: the page may run only the
@@ -107,6 +110,10 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     struct session *s = st->s;
     size_t n = 0;
     pthread_mutex_lock(&s->mu);
+    if (st->gone) {
+        pthread_mutex_unlock(&s->mu);
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
     /* Moves taken back since: say so (the ply the game is at), then go on from there. */
     if (st->takebacks != s->row.takebacks || st->sent > s->n_stored) {
         n = event_takeback_text(s, buf, max);
@@ -148,10 +155,27 @@ static void stream_wake(struct session_watch *w)
     MHD_resume_connection(((struct stream *)w)->mc);
 }
 
+/* The guard saw the client hang up (under its mutex): wake the stream so that it ends
+ * now rather than at its next ping. */
+static void stream_gone(void *arg)
+{
+    struct stream *st = arg;
+    struct session *s = st->s;
+    pthread_mutex_lock(&s->mu);
+    st->gone = true;
+    if (st->w.suspended) {
+        st->w.suspended = false;
+        MHD_resume_connection(st->mc);
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
 static void stream_free(void *cls)
 {
     struct stream *st = cls;
     struct session *s = st->s;
+    if (st->srv->limits)
+        conn_limits_stream_close(st->srv->limits, &st->ticket);
     pthread_mutex_lock(&s->mu);
     for (struct session_watch **p = &s->watchers; *p; p = &(*p)->next)
         if (*p == &st->w) {
@@ -163,14 +187,49 @@ static void stream_free(void *cls)
     free(st);
 }
 
-static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
+static int count_watchers(struct session *s)
+{
+    int n = 0;
+    for (struct session_watch *w = s->watchers; w; w = w->next)
+        n++;
+    return n;
+}
+
+static enum MHD_Result start_stream(struct conn *c, struct api_response *ar, const char *client)
 {
     struct session *s = ar->session;
+    struct server *srv = c->srv;
+    pthread_mutex_lock(&s->mu);
+    bool game_full =
+        srv->cfg.streams_per_game > 0 && count_watchers(s) >= srv->cfg.streams_per_game;
+    pthread_mutex_unlock(&s->mu);
+    if (game_full) {
+        cache_put(s);
+        return send_body(c->mc, 429,
+                         api_error_body("this game has %d event streams open already; try later",
+                                        srv->cfg.streams_per_game),
+                         "application/json");
+    }
     struct stream *st = calloc(1, sizeof *st);
+    if (st && srv->limits) {
+        if (!conn_limits_stream_open(srv->limits, &st->ticket, c->mc, client)) {
+            free(st);
+            cache_put(s);
+            return send_body(c->mc, 429,
+                             api_error_body("this address has %d event streams open already; "
+                                            "close some",
+                                            srv->cfg.streams_per_address),
+                             "application/json");
+        }
+        st->ticket.gone = stream_gone;
+        st->ticket.arg = st;
+    }
     struct MHD_Response *r =
         st ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free)
            : NULL;
     if (!r) {
+        if (st && srv->limits)
+            conn_limits_stream_close(srv->limits, &st->ticket);
         free(st);
         cache_put(s);
         return MHD_NO;
@@ -394,7 +453,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         }
         return MHD_YES;
     }
-    if (c->done) { /* resumed: the computer has replied */
+    if (!*upload_data_size && srv->limits)
+        conn_limits_request_received(mc); /* all of it is in: no deadline while answered */
+    if (c->done) {                        /* resumed: the computer has replied */
         char *reply = c->reply;
         c->reply = NULL;
         return send_body(mc, c->status, reply, "application/json");
@@ -468,7 +529,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         }
         return MHD_YES;
     }
-    case API_STREAM: return start_stream(c, &ar);
+    case API_STREAM: return start_stream(c, &ar, client);
     case API_STATIC: return serve_file(c, ar.path);
     case API_ANALYSIS: return start_analysis(c, ar.job);
     }
@@ -478,9 +539,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
 static void on_completed(void *cls, struct MHD_Connection *mc, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)mc;
     (void)toe;
+    struct server *srv = cls;
+    if (srv->limits)
+        conn_limits_request_done(mc);
     struct conn *c = *con_cls;
     if (!c)
         return;
@@ -515,6 +577,11 @@ void server_config_default(struct server_config *cfg)
     cfg->analysis_ms = 10000;
     cfg->review_threads = 1;
     cfg->review_max = 2;
+    cfg->connections_per_address = 64;
+    cfg->streams_per_address = 32;
+    cfg->streams_per_game = 64;
+    cfg->header_ms = 5000;
+    cfg->idle_ms = 60000;
 }
 
 int server_port(const struct server *srv)
@@ -543,6 +610,7 @@ void server_stop(struct server *srv)
         cache_each(srv, wake_streams);
         if (srv->daemon)
             MHD_stop_daemon(srv->daemon);
+        conn_limits_free(srv->limits);
         cache_free(srv);
     }
     if (srv->store)
@@ -607,12 +675,24 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         goto fail;
     if (cfg->no_http)
         return srv;
+    srv->limits = conn_limits_new(cfg->header_ms, cfg->idle_ms, cfg->streams_per_address);
+    if (!srv->limits) {
+        fail(err, err_size, "cannot start the connection guard");
+        goto fail;
+    }
+    /* Connections per address: libmicrohttpd's own cap (it closes one over it at once).
+     * Behind a proxy every client has the proxy's address: the proxy must cap them. */
+    unsigned per_ip = cfg->trust_proxy || cfg->connections_per_address <= 0
+                          ? 0u
+                          : (unsigned)cfg->connections_per_address;
     srv->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
         (uint16_t)cfg->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR, &sa,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)srv->cfg.http_threads, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, srv, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT, 4000u,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
+        on_completed, srv, MHD_OPTION_NOTIFY_CONNECTION, conn_limits_notify, srv->limits,
+        MHD_OPTION_URI_LOG_CALLBACK, conn_limits_uri_log, srv->limits,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+        MHD_OPTION_CONNECTION_LIMIT, 4000u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
     if (!srv->daemon) {
         fail(err, err_size, "cannot listen on %s:%d (in use, or not allowed)", srv->host,
              cfg->port);

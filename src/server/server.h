@@ -39,6 +39,12 @@ struct server_config {
     int review_threads;             /* threads for reviews (the lowest priority); 0: none (503) */
     int review_max;                 /* reviews queued or running at most (503 beyond) */
     int64_t review_nodes;           /* tests: nodes per reviewed position (0: the game's budget) */
+    int connections_per_address;    /* open at once from one address (0: no cap; off behind a
+                                       proxy, which must cap them) */
+    int streams_per_address;        /* event streams open at once from one address (429 beyond) */
+    int streams_per_game;           /* event streams open at once on one game (429 beyond) */
+    int header_ms;                  /* a request's line, headers and body must arrive within */
+    int idle_ms;                    /* a kept-alive connection's next request line within */
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */

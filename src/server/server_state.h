@@ -18,6 +18,7 @@
 
 struct MHD_Daemon;
 struct analysis_job;
+struct conn_limits;
 struct review_job;
 struct ratelimit;
 struct session;
@@ -34,6 +35,7 @@ struct server {
     int port;
     atomic_int stopping;
     struct ratelimit *limiter;
+    struct conn_limits *limits; /* http_limits.c: request deadlines, streams per address */
 
     /* cache.c */
     pthread_mutex_t cache_mu;
