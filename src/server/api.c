@@ -63,7 +63,7 @@ static void answer_waiter(struct session_waiter *sw, struct session *s, const ch
 static void reply_state(struct server *srv, const struct api_request *req, struct session *s,
                         int ok_status, const char *new_token, struct api_response *r)
 {
-    workers_schedule(s);
+    workers_schedule_from(s, req->client);
     char err[ERROR_TEXT_MAX];
     if (!s->job_pending && session_settle(s, err, sizeof err) != 0) {
         /* No reply is coming (the server is stopping): the move goes alone or not at all. */
@@ -295,6 +295,13 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
     }
     if (s->g->parse_move(s->st, text, &m, err, sizeof err) != 0) {
         api_set_error(r, 400, "%s", err);
+        return;
+    }
+    if (!workers_admit(srv, req->client)) {
+        api_set_error(r, 429,
+                      "too many computer moves queued from this address (%d); wait for their "
+                      "replies",
+                      srv->cfg.queued_per_address);
         return;
     }
     /* When this request can wait for the computer's reply, the move is committed with

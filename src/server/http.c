@@ -582,6 +582,7 @@ void server_config_default(struct server_config *cfg)
     cfg->streams_per_game = 64;
     cfg->header_ms = 5000;
     cfg->idle_ms = 60000;
+    cfg->queued_per_address = 8;
 }
 
 int server_port(const struct server *srv)

@@ -19,6 +19,7 @@
 struct MHD_Daemon;
 struct analysis_job;
 struct conn_limits;
+struct fair_queue;
 struct review_job;
 struct ratelimit;
 struct session;
@@ -47,7 +48,7 @@ struct server {
     /* workers.c */
     pthread_mutex_t jobs_mu;
     pthread_cond_t jobs_cv;
-    struct session *job_head, *job_tail;
+    struct fair_queue *jobs; /* the computer moves waiting, per client (fair_queue.c) */
     pthread_t *workers;
     struct worker_slot *slots; /* one per worker: its stop flag and deadline */
     int n_workers;
