@@ -255,3 +255,67 @@ TEST(server_notices_gone_streams)
     CHECK_MSG(tries < 20, "the dropped stream still held its place after 1 s");
     server_stop(srv);
 }
+
+/* Open event streams do not keep their games in memory (point 2): with room for 16
+ * games, 20 streamed games and more new ones are all let in, and a stream whose game
+ * left the cache gets its next move (the game loaded again). */
+TEST(server_streams_do_not_pin_games)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = NULL;
+    cfg.http_threads = 2;
+    cfg.engine_workers = 1;
+    cfg.cache_games = 16;
+    cfg.new_games_per_minute = 0;
+    cfg.ping_ms = 600000;
+    struct server *srv = server_start(&cfg, NULL, 0);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char ids[20][64], first_token[64] = "", first_move[64] = "";
+    int fds[20], status;
+    for (int i = 0; i < 20; i++) {
+        json_t *j = NULL;
+        CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL,
+                              "{\"game\":\"egara\",\"level\":1,\"side\":\"white\"}", &j),
+                     201);
+        snprintf(ids[i], sizeof ids[i], "%s", json_string_value(json_object_get(j, "id")));
+        if (i == 0) {
+            snprintf(first_token, sizeof first_token, "%s",
+                     json_string_value(json_object_get(j, "token")));
+            json_t *lm = json_array_get(json_object_get(j, "legal_moves"), 0);
+            snprintf(first_move, sizeof first_move, "%s",
+                     json_string_value(json_object_get(lm, "move")));
+        }
+        json_decref(j);
+        fds[i] = open_stream(TEST_CTX, port, 14, ids[i], &status);
+        CHECK_EQ_INT(status, 200);
+    }
+    json_t *e = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL, "{\"game\":\"egara\"}", &e), 201);
+    json_decref(e);
+    /* Game 0 left the cache long ago: a move in it reaches its stream. */
+    json_t *after = NULL;
+    CHECK_EQ_INT(api_post_move(port, ids[0], first_token, first_move, &after), 200);
+    json_decref(after);
+    static char buf[1 << 16];
+    size_t len = 0;
+    for (int waited = 0; waited < 3000 && !strstr(buf, "event: move"); waited += 50) {
+        struct pollfd p = {.fd = fds[0], .events = POLLIN};
+        if (poll(&p, 1, 50) <= 0)
+            continue;
+        ssize_t r = recv(fds[0], buf + len, sizeof buf - len - 1, 0);
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+        buf[len] = 0;
+    }
+    CHECK_MSG(strstr(buf, "event: move") != NULL, "the evicted game's stream got: %s", buf);
+    for (int i = 0; i < 20; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    server_stop(srv);
+}

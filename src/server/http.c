@@ -23,6 +23,7 @@
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
+#include "stream_hub.h"
 #include "workers.h"
 
 /* One HTTP request's state across the callbacks. */
@@ -39,16 +40,16 @@ struct conn {
     char *reply;
 };
 
-/* An event stream reading a game; `sent` and `end_sent` change under the session mutex. */
+/* An event stream reading a game.  It holds no reference to the game (the cache may
+ * drop it): it waits in the stream hub by the game's id and gets the game from the cache
+ * when there is news.  `sent`, `takebacks` and `end_sent` are the reader's own. */
 struct stream {
-    struct session_watch w; /* first: a struct session_watch * is a struct stream * */
+    struct hub_watch w; /* first: a struct hub_watch * is a struct stream * */
     struct server *srv;
     struct MHD_Connection *mc;
-    struct session *s;                /* a reference, given back when the stream ends */
     int sent;                         /* moves already sent: the stream's last event id */
     int takebacks;                    /* the game's takebacks when the stream last looked */
     bool end_sent;                    /* the final "end" event went out */
-    bool gone;                        /* the client hung up (the guard saw it): end at once */
     struct conn_stream_ticket ticket; /* its entry in the connection guard */
 };
 
@@ -102,18 +103,11 @@ static void conn_done(struct api_waiter *w, int status, char *body)
 
 /* ---- event streams ---- */
 
-static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+/* The events the game has for the stream (under s->mu): their text, 0 bytes when
+ * nothing is new; *more when more is waiting than fitted in buf. */
+static size_t stream_events(struct stream *st, struct session *s, char *buf, size_t max, bool *more)
 {
-    (void)pos;
-    struct stream *st = cls;
-    struct session_watch *w = &st->w;
-    struct session *s = st->s;
     size_t n = 0;
-    pthread_mutex_lock(&s->mu);
-    if (st->gone) {
-        pthread_mutex_unlock(&s->mu);
-        return MHD_CONTENT_READER_END_WITH_ERROR;
-    }
     /* Moves taken back since: say so (the ply the game is at), then go on from there. */
     if (st->takebacks != s->row.takebacks || st->sent > s->n_stored) {
         n = event_takeback_text(s, buf, max);
@@ -131,26 +125,62 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     }
     if (!n && st->sent == s->n_stored && !st->end_sent && session_over(s)) {
         n = event_end_text(s, buf, max);
-        st->end_sent = true;
-    } else if (!n && w->ping && max > 16) {
-        n = (size_t)snprintf(buf, max, ": ping\n\n");
+        st->end_sent = n > 0;
     }
-    w->ping = false;
-    ssize_t ret = (ssize_t)n;
-    if (!n) {
-        if (st->end_sent || atomic_load(&st->srv->stopping)) {
-            ret = MHD_CONTENT_READER_END_OF_STREAM;
-        } else {
-            /* Nothing to say: park the connection until session_notify wakes it. */
-            w->suspended = true;
-            MHD_suspend_connection(st->mc);
-        }
-    }
-    pthread_mutex_unlock(&s->mu);
-    return ret;
+    *more = st->sent < s->n_stored || (!st->end_sent && session_over(s));
+    return n;
 }
 
-static void stream_wake(struct session_watch *w)
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct stream *st = cls;
+    struct server *srv = st->srv;
+    struct hub_watch *w = &st->w;
+    stream_hub_lock(srv->hub);
+    bool gone = w->gone, news = w->news, ping = w->ping;
+    w->news = w->ping = false;
+    stream_hub_unlock(srv->hub);
+    if (gone)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    if (atomic_load(&srv->stopping))
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    size_t n = 0;
+    if (news && !st->end_sent) {
+        /* The game, from the cache (loaded again if it was dropped meanwhile). */
+        struct session *s;
+        char err[ERROR_TEXT_MAX];
+        if (cache_get(srv, w->id, &s, err, sizeof err) != 0)
+            return MHD_CONTENT_READER_END_WITH_ERROR; /* the client reconnects, Last-Event-ID */
+        bool more = false;
+        pthread_mutex_lock(&s->mu);
+        n = stream_events(st, s, buf, max, &more);
+        pthread_mutex_unlock(&s->mu);
+        cache_put(s);
+        if (more) {
+            stream_hub_lock(srv->hub);
+            w->news = true;
+            stream_hub_unlock(srv->hub);
+        }
+    }
+    if (!n && ping && max > 16)
+        n = (size_t)snprintf(buf, max, ": ping\n\n");
+    if (n)
+        return (ssize_t)n;
+    if (st->end_sent)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    /* Nothing to say: park the connection until the hub wakes it.  News that came since
+     * the game was read has set w->news (under the hub's mutex): then read again. */
+    stream_hub_lock(srv->hub);
+    if (!w->news && !w->gone && !w->ping) {
+        w->suspended = true;
+        MHD_suspend_connection(st->mc);
+    }
+    stream_hub_unlock(srv->hub);
+    return 0;
+}
+
+static void stream_wake(struct hub_watch *w)
 {
     MHD_resume_connection(((struct stream *)w)->mc);
 }
@@ -160,61 +190,48 @@ static void stream_wake(struct session_watch *w)
 static void stream_gone(void *arg)
 {
     struct stream *st = arg;
-    struct session *s = st->s;
-    pthread_mutex_lock(&s->mu);
-    st->gone = true;
-    if (st->w.suspended) {
-        st->w.suspended = false;
-        MHD_resume_connection(st->mc);
-    }
-    pthread_mutex_unlock(&s->mu);
+    stream_hub_gone(st->srv->hub, &st->w);
 }
 
 static void stream_free(void *cls)
 {
     struct stream *st = cls;
-    struct session *s = st->s;
     if (st->srv->limits)
         conn_limits_stream_close(st->srv->limits, &st->ticket);
-    pthread_mutex_lock(&s->mu);
-    for (struct session_watch **p = &s->watchers; *p; p = &(*p)->next)
-        if (*p == &st->w) {
-            *p = st->w.next;
-            break;
-        }
-    pthread_mutex_unlock(&s->mu);
-    cache_put(s);
+    stream_hub_remove(st->srv->hub, &st->w);
     free(st);
-}
-
-static int count_watchers(struct session *s)
-{
-    int n = 0;
-    for (struct session_watch *w = s->watchers; w; w = w->next)
-        n++;
-    return n;
 }
 
 static enum MHD_Result start_stream(struct conn *c, struct api_response *ar, const char *client)
 {
     struct session *s = ar->session;
     struct server *srv = c->srv;
-    pthread_mutex_lock(&s->mu);
-    bool game_full =
-        srv->cfg.streams_per_game > 0 && count_watchers(s) >= srv->cfg.streams_per_game;
-    pthread_mutex_unlock(&s->mu);
-    if (game_full) {
+    struct stream *st = calloc(1, sizeof *st);
+    if (!st) {
         cache_put(s);
+        return MHD_NO;
+    }
+    st->srv = srv;
+    st->mc = c->mc;
+    st->sent = ar->stream_from;
+    st->w.wake = stream_wake;
+    char id[sizeof st->w.id];
+    pthread_mutex_lock(&s->mu);
+    st->takebacks = s->row.takebacks;
+    snprintf(id, sizeof id, "%s", s->row.id);
+    pthread_mutex_unlock(&s->mu);
+    cache_put(s); /* the stream does not keep the game in memory */
+    if (!stream_hub_add(srv->hub, &st->w, id, srv->cfg.streams_per_game)) {
+        free(st);
         return send_body(c->mc, 429,
                          api_error_body("this game has %d event streams open already; try later",
                                         srv->cfg.streams_per_game),
                          "application/json");
     }
-    struct stream *st = calloc(1, sizeof *st);
-    if (st && srv->limits) {
+    if (srv->limits) {
         if (!conn_limits_stream_open(srv->limits, &st->ticket, c->mc, client)) {
+            stream_hub_remove(srv->hub, &st->w);
             free(st);
-            cache_put(s);
             return send_body(c->mc, 429,
                              api_error_body("this address has %d event streams open already; "
                                             "close some",
@@ -225,25 +242,11 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar, con
         st->ticket.arg = st;
     }
     struct MHD_Response *r =
-        st ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free)
-           : NULL;
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
     if (!r) {
-        if (st && srv->limits)
-            conn_limits_stream_close(srv->limits, &st->ticket);
-        free(st);
-        cache_put(s);
+        stream_free(st);
         return MHD_NO;
     }
-    st->srv = c->srv;
-    st->mc = c->mc;
-    st->s = s;
-    st->sent = ar->stream_from;
-    st->w.wake = stream_wake;
-    pthread_mutex_lock(&s->mu);
-    st->takebacks = s->row.takebacks;
-    st->w.next = s->watchers;
-    s->watchers = &st->w;
-    pthread_mutex_unlock(&s->mu);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     add_security_headers(r);
@@ -609,9 +612,12 @@ void server_stop(struct server *srv)
         analysis_jobs_stop(srv); /* every analysis ends and wakes its stream */
         review_jobs_stop(srv);
         cache_each(srv, wake_streams);
+        if (srv->hub)
+            stream_hub_ping_all(srv->hub, false); /* they see `stopping` and end */
         if (srv->daemon)
             MHD_stop_daemon(srv->daemon);
         conn_limits_free(srv->limits);
+        stream_hub_free(srv->hub);
         cache_free(srv);
     }
     if (srv->store)
@@ -667,7 +673,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         goto fail;
     }
     cache_init(srv);
-    if (!srv->buckets) {
+    srv->hub = stream_hub_new();
+    if (!srv->buckets || !srv->hub) {
         fail(err, err_size, "out of memory");
         goto fail;
     }

@@ -20,6 +20,7 @@ struct MHD_Daemon;
 struct analysis_job;
 struct conn_limits;
 struct fair_queue;
+struct stream_hub;
 struct review_job;
 struct ratelimit;
 struct session;
@@ -37,6 +38,7 @@ struct server {
     atomic_int stopping;
     struct ratelimit *limiter;
     struct conn_limits *limits; /* http_limits.c: request deadlines, streams per address */
+    struct stream_hub *hub;     /* stream_hub.c: the event streams by game id */
 
     /* cache.c */
     pthread_mutex_t cache_mu;

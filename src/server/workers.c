@@ -26,6 +26,7 @@
 #include "fair_queue.h"
 #include "server_state.h"
 #include "session.h"
+#include "stream_hub.h"
 
 #define PING_MS_DEFAULT 15000
 #define WATCH_MS 20
@@ -196,6 +197,8 @@ static void *ticker_main(void *arg)
             next_ping = now + ping_ms;
             pthread_mutex_unlock(&srv->jobs_mu);
             cache_each(srv, ping_streams);
+            if (srv->hub)
+                stream_hub_ping_all(srv->hub, false);
             pthread_mutex_lock(&srv->jobs_mu);
         }
     }
