@@ -24,6 +24,7 @@
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
+#include "store/store_gate.h"
 #include "token.h"
 #include "workers.h"
 
@@ -134,10 +135,11 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
     jout_open(&j, '{');
     jout_key(&j, "games");
     jout_open(&j, '[');
-    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err) !=
-        0) {
+    int rc =
+        srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err);
+    if (rc != 0) {
         free(jout_finish(&j));
-        api_set_error(r, 500, "%s", err);
+        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
         return;
     }
     jout_close(&j, ']');
@@ -258,9 +260,10 @@ valid:
         api_set_error(r, code, "%s", err);
         return;
     }
-    if (srv->store->ops->create_game(srv->store, &row, err, sizeof err) != 0) {
+    int rc = srv->store->ops->create_game(srv->store, &row, err, sizeof err);
+    if (rc != 0) {
         cache_discard(srv, s);
-        api_set_error(r, 500, "%s", err);
+        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
         return;
     }
     pthread_mutex_lock(&s->mu);

@@ -23,6 +23,7 @@
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
+#include "store/store_gate.h"
 #include "stream_hub.h"
 #include "workers.h"
 
@@ -438,6 +439,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     (void)version;
     struct server *srv = cls;
     struct conn *c = *con_cls;
+    store_gate_mark_thread(); /* this is an HTTP thread: its database waits are bounded */
     if (!c) {
         c = calloc(1, sizeof *c);
         if (!c)
@@ -586,6 +588,7 @@ void server_config_default(struct server_config *cfg)
     cfg->header_ms = 5000;
     cfg->idle_ms = 60000;
     cfg->queued_per_address = 8;
+    cfg->db_waiters = 0;
 }
 
 int server_port(const struct server *srv)
@@ -664,7 +667,11 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1", srv->host);
         goto fail;
     }
-    srv->store = store_sqlite_open(cfg->db_path, cfg->sync, err, err_size);
+    /* At most db_waiters HTTP threads inside the database at once (store_gate.h): a
+     * locked database cannot take all of them. */
+    int db_waiters = cfg->db_waiters > 0 ? cfg->db_waiters : (srv->cfg.http_threads + 1) / 2;
+    srv->store =
+        store_gate_wrap(store_sqlite_open(cfg->db_path, cfg->sync, err, err_size), db_waiters);
     if (!srv->store)
         goto fail;
     if (cfg->new_games_per_minute > 0 &&

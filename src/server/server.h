@@ -47,6 +47,8 @@ struct server_config {
     int idle_ms;                    /* a kept-alive connection's next request line within */
     int queued_per_address;         /* computer moves waiting at once for one address (429 beyond;
                                        0: no cap) */
+    int db_waiters;                 /* HTTP threads inside the database at once (503 beyond; 0:
+                                       half of http_threads) */
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */
