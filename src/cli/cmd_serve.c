@@ -4,7 +4,7 @@
  *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
  *             [--analysis-ms N] [--analysis-nice 0..19] [--connections-per-address N]
  *             [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]
- *             [--queued-moves-per-address N]
+ *             [--queued-moves-per-address N] [--db-waiters N]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -109,6 +109,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "queued-moves-per-address", val, 0, 100000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.queued_per_address = (int)v;
+        } else if (!strcmp(opt, "--db-waiters")) {
+            if (cli_int(io, "db-waiters", val, 0, 1000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.db_waiters = (int)v;
         } else if (!strcmp(opt, "--idle-ms")) {
             if (cli_int(io, "idle-ms", val, 0, 600000, &v) != 0)
                 return CLI_BAD_INPUT;

@@ -448,6 +448,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         c->mc = mc;
         c->w.done = conn_done;
         *con_cls = c;
+        char why[128];
+        int too_big = conn_limits_request_too_big(mc, url, why, sizeof why);
+        if (too_big) {
+            c->too_large = true;
+            return send_body(mc, too_big, api_error_body("%s", why), "application/json");
+        }
         const char *cl =
             MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > SERVER_BODY_MAX) {
@@ -706,8 +712,9 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)srv->cfg.http_threads, MHD_OPTION_NOTIFY_COMPLETED,
         on_completed, srv, MHD_OPTION_NOTIFY_CONNECTION, conn_limits_notify, srv->limits,
         MHD_OPTION_URI_LOG_CALLBACK, conn_limits_uri_log, srv->limits,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_TIMEOUT, 120u,
-        MHD_OPTION_CONNECTION_LIMIT, 4000u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)HTTP_MEMORY_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT,
+        4000u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
     if (!srv->daemon) {
         fail(err, err_size, "cannot listen on %s:%d (in use, or not allowed)", srv->host,
              cfg->port);

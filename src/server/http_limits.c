@@ -177,6 +177,38 @@ int conn_limits_streams(struct conn_limits *cl)
     return n;
 }
 
+struct sizes {
+    size_t bytes;
+    int count;
+};
+
+static enum MHD_Result add_size(void *cls, enum MHD_ValueKind kind, const char *key,
+                                const char *value)
+{
+    (void)kind;
+    struct sizes *sz = cls;
+    sz->bytes += strlen(key) + (value ? strlen(value) : 0) + 4; /* ": " and CRLF, or "=&" */
+    sz->count++;
+    return MHD_YES;
+}
+
+int conn_limits_request_too_big(struct MHD_Connection *mc, const char *url, char *why, size_t size)
+{
+    struct sizes query = {strlen(url), 0}, head = {0, 0};
+    MHD_get_connection_values(mc, MHD_GET_ARGUMENT_KIND, add_size, &query);
+    if (query.bytes > URL_MAX) {
+        snprintf(why, size, "the URL is over %d bytes", URL_MAX);
+        return 414;
+    }
+    MHD_get_connection_values(mc, MHD_HEADER_KIND, add_size, &head);
+    if (head.bytes > HEADERS_MAX || head.count > HEADERS_COUNT_MAX) {
+        snprintf(why, size, "the request's headers are over %d bytes or %d lines", HEADERS_MAX,
+                 HEADERS_COUNT_MAX);
+        return 431;
+    }
+    return 0;
+}
+
 static const char timeout_reply[] =
     "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
     "Cache-Control: no-store\r\nContent-Length: 53\r\n\r\n"

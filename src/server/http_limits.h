@@ -48,6 +48,17 @@ void conn_limits_request_received(struct MHD_Connection *mc);
 /* Its answer went out: the connection is idle until the next request line. */
 void conn_limits_request_done(struct MHD_Connection *mc);
 
+/* Our own limits of a request's size, below libmicrohttpd's (its buffer of
+ * HTTP_MEMORY_LIMIT per connection, past which it answers 414 or 431 by itself, in
+ * HTML): a URL with its query over URL_MAX bytes gets 414, headers over HEADERS_MAX
+ * bytes or HEADERS_COUNT_MAX lines get 431, both in JSON.  The status (0: fine), with
+ * the JSON error's text in why. */
+#define HTTP_MEMORY_LIMIT (256 * 1024)
+#define URL_MAX 8192
+#define HEADERS_MAX 16384
+#define HEADERS_COUNT_MAX 100
+int conn_limits_request_too_big(struct MHD_Connection *mc, const char *url, char *why, size_t size);
+
 /* Register an event stream of `client` on connection mc; false (nothing registered)
  * when that client has streams_per_address open already. */
 bool conn_limits_stream_open(struct conn_limits *cl, struct conn_stream_ticket *t,
