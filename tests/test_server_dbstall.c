@@ -84,7 +84,7 @@ TEST(server_locked_database_holds_only_its_requests)
     CHECK_EQ_INT(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
     /* A new game waits for it (holding the store), then six history lists. */
     int create = send_nowait(port, "POST", "/api/games", NULL, "{\"game\":\"agon\"}");
-    poll(NULL, 0, 100);
+    poll(NULL, 0, 300); /* past the gate's 100 ms: the store is stuck, not busy */
     int lists[6];
     for (int i = 0; i < 6; i++)
         lists[i] = send_nowait(port, "GET", "/api/games", token, NULL);

@@ -452,6 +452,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         int too_big = conn_limits_request_too_big(mc, url, why, sizeof why);
         if (too_big) {
             c->too_large = true;
+            conn_limits_request_received(mc); /* answered now: no 408 may follow */
             return send_body(mc, too_big, api_error_body("%s", why), "application/json");
         }
         const char *cl =
@@ -459,6 +460,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         if (cl && strtoull(cl, NULL, 10) > SERVER_BODY_MAX) {
             /* Refused before the body is read: the 413 goes out at once. */
             c->too_large = true;
+            conn_limits_request_received(mc);
             return send_body(mc, 413, api_error_body("the body is over %d bytes", SERVER_BODY_MAX),
                              "application/json");
         }

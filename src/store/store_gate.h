@@ -1,7 +1,8 @@
-/* A bound on the threads that may wait on the database at once (store_gate.c): a store
- * wrapped by store_gate_wrap lets at most `max_waiting` marked threads (the server's
- * HTTP threads, marked with store_gate_mark_thread) be inside it at a time; one more
- * gets STORE_BUSY at once instead of waiting.  So a locked or slow database can hold
+/* A bound on the threads that may wait on the database at once (store_gate.c): when
+ * `max_waiting` marked threads (the server's HTTP threads, marked with
+ * store_gate_mark_thread) are inside a store wrapped by store_gate_wrap and no call has
+ * come out of it for 100 ms (the database is stuck, not merely busy), one more gets
+ * STORE_BUSY at once instead of waiting.  So a locked or slow database can hold
  * at most that many HTTP threads, and the others go on serving files, the catalogue
  * and games in memory.  Unmarked threads (the committers, the review thread) pass. */
 #pragma once
