@@ -82,14 +82,25 @@ TEST(server_locked_database_holds_only_its_requests)
     sqlite3 *other = NULL;
     CHECK_EQ_INT(sqlite3_open(db, &other), SQLITE_OK);
     CHECK_EQ_INT(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
-    /* A new game waits for it (holding the store), then six history lists. */
+    /* A new game waits for it (holding the store).  A history list sent after it waits
+     * too once the new game is really in the store (on a loaded machine that takes a
+     * while: until then a list is answered at once, reads pass a write lock in WAL). */
     int create = send_nowait(port, "POST", "/api/games", NULL, "{\"game\":\"agon\"}");
-    poll(NULL, 0, 300); /* past the gate's 100 ms: the store is stuck, not busy */
+    int probe = -1, j;
+    for (int tries = 0; tries < 50 && probe < 0; tries++) {
+        int fd = send_nowait(port, "GET", "/api/games", token, NULL);
+        if (answer(fd, 1000, &j) == 0)
+            probe = fd; /* it waits: the new game holds the store */
+        else
+            close(fd);
+    }
+    CHECK_MSG(probe >= 0, "the new game never waited on the lock");
+    poll(NULL, 0, 200); /* past the gate's 100 ms: the store is stuck, not busy */
     int lists[6];
     for (int i = 0; i < 6; i++)
         lists[i] = send_nowait(port, "GET", "/api/games", token, NULL);
-    /* At most one of the lists may wait with the new game: the others are told at once. */
-    int busy = 0, json = 0, j;
+    /* The two waiters are the new game and the probe: the lists are told at once. */
+    int busy = 0, json = 0;
     for (int i = 0; i < 6; i++) {
         int st = answer(lists[i], 300, &j);
         if (st == 503) {
@@ -99,7 +110,7 @@ TEST(server_locked_database_holds_only_its_requests)
             lists[i] = -1;
         }
     }
-    CHECK_MSG(busy >= 5, "%d of 6 history lists refused at once, expected 5", busy);
+    CHECK_MSG(busy >= 5, "%d of 6 history lists refused at once, expected 5 or 6", busy);
     CHECK_EQ_INT(json, busy);
     /* Meanwhile the catalogue and the game in memory are answered. */
     struct http_reply r;
@@ -117,6 +128,10 @@ TEST(server_locked_database_holds_only_its_requests)
     sqlite3_close(other);
     CHECK_EQ_INT(answer(create, 6000, &j), 201);
     close(create);
+    if (probe >= 0) {
+        CHECK_EQ_INT(answer(probe, 6000, &j), 200);
+        close(probe);
+    }
     for (int i = 0; i < 6; i++)
         if (lists[i] >= 0) {
             CHECK_EQ_INT(answer(lists[i], 6000, &j), 200);
