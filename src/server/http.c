@@ -230,7 +230,7 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar, con
                          "application/json");
     }
     if (srv->limits) {
-        if (!conn_limits_stream_open(srv->limits, &st->ticket, c->mc, client)) {
+        if (!conn_limits_stream_open(srv->limits, &st->ticket, c->mc, client, stream_gone, st)) {
             stream_hub_remove(srv->hub, &st->w);
             free(st);
             return send_body(c->mc, 429,
@@ -239,8 +239,6 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar, con
                                             srv->cfg.streams_per_address),
                              "application/json");
         }
-        st->ticket.gone = stream_gone;
-        st->ticket.arg = st;
     }
     struct MHD_Response *r =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);

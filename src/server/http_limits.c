@@ -129,9 +129,12 @@ void conn_limits_request_done(struct MHD_Connection *mc)
 }
 
 bool conn_limits_stream_open(struct conn_limits *cl, struct conn_stream_ticket *t,
-                             struct MHD_Connection *mc, const char *client)
+                             struct MHD_Connection *mc, const char *client, void (*gone)(void *arg),
+                             void *arg)
 {
     memset(t, 0, sizeof *t);
+    t->gone = gone; /* before the sweeper can see it */
+    t->arg = arg;
     t->fd = fd_of(mc);
     snprintf(t->client, sizeof t->client, "%s", client ? client : "?");
     pthread_mutex_lock(&cl->mu);

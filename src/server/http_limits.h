@@ -59,10 +59,12 @@ void conn_limits_request_done(struct MHD_Connection *mc);
 #define HEADERS_COUNT_MAX 100
 int conn_limits_request_too_big(struct MHD_Connection *mc, const char *url, char *why, size_t size);
 
-/* Register an event stream of `client` on connection mc; false (nothing registered)
- * when that client has streams_per_address open already. */
+/* Register an event stream of `client` on connection mc, gone(arg) to be called when
+ * its client hangs up; false (nothing registered) when that client has
+ * streams_per_address open already. */
 bool conn_limits_stream_open(struct conn_limits *cl, struct conn_stream_ticket *t,
-                             struct MHD_Connection *mc, const char *client);
+                             struct MHD_Connection *mc, const char *client, void (*gone)(void *arg),
+                             void *arg);
 /* The stream ended (call it without holding a session's mutex); idempotent. */
 void conn_limits_stream_close(struct conn_limits *cl, struct conn_stream_ticket *t);
 /* Streams open now (tests and the measuring tool). */
