@@ -109,6 +109,11 @@ build/loadtest-people: tools/loadtest_people.c
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
 
+# tools/soak runs it: an hour of mixed load, the server's memory, no lost moves.
+build/soak: tools/soak.c
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
+
 # The chess evaluation's tuner (a developer tool; tools/texel.c says how it works).
 build/texel: tools/texel.c $(REL_LIB_OBJ)
 	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)

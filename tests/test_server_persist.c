@@ -497,11 +497,15 @@ TEST(server_restart_with_the_computer_to_move)
     test_rmdir(dir);
 }
 
-/* An event stream kept open (holding its game in memory): the socket. */
-static int open_stream(int port, const char *id)
+/* A move sent without waiting for its answer (the computer's reply): the socket. */
+static int send_move_nowait(int port, const char *id, const char *token, const char *move)
 {
-    char req[256];
-    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    char body[128], req[512];
+    int bn = snprintf(body, sizeof body, "{\"move\":\"%s\"}", move ? move : "");
+    snprintf(req, sizeof req,
+             "POST /api/games/%.40s/moves HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+             "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+             id, token, bn, body);
     int fd = test_connect(port);
     if (fd >= 0 && write(fd, req, strlen(req)) < 0) {
         close(fd);
@@ -519,6 +523,9 @@ TEST(server_full_cache_refuses_new_games)
     cfg.web_dir = NULL;
     cfg.cache_games = 16;
     cfg.new_games_per_minute = 0;
+    cfg.engine_workers = 1;
+    cfg.test_think_ms = 60000; /* the computer's moves wait until the server stops */
+    cfg.queued_per_address = 0;
     char err[256];
     struct server *srv = server_start(&cfg, err, sizeof err);
     if (!srv)
@@ -526,14 +533,17 @@ TEST(server_full_cache_refuses_new_games)
     int port = server_port(srv);
     int fds[16];
     char id[40], token[40], last_token[40] = "";
+    /* Sixteen games each waiting for the computer's move: all in use (event streams
+     * would not do: they do not keep their games in memory). */
     for (int i = 0; i < 16; i++) {
         json_t *st = create(port, "white", NULL, id, token);
         CHECK(st != NULL);
+        json_t *lm = json_array_get(json_object_get(st, "legal_moves"), 0);
+        fds[i] = send_move_nowait(port, id, token, json_string_value(json_object_get(lm, "move")));
         json_decref(st);
-        fds[i] = open_stream(port, id);
         snprintf(last_token, sizeof last_token, "%s", token);
     }
-    usleep(200 * 1000); /* the streams have started */
+    usleep(200 * 1000); /* the moves are queued */
     json_t *e;
     CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL, "{\"game\":\"egara\"}", &e), 503);
     CHECK(json_is_string(json_object_get(e, "error")));
@@ -542,10 +552,10 @@ TEST(server_full_cache_refuses_new_games)
     CHECK_EQ_INT(api_call(port, "GET", "/api/games", last_token, NULL, &e), 200);
     CHECK_EQ_INT(json_array_size(json_object_get(e, "games")), 1);
     json_decref(e);
+    server_stop(srv);
     for (int i = 0; i < 16; i++)
         if (fds[i] >= 0)
             close(fds[i]);
-    server_stop(srv);
 }
 
 /* ---- one commit per move round ---- */

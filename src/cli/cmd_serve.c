@@ -2,7 +2,9 @@
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
  *             [--cache-mb N] [--committers N] [--book PATH|none] [--trust-proxy]
  *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
- *             [--analysis-ms N] [--analysis-nice 0..19]
+ *             [--analysis-ms N] [--analysis-nice 0..19] [--connections-per-address N]
+ *             [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]
+ *             [--queued-moves-per-address N] [--db-waiters N]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -87,6 +89,34 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "analysis-nice", val, 0, 19, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.analysis_nice = (int)v;
+        } else if (!strcmp(opt, "--connections-per-address")) {
+            if (cli_int(io, "connections-per-address", val, 0, 4000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.connections_per_address = (int)v;
+        } else if (!strcmp(opt, "--streams-per-address")) {
+            if (cli_int(io, "streams-per-address", val, 0, 4000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.streams_per_address = (int)v;
+        } else if (!strcmp(opt, "--streams-per-game")) {
+            if (cli_int(io, "streams-per-game", val, 0, 4000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.streams_per_game = (int)v;
+        } else if (!strcmp(opt, "--header-ms")) {
+            if (cli_int(io, "header-ms", val, 0, 600000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.header_ms = (int)v;
+        } else if (!strcmp(opt, "--queued-moves-per-address")) {
+            if (cli_int(io, "queued-moves-per-address", val, 0, 100000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.queued_per_address = (int)v;
+        } else if (!strcmp(opt, "--db-waiters")) {
+            if (cli_int(io, "db-waiters", val, 0, 1000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.db_waiters = (int)v;
+        } else if (!strcmp(opt, "--idle-ms")) {
+            if (cli_int(io, "idle-ms", val, 0, 600000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.idle_ms = (int)v;
         } else {
             return cli_error(io, "serve: unknown option '%s'", opt);
         }

@@ -20,6 +20,7 @@
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
+#include "store/store_gate.h"
 #include "token.h"
 
 #define ANALYSIS_MS_DEFAULT 10000
@@ -442,7 +443,7 @@ static int stored_review(struct server *srv, const char *id, int plies, struct a
     char *body = NULL, err[ERROR_TEXT_MAX];
     int rc = srv->store->ops->get_review(srv->store, id, &body, err, sizeof err);
     if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
         return -1;
     }
     if (rc == 1)

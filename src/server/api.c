@@ -29,6 +29,7 @@
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
+#include "store/store_gate.h"
 #include "token.h"
 #include "workers.h"
 
@@ -68,7 +69,7 @@ static void answer_waiter(struct session_waiter *sw, struct session *s, const ch
 static void reply_state(struct server *srv, const struct api_request *req, struct session *s,
                         int ok_status, const char *new_token, struct api_response *r)
 {
-    workers_schedule(s);
+    workers_schedule_from(s, req->client);
     char err[ERROR_TEXT_MAX];
     if (!s->job_pending && session_settle(s, err, sizeof err) != 0) {
         /* No reply is coming (the server is stopping): the move goes alone or not at all. */
@@ -144,10 +145,11 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
     jout_open(&j, '{');
     jout_key(&j, "games");
     jout_open(&j, '[');
-    if (srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err) !=
-        0) {
+    int rc =
+        srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err);
+    if (rc != 0) {
         free(jout_finish(&j));
-        api_set_error(r, 500, "%s", err);
+        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
         return;
     }
     jout_close(&j, ']');
@@ -268,9 +270,10 @@ valid:
         api_set_error(r, code, "%s", err);
         return;
     }
-    if (srv->store->ops->create_game(srv->store, &row, err, sizeof err) != 0) {
+    int rc = srv->store->ops->create_game(srv->store, &row, err, sizeof err);
+    if (rc != 0) {
         cache_discard(srv, s);
-        api_set_error(r, 500, "%s", err);
+        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
         return;
     }
     pthread_mutex_lock(&s->mu);
@@ -305,6 +308,13 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
     }
     if (s->g->parse_move(s->st, text, &m, err, sizeof err) != 0) {
         api_set_error(r, 400, "%s", err);
+        return;
+    }
+    if (!workers_admit(srv, req->client)) {
+        api_set_error(r, 429,
+                      "too many computer moves queued from this address (%d); wait for their "
+                      "replies",
+                      srv->cfg.queued_per_address);
         return;
     }
     /* When this request can wait for the computer's reply, the move is committed with

@@ -13,6 +13,7 @@
 #include "people.h"
 #include "server_state.h"
 #include "session.h"
+#include "store/store_gate.h"
 
 static size_t id_bucket(const struct server *srv, const char *id)
 {
@@ -133,7 +134,7 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
     int n = 0;
     int rc = srv->store->ops->load_game(srv->store, id, &row, &moves, &n, err, err_size);
     if (rc != 0) {
-        *code = rc == 1 ? 404 : 500;
+        *code = rc == 1 ? 404 : rc == STORE_BUSY ? 503 : 500;
         if (rc == 1)
             fail(err, err_size, "no game '%s'", id);
         return NULL;

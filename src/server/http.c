@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "core/error.h"
 #include "games/registry.h"
+#include "http_limits.h"
 #include "openings_api.h"
 #include "people.h"
 #include "people_json.h"
@@ -26,6 +27,8 @@
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
+#include "store/store_gate.h"
+#include "stream_hub.h"
 #include "workers.h"
 
 /* One HTTP request's state across the callbacks. */
@@ -42,17 +45,19 @@ struct conn {
     char *reply;
 };
 
-/* An event stream reading a game; `sent` and `end_sent` change under the session mutex. */
+/* An event stream reading a game.  It holds no reference to the game (the cache may
+ * drop it): it waits in the stream hub by the game's id and gets the game from the cache
+ * when there is news.  `sent`, `takebacks` and `end_sent` are the reader's own. */
 struct stream {
-    struct session_watch w; /* first: a struct session_watch * is a struct stream * */
+    struct hub_watch w; /* first: a struct hub_watch * is a struct stream * */
     struct server *srv;
     struct MHD_Connection *mc;
-    struct session *s; /* a reference, given back when the stream ends */
-    int sent;          /* moves already sent: the stream's last event id */
-    int takebacks;     /* the game's takebacks when the stream last looked */
-    bool end_sent;     /* the final "end" event went out */
-    bool viewer;       /* a spectator's, counted in s->viewers */
-    unsigned version;  /* people games: the changes other than moves already told */
+    int sent;                         /* moves already sent: the stream's last event id */
+    int takebacks;                    /* the game's takebacks when the stream last looked */
+    bool end_sent;                    /* the final "end" event went out */
+    struct conn_stream_ticket ticket; /* its entry in the connection guard */
+    unsigned version;                 /* people games: the changes other than moves told */
+    int viewers_told;                 /* people games: the viewer count last told */
 };
 
 /* The security headers of every answer, files and API alike: the page may run only the
@@ -105,14 +110,11 @@ static void conn_done(struct api_waiter *w, int status, char *body)
 
 /* ---- event streams ---- */
 
-static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+/* The events the game has for the stream (under s->mu): their text, 0 bytes when
+ * nothing is new; *more when more is waiting than fitted in buf. */
+static size_t stream_events(struct stream *st, struct session *s, char *buf, size_t max, bool *more)
 {
-    (void)pos;
-    struct stream *st = cls;
-    struct session_watch *w = &st->w;
-    struct session *s = st->s;
     size_t n = 0;
-    pthread_mutex_lock(&s->mu);
     /* Moves taken back since: say so (the ply the game is at), then go on from there. */
     if (st->takebacks != s->row.takebacks || st->sent > s->n_stored) {
         n = event_takeback_text(s, buf, max);
@@ -128,85 +130,143 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         n += k;
         st->sent++;
     }
-    if (st->version != s->version && s->row.people && !st->end_sent) {
-        size_t k = event_update_text(s, buf + n, max - n);
-        if (k)
-            st->version = s->version;
-        n += k;
+    if (s->row.people && !st->end_sent) {
+        /* Offers, clocks or the viewers (counted by the hub) changed without a move. */
+        int viewers = stream_hub_viewers(st->srv->hub, st->w.id);
+        if (st->version != s->version || st->viewers_told != viewers) {
+            size_t k = event_update_text(s, buf + n, max - n);
+            if (k) {
+                st->version = s->version;
+                st->viewers_told = viewers;
+            }
+            n += k;
+        }
     }
     if (!n && st->sent == s->n_stored && !st->end_sent && session_over(s)) {
         n = event_end_text(s, buf, max);
-        st->end_sent = true;
-    } else if (!n && w->ping && max > 16) {
-        n = (size_t)snprintf(buf, max, ": ping\n\n");
+        st->end_sent = n > 0;
     }
-    w->ping = false;
-    ssize_t ret = (ssize_t)n;
-    if (!n) {
-        if (st->end_sent || atomic_load(&st->srv->stopping)) {
-            ret = MHD_CONTENT_READER_END_OF_STREAM;
-        } else {
-            /* Nothing to say: park the connection until session_notify wakes it. */
-            w->suspended = true;
-            MHD_suspend_connection(st->mc);
-        }
-    }
-    pthread_mutex_unlock(&s->mu);
-    return ret;
+    *more = st->sent < s->n_stored || (!st->end_sent && session_over(s));
+    return n;
 }
 
-static void stream_wake(struct session_watch *w)
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct stream *st = cls;
+    struct server *srv = st->srv;
+    struct hub_watch *w = &st->w;
+    stream_hub_lock(srv->hub);
+    bool gone = w->gone, news = w->news, ping = w->ping;
+    w->news = w->ping = false;
+    stream_hub_unlock(srv->hub);
+    if (gone)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    if (atomic_load(&srv->stopping))
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    size_t n = 0;
+    if (news && !st->end_sent) {
+        /* The game, from the cache (loaded again if it was dropped meanwhile). */
+        struct session *s;
+        char err[ERROR_TEXT_MAX];
+        if (cache_get(srv, w->id, &s, err, sizeof err) != 0)
+            return MHD_CONTENT_READER_END_WITH_ERROR; /* the client reconnects, Last-Event-ID */
+        bool more = false;
+        pthread_mutex_lock(&s->mu);
+        n = stream_events(st, s, buf, max, &more);
+        pthread_mutex_unlock(&s->mu);
+        cache_put(s);
+        if (more) {
+            stream_hub_lock(srv->hub);
+            w->news = true;
+            stream_hub_unlock(srv->hub);
+        }
+    }
+    if (!n && ping && max > 16)
+        n = (size_t)snprintf(buf, max, ": ping\n\n");
+    if (n)
+        return (ssize_t)n;
+    if (st->end_sent)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    /* Nothing to say: park the connection until the hub wakes it.  News that came since
+     * the game was read has set w->news (under the hub's mutex): then read again. */
+    stream_hub_lock(srv->hub);
+    if (!w->news && !w->gone && !w->ping) {
+        w->suspended = true;
+        MHD_suspend_connection(st->mc);
+    }
+    stream_hub_unlock(srv->hub);
+    return 0;
+}
+
+static void stream_wake(struct hub_watch *w)
 {
     MHD_resume_connection(((struct stream *)w)->mc);
+}
+
+/* The guard saw the client hang up (under its mutex): wake the stream so that it ends
+ * now rather than at its next ping. */
+static void stream_gone(void *arg)
+{
+    struct stream *st = arg;
+    stream_hub_gone(st->srv->hub, &st->w);
 }
 
 static void stream_free(void *cls)
 {
     struct stream *st = cls;
-    struct session *s = st->s;
-    pthread_mutex_lock(&s->mu);
-    for (struct session_watch **p = &s->watchers; *p; p = &(*p)->next)
-        if (*p == &st->w) {
-            *p = st->w.next;
-            break;
-        }
-    if (st->viewer) {
-        s->viewers--;
-        people_touch(s);
-    }
-    pthread_mutex_unlock(&s->mu);
-    cache_put(s);
+    if (st->srv->limits)
+        conn_limits_stream_close(st->srv->limits, &st->ticket);
+    stream_hub_remove(st->srv->hub, &st->w);
     free(st);
 }
 
-static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
+static enum MHD_Result start_stream(struct conn *c, struct api_response *ar, const char *client)
 {
     struct session *s = ar->session;
+    struct server *srv = c->srv;
     struct stream *st = calloc(1, sizeof *st);
-    struct MHD_Response *r =
-        st ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free)
-           : NULL;
-    if (!r) {
-        free(st);
+    if (!st) {
         cache_put(s);
         return MHD_NO;
     }
-    st->srv = c->srv;
+    st->srv = srv;
     st->mc = c->mc;
-    st->s = s;
     st->sent = ar->stream_from;
     st->w.wake = stream_wake;
+    char id[sizeof st->w.id];
     pthread_mutex_lock(&s->mu);
     st->takebacks = s->row.takebacks;
-    st->w.next = s->watchers;
-    s->watchers = &st->w;
-    st->viewer = ar->stream_viewer;
-    if (st->viewer) {
-        s->viewers++;
-        people_touch(s);
-    }
     st->version = s->version;
+    snprintf(id, sizeof id, "%s", s->row.id);
     pthread_mutex_unlock(&s->mu);
+    cache_put(s); /* the stream does not keep the game in memory */
+    st->w.viewer = ar->stream_viewer;
+    if (!stream_hub_add(srv->hub, &st->w, id, srv->cfg.streams_per_game)) {
+        free(st);
+        return send_body(c->mc, 429,
+                         api_error_body("this game has %d event streams open already; try later",
+                                        srv->cfg.streams_per_game),
+                         "application/json");
+    }
+    st->viewers_told = stream_hub_viewers(srv->hub, id); /* its own arrival told to others */
+    if (srv->limits) {
+        if (!conn_limits_stream_open(srv->limits, &st->ticket, c->mc, client, stream_gone, st)) {
+            stream_hub_remove(srv->hub, &st->w);
+            free(st);
+            return send_body(c->mc, 429,
+                             api_error_body("this address has %d event streams open already; "
+                                            "close some",
+                                            srv->cfg.streams_per_address),
+                             "application/json");
+        }
+    }
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
+    if (!r) {
+        stream_free(st);
+        return MHD_NO;
+    }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     add_security_headers(r);
@@ -398,6 +458,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     (void)version;
     struct server *srv = cls;
     struct conn *c = *con_cls;
+    store_gate_mark_thread(); /* this is an HTTP thread: its database waits are bounded */
     if (!c) {
         c = calloc(1, sizeof *c);
         if (!c)
@@ -406,17 +467,27 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         c->mc = mc;
         c->w.done = conn_done;
         *con_cls = c;
+        char why[128];
+        int too_big = conn_limits_request_too_big(mc, url, why, sizeof why);
+        if (too_big) {
+            c->too_large = true;
+            conn_limits_request_received(mc); /* answered now: no 408 may follow */
+            return send_body(mc, too_big, api_error_body("%s", why), "application/json");
+        }
         const char *cl =
             MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > SERVER_BODY_MAX) {
             /* Refused before the body is read: the 413 goes out at once. */
             c->too_large = true;
+            conn_limits_request_received(mc);
             return send_body(mc, 413, api_error_body("the body is over %d bytes", SERVER_BODY_MAX),
                              "application/json");
         }
         return MHD_YES;
     }
-    if (c->done) { /* resumed: the computer has replied */
+    if (!*upload_data_size && srv->limits)
+        conn_limits_request_received(mc); /* all of it is in: no deadline while answered */
+    if (c->done) {                        /* resumed: the computer has replied */
         char *reply = c->reply;
         c->reply = NULL;
         return send_body(mc, c->status, reply, "application/json");
@@ -491,7 +562,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         }
         return MHD_YES;
     }
-    case API_STREAM: return start_stream(c, &ar);
+    case API_STREAM: return start_stream(c, &ar, client);
     case API_STATIC: return serve_file(c, ar.path);
     case API_ANALYSIS: return start_analysis(c, ar.job);
     }
@@ -501,9 +572,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
 static void on_completed(void *cls, struct MHD_Connection *mc, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)mc;
     (void)toe;
+    struct server *srv = cls;
+    if (srv->limits)
+        conn_limits_request_done(mc);
     struct conn *c = *con_cls;
     if (!c)
         return;
@@ -538,6 +610,13 @@ void server_config_default(struct server_config *cfg)
     cfg->analysis_ms = 10000;
     cfg->review_threads = 1;
     cfg->review_max = 2;
+    cfg->connections_per_address = 64;
+    cfg->streams_per_address = 32;
+    cfg->streams_per_game = 64;
+    cfg->header_ms = 5000;
+    cfg->idle_ms = 60000;
+    cfg->queued_per_address = 8;
+    cfg->db_waiters = 0;
 }
 
 int server_port(const struct server *srv)
@@ -565,8 +644,12 @@ void server_stop(struct server *srv)
         analysis_jobs_stop(srv); /* every analysis ends and wakes its stream */
         review_jobs_stop(srv);
         cache_each(srv, wake_streams);
+        if (srv->hub)
+            stream_hub_ping_all(srv->hub, false); /* they see `stopping` and end */
         if (srv->daemon)
             MHD_stop_daemon(srv->daemon);
+        conn_limits_free(srv->limits);
+        stream_hub_free(srv->hub);
         cache_free(srv);
     }
     if (srv->store)
@@ -615,7 +698,11 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1", srv->host);
         goto fail;
     }
-    srv->store = store_sqlite_open(cfg->db_path, cfg->sync, err, err_size);
+    /* At most db_waiters HTTP threads inside the database at once (store_gate.h): a
+     * locked database cannot take all of them. */
+    int db_waiters = cfg->db_waiters > 0 ? cfg->db_waiters : (srv->cfg.http_threads + 1) / 2;
+    srv->store =
+        store_gate_wrap(store_sqlite_open(cfg->db_path, cfg->sync, err, err_size), db_waiters);
     if (!srv->store)
         goto fail;
     if (cfg->new_games_per_minute > 0 &&
@@ -624,7 +711,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         goto fail;
     }
     cache_init(srv);
-    if (!srv->buckets) {
+    srv->hub = stream_hub_new();
+    if (!srv->buckets || !srv->hub) {
         fail(err, err_size, "out of memory");
         goto fail;
     }
@@ -633,12 +721,25 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         goto fail;
     if (cfg->no_http)
         return srv;
+    srv->limits = conn_limits_new(cfg->header_ms, cfg->idle_ms, cfg->streams_per_address);
+    if (!srv->limits) {
+        fail(err, err_size, "cannot start the connection guard");
+        goto fail;
+    }
+    /* Connections per address: libmicrohttpd's own cap (it closes one over it at once).
+     * Behind a proxy every client has the proxy's address: the proxy must cap them. */
+    unsigned per_ip = cfg->trust_proxy || cfg->connections_per_address <= 0
+                          ? 0u
+                          : (unsigned)cfg->connections_per_address;
     srv->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
         (uint16_t)cfg->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR, &sa,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)srv->cfg.http_threads, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, srv, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT, 4000u,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
+        on_completed, srv, MHD_OPTION_NOTIFY_CONNECTION, conn_limits_notify, srv->limits,
+        MHD_OPTION_URI_LOG_CALLBACK, conn_limits_uri_log, srv->limits,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)HTTP_MEMORY_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT,
+        4000u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
     if (!srv->daemon) {
         fail(err, err_size, "cannot listen on %s:%d (in use, or not allowed)", srv->host,
              cfg->port);

@@ -8,7 +8,16 @@
 #include "json_out.h"
 #include "people.h"
 #include "people_rating.h"
+#include "server_state.h"
 #include "session.h"
+#include "stream_hub.h"
+
+/* The spectators watching the game now: its viewers' event streams, which the stream
+ * hub counts (a stream does not keep its game in memory). */
+static int viewers(const struct session *s)
+{
+    return s->srv->hub ? stream_hub_viewers(s->srv->hub, s->row.id) : 0;
+}
 
 static const char *side_name(int side)
 {
@@ -100,7 +109,7 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
         jout_null(j);
     people_clock_out(j, s, now_ms);
     offers_out(j, s);
-    jout_kint(j, "viewers", s->viewers);
+    jout_kint(j, "viewers", viewers(s));
 }
 
 size_t event_update_text(const struct session *s, char *buf, size_t size)
@@ -111,7 +120,7 @@ size_t event_update_text(const struct session *s, char *buf, size_t size)
     jout_kint(&j, "ply", s->n_stored);
     people_clock_out(&j, s, server_now_ms());
     offers_out(&j, s);
-    jout_kint(&j, "viewers", s->viewers);
+    jout_kint(&j, "viewers", viewers(s));
     jout_close(&j, '}');
     char *data = jout_finish(&j);
     int n = snprintf(buf, size, "event: update\ndata: %s\n\n", data ? data : "{}");

@@ -42,6 +42,16 @@ struct server_config {
     int64_t challenge_ms;           /* an invite link's life (0: 7 days) */
     int64_t seek_ms;                /* a seek's life in the lobby (0: 15 minutes) */
     int64_t abandon_ms;             /* away this long, the opponent may claim (0: 120 s) */
+    int connections_per_address;    /* open at once from one address (0: no cap; off behind a
+                                       proxy, which must cap them) */
+    int streams_per_address;        /* event streams open at once from one address (429 beyond) */
+    int streams_per_game;           /* event streams open at once on one game (429 beyond) */
+    int header_ms;                  /* a request's line, headers and body must arrive within */
+    int idle_ms;                    /* a kept-alive connection's next request line within */
+    int queued_per_address;         /* computer moves waiting at once for one address (429 beyond;
+                                       0: no cap) */
+    int db_waiters;                 /* HTTP threads inside the database at once (503 beyond; 0:
+                                       half of http_threads) */
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */

@@ -20,6 +20,9 @@
 struct MHD_Daemon;
 struct analysis_job;
 struct book_names;
+struct conn_limits;
+struct fair_queue;
+struct stream_hub;
 struct review_job;
 struct ratelimit;
 struct session;
@@ -36,6 +39,8 @@ struct server {
     int port;
     atomic_int stopping;
     struct ratelimit *limiter;
+    struct conn_limits *limits; /* http_limits.c: request deadlines, streams per address */
+    struct stream_hub *hub;     /* stream_hub.c: the event streams by game id */
 
     /* cache.c */
     pthread_mutex_t cache_mu;
@@ -47,7 +52,7 @@ struct server {
     /* workers.c */
     pthread_mutex_t jobs_mu;
     pthread_cond_t jobs_cv;
-    struct session *job_head, *job_tail;
+    struct fair_queue *jobs; /* the computer moves waiting, per client (fair_queue.c) */
     pthread_t *workers;
     struct worker_slot *slots; /* one per worker: its stop flag and deadline */
     int n_workers;

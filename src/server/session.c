@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "engines/engine.h"
 #include "server_state.h"
+#include "stream_hub.h"
 
 int64_t server_now_ms(void)
 {
@@ -275,6 +276,8 @@ void session_notify(struct session *s)
             w->suspended = false;
             w->wake(w);
         }
+    if (s->srv->hub) /* the event streams, which wait by the game's id */
+        stream_hub_news(s->srv->hub, s->row.id);
 }
 
 /* Answer the waiting request, if any: what failed, or (NULL) the move is made. */
@@ -313,10 +316,9 @@ void session_think(struct session *s, const atomic_int *stop)
         struct engine_result res;
         m = engine_think(g, copy, level, &limits, seed, &res);
         free(copy);
-        if (s->srv->cfg.test_think_ms > 0)
-            nanosleep(&(struct timespec){s->srv->cfg.test_think_ms / 1000,
-                                         (long)(s->srv->cfg.test_think_ms % 1000) * 1000000L},
-                      NULL);
+        /* Tests: the move takes at least test_think_ms, unless it is stopped. */
+        for (int slept = 0; slept < s->srv->cfg.test_think_ms && !atomic_load(stop); slept += 5)
+            nanosleep(&(struct timespec){0, 5000000L}, NULL);
     }
     /* Only s's job touches these until session_commit clears job_pending. */
     s->think_move = m;

@@ -70,13 +70,12 @@ struct session {
     struct session *commit_next;   /* the commit queue's link (workers.c), under jobs_mu */
     struct session_waiter *waiter; /* to answer when the computer has moved */
     struct session_watch *watchers;
-    /* A game between people (people.h): each stored move's time of receipt, the count
-     * of changes other than moves (offers, viewers) the event streams follow, and the
-     * open event streams of non-players. */
+    /* A game between people (people.h): each stored move's time of receipt and the
+     * count of changes other than moves (offers, clocks) the event streams follow (the
+     * viewers are counted by the stream hub, stream_hub.h). */
     int64_t *move_ms;
     int cap_move_ms;
     unsigned version;
-    int viewers;
 };
 
 struct session *session_new(struct server *srv, const struct game *g, const struct store_game *row,

@@ -1,8 +1,10 @@
 /* The engine workers: a fixed number of threads taking computer moves from a queue,
- * so thinking never runs on (or blocks) an HTTP thread.  The queue needs no bound of
- * its own: a game has at most one move queued, and queued games hold a reference, so
- * the queue is never longer than the cache.  A flood of moves only makes the queue
- * (and so its senders' replies) slower.
+ * so thinking never runs on (or blocks) an HTTP thread.  The queue is one per client
+ * address, served in turn (fair_queue.c), so one address's flood of moves makes only
+ * its own replies slower; and an address may have at most queued_per_address moves
+ * waiting (workers_admit: the API answers 429 beyond).  A game has at most one move
+ * queued, and queued games hold a reference, so the queue is never longer than the
+ * cache.
  *
  * A worker hands the move it found to the committers, threads that only wait on the
  * store: thinking (CPU, as many threads as cores) is kept apart from committing (the
@@ -21,8 +23,10 @@
 
 #include "cache.h"
 #include "core/error.h"
+#include "fair_queue.h"
 #include "server_state.h"
 #include "session.h"
+#include "stream_hub.h"
 
 #define PING_MS_DEFAULT 15000
 #define WATCH_MS 20
@@ -36,32 +40,39 @@ struct worker_slot {
     _Atomic int64_t deadline_ms;
 };
 
-/* Queue a computer move; false once the server is stopping. */
-static bool push(struct server *srv, struct session *s)
+/* Queue a computer move in its client's queue; false once the server is stopping. */
+static bool push(struct server *srv, struct session *s, const char *client)
 {
     pthread_mutex_lock(&srv->jobs_mu);
-    if (srv->jobs_closed) {
-        pthread_mutex_unlock(&srv->jobs_mu);
-        return false;
-    }
-    s->job_next = NULL;
-    if (srv->job_tail)
-        srv->job_tail->job_next = s;
-    else
-        srv->job_head = s;
-    srv->job_tail = s;
-    pthread_cond_signal(&srv->jobs_cv);
+    bool ok = !srv->jobs_closed && fair_queue_push(srv->jobs, client, s);
+    if (ok)
+        pthread_cond_signal(&srv->jobs_cv);
     pthread_mutex_unlock(&srv->jobs_mu);
-    return true;
+    return ok;
+}
+
+bool workers_admit(struct server *srv, const char *client)
+{
+    if (srv->cfg.queued_per_address <= 0 || !srv->jobs)
+        return true;
+    pthread_mutex_lock(&srv->jobs_mu);
+    bool ok = fair_queue_count(srv->jobs, client) < srv->cfg.queued_per_address;
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return ok;
 }
 
 void workers_schedule(struct session *s)
+{
+    workers_schedule_from(s, NULL);
+}
+
+void workers_schedule_from(struct session *s, const char *client)
 {
     if (s->job_pending || !session_computer_to_move(s))
         return;
     s->job_pending = true;
     cache_ref(s);
-    if (!push(s->srv, s)) {
+    if (!push(s->srv, s, client)) {
         s->job_pending = false;
         cache_put(s);
     }
@@ -70,14 +81,9 @@ void workers_schedule(struct session *s)
 static struct session *pop(struct server *srv, bool wait)
 {
     pthread_mutex_lock(&srv->jobs_mu);
-    while (wait && !srv->job_head && !atomic_load(&srv->stopping))
+    while (wait && fair_queue_empty(srv->jobs) && !atomic_load(&srv->stopping))
         pthread_cond_wait(&srv->jobs_cv, &srv->jobs_mu);
-    struct session *s = srv->job_head;
-    if (s) {
-        srv->job_head = s->job_next;
-        if (!srv->job_head)
-            srv->job_tail = NULL;
-    }
+    struct session *s = fair_queue_pop(srv->jobs);
     pthread_mutex_unlock(&srv->jobs_mu);
     return s;
 }
@@ -191,6 +197,8 @@ static void *ticker_main(void *arg)
             next_ping = now + ping_ms;
             pthread_mutex_unlock(&srv->jobs_mu);
             cache_each(srv, ping_streams);
+            if (srv->hub)
+                stream_hub_ping_all(srv->hub, false);
             pthread_mutex_lock(&srv->jobs_mu);
         }
     }
@@ -204,6 +212,8 @@ int workers_start(struct server *srv, char *err, size_t err_size)
     pthread_cond_init(&srv->jobs_cv, NULL);
     pthread_cond_init(&srv->ticker_cv, NULL);
     pthread_cond_init(&srv->commit_cv, NULL);
+    if (!(srv->jobs = fair_queue_new()))
+        return fail(err, err_size, "out of memory");
     srv->jobs_inited = true;
     int n = srv->cfg.engine_workers;
     if (n <= 0)
@@ -256,6 +266,8 @@ void workers_stop(struct server *srv)
     if (srv->ticker_running)
         pthread_join(srv->ticker, NULL);
     workers_run_inline(srv);
+    fair_queue_free(srv->jobs);
+    srv->jobs = NULL;
     free(srv->workers);
     free(srv->slots);
     free(srv->committers);

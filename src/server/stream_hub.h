@@ -1,0 +1,46 @@
+/* The event streams by game (stream_hub.c): a stream waits here, by the game's id,
+ * without holding the game itself, so a streamed game can leave the cache like any
+ * other and be loaded again for the stream's next event.  The game model tells the hub
+ * of news (server.stream_news, called under the session's mutex); the hub wakes the
+ * game's suspended streams.  The hub's mutex is a leaf: taken under a session's mutex
+ * or the connection guard's, nothing is taken under it but the wake callbacks'. */
+#pragma once
+
+#include <stdbool.h>
+
+struct stream_hub;
+
+/* One waiting stream (a member of the HTTP layer's stream); its flags change under
+ * the hub's mutex (stream_hub_lock). */
+struct hub_watch {
+    char id[48];
+    bool suspended; /* parked until woken */
+    bool news;      /* the game changed since the stream last read it */
+    bool ping;      /* a keep-alive comment is due */
+    bool gone;      /* the client hung up or the server stops */
+    bool linked;    /* in the hub (stream_hub_add succeeded) */
+    bool viewer;    /* a spectator's stream (set before stream_hub_add): counted in the
+                       game's viewers, and its coming and going is news to the others */
+    void (*wake)(struct hub_watch *w);
+    struct hub_watch *prev, *next;
+};
+
+struct stream_hub *stream_hub_new(void);
+void stream_hub_free(struct stream_hub *h);
+/* Add w for game `id` (news set, so its first read looks at the game); false when the
+ * game has per_game streams already (0: no cap). */
+bool stream_hub_add(struct stream_hub *h, struct hub_watch *w, const char *id, int per_game);
+/* Take w out (nothing when it is not in). */
+void stream_hub_remove(struct stream_hub *h, struct hub_watch *w);
+/* Game `id` changed: its streams have news; the suspended ones are woken. */
+void stream_hub_news(struct stream_hub *h, const char *id);
+/* Every stream: a ping is due (or, with gone, the server stops). */
+void stream_hub_ping_all(struct stream_hub *h, bool gone);
+/* Mark w gone and wake it. */
+void stream_hub_gone(struct stream_hub *h, struct hub_watch *w);
+void stream_hub_lock(struct stream_hub *h);
+void stream_hub_unlock(struct stream_hub *h);
+/* Streams open now. */
+int stream_hub_count(struct stream_hub *h);
+/* The spectators' streams open now on game `id`. */
+int stream_hub_viewers(struct stream_hub *h, const char *id);
