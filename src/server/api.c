@@ -18,6 +18,7 @@
 #include "cache.h"
 #include "core/error.h"
 #include "engines/engine.h"
+#include "engines/profile.h"
 #include "games/registry.h"
 #include "json_out.h"
 #include "ratelimit.h"
@@ -87,6 +88,20 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
     api_set_text(r, ok_status, state_text(s, new_token, NULL));
 }
 
+/* A game's levels with their measured ratings (the engine profile's table; `elo` null
+ * where the levels are not rated). */
+static json_t *levels_json(const struct game *g)
+{
+    const struct engine_profile *p = engine_profile_of(g);
+    json_t *levels = json_array();
+    for (int l = ENGINE_LEVEL_MIN; l <= ENGINE_LEVEL_MAX; l++) {
+        int elo = engine_level_elo(p, l);
+        json_array_append_new(
+            levels, json_pack("{siso}", "level", l, "elo", elo ? json_integer(elo) : json_null()));
+    }
+    return levels;
+}
+
 /* The games this server plays, with their boards' geometry: static, fetched once. */
 static void handle_catalog(struct api_response *r)
 {
@@ -106,9 +121,10 @@ static void handle_catalog(struct api_response *r)
             free(st);
         }
         json_array_append_new(games,
-                              json_pack("{sssssosososisi}", "name", g->name, "title", g->title,
+                              json_pack("{sssssosososisiso}", "name", g->name, "title", g->title,
                                         "aliases", aliases, "start_position", start, "layout",
-                                        layout_json(g), "level_min", 1, "level_max", 8));
+                                        layout_json(g), "level_min", ENGINE_LEVEL_MIN, "level_max",
+                                        ENGINE_LEVEL_MAX, "levels", levels_json(g)));
     }
     json_t *j = json_object();
     json_object_set_new(j, "games", games);
