@@ -206,3 +206,41 @@ TEST(server_catalog_levels_are_rated)
     json_decref(cat);
     server_stop(srv);
 }
+
+TEST(server_serves_the_installable_app)
+{
+    /* web/'s manifest as application/manifest+json, the worker as a script, the icons
+     * as images, each with the security headers (the worker is 'self'). */
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = "web";
+    cfg.http_threads = 2;
+    cfg.engine_workers = 1;
+    cfg.new_games_per_minute = 0;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    static const struct {
+        const char *path, *type;
+    } files[] = {
+        {"/manifest.webmanifest", "application/manifest+json"},
+        {"/sw.js", "text/javascript"},
+        {"/offline-files.json", "application/json"},
+        {"/icons/icon.svg", "image/svg+xml"},
+        {"/icons/icon-192.png", "image/png"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        struct http_reply r;
+        CHECK_EQ_INT(http_call(server_port(srv), "GET", files[i].path, NULL, NULL, 0, NULL, &r), 0);
+        CHECK_MSG(r.status == 200, "%s: %d", files[i].path, r.status);
+        char want[128];
+        snprintf(want, sizeof want, "Content-Type: %s", files[i].type);
+        CHECK_MSG(r.head && strstr(r.head, want), "%s:\n%s", files[i].path, r.head ? r.head : "");
+        CHECK(r.head && strstr(r.head, "Content-Security-Policy: default-src 'self'"));
+        http_reply_free(&r);
+    }
+    server_stop(srv);
+}
