@@ -65,7 +65,7 @@ export function moveTitle(game, m) {
     const letter = /^[KQRBN]/.test(text) ? text[0] : 'P';
     const promo = text.match(/=([QRBN])/);
     let s = t(text.includes('x') ? 'title.takes' : 'title.moves', { piece: pieceName('chess', letter), cell: sq ? sq[1] : '' });
-    if (promo) s += ' ' + t('narrate.promotion', { piece: pieceName('chess', promo[1]) });
+    if (promo) s += ', ' + t('title.promotes', { piece: pieceName('chess', promo[1]) });
     return s + checkWords(text);
   }
   if (text.includes('@')) {
@@ -81,8 +81,8 @@ export function moveTitle(game, m) {
 }
 
 function checkWords(text) {
-  if (text.endsWith('#')) return ' ' + t('title.mate');
-  if (text.endsWith('+')) return ' ' + t('title.check');
+  if (text.endsWith('#')) return ', ' + t('title.mate');
+  if (text.endsWith('+')) return ', ' + t('title.check');
   return '';
 }
 
