@@ -387,7 +387,7 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
   }, { doubleOnly: true });
 
   test('play view: installable; offline the pages, the rules and the lessons are read, and play says it needs the server', async () => {
-    const page = await open();
+    const page = await open({ serviceWorkers: 'allow' });
     const res = await fetch(server().url + '/manifest.webmanifest');
     assert(res.ok && /^application\/manifest\+json/.test(res.headers.get('content-type')), 'manifest ' + res.status + ' ' + res.headers.get('content-type'));
     const manifest = await res.json();

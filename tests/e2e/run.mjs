@@ -27,7 +27,9 @@ function assert(cond, message) {
 let srv, browser;
 
 async function open(opts = {}) {
-  const ctx = await browser.newContext({ viewport: opts.viewport || { width: 1280, height: 860 }, locale: opts.locale || 'en-US' });
+  // The service worker (web/sw.js) only where a test asks for it: a worker that
+  // controls the page would hide its requests from ctx.route.
+  const ctx = await browser.newContext({ viewport: opts.viewport || { width: 1280, height: 860 }, locale: opts.locale || 'en-US', serviceWorkers: opts.serviceWorkers || 'block' });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
