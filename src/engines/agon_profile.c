@@ -10,8 +10,9 @@
 
 /* The levels' ratings on their own ladder (not UCI_Elo: no outside scale): each adjacent
  * pair played against each other at the levels' own budgets, level 1 anchored at 400,
- * rounded to 5 (scripts/level-ladder, src/engines/NOTES.md "The levels' own ladder"). */
-static const int agon_level_elo[ENGINE_LEVEL_MAX] = {400, 595, 895, 1060, 1240, 1375, 1460, 1625};
+ * rounded to 5 (scripts/level-ladder, src/engines/NOTES.md "The levels' own ladder"):
+ * 100 games a pair, 67 for 7 v 6, 30 for 8 v 7; level 8's 95% bar from level 1 is +-180. */
+static const int agon_level_elo[ENGINE_LEVEL_MAX] = {400, 595, 895, 1060, 1240, 1415, 1505, 1615};
 
 const struct engine_profile agon_profile = {
     .game = &agon_game,
