@@ -21,6 +21,7 @@
 #include "engines/profile.h"
 #include "games/registry.h"
 #include "json_out.h"
+#include "openings_api.h"
 #include "ratelimit.h"
 #include "server_state.h"
 #include "session.h"
@@ -573,7 +574,7 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         snprintf(r->path, sizeof r->path, "%s", path);
         return;
     }
-    if (analysis_route(srv, req, path, r))
+    if (analysis_route(srv, req, path, r) || openings_route(srv, req, path, r))
         return;
     if (!strcmp(path, "/api/catalog")) {
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {

@@ -17,6 +17,7 @@
 #include "cache.h"
 #include "core/error.h"
 #include "games/registry.h"
+#include "openings_api.h"
 #include "ratelimit.h"
 #include "review_jobs.h"
 #include "server_state.h"
@@ -549,6 +550,7 @@ void server_stop(struct server *srv)
     if (srv->store)
         srv->store->ops->close(srv->store);
     ratelimit_free(srv->limiter);
+    openings_free(srv);
     free(srv);
 }
 
@@ -560,6 +562,7 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         return NULL;
     }
     srv->cfg = *cfg;
+    openings_init(srv);
     snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
     srv->cfg.host = srv->host;
     if (srv->cfg.cache_games <= 0) {

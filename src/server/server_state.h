@@ -18,6 +18,7 @@
 
 struct MHD_Daemon;
 struct analysis_job;
+struct book_names;
 struct review_job;
 struct ratelimit;
 struct session;
@@ -81,4 +82,12 @@ struct server {
     pthread_t *rv_threads;
     int n_rv_threads;
     bool rv_inited, rv_closed;
+
+    /* openings_api.c: each game's opening names (by registry index), read on first
+     * use under names_mu (a leaf). */
+#define SERVER_NAMED_GAMES 16
+    pthread_mutex_t names_mu;
+    bool names_inited;
+    bool names_tried[SERVER_NAMED_GAMES];
+    struct book_names *names[SERVER_NAMED_GAMES];
 };

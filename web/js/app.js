@@ -6,6 +6,7 @@
 //   #/rules/GAME       rules
 //   #/analysis/GAME    the analysis board (?position=&moves=, or ?game=ID) — analysis.js
 //   #/review/ID        a game's review on the analysis board
+//   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard } from './board.js';
@@ -13,6 +14,10 @@ import { h } from './dom.js';
 import { showGame } from './play.js';
 import { showAnalysis } from './analysis.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
+import { showLearn } from './learn.js';
+import { showDemo } from './demo.js';
+import { showCoordinates } from './coords.js';
+import { showOpenings } from './openings.js';
 import { levelPicker, rememberedLevel, rememberLevel } from './levels.js';
 import { themeSwitch } from './theme.js';
 import './pwa.js';
@@ -54,6 +59,7 @@ async function showHome() {
     h('section', { class: 'finished', id: 'finished', 'aria-labelledby': 'finished-h', hidden: true },
       h('h2', { id: 'finished-h' }, t('home.finished')),
       h('div', { id: 'finished-list' })),
+    h('p', { class: 'learn-links' }, h('a', { class: 'button primary', href: '#/learn', id: 'home-learn' }, t('learn.home')), ' ', t('learn.home.text')),
     h('p', { class: 'analysis-links' }, t('home.analyse'), ' ', games.map((g) => h('a', { class: 'button small', href: `#/analysis/${g}` }, t(`game.${g}`)))));
   app.replaceChildren(page);
   // The cards in the catalogue's order.
@@ -188,6 +194,10 @@ async function route() {
     else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
+    else if (parts[0] === 'learn') await showLearn(app, parts.slice(1).map(decodeURIComponent));
+    else if (parts[0] === 'demo' && parts[2]) leave = await showDemo(app, parts[1], decodeURIComponent(parts[2]));
+    else if (parts[0] === 'openings') leave = await showOpenings(app);
+    else if (parts[0] === 'coordinates' && parts[1]) leave = await showCoordinates(app, parts[1]);
     else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);
     else await showHome();
   } catch (err) {

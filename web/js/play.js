@@ -12,6 +12,7 @@ import { t, num } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard, neighbourInDirection } from './board.js';
 import { h } from './dom.js';
+import { showOpeningName } from './opening-name.js';
 import { cellLabel, pieceName as pieceNameOf } from './cells.js';
 import { tellLast, notationLegend, moveTitle } from './narrate.js';
 import { animateMove, motionToggle } from './animate.js';
@@ -323,6 +324,7 @@ export async function showGame(host, id) {
     renderControls();
     renderMoves();
     renderChooser();
+    showOpeningName(host.querySelector('.panel'), S);
   }
 
   function apply(state) {
