@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "server.h"
 
@@ -73,6 +74,14 @@ struct server {
     pthread_t an_watch; /* the watchdog of their time cap */
     pthread_cond_t an_watch_cv;
     bool an_inited, an_closed, an_watching;
+
+    /* clock.c: the timer that ends games whose flag fell, woken at the earliest
+     * deadline the store knows (ck_mu a leaf). */
+    pthread_mutex_t ck_mu;
+    pthread_cond_t ck_cv;
+    pthread_t ck_thread;
+    bool ck_running, ck_kicked;
+    int64_t ck_until; /* when it wakes next */
 
     /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
     pthread_mutex_t rv_mu;

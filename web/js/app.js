@@ -6,6 +6,9 @@
 //   #/rules/GAME       rules
 //   #/analysis/GAME    the analysis board (?position=&moves=, or ?game=ID) — analysis.js
 //   #/review/ID        a game's review on the analysis board
+//   #/people           play people: an invite link, the lobby — people.js
+//   #/challenge/ID     an invite link: accept it — people.js
+//   #/clubs, #/club/ID clubs — clubs.js
 //   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
@@ -14,6 +17,8 @@ import { h } from './dom.js';
 import { showGame } from './play.js';
 import { showAnalysis } from './analysis.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
+import { showPeople, showChallenge } from './people.js';
+import { showClubs, showClub } from './clubs.js';
 import { showLearn } from './learn.js';
 import { showDemo } from './demo.js';
 import { showCoordinates } from './coords.js';
@@ -124,14 +129,16 @@ async function listUnfinished(host) {
 // Moves as a player counts them: one move each is one move (the plies, halved, up).
 function rowText(s) {
   const moves = Math.ceil(s.moves.length / 2);
-  const row = t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
+  const opponent = s.people && (s.players[s.human_side === 'white' ? 'black' : 'white'] || {}).name;
+  const row = s.people ? t('people.home.row', { side: t('side.' + s.human_side), name: opponent, moves: num(moves) })
+    : t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
   return s.takebacks > 0 ? row + ' · ' + t('home.takebacks', { n: s.takebacks }) : row;
 }
 
 function resultOf(s) {
   const r = s.status.result;
   if (r === 'draw') return t('result.drawn');
-  return s.status.winner === s.human_side ? t('result.won') : t('result.lost');
+  return s.status.winner === s.human_side ? t('result.won') : t(s.people ? 'people.lost' : 'result.lost');
 }
 
 // Finished games stay listed, with their result, a review and the analysis board.
@@ -192,6 +199,10 @@ async function route() {
   try {
     if (parts[0] === 'game' && parts[1]) leave = await showGame(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
+    else if (parts[0] === 'people') leave = await showPeople(app);
+    else if (parts[0] === 'challenge' && parts[1]) await showChallenge(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'clubs') await showClubs(app);
+    else if (parts[0] === 'club' && parts[1]) leave = await showClub(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
     else if (parts[0] === 'learn') await showLearn(app, parts.slice(1).map(decodeURIComponent));

@@ -4,4 +4,5 @@
 export const PARTS = [
   'learn',
   'play',
+  'people',
 ];
