@@ -161,7 +161,8 @@ TEST(uci_strength_tables)
     for (int s = 1; s < 20; s++)
         CHECK(uci_skill_level(s) >= uci_skill_level(s - 1));
     /* UCI_Elo (chess's profile): the nearest level's rating; every level's own rating
-     * maps to it.  Games whose levels are not rated have none. */
+     * maps to it.  Agon's and Egara-guti's ratings are their levels' own ladder, not
+     * UCI_Elo's scale (UCI offers no UCI_Elo for them: uci_identifies_with_every_option). */
     const struct engine_profile *p = engine_profile_of(game_find("chess"));
     for (int l = 1; l <= 8; l++) {
         CHECK_EQ_INT(engine_elo_level(p, engine_level_elo(p, l)), l);
@@ -172,7 +173,10 @@ TEST(uci_strength_tables)
     CHECK_EQ_INT(engine_elo_level(p, 2350), 8);
     CHECK_EQ_INT(engine_elo_level(p, 1500), 5);
     CHECK_EQ_INT(engine_elo_level(p, 1150), 4);
-    CHECK_EQ_INT(engine_level_elo(engine_profile_of(game_find("agon")), 4), 0);
+    const struct engine_profile *agon = engine_profile_of(game_find("agon"));
+    CHECK(agon->level_elo_own_scale && !p->level_elo_own_scale);
+    for (int l = 2; l <= 8; l++)
+        CHECK(engine_level_elo(agon, l) > engine_level_elo(agon, l - 1));
 }
 
 TEST(uci_setoption_messages_and_effects)

@@ -61,7 +61,8 @@ static const struct option_def options[] = {
 static int offered(const struct option_def *d, const struct game *g)
 {
     const struct engine_profile *p = engine_profile_of(g);
-    return d->need == NEED_NONE || (d->need == NEED_RATINGS && p->level_elo) ||
+    return d->need == NEED_NONE ||
+           (d->need == NEED_RATINGS && p->level_elo && !p->level_elo_own_scale) ||
            (d->need == NEED_BOOK && p->book);
 }
 
@@ -212,7 +213,7 @@ int uci_option_set(struct uci_options *o, const struct game *g, const char *name
 int uci_play_level(const struct uci_options *o, const struct game *g)
 {
     const struct engine_profile *p = engine_profile_of(g);
-    if (o->limit_strength && p->level_elo)
+    if (o->limit_strength && p->level_elo && !p->level_elo_own_scale)
         return engine_elo_level(p, o->elo);
     return o->level;
 }

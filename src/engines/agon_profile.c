@@ -8,6 +8,12 @@
 
 #define AB ENGINE_ALGO_ALPHABETA
 
+/* The levels' ratings on their own ladder (not UCI_Elo: no outside scale): each adjacent
+ * pair played against each other at the levels' own budgets, level 1 anchored at 400,
+ * rounded to 5 (scripts/level-ladder, src/engines/NOTES.md "The levels' own ladder"):
+ * 100 games a pair, 67 for 7 v 6, 30 for 8 v 7; level 8's 95% bar from level 1 is +-180. */
+static const int agon_level_elo[ENGINE_LEVEL_MAX] = {400, 595, 895, 1060, 1240, 1415, 1505, 1615};
+
 const struct engine_profile agon_profile = {
     .game = &agon_game,
     .algo = AB,
@@ -23,6 +29,8 @@ const struct engine_profile agon_profile = {
             {AB, 0, 250000, 1000, 0, 35, 0},
             {AB, 0, 1000000, 2000, 0, 0, 0},
         },
+    .level_elo = agon_level_elo,
+    .level_elo_own_scale = 1,
     .random_plies = 8,
     /* The win chance of a score: fitted by tools/winfit on 800 self-play games at mixed
      * levels 3-7 (146 197 positions scored at 5000 nodes): k 0.00478, 95% 0.00418-0.00544,

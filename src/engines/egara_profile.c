@@ -16,6 +16,12 @@
 
 #define AB ENGINE_ALGO_ALPHABETA
 
+/* The levels' ratings on their own ladder (not UCI_Elo: no outside scale): each adjacent
+ * pair played against each other at the levels' own budgets, level 1 anchored at 400,
+ * rounded to 5 (scripts/level-ladder, src/engines/NOTES.md "The levels' own ladder"):
+ * 100 games a pair, 40 for 8 v 7; level 8's 95% bar from level 1 is +-154. */
+static const int egara_level_elo[ENGINE_LEVEL_MAX] = {400, 525, 610, 750, 860, 975, 1045, 1095};
+
 const struct engine_profile egara_profile = {
     .game = &egara_game,
     .algo = AB,
@@ -31,6 +37,8 @@ const struct engine_profile egara_profile = {
             {AB, 0, 100000, 1000, 0, 20, 0},
             {AB, 0, 1000000, 2000, 0, 0, 0},
         },
+    .level_elo = egara_level_elo,
+    .level_elo_own_scale = 1,
     .random_plies = 8,
     /* The win chance of a score: fitted by tools/winfit on 1200 self-play games at mixed
      * levels 3-7 (71 374 positions scored at 5000 nodes): k 0.00837, 95% 0.00769-0.00910,

@@ -57,9 +57,14 @@ struct engine_profile {
     enum engine_algo algo; /* the stronger search for this game, by measurement */
     int bench_depth;       /* the fixed depth of `agora bench` */
     struct level_plan levels[ENGINE_LEVEL_MAX];
-    /* What each level is rated on an outside scale (UCI_Elo), or NULL where the levels
-     * have not been measured against one; strictly increasing. */
+    /* What each level is rated, on an outside scale (UCI_Elo) or on the levels' own
+     * ladder (level_elo_own_scale), or NULL where the levels have not been measured;
+     * strictly increasing. */
     const int *level_elo;
+    /* 1: level_elo is the levels' own ladder (adjacent levels played against each
+     * other, level 1 anchored at a stated number), not an outside scale: shown to
+     * players, but UCI offers no UCI_Elo on it. */
+    int level_elo_own_scale;
     /* The game's own search and its name (`algo=NAME`, UCI's Algorithm), or NULL. */
     engine_own_search own_search;
     const char *own_search_name;

@@ -93,6 +93,20 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
     api_set_text(r, ok_status, state_text(s, new_token, NULL));
 }
 
+/* A game's levels with their measured ratings (the engine profile's table; `elo` null
+ * where the levels are not rated). */
+static json_t *levels_json(const struct game *g)
+{
+    const struct engine_profile *p = engine_profile_of(g);
+    json_t *levels = json_array();
+    for (int l = ENGINE_LEVEL_MIN; l <= ENGINE_LEVEL_MAX; l++) {
+        int elo = engine_level_elo(p, l);
+        json_array_append_new(
+            levels, json_pack("{siso}", "level", l, "elo", elo ? json_integer(elo) : json_null()));
+    }
+    return levels;
+}
+
 /* The games this server plays, with their boards' geometry: static, fetched once. */
 static void handle_catalog(struct api_response *r)
 {
@@ -111,15 +125,17 @@ static void handle_catalog(struct api_response *r)
             start = json_string(pos);
             free(st);
         }
-        /* The levels' measured Elo, where the engine profile has one (a guide). */
+        /* The levels' measured Elo, where the engine profile has one: `levels` with the
+         * level numbers, `level_elo` the bare numbers (the people pages read it). */
         const struct engine_profile *prof = engine_profile_of(g);
         json_t *elo = prof && engine_level_elo(prof, 1) ? json_array() : json_null();
         for (int l = 1; json_is_array(elo) && l <= 8; l++)
             json_array_append_new(elo, json_integer(engine_level_elo(prof, l)));
-        json_array_append_new(games, json_pack("{sssssosososisiso}", "name", g->name, "title",
+        json_array_append_new(games, json_pack("{sssssosososisisoso}", "name", g->name, "title",
                                                g->title, "aliases", aliases, "start_position",
-                                               start, "layout", layout_json(g), "level_min", 1,
-                                               "level_max", 8, "level_elo", elo));
+                                               start, "layout", layout_json(g), "level_min",
+                                               ENGINE_LEVEL_MIN, "level_max", ENGINE_LEVEL_MAX,
+                                               "levels", levels_json(g), "level_elo", elo));
     }
     json_t *j = json_object();
     json_object_set_new(j, "games", games);

@@ -359,6 +359,7 @@ static const char *content_type(const char *path)
         {".ico", "image/x-icon"},
         {".woff2", "font/woff2"},
         {".txt", "text/plain; charset=utf-8"},
+        {".webmanifest", "application/manifest+json"},
     };
     const char *dot = strrchr(path, '.');
     for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)

@@ -119,6 +119,69 @@ static void legal_out(struct jout *j, const struct game *g, const void *st, bool
     jout_close(j, ']');
 }
 
+/* The letter of the piece on the cell called `name` (0: none, or no layout). */
+static char piece_on(const struct game *g, const void *st, const char *name)
+{
+    const struct board_layout *lay = g->layout ? g->layout() : NULL;
+    for (int i = 0; lay && g->piece_at && i < lay->cells; i++)
+        if (!strcmp(lay->cell[i].name, name)) {
+            unsigned marks = 0;
+            return g->piece_at(st, i, &marks);
+        }
+    return 0;
+}
+
+/* The last move as a legal move is described (from, to, path, captured, flags, ...),
+ * told from the position before it, with the side that made it and the letters of
+ * the pieces it captured (`taken`, in the order of `captured`): what a page needs to
+ * show and say what happened without knowing the rules.  null before any move. */
+static void last_move_out(struct jout *j, const struct position_view *v)
+{
+    const struct game *g = v->g;
+    int ply = g->ply(v->st);
+    jout_key(j, "last_move");
+    void *before = v->n_moves > 0 && ply > 0 ? malloc(g->state_size) : NULL;
+    if (!before) {
+        jout_null(j);
+        return;
+    }
+    memcpy(before, v->st, g->state_size);
+    Move m = g->history_move(before, ply - 1);
+    g->unmake_move(before, m);
+    struct move_desc d;
+    memset(&d, 0, sizeof d);
+    g->describe_move(before, m, &d);
+    jout_open(j, '{');
+    jout_kint(j, "ply", v->n_moves);
+    jout_kstr(j, "move", v->moves[v->n_moves - 1].text);
+    jout_kstr(j, "display", v->moves[v->n_moves - 1].display);
+    jout_kstr(j, "side", side_name((int)g->side_to_move(before)));
+    jout_kstr(j, "from", d.from);
+    jout_kstr(j, "to", d.to);
+    char piece[2] = {piece_on(g, before, d.from), 0};
+    jout_kstr(j, "piece", piece);
+    cells_out(j, "path", d.path, d.path_len);
+    cells_out(j, "captured", d.captured, d.captured_len);
+    jout_key(j, "taken");
+    jout_open(j, '[');
+    for (int i = 0; i < d.captured_len; i++) {
+        char taken[2] = {piece_on(g, before, d.captured[i]), 0};
+        jout_str(j, taken);
+    }
+    jout_close(j, ']');
+    flags_out(j, g, d.flags);
+    if (d.promotion) {
+        char p[2] = {d.promotion, 0};
+        jout_kstr(j, "promotion", p);
+    }
+    if (d.also_from[0]) {
+        jout_kstr(j, "also_from", d.also_from);
+        jout_kstr(j, "also_to", d.also_to);
+    }
+    jout_close(j, '}');
+    free(before);
+}
+
 /* What stands on each cell, in the layout's cell order: the position text's letter
  * ("" when empty); and the cells whose pieces are marked captured (agon). */
 static void board_out(struct jout *j, const struct game *g, const void *st)
@@ -201,6 +264,7 @@ static void position_fields(struct jout *j, const struct position_view *v)
         jout_close(j, '}');
     }
     jout_close(j, ']');
+    last_move_out(j, v);
     if (v->before_legal)
         v->before_legal(j, v->ctx);
     legal_out(j, g, v->st, v->status.result != RESULT_ONGOING);

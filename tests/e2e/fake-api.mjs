@@ -18,7 +18,10 @@
 //    "draw_accept": false,
 //    "states": {KEY: {"position", "legal": ["e2e4" | {"move", ...overrides}],
 //                     "status": {"result", "reason"}, "claims": [...]}},
-//    "moves": [{"at": KEY, "move", "display", "mid": KEY?, "reply", "reply_display", "next": KEY}]}
+//    "moves": [{"at": KEY, "move", "display", "mid": KEY?, "reply", "reply_display", "next": KEY,
+//               "reply_desc": {...}?  (overrides of the reply's last_move: captured, taken, flags)}]}
+// The state's last_move is the move's expanded form (as legal moves are) in the state
+// before it, with its side, piece and the letters on its captured cells.
 import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync, statSync, writeFileSync } from 'node:fs';
@@ -172,6 +175,19 @@ function statusOf(s) {
   return { ...out, reason: s.reason, text: s.reason === 'none' ? 'the game goes on' : s.reason };
 }
 
+// A move as the state's last_move: expanded in the position `before` (a fixture
+// state's text), with overrides.
+function describePlayed(g, text, display, beforeKey, side, overrides = {}) {
+  const f = g.fixture;
+  const layout = entryOf(f.game).layout;
+  const before = f.states[beforeKey];
+  const pieces = before ? piecesOf(f.game, layout, before.position) : {};
+  const legal = (before?.legal || []).find((e) => (e.move || e) === text);
+  const m = { ...expandMove(f.game, layout, pieces, legal || text), ...overrides };
+  m.taken = m.taken || m.captured.map((c) => (pieces[c] ? pieces[c].piece : ''));
+  return { move: text, display, side, piece: pieces[m.from] ? pieces[m.from].piece : '', ...m };
+}
+
 // A played move as the state and the events carry it (chess adds SAN as `san`).
 function moveJson(g, m, i) {
   const out = { ply: i + 1, move: m.move, display: m.display };
@@ -198,6 +214,7 @@ function stateJson(g) {
     legal_moves: status.over ? [] : (st.legal || []).map((e) => ({ display: e.move || e, ...expandMove(f.game, layout, pieces, e) })),
     status, claims: status.over ? [] : st.claims || [], created: g.created, updated: g.updated,
     takebacks: g.takebacks || 0,
+    last_move: g.moves.length && g.moves[g.moves.length - 1].desc ? { ply: g.moves.length, ...g.moves[g.moves.length - 1].desc } : null,
   };
 }
 
@@ -227,10 +244,12 @@ function push(g) {
   for (const res of g.listeners) flush(g, res);
 }
 
-function computerMove(g, move, display, next, delay) {
+function computerMove(g, move, display, next, delay, desc) {
+  const side = g.human_side === 'white' ? 'black' : 'white';
+  const before = g.at;
   g.thinking = setTimeout(() => {
     g.thinking = null;
-    g.moves.push({ move, display });
+    g.moves.push({ move, display, desc: describePlayed(g, move, display, before, side, desc) });
     g.at = next;
     push(g);
   }, delay);
@@ -351,14 +370,15 @@ async function api(req, res, parts) {
     // answer_delay: the answer comes only with the reply, after a long think (level 8).
     if (g.fixture.answer_delay) await new Promise((r) => setTimeout(r, g.fixture.answer_delay));
     (g.history ||= []).push({ at: g.at, n: g.moves.length }); // for a takeback
-    g.moves.push({ move: step.move, display: step.display });
+    const other = g.human_side === 'white' ? 'black' : 'white';
+    g.moves.push({ move: step.move, display: step.display, desc: describePlayed(g, step.move, step.display, g.at, g.human_side) });
     if (step.reply && g.fixture.reply_via_sse && step.mid) {
       g.at = step.mid;
       push(g);
-      computerMove(g, step.reply, step.reply_display, step.next, g.fixture.reply_via_sse);
+      computerMove(g, step.reply, step.reply_display, step.next, g.fixture.reply_via_sse, step.reply_desc);
       return send(res, 200, stateJson(g));
     }
-    if (step.reply) g.moves.push({ move: step.reply, display: step.reply_display });
+    if (step.reply) g.moves.push({ move: step.reply, display: step.reply_display, desc: describePlayed(g, step.reply, step.reply_display, step.mid || g.at, other, step.reply_desc) });
     g.at = step.next;
     push(g);
     return send(res, 200, stateJson(g));
@@ -552,7 +572,7 @@ async function analysisApi(req, res, path) {
   return send(res, 404, { error: 'not found' });
 }
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
 
 const server = createServer(async (req, res) => {
   const url = new URL(req.url, 'http://x');

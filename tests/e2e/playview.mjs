@@ -1,11 +1,65 @@
 // Browser tests of the play view's mends (the play-view issue), registered into
 // run.mjs's list: register({ test, open, assert, srv, ... }) with run.mjs's helpers.
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const catalogue = (lang) => JSON.parse(readFileSync(join(root, 'web', 'i18n', `${lang}.json`), 'utf8'));
+const readJson = (...parts) => JSON.parse(readFileSync(join(root, 'web', 'i18n', ...parts), 'utf8'));
+// A language's whole catalogue: the main file and the play view's part.
+const catalogue = (lang) => ({ ...readJson(`${lang}.json`), ...readJson('play', `${lang}.json`) });
+const LANGS = ['en', 'bn', 'as', 'fi'];
+const GAMES = ['agon', 'egara-guti', 'chess'];
+const shots = join(root, 'build', 'screenshots');
+
+// In the page: every visible text's contrast with what is painted behind it (the
+// backgrounds of its ancestors composed), WCAG 2's ratio; the failures below AA (4.5,
+// or 3 for large text).  Disabled controls are exempt (WCAG's inactive components).
+function contrastFailures() {
+  const parse = (c) => {
+    const m = /rgba?\(([^)]+)\)/.exec(c);
+    if (!m) return null;
+    const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  };
+  const lum = ({ r, g, b }) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const over = (top, bottom) => ({ r: top.r * top.a + bottom.r * (1 - top.a), g: top.g * top.a + bottom.g * (1 - top.a), b: top.b * top.a + bottom.b * (1 - top.a), a: 1 });
+  const behind = (el) => {
+    const chain = [];
+    for (let e = el; e; e = e.parentElement) chain.unshift(e);
+    let bg = { r: 255, g: 255, b: 255, a: 1 };
+    for (const e of chain) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c.a > 0) bg = over(c, bg);
+    }
+    return bg;
+  };
+  const fails = [];
+  let checked = 0;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n; (n = walker.nextNode());) {
+    if (!n.textContent.trim()) continue;
+    let el = n.parentElement;
+    if (el.closest('svg, .skip, [disabled]')) continue;
+    if (el.closest('select')) el = el.closest('select');
+    const box = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    if (!box.width || !box.height || cs.visibility === 'hidden' || !el.checkVisibility?.()) continue;
+    const fg = parse(cs.color);
+    const bg = behind(el);
+    const col = over(fg, bg);
+    const [a, b] = [lum(col), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    const size = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
+    const need = size >= 24 || (size >= 18.66 && bold) ? 3 : 4.5;
+    checked++;
+    if (ratio < need) fails.push(`"${n.textContent.trim().slice(0, 30)}" ${cs.color} on rgb(${bg.r | 0}, ${bg.g | 0}, ${bg.b | 0}) ${ratio.toFixed(2)} < ${need}`);
+  }
+  return { checked, fails: [...new Set(fails)] };
+}
 
 export function register({ test, open, assert, server, click, moveTexts, waitMoves, playFromHome, startFromPosition }) {
   test('play view: the skip link in every language; ?lang= picks the language and is remembered', async () => {
@@ -88,6 +142,277 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     await page.goto(server().url + '/#/');
     const row = await page.waitForSelector(`.game-list li[data-id="${id}"]`);
     assert((await row.textContent()).includes(catalogue('fi')['home.takebacks'].replace('{n}', '1')), 'row: ' + (await row.textContent()));
+    await page.done();
+  });
+
+  const fresh = async (opts = {}) => {
+    const page = await open(opts);
+    if (opts.media) { await page.emulateMedia(opts.media); await page.reload(); await page.waitForSelector('body[data-ready]'); }
+    return page;
+  };
+  // The page records what it animates and what it sounds.
+  const watched = async (opts = {}) => {
+    const page = await open(opts);
+    await page.addInitScript(() => {
+      window.__anims = [];
+      window.__sounds = [];
+      const orig = Element.prototype.animate;
+      Element.prototype.animate = function (frames, o) {
+        window.__anims.push({ at: this.getAttribute('data-at'), frames: frames.length, cls: this.getAttribute('class') });
+        return orig.call(this, frames, o);
+      };
+      document.addEventListener('agora:sound', (e) => window.__sounds.push(e.detail));
+    });
+    if (opts.media) await page.emulateMedia(opts.media);
+    await page.reload();
+    await page.waitForSelector('body[data-ready]');
+    return page;
+  };
+  const cat = () => fetch(server().url + '/api/catalog').then((r) => r.json());
+  // The last move of the game the page shows, as the server describes it.
+  const lastMove = async (page) => {
+    const id = decodeURIComponent(page.url().split('/').pop());
+    return (await (await fetch(`${server().url}/api/games/${id}`)).json()).last_move;
+  };
+
+  test('play view: levels named, rated and described; level 1 first, then the last choice', async () => {
+    const games = (await cat()).games;
+    const page = await fresh();
+    const en = catalogue('en');
+    for (const g of games) {
+      assert(await page.inputValue(`#level-${g.name}`) === '1', `${g.name}: the first visit is not at level 1`);
+      const texts = await page.$$eval(`#level-${g.name} option`, (n) => n.map((x) => x.textContent));
+      assert(texts.length === 8, `${g.name}: ${texts.length} levels`);
+      for (const l of g.levels) {
+        const want = `${l.level} · ${en[`level.${l.level}.name`]}` + (l.elo ? ` · Elo ${l.elo}` : '');
+        assert(texts[l.level - 1] === want, `${g.name} level ${l.level}: "${texts[l.level - 1]}", not "${want}"`);
+      }
+      assert((await page.textContent(`#level-${g.name}-about`)) === en['level.1.about'], `${g.name}: no sentence on level 1`);
+    }
+    assert(games.every((g) => g.levels.every((l) => Number.isInteger(l.elo))), 'a game without ratings in the catalogue');
+    await page.selectOption('#level-agon', '4');
+    assert((await page.textContent('#level-agon-about')) === en['level.4.about'], 'the sentence does not follow the choice');
+    await page.click('.card[data-game="agon"] .play-button');
+    await page.waitForSelector('#board svg');
+    await page.goto(server().url + '/#/');
+    await page.waitForSelector('#level-agon');
+    assert(await page.inputValue('#level-agon') === '4', 'the last choice is not remembered');
+    assert(await page.inputValue('#level-chess') === '1', 'another game took the choice');
+    await page.goto(server().url + '/#/new/agon');
+    await page.waitForSelector('#level');
+    assert(await page.inputValue('#level') === '4' && (await page.textContent('#level-about')) === en['level.4.about'], 'the new-game page');
+    // Every language names and describes every level.
+    for (const lang of LANGS.slice(1)) {
+      const c = catalogue(lang);
+      for (let l = 1; l <= 8; l++) assert(c[`level.${l}.name`] && c[`level.${l}.name`] !== en[`level.${l}.name`] && c[`level.${l}.about`] !== en[`level.${l}.about`], `${lang}: level ${l}`);
+    }
+    await page.selectOption('#lang', 'bn');
+    await page.waitForFunction((x) => document.querySelector('#level-about')?.textContent === x, catalogue('bn')['level.4.about']);
+    assert((await page.textContent('#level option[value="4"]')).startsWith('৪ · ' + catalogue('bn')['level.4.name']), 'Bengali level names');
+    await page.done();
+  });
+
+  test('play view: every Play button on a laptop\'s first screen, one whole on a phone\'s, in every language', async () => {
+    for (const lang of LANGS) {
+      for (const [viewport, all] of [[{ width: 1366, height: 768 }, true], [{ width: 390, height: 844 }, false]]) {
+        const page = await fresh({ viewport, lang });
+        const boxes = await page.$$eval('.play-button', (n) => n.map((b) => { const r = b.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; }));
+        const whole = boxes.filter((r) => r.top >= 0 && r.left >= 0 && r.bottom <= viewport.height && r.right <= viewport.width);
+        assert(boxes.length === 3, `${lang}: ${boxes.length} Play buttons`);
+        if (all) assert(whole.length === boxes.length, `${lang} ${viewport.width}x${viewport.height}: Play buttons at y ${boxes.map((r) => Math.round(r.bottom))}`);
+        else assert(whole.length >= 1, `${lang} phone: no Play button whole on the first screen (${boxes.map((r) => Math.round(r.bottom))})`);
+        await page.done();
+      }
+    }
+  });
+
+  test('play view: dark theme from the system, a remembered switch, contrast AA in both themes', async () => {
+    const page = await fresh({ media: { colorScheme: 'dark' } });
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert(await bg() === 'rgb(27, 23, 20)', 'a dark system gets ' + (await bg()));
+    assert(await page.getAttribute('#theme', 'aria-pressed') === 'true', 'the switch does not say dark');
+    await page.click('#theme');
+    assert(await bg() === 'rgb(246, 241, 231)', 'the switch does not turn it light: ' + (await bg()));
+    await page.reload();
+    await page.waitForSelector('body[data-ready]');
+    assert(await bg() === 'rgb(246, 241, 231)' && await page.getAttribute('#theme', 'aria-pressed') === 'false', 'the choice is not remembered');
+    await page.done();
+    // Contrast on the home, new-game, rules and game pages (a hint, a result), both themes.
+    let total = 0;
+    for (const theme of ['light', 'dark']) {
+      const p = await fresh({ lang: 'en' });
+      await p.evaluate((x) => localStorage.setItem('agora.theme', x), theme);
+      const pages = [['/#/', '.card'], ['/#/new/chess', 'form.new-game'], ['/#/rules/agon', '.rules']];
+      for (const [hash, sel] of pages) {
+        await p.goto(server().url + hash);
+        await p.reload();
+        await p.waitForSelector(sel);
+        const r = await p.evaluate(contrastFailures);
+        total += r.checked;
+        assert(!r.fails.length, `${theme} ${hash}: ${r.fails.join('; ')}`);
+      }
+      await p.goto(server().url + '/#/');
+      await playFromHome(p, 'egara-guti');
+      await click(p, 'd3');
+      await click(p, 'd4');
+      await waitMoves(p, 2);
+      await p.waitForSelector('#forced-hint');
+      await p.click('#notation summary');
+      let r = await p.evaluate(contrastFailures);
+      total += r.checked;
+      assert(!r.fails.length, `${theme} game: ${r.fails.join('; ')}`);
+      await p.click('#resign');
+      await p.click('#resign-yes');
+      await p.waitForSelector('#banner:not([hidden])');
+      r = await p.evaluate(contrastFailures);
+      assert(!r.fails.length, `${theme} game over: ${r.fails.join('; ')}`);
+      await p.done();
+    }
+    assert(total > 100, `only ${total} texts measured`);
+  }, { doubleOnly: true });
+
+  test('play view: the computer\'s move slides in, a chain jump by jump, a return appears; a switch and reduced motion stop it', async () => {
+    const chain = 'BBBBB/BBB/B1B/W/1WW/1WW/WWWWW w 1';
+    let page = await watched();
+    await startFromPosition(page, 'egara-guti', chain);
+    await click(page, 'a1');
+    await click(page, 'b2');
+    await waitMoves(page, 2);
+    // What the server says the reply was (the test double scripts e5xc3xa1; a real
+    // server's level 1 picks one of the compulsory captures).
+    let lm = await lastMove(page);
+    let anims = await page.evaluate(() => window.__anims);
+    const jump = anims.find((a) => a.at === lm.to);
+    assert(jump && jump.frames === lm.path.length + 1, `${lm.move} is not animated jump by jump: ` + JSON.stringify(anims));
+    if (!server().real) assert(lm.move === 'e5xc3xa1' && lm.flags.includes('chain'), 'the scripted chain');
+    const status = await page.textContent('#status');
+    const en = catalogue('en');
+    if (lm.flags.includes('chain')) assert(status.includes(en['narrate.chain.your'].replace('{jumps}', String(lm.path.length)).replace('{n}', String(lm.taken.length)).replace('{cells}', lm.captured.join(', '))), 'status: ' + status);
+    else assert(status.includes(en['narrate.took.your'].replace('{piece}', en['piece.egara.w']).replace('{cell}', lm.captured[0])), 'status: ' + status);
+    // The return: the piece grows on its new cell (no slide across the board).
+    await page.goto(server().url + '/#/');
+    await page.evaluate(() => { window.__anims = []; });
+    await startFromPosition(page, 'agon', '6/G4g1/1g6/7G1/5G3q/Qg9/2G7/g8/6G1/1g5/4Gg w');
+    await click(page, 'g3');
+    await click(page, 'f3');
+    await waitMoves(page, 2);
+    lm = await lastMove(page);
+    anims = await page.evaluate(() => window.__anims);
+    const ret = anims.find((a) => a.at === lm.to);
+    assert(lm.flags.includes('return') && ret && /arriving/.test(ret.cls) && ret.frames === 2, 'the return is not shown arriving: ' + JSON.stringify(anims));
+    const said = await page.textContent('#status');
+    assert(said.includes(en['narrate.return'].replace('{piece}', en['piece.agon.g']).replace('{cell}', lm.to)), 'status: ' + said);
+    // Off by the switch (remembered) ...
+    await page.goto(server().url + '/#/');
+    await startFromPosition(page, 'egara-guti', chain);
+    await page.uncheck('#animate-moves');
+    await page.reload();
+    await page.waitForSelector('#board svg');
+    assert(!(await page.isChecked('#animate-moves')), 'the switch is not remembered');
+    await click(page, 'a1');
+    await click(page, 'b2');
+    await waitMoves(page, 2);
+    assert(!(await page.evaluate(() => window.__anims.length)), 'animated with the switch off');
+    await page.done();
+    // ... and by the system's reduced motion.
+    page = await watched({ media: { reducedMotion: 'reduce' } });
+    await startFromPosition(page, 'egara-guti', chain);
+    await click(page, 'a1');
+    await click(page, 'b2');
+    await waitMoves(page, 2);
+    assert(!(await page.evaluate(() => window.__anims.length)), 'animated under reduced motion');
+    await page.done();
+  });
+
+  test('play view: the status says what was taken; the move list has a legend and a title on each move', async () => {
+    const page = await open();
+    await playFromHome(page, 'egara-guti');
+    await click(page, 'd3');
+    await click(page, 'd4');
+    await waitMoves(page, 2);
+    const en = catalogue('en');
+    const status = await page.textContent('#status');
+    assert(status.includes(en['narrate.took.your'].replace('{piece}', en['piece.egara.w']).replace('{cell}', 'd4')), 'status: ' + status);
+    const title = await page.getAttribute('#moves .ply[data-ply="2"]', 'title');
+    assert(title === en['title.jump'].replace('{from}', 'd5').replace('{to}', 'd3'), 'title: ' + title);
+    await page.click('#notation summary');
+    assert((await page.textContent('#notation dl')).includes(en['notation.egara.2']), 'no legend');
+    // In Finnish too.
+    await page.selectOption('#lang', 'fi');
+    await page.waitForFunction((x) => document.querySelector('#notation summary')?.textContent === x, catalogue('fi')['notation.title']);
+    assert((await page.textContent('#status')).includes(catalogue('fi')['narrate.took.your'].replace('{piece}', catalogue('fi')['piece.egara.w']).replace('{cell}', 'd4')), 'Finnish status');
+    await page.done();
+  }, { doubleOnly: true });
+
+  test('play view: sounds for a move, a capture and the end; the off switch is remembered', async () => {
+    let page = await watched();
+    await playFromHome(page, 'egara-guti');
+    await click(page, 'd3');
+    await click(page, 'd4');
+    await waitMoves(page, 2);
+    await page.waitForFunction(() => window.__sounds.includes('capture'));
+    await page.click('#resign');
+    await page.click('#resign-yes');
+    await page.waitForFunction(() => window.__sounds.includes('end'));
+    await page.goto(server().url + '/#/');
+    await playFromHome(page, 'chess');
+    await page.uncheck('#sounds');
+    await page.reload();
+    await page.waitForSelector('#board svg');
+    assert(!(await page.isChecked('#sounds')), 'the off switch is not remembered');
+    await click(page, 'e2');
+    await click(page, 'e4');
+    await waitMoves(page, 2);
+    assert(!(await page.evaluate(() => window.__sounds.length)), 'sounds while off: ' + (await page.evaluate(() => window.__sounds)));
+    await page.done();
+  }, { doubleOnly: true });
+
+  test('play view: screenshots of the home and a game in four languages, both themes, desktop and phone', async () => {
+    mkdirSync(shots, { recursive: true });
+    for (const lang of LANGS)
+      for (const theme of ['light', 'dark'])
+        for (const [name, viewport] of [['desktop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]]) {
+          const page = await fresh({ viewport, lang });
+          await page.evaluate((x) => localStorage.setItem('agora.theme', x), theme);
+          await page.reload();
+          await page.waitForSelector('body[data-ready]');
+          await page.screenshot({ path: join(shots, `home-${lang}-${theme}-${name}.png`) });
+          await playFromHome(page, 'egara-guti');
+          await click(page, 'd3');
+          await click(page, 'd4');
+          await waitMoves(page, 2);
+          await page.screenshot({ path: join(shots, `game-${lang}-${theme}-${name}.png`), fullPage: name === 'phone' });
+          await page.done();
+        }
+  }, { doubleOnly: true });
+
+  test('play view: installable; offline the pages, the rules and the lessons are read, and play says it needs the server', async () => {
+    const page = await open({ serviceWorkers: 'allow' });
+    const res = await fetch(server().url + '/manifest.webmanifest');
+    assert(res.ok && /^application\/manifest\+json/.test(res.headers.get('content-type')), 'manifest ' + res.status + ' ' + res.headers.get('content-type'));
+    const manifest = await res.json();
+    assert(manifest.icons.some((i) => i.sizes === '512x512') && manifest.icons.some((i) => i.sizes === '192x192') && manifest.start_url, 'manifest icons');
+    for (const icon of manifest.icons) assert((await fetch(server().url + '/' + icon.src)).ok, 'icon ' + icon.src);
+    assert(await page.getAttribute('link[rel="manifest"]', 'href') === 'manifest.webmanifest', 'no manifest link');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload(); // controlled by the worker from here
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    const files = JSON.parse(readFileSync(join(root, 'web', 'offline-files.json'), 'utf8'));
+    const kept = await page.evaluate(async () => (await (await caches.open('agora-v1')).keys()).map((r) => new URL(r.url).pathname));
+    for (const f of files) assert(kept.includes('/' + f), `${f} is not kept for offline`);
+    await page.context().setOffline(true);
+    await page.goto(server().url + '/#/rules/agon');
+    await page.waitForSelector('.rules h1');
+    assert(await page.isVisible('#offline-note'), 'no offline note');
+    assert((await page.textContent('#offline-note')) === catalogue('en')['offline.note'], 'the note');
+    await page.goto(server().url + '/#/');
+    await page.waitForSelector('.card');
+    await page.click('.card[data-game="chess"] .play-button');
+    await page.waitForSelector('.card .error');
+    assert(/playing needs the server/.test(await page.textContent('.card .error')), 'play offline: ' + (await page.textContent('.card .error')));
+    await page.context().setOffline(false);
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    assert(!(await page.isVisible('#offline-note')), 'the note stays online');
     await page.done();
   });
 }

@@ -64,6 +64,12 @@ async function gameEntry(game) {
   return (await catalog()).games.find((g) => g.name === game || g.aliases.includes(game));
 }
 
+/** A game's levels from the catalogue: [{level, elo}] (elo null where not rated). */
+export async function levelsOf(game) {
+  const entry = await gameEntry(game);
+  return (entry && entry.levels) || [1, 2, 3, 4, 5, 6, 7, 8].map((level) => ({ level, elo: null }));
+}
+
 export async function layoutOf(game) {
   const entry = await gameEntry(game);
   if (!entry) throw new Error(`the server has no game '${game}'`);

@@ -18,20 +18,20 @@ import { showGame } from './play.js';
 import { showAnalysis } from './analysis.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
 import { showPeople, showChallenge } from './people.js';
-import { showLevelElo } from './levels.js';
 import { showClubs, showClub } from './clubs.js';
 import { showLearn } from './learn.js';
 import { showDemo } from './demo.js';
 import { showCoordinates } from './coords.js';
 import { showOpenings } from './openings.js';
+import { levelPicker, rememberedLevel, rememberLevel } from './levels.js';
+import { themeSwitch } from './theme.js';
+import './pwa.js';
 
 const app = document.getElementById('app');
 let leave = null; // cleanup of the page being shown (closes event streams)
 
-function levelSelect(id, value = 3) {
-  const sel = h('select', { id, name: 'level' });
-  for (let l = 1; l <= 8; l++) sel.append(h('option', { value: l, selected: l === value }, num(l)));
-  return sel;
+async function levelSelect(id, game, value) {
+  return levelPicker(id, await api.levelsOf(game), value || rememberedLevel(game));
 }
 
 function sideSelect(id, value = 'white') {
@@ -41,6 +41,7 @@ function sideSelect(id, value = 'white') {
 }
 
 export async function startGame(game, level, side, position) {
+  rememberLevel(game, level);
   const state = await api.createGame({ game, level: Number(level), side, position: position || undefined });
   location.hash = `#/game/${state.id}`;
 }
@@ -69,7 +70,7 @@ async function showHome() {
   // The cards in the catalogue's order.
   for (const game of games) {
     const pic = h('div', { class: 'card-board', 'aria-hidden': 'true' });
-    const lvl = levelSelect(`level-${game}`);
+    const { select: lvl, about } = await levelSelect(`level-${game}`, game);
     const side = sideSelect(`side-${game}`);
     const msg = h('div', {});
     const card = h('article', { class: 'card', 'data-game': game },
@@ -81,7 +82,7 @@ async function showHome() {
         msg.replaceChildren();
         try { await startGame(game, lvl.value, side.value); } catch (err) { msg.replaceChildren(errorBox(err)); }
       } },
-        h('label', { for: lvl.id }, t('new.level')), lvl,
+        h('label', { for: lvl.id }, t('new.level')), lvl, about,
         h('label', { for: side.id }, t('new.side')), side,
         h('div', { class: 'actions' },
           h('button', { type: 'submit', class: 'primary play-button' }, t('home.play')),
@@ -163,8 +164,7 @@ async function showNew(game) {
   if (!(await api.gameNames()).includes(game)) return showHome();
   const q = new URLSearchParams(location.hash.split('?')[1] || '');
   document.title = `${t('new.heading', { game: t(`game.${game}`) })} — agora`;
-  const lvl = levelSelect('level', Number(q.get('level')) || 3);
-  showLevelElo(lvl, game);
+  const { select: lvl, about } = await levelSelect('level', game, Number(q.get('level')));
   const side = sideSelect('side', q.get('side') || 'white');
   const pos = h('textarea', { id: 'position', rows: 2, spellcheck: 'false' });
   const msg = h('div', {});
@@ -175,7 +175,7 @@ async function showNew(game) {
       msg.replaceChildren();
       try { await startGame(game, lvl.value, side.value, pos.value.trim()); } catch (err) { msg.replaceChildren(errorBox(err)); }
     } },
-      h('p', {}, h('label', { for: 'level' }, t('new.level')), ' ', lvl, h('span', { class: 'muted' }, ' ', t('new.level.hint'))),
+      h('p', {}, h('label', { for: 'level' }, t('new.level')), ' ', lvl, h('span', { class: 'muted' }, ' ', t('new.level.hint'))), about,
       h('p', {}, h('label', { for: 'side' }, t('new.side')), ' ', side),
       h('details', {}, h('summary', {}, t('new.position')), h('p', { class: 'muted' }, t('new.position.hint')), pos),
       h('p', {}, h('button', { type: 'submit', class: 'primary' }, t('new.start'))),
@@ -186,6 +186,7 @@ function header() {
   const sel = document.getElementById('lang');
   sel.replaceChildren(...LANGUAGES.map((code) => h('option', { value: code, selected: code === language() }, t('lang.' + code))));
   translate(document.querySelector('header'));
+  themeSwitch(document.querySelector('header.top'));
   translate(document.querySelector('footer'));
   for (const skip of document.querySelectorAll('a.skip')) skip.textContent = t(skip.dataset.i18n); // outside header and footer
 }

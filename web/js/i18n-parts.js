@@ -3,5 +3,6 @@
 // merged into it (a key may live in one file only).  One part a line.
 export const PARTS = [
   'learn',
+  'play',
   'people',
 ];

@@ -1,20 +1,36 @@
-// The computer's level's measured Elo beside the level chooser (GET /api/catalog
-// `level_elo`, where the game's engine has a table), as a guide when choosing one.
+// The level chooser of the home and new-game pages: each level's short name, its
+// measured rating (the catalogue's `levels`, from the engine profiles' tables) and a
+// sentence on how it plays.  A first visit gets level 1; later visits the level last
+// chosen for that game (remembered when a game is started).
 import { t, num } from './i18n.js';
-import { entryOf } from './api.js';
 import { h } from './dom.js';
 
-export async function showLevelElo(select, game) {
-  const entry = await entryOf(game).catch(() => null);
-  const elo = entry && entry.level_elo;
-  if (!elo || !select.parentNode) return;
-  const hint = h('span', { class: 'muted level-elo', id: `${select.id}-elo`, 'aria-live': 'polite' });
-  const show = () => {
-    const e = elo[Number(select.value) - 1];
-    hint.textContent = e ? ' ' + t('people.level.elo', { elo: num(e) }) : '';
-  };
-  select.after(hint);
-  select.setAttribute('aria-describedby', hint.id);
-  select.addEventListener('change', show);
-  show();
+const KEY = 'agora.level.';
+
+export function rememberedLevel(game) {
+  const v = Number(localStorage.getItem(KEY + game));
+  return Number.isInteger(v) && v >= 1 && v <= 8 ? v : 1;
+}
+
+export function rememberLevel(game, level) {
+  localStorage.setItem(KEY + game, String(Number(level)));
+}
+
+/** The text of one level's option: "1 · Beginner · Elo 400". */
+export function levelText(l) {
+  const parts = [num(l.level), t(`level.${l.level}.name`)];
+  if (l.elo) parts.push(t('level.elo', { elo: l.elo }));
+  return parts.join(' · ');
+}
+
+/** A select of the game's levels and the sentence on the chosen one (kept in step):
+ *  {select, about}.  `levels` as the catalogue gives them. */
+export function levelPicker(id, levels, value) {
+  const about = h('p', { class: 'level-about', id: `${id}-about`, 'aria-live': 'polite' });
+  const select = h('select', { id, name: 'level', 'aria-describedby': about.id });
+  for (const l of levels) select.append(h('option', { value: l.level, selected: l.level === value }, levelText(l)));
+  const tell = () => { about.textContent = t(`level.${select.value}.about`); };
+  select.addEventListener('change', tell);
+  tell();
+  return { select, about };
 }

@@ -14,6 +14,9 @@ import { drawBoard, neighbourInDirection } from './board.js';
 import { h } from './dom.js';
 import { showOpeningName } from './opening-name.js';
 import { cellLabel, pieceName as pieceNameOf } from './cells.js';
+import { tellLast, notationLegend, moveTitle } from './narrate.js';
+import { animateMove, motionToggle } from './animate.js';
+import { soundOfMove, soundToggle } from './sound.js';
 import { peoplePanel } from './people_panel.js';
 
 // How each game words its moments; display choices, not rules.
@@ -66,7 +69,7 @@ export async function showGame(host, id) {
   host.replaceChildren(h('div', { class: 'play', 'data-game': S.game },
     h('div', { class: 'board-col' }, boardHost, chooser),
     h('aside', { class: 'panel' }, title, status, banner, hint, controls,
-      h('h2', { class: 'moves-h' }, t('play.moves')), moveList)));
+      h('h2', { class: 'moves-h' }, t('play.moves')), moveList, notationLegend(S.game))));
   // Between two people: names, clocks, viewers and their actions (people_panel.js).
   const people = S.people ? peoplePanel(S, { act: (fn) => act(fn), refresh: () => api.getGame(S.id).then(apply, () => {}) }) : null;
   if (people) controls.before(people.el);
@@ -185,7 +188,7 @@ export async function showGame(host, id) {
     } else if (myTurn()) {
       const last = S.moves[S.moves.length - 1];
       status.textContent = busy ? t('play.sending') : t('play.yourmove', { side: t('side.' + mine()) });
-      if (!busy && last) status.append(h('span', { class: 'reply' }, t('play.theyplayed', { move: last.display })));
+      if (!busy && last) status.append(h('span', { class: 'reply' }, tellLast(S)));
     }
     else if (!api.tokenOf(S.id)) status.textContent = t('play.watching');
     else status.textContent = t(people ? 'people.theirmove' : 'play.thinking');
@@ -227,7 +230,7 @@ export async function showGame(host, id) {
       localStorage.setItem('agora.names', names ? '1' : '0');
       drawBoardNow();
     } });
-    items.push(h('label', { class: 'toggle' }, namesBox, ' ', t('play.names')));
+    items.push(h('label', { class: 'toggle' }, namesBox, ' ', t('play.names')), motionToggle(), soundToggle());
     items.push(h('button', { type: 'button', id: 'flip', onclick: () => { flipped = !flipped; drawBoardNow(); } }, t('play.flip')));
     if (!over && mineToken && !people) {
       if (cfg.drawOffer) items.push(h('button', { type: 'button', id: 'offer-draw', disabled: busy, onclick: () => act(() => api.offerDraw(S.id), 'draw') }, t('play.offerdraw')));
@@ -268,7 +271,7 @@ export async function showGame(host, id) {
         if (m.pending) return h('span', { class: 'ply pending', 'data-ply': m.ply }, m.display);
         const shown = back ? back.ply === m.ply : m === S.moves[n - 1];
         return h('button', { type: 'button', class: 'ply' + (m === S.moves[n - 1] ? ' last' : '') + (shown ? ' shown' : ''), 'data-ply': m.ply,
-          'aria-current': shown ? 'true' : null, 'aria-label': t('play.lookat', { ply: num(m.ply), move: m.display }), onclick: () => lookBack(m.ply) }, m.display);
+          'aria-current': shown ? 'true' : null, title: moveTitle(S.game, m), 'aria-label': t('play.lookat', { ply: num(m.ply), move: m.display }), onclick: () => lookBack(m.ply) }, m.display);
       };
       items.push(h('li', {}, h('span', { class: 'num' }, num(i / 2 + 1) + '.'), cellOf(plies[i], i), plies[i + 1] !== undefined ? cellOf(plies[i + 1], i + 1) : ''));
     }
@@ -334,12 +337,18 @@ export async function showGame(host, id) {
     if (state && state.id === S.id && state.moves.length > S.moves.length) pending = null;
     // Not an older state arriving late (fewer moves only after a takeback).
     const takenBack = state && (state.takebacks || 0) > (S.takebacks || 0);
+    const before = S.moves.length, wasOver = S.status.result !== 'ongoing';
     if (state && state.id === S.id && (state.moves.length >= S.moves.length || takenBack)) {
       const changed = takenBack || state.moves.length !== S.moves.length || state.status.result !== S.status.result;
       S = state;
       if (changed) { sel = null; promo = null; back = null; }
     }
     render();
+    // A new move: the computer's slides in; each move and the end have their sound.
+    if (S.moves.length > before && !takenBack) {
+      if (S.last_move && S.last_move.side !== S.human_side) animateMove(handle, S.last_move);
+      soundOfMove(S.last_move, !wasOver && S.status.result !== 'ongoing');
+    } else if (!wasOver && S.status.result !== 'ongoing') soundOfMove(null, true);
     if (S.status.result !== 'ongoing' && es) { es.close(); es = null; }
   }
 

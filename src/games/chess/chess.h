@@ -22,6 +22,7 @@ enum chess_reason {
 #define CHESS_MOVE_CASTLE (1u << 2) /* the rook's move is in also_from/also_to */
 #define CHESS_MOVE_EN_PASSANT (1u << 3)
 #define CHESS_MOVE_PROMOTION (1u << 4) /* the piece letter is in promotion */
+#define CHESS_MOVE_CHECK (1u << 5)     /* the move gives check (or mate) */
 #define CHESS_CLAIM_THREEFOLD (1u << 0)
 #define CHESS_CLAIM_FIFTY_MOVES (1u << 1)
 #define CHESS_CELL_DARK (1u << 0)

@@ -18,6 +18,7 @@ static const struct game_word move_flags[] = {
     {CHESS_MOVE_CASTLE, "castle", NULL},
     {CHESS_MOVE_EN_PASSANT, "en-passant", NULL},
     {CHESS_MOVE_PROMOTION, "promotion", NULL},
+    {CHESS_MOVE_CHECK, "check", NULL},
     {0, NULL, NULL},
 };
 static const struct game_word claims[] = {

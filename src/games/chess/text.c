@@ -55,6 +55,11 @@ void chess_describe_move(const void *st, Move m, struct move_desc *out)
         chess_square_name(to > from ? rank + 7 : rank, out->also_from);
         chess_square_name(to > from ? rank + 5 : rank + 3, out->also_to);
     }
+    struct chess_pos after = *p;
+    struct chess_undo u;
+    chess_pos_make(&after, m, &u);
+    if (chess_in_check(&after))
+        out->flags |= CHESS_MOVE_CHECK;
 }
 
 void chess_render(const void *st, char *buf, size_t size)

@@ -1,0 +1,51 @@
+// The computer's move shown moving: the piece slides from its cell along the move's
+// path (each jump of a chain in turn, a castle's rook too), a returned piece grows on
+// its new cell.  From the server's `last_move` and the board's cell centres only.
+// Off when the visitor turns it off (remembered) or asks the system for reduced motion.
+import { t } from './i18n.js';
+import { h } from './dom.js';
+
+const KEY = 'agora.motion';
+const STEP_MS = 220;
+
+export function motionWanted() {
+  return localStorage.getItem(KEY) !== 'off';
+}
+
+export function motionOn() {
+  const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return motionWanted() && !reduced;
+}
+
+/** The play page's switch. */
+export function motionToggle() {
+  return h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'animate-moves', checked: motionWanted(), onchange: (e) => {
+    localStorage.setItem(KEY, e.target.checked ? 'on' : 'off');
+  } }), ' ', t('play.animate'));
+}
+
+function slide(node, points, end) {
+  const frames = points.map((p) => ({ transform: `translate(${p.x - end.x}px, ${p.y - end.y}px)` }));
+  frames.push({ transform: 'translate(0px, 0px)' });
+  return node.animate(frames, { duration: STEP_MS * (frames.length - 1), easing: 'ease-in-out' });
+}
+
+/** Animates move `m` on the board just drawn (`handle` from drawBoard): returns the
+ *  animations started (none when motion is off). */
+export function animateMove(handle, m) {
+  if (!m || !handle || !motionOn() || typeof Element.prototype.animate !== 'function') return [];
+  const at = (cell) => handle.svg.querySelector(`.piece[data-at="${CSS.escape(cell)}"]`);
+  const out = [];
+  const node = at(m.to);
+  if (!node) return out;
+  if ((m.flags || []).includes('return')) {
+    node.classList.add('arriving');
+    out.push(node.animate([{ opacity: 0, transform: 'scale(0.2)' }, { opacity: 1, transform: 'scale(1)' }], { duration: 2 * STEP_MS, easing: 'ease-out' }));
+    return out;
+  }
+  const end = handle.point(m.to);
+  const points = [m.from, ...m.path.slice(0, -1)].map((c) => handle.point(c)).filter(Boolean);
+  if (end && points.length) out.push(slide(node, points, end));
+  if (m.also_from && m.also_to && at(m.also_to)) out.push(slide(at(m.also_to), [handle.point(m.also_from)], handle.point(m.also_to)));
+  return out;
+}
