@@ -19,7 +19,7 @@ class FakeNode { constructor() { this.gain = new FakeParam(); this.frequency = {
 globalThis.window = { AudioContext: class { constructor() { this.currentTime = 0; this.state = 'running'; this.destination = {}; } createOscillator() { return new FakeNode(); } createGain() { return new FakeNode(); } } };
 
 const { setLanguage } = await import('../../web/js/i18n.js');
-const { narrate, moveTitle } = await import('../../web/js/narrate.js');
+const { narrate, moveTitle, tellLast } = await import('../../web/js/narrate.js');
 const { soundOfMove } = await import('../../web/js/sound.js');
 
 const move = (o) => ({ ply: 1, side: 'black', from: '', to: '', path: [], captured: [], taken: [], flags: [], ...o });
@@ -40,6 +40,17 @@ test('a capture, a chain, a return, a promotion and check in words', async () =>
   await setLanguage('bn');
   assert.equal(narrate('egara-guti', move({ display: 'e5xc3xa1', path: ['c3', 'a1'], captured: ['d4', 'b2'], taken: ['W', 'W'], flags: ['capture', 'chain'] }), 'white'),
     'কম্পিউটার চাল দিয়েছে: e5xc3xa1। ২টি লাফের এক শৃঙ্খলে আপনার ২টি ঘুঁটি গেল (d4, b2)।');
+});
+
+test('between people: the opponent played it, or to a spectator White or Black', async () => {
+  await setLanguage('en');
+  const last_move = move({ ply: 1, display: 'e4', side: 'white' });
+  const S = { game: 'chess', people: true, you: 'black', human_side: 'black', moves: [{ display: 'e4' }], last_move };
+  assert.equal(tellLast(S), 'Your opponent played e4.');
+  assert.equal(tellLast({ ...S, you: null, human_side: 'white' }), 'White played e4.');
+  assert.equal(tellLast({ ...S, people: undefined, you: undefined }), 'The computer played e4.');
+  await setLanguage('fi');
+  assert.equal(tellLast(S), 'Vastustajasi pelasi e4.');
 });
 
 test('titles read the notation sign by sign', async () => {

@@ -9,9 +9,9 @@ import { pieceName } from './cells.js';
 /** One or more sentences on move `m` (a `last_move`) of `game`, for the player of
  *  side `human`: who played it, what it took, a return and where, a chain and how
  *  many pieces, a promotion, check. */
-export function narrate(game, m, human) {
-  const mine = m.side === human;
-  const out = [t(mine ? 'narrate.you' : 'play.theyplayed', { move: m.display })];
+export function narrate(game, m, human, who = 'computer') {
+  const mine = who !== 'spectator' && m.side === human;
+  const out = [mine ? t('narrate.you', { move: m.display }) : playedBy(who, m)];
   const flags = m.flags || [];
   const taken = m.taken || [];
   const whose = mine ? 'their' : 'your';
@@ -29,12 +29,27 @@ export function narrate(game, m, human) {
   return out.join(' ');
 }
 
-/** What the status line says of the last move of state `S` (the computer's reply). */
+/** Who moved against the reader: the computer, the opponent (a game between people),
+ *  or, to a spectator, White or Black by name. */
+function playedBy(who, m) {
+  if (who === 'opponent') return t('narrate.opponent', { move: m.display });
+  if (who === 'spectator') return t('narrate.sideplayed', { side: t(`side.${m.side}`), move: m.display });
+  return t('play.theyplayed', { move: m.display });
+}
+
+/** Who the reader of state `S` is facing: see playedBy. */
+export function readerOf(S) {
+  if (!S.people) return 'computer';
+  return S.you ? 'opponent' : 'spectator';
+}
+
+/** What the status line says of the last move of state `S` (the other side's). */
 export function tellLast(S) {
   const m = S.last_move;
   const last = S.moves[S.moves.length - 1];
-  if (m && last && m.ply === S.moves.length) return narrate(S.game, m, S.human_side);
-  return last ? t('play.theyplayed', { move: last.display }) : '';
+  const who = readerOf(S);
+  if (m && last && m.ply === S.moves.length) return narrate(S.game, m, S.human_side, who);
+  return last ? playedBy(who, { display: last.display, side: last.side || '' }) : '';
 }
 
 // The signs of each game's notation, in the order the legend lists them.
