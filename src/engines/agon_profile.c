@@ -8,6 +8,8 @@
 
 #define AB ENGINE_ALGO_ALPHABETA
 
+extern const struct puzzle_rules agon_puzzle_rules; /* agon_puzzles.c */
+
 const struct engine_profile agon_profile = {
     .game = &agon_game,
     .algo = AB,
@@ -30,4 +32,5 @@ const struct engine_profile agon_profile = {
     .win_k = 0.00478,
     /* An 80-ply review: 9 s of CPU here (2026-12, a shared 2-core machine: 14 s). */
     .review_nodes = 400000,
+    .puzzles = &agon_puzzle_rules,
 };

@@ -16,6 +16,8 @@
 
 #define AB ENGINE_ALGO_ALPHABETA
 
+extern const struct puzzle_rules egara_puzzle_rules; /* egara_puzzles.c */
+
 const struct engine_profile egara_profile = {
     .game = &egara_game,
     .algo = AB,
@@ -38,4 +40,5 @@ const struct engine_profile egara_profile = {
     .win_k = 0.00837,
     /* An 80-ply review: 8.5 s of CPU here (2026-12, a shared 2-core machine: 15 s). */
     .review_nodes = 800000,
+    .puzzles = &egara_puzzle_rules,
 };
