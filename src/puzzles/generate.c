@@ -124,18 +124,60 @@ void puzzle_gen_close(struct puzzle_gen *pg)
         fclose(pg->out);
     engine_free(pg->engine);
     free(pg->seen);
+    free(pg->scratch);
     memset(pg, 0, sizeof *pg);
 }
 
-int puzzle_gen_position(struct puzzle_gen *pg, const void *st, int *plies)
+/* A glance before the find budget: a search of an eighth of it that sees no gain of
+ * half a decisive score (and no proven win), or a position won already (the static
+ * score decisive) where it sees no proven win, is left alone.  Most positions
+ * of a game are such; the glance changes nothing that `check` proves. */
+static int worth_a_look(struct puzzle_gen *pg, void *st)
+{
+    const struct puzzle_rules *rules = engine_profile_of(pg->g)->puzzles;
+    engine_clear(pg->engine);
+    struct engine_limits lim = {0};
+    lim.nodes = pg->find_nodes / 8 + 1;
+    lim.contempt = -1;
+    lim.threads = 1;
+    struct engine_result r;
+    if (!engine_go(pg->engine, pg->g, st, 0, &lim, 0, &r))
+        return 0;
+    if (r.score <= -SCORE_INFINITE || r.score >= SCORE_INFINITE)
+        return 1;
+    if (r.score >= ENGINE_WIN_BOUND)
+        return 1;
+    /* Won already: only a proven win could make a puzzle of it, and the glance saw none. */
+    return r.score >= rules->win / 2 && search_evaluate(pg->g, st) < rules->win;
+}
+
+/* Judge the position as its text says (no history before it), as `check` will. */
+static int judge_text(struct puzzle_gen *pg, const char *text, int *plies);
+
+int puzzle_gen_position(struct puzzle_gen *pg, const void *game_st, int *plies)
+{
+    char text[POSITION_TEXT_MAX];
+    pg->g->write_position(game_st, text, sizeof text);
+    return judge_text(pg, text, plies);
+}
+
+static int judge_text(struct puzzle_gen *pg, const char *text, int *plies)
 {
     const struct game *g = pg->g;
-    char text[POSITION_TEXT_MAX];
-    g->write_position(st, text, sizeof text);
     uint64_t h = puzzle_text_hash(text);
     if (seen_add(pg, h, 0) != 0)
         return 0;
+    char err[ERROR_TEXT_MAX];
+    if (!pg->scratch)
+        pg->scratch = game_state_new(g);
+    void *st = pg->scratch;
+    if (!st || g->parse_position(st, text, err, sizeof err) != 0)
+        return 0;
     pg->positions++;
+    if (!worth_a_look(pg, st)) {
+        pg->rejected[PUZZLE_NO_WIN]++;
+        return 0;
+    }
     struct puzzle_solution s;
     enum puzzle_reject why = puzzle_solve(g, st, pg->find_nodes, pg->engine, &s);
     if (why != PUZZLE_OK) {

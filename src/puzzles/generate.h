@@ -23,6 +23,7 @@ struct puzzle_gen {
     long rejected[PUZZLE_NO_MEMORY + 1]; /* at the find budget, by reason */
     double cpu_start;                    /* process CPU seconds at the start */
     struct engine *engine;
+    void *scratch; /* the position judged, read from its text */
     /* The hashes of the positions in the file (open addressing). */
     uint64_t *seen;
     size_t seen_size, seen_count;
@@ -34,7 +35,9 @@ int puzzle_gen_open(struct puzzle_gen *pg, const struct game *g, const char *pat
                     size_t err_size);
 void puzzle_gen_close(struct puzzle_gen *pg);
 
-/* Judge one position; 1 when a puzzle was written (its plies into *plies), else 0. */
+/* Judge one position, as its position text says (without the game's history, as
+ * `agora puzzles check` reads it); 1 when a puzzle was written (its plies into
+ * *plies), else 0. */
 int puzzle_gen_position(struct puzzle_gen *pg, const void *st, int *plies);
 
 /* Self-play games `first`..`first + count - 1` (each seeded by its number and `seed`):
@@ -46,5 +49,5 @@ int puzzle_gen_selfplay(struct puzzle_gen *pg, int count, uint64_t seed);
  * err naming the bad record. */
 int puzzle_gen_records(struct puzzle_gen *pg, const char *text, char *err, size_t err_size);
 
-/* Chess-like speed: puzzles proven per CPU minute so far. */
+/* Speed: puzzles proven per CPU minute (of this process) so far. */
 double puzzle_gen_rate(const struct puzzle_gen *pg);

@@ -1,4 +1,4 @@
-/* Chess puzzles: what wins (a mate, or a gain of three pawns or more) and the themes of
+/* Chess puzzles: what wins (a mate, or a gain of two and a half pawns or more) and the themes of
  * a solution, read from the board before and after each of the solver's moves. */
 #include "engines/puzzle_rules.h"
 #include "games/chess/chess.h"
@@ -163,8 +163,8 @@ static int chess_puzzle_themes(void *st, const Move *line, int n, const char **o
 }
 
 const struct puzzle_rules chess_puzzle_rules = {
-    .win = 300,
-    .not_win = 120,
+    .win = 250,
+    .not_win = 100,
     .max_steps = 5,
     .find_nodes = 8000,
     .prove_nodes = 50000,
