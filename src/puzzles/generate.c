@@ -15,7 +15,7 @@
 #define GEN_OPENING_PLIES 6 /* random plies before the levels play */
 #define GEN_MAX_PLIES 300
 #define GEN_LEVEL_LOW 1
-#define GEN_LEVEL_HIGH 6
+#define GEN_LEVEL_HIGH 4
 #define GEN_PER_GAME 4 /* puzzles of one game at most: variety over many games */
 
 static double cpu_seconds(void)
