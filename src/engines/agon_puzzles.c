@@ -61,6 +61,8 @@ static int agon_puzzle_themes(void *st, const Move *line, int n, const char **ou
     return k;
 }
 
+static const char *const agon_easy[] = {"formation-in-1", "formation-in-2", NULL};
+
 const struct puzzle_rules agon_puzzle_rules = {
     .win = ENGINE_WIN_BOUND,
     .not_win = ENGINE_WIN_BOUND - 1,
@@ -68,5 +70,6 @@ const struct puzzle_rules agon_puzzle_rules = {
     .find_nodes = 8000,
     .prove_nodes = 40000,
     .theme_names = agon_themes,
+    .easy_themes = agon_easy,
     .themes = agon_puzzle_themes,
 };

@@ -50,6 +50,8 @@ static int egara_puzzle_themes(void *st, const Move *line, int n, const char **o
     return k;
 }
 
+static const char *const egara_easy[] = {"elimination-in-1", "elimination-in-2", NULL};
+
 const struct puzzle_rules egara_puzzle_rules = {
     .win = 200,
     .not_win = 60,
@@ -57,5 +59,6 @@ const struct puzzle_rules egara_puzzle_rules = {
     .find_nodes = 8000,
     .prove_nodes = 40000,
     .theme_names = egara_themes,
+    .easy_themes = egara_easy,
     .themes = egara_puzzle_themes,
 };

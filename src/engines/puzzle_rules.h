@@ -29,6 +29,8 @@ struct puzzle_rules {
     uint64_t find_nodes, prove_nodes;
     /* Every theme this game can find, by its stable name ("fork"), NULL-terminated. */
     const char *const *theme_names;
+    /* The themes of the easy track for beginners (the shortest wins), NULL-terminated. */
+    const char *const *easy_themes;
     /* The themes of the solution `line[0..n)` played from `st` (the solver's move
      * first, the replies between): their names into out[0..max), the count.  `st` may be
      * changed during the call and is left as it was given. */

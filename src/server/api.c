@@ -20,6 +20,7 @@
 #include "engines/engine.h"
 #include "games/registry.h"
 #include "json_out.h"
+#include "puzzles_api.h"
 #include "ratelimit.h"
 #include "server_state.h"
 #include "session.h"
@@ -557,7 +558,7 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         snprintf(r->path, sizeof r->path, "%s", path);
         return;
     }
-    if (analysis_route(srv, req, path, r))
+    if (analysis_route(srv, req, path, r) || puzzles_route(srv, req, path, r))
         return;
     if (!strcmp(path, "/api/catalog")) {
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {

@@ -20,6 +20,7 @@ struct MHD_Daemon;
 struct analysis_job;
 struct review_job;
 struct ratelimit;
+struct puzzle_set;
 struct session;
 struct store;
 struct worker_slot;
@@ -34,6 +35,7 @@ struct server {
     int port;
     atomic_int stopping;
     struct ratelimit *limiter;
+    struct puzzle_set *puzzles; /* puzzle_set.c: the shipped puzzles and their ratings */
 
     /* cache.c */
     pthread_mutex_t cache_mu;

@@ -162,6 +162,8 @@ static int chess_puzzle_themes(void *st, const Move *line, int n, const char **o
     return k;
 }
 
+static const char *const chess_easy[] = {"mate-in-1", "mate-in-2", NULL};
+
 const struct puzzle_rules chess_puzzle_rules = {
     .win = 250,
     .not_win = 100,
@@ -169,5 +171,6 @@ const struct puzzle_rules chess_puzzle_rules = {
     .find_nodes = 8000,
     .prove_nodes = 50000,
     .theme_names = chess_themes,
+    .easy_themes = chess_easy,
     .themes = chess_puzzle_themes,
 };
