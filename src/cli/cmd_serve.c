@@ -16,6 +16,7 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
     struct server_config cfg;
     server_config_default(&cfg);
+    cfg.puzzles_dir = "data/puzzles";
     const char *book_path = NULL;
     for (int i = 0; i < argc; i++) {
         const char *opt = argv[i];

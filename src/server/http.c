@@ -523,7 +523,6 @@ void server_config_default(struct server_config *cfg)
     cfg->db_path = "agora.db";
     cfg->sync = STORE_SYNC_NORMAL; /* survives kill -9; see API.md "Guarantees" */
     cfg->web_dir = "web";
-    cfg->puzzles_dir = "data/puzzles";
     cfg->http_threads = 8;
     cfg->engine_workers = 2;
     cfg->committers = 8;
