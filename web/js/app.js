@@ -6,12 +6,14 @@
 //   #/rules/GAME       rules
 //   #/analysis/GAME    the analysis board (?position=&moves=, or ?game=ID) — analysis.js
 //   #/review/ID        a game's review on the analysis board
+//   #/puzzles[/GAME]   puzzles — puzzles.js
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard } from './board.js';
 import { h } from './dom.js';
 import { showGame } from './play.js';
 import { showAnalysis } from './analysis.js';
+import { showPuzzles, showPuzzleHome } from './puzzles.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
 
 const app = document.getElementById('app');
@@ -52,7 +54,8 @@ async function showHome() {
     h('section', { class: 'finished', id: 'finished', 'aria-labelledby': 'finished-h', hidden: true },
       h('h2', { id: 'finished-h' }, t('home.finished')),
       h('div', { id: 'finished-list' })),
-    h('p', { class: 'analysis-links' }, t('home.analyse'), ' ', games.map((g) => h('a', { class: 'button small', href: `#/analysis/${g}` }, t(`game.${g}`)))));
+    h('p', { class: 'analysis-links' }, t('home.analyse'), ' ', games.map((g) => h('a', { class: 'button small', href: `#/analysis/${g}` }, t(`game.${g}`)))),
+    h('p', { class: 'puzzle-links' }, h('a', { class: 'button', id: 'puzzles-link', href: '#/puzzles' }, t('pz.home'))));
   app.replaceChildren(page);
   // The cards in the catalogue's order.
   for (const game of games) {
@@ -185,6 +188,7 @@ async function route() {
     else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
+    else if (parts[0] === 'puzzles') leave = parts[1] ? await showPuzzles(app, decodeURIComponent(parts[1]), new URLSearchParams(location.hash.split('?')[1] || '')) : await showPuzzleHome(app);
     else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);
     else await showHome();
   } catch (err) {
