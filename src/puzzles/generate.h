@@ -41,8 +41,9 @@ void puzzle_gen_close(struct puzzle_gen *pg);
 int puzzle_gen_position(struct puzzle_gen *pg, const void *st, int *plies);
 
 /* Self-play games `first`..`first + count - 1` (each seeded by its number and `seed`):
- * each from a few seeded random plies, the sides at levels drawn from 1..4 (the shallow ones: cheap games, and their mistakes make the puzzles).  Resumes
- * at the game OUT.progress names.  0, or -1 without memory. */
+ * each from a few seeded random plies, the sides at levels drawn from 1..4 (the shallow ones: cheap
+ * games, and their mistakes make the puzzles).  Resumes at the game OUT.progress names.  0, or -1
+ * without memory. */
 int puzzle_gen_selfplay(struct puzzle_gen *pg, int count, uint64_t seed);
 
 /* Every position of every record in `text` (the game's record format). 0, or -1 with
