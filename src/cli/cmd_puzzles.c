@@ -31,7 +31,7 @@ static int generate(int argc, char **argv, struct cli_io *io)
         return CLI_BAD_INPUT;
     const char *from = NULL, *out = NULL;
     long selfplay = 100, seed = 1, target = 0, find = 0, prove = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             return cli_error(io, "puzzles: %s needs a value", a);
@@ -54,7 +54,6 @@ static int generate(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "puzzles: unknown option '%s'", a);
         if (rc)
             return CLI_BAD_INPUT;
-        i++;
     }
     char *text = NULL;
     if (from) {
