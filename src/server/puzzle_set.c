@@ -96,7 +96,8 @@ int puzzle_set_load(struct puzzle_set *ps, const char *dir, struct store *store,
         if (read_file(ps, game_registry[i], path, &cap, err, err_size) != 0)
             return -1;
     }
-    qsort(ps->items, (size_t)ps->n, sizeof *ps->items, by_id);
+    if (ps->n > 1)
+        qsort(ps->items, (size_t)ps->n, sizeof *ps->items, by_id);
     for (int i = 1; i < ps->n; i++)
         if (!strcmp(ps->items[i].e.id, ps->items[i - 1].e.id))
             return fail(err, err_size, "puzzle id %s is there twice", ps->items[i].e.id);
@@ -115,6 +116,8 @@ void puzzle_set_free(struct puzzle_set *ps)
 
 struct puzzle_item *puzzle_set_find(struct puzzle_set *ps, const char *id)
 {
+    if (ps->n == 0)
+        return NULL;
     struct puzzle_item key;
     snprintf(key.e.id, sizeof key.e.id, "%s", id);
     return bsearch(&key, ps->items, (size_t)ps->n, sizeof *ps->items, by_id);

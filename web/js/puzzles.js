@@ -13,6 +13,7 @@ import { drawBoard, neighbourInDirection } from './board.js';
 import { h } from './dom.js';
 import { cellLabel } from './cells.js';
 import * as api from './api.js';
+import { cellsInText } from './play.js';
 
 const TOKEN = 'agora.puzzle-token';
 const REPLY_MS = 450; // the computer's reply follows the player's move after a moment
@@ -209,17 +210,11 @@ export async function showPuzzles(host, game, query) {
     }
   }
 
-  // The cells a move text names, in order (the legal move's own from/path when known).
+  // The cells a move of the position on the board goes through (its legal move's own
+  // from and path; a move text read by cell names otherwise).
   function cellsOf(text) {
     const mv = (pos.legal_moves || []).find((m) => m.move === text);
-    if (mv) return [mv.from, ...mv.path];
-    const out = [];
-    const sorted = [...names].sort((a, b) => b.length - a.length);
-    for (let i = 0; i < text.length;) {
-      const hit = sorted.find((n) => text.startsWith(n, i));
-      if (hit) { out.push(hit); i += hit.length; } else i++;
-    }
-    return out;
+    return mv ? [mv.from, ...mv.path] : cellsInText(text, names);
   }
 
   async function judge() {
@@ -235,18 +230,7 @@ export async function showPuzzles(host, game, query) {
   function showStep(k) {
     pos = P.steps[k];
     const lastMove = pos.moves[pos.moves.length - 1];
-    shown = { pieces: piecesOf(pos), last: lastMove ? cellsOf2(lastMove.move) : [] };
-  }
-
-  // Cells of a move of an earlier position (no legal move list to ask): by name.
-  function cellsOf2(text) {
-    const out = [];
-    const sorted = [...names].sort((a, b) => b.length - a.length);
-    for (let i = 0; i < text.length;) {
-      const hit = sorted.find((n) => text.startsWith(n, i));
-      if (hit) { out.push(hit); i += hit.length; } else i++;
-    }
-    return out;
+    shown = { pieces: piecesOf(pos), last: lastMove ? cellsInText(lastMove.move, names) : [] };
   }
 
   function played(mv) {
