@@ -12,6 +12,7 @@
 #   make setup        install missing Debian packages (idempotent)
 #   make run          setup, build, and start the server: http://127.0.0.1:8080/
 #   make loadtest     bounded load test of the server on loopback (tools/loadtest)
+#   make loadtest-people  500 games between simulated people (tools/loadtest-people)
 #   make tune         Texel-tune the chess evaluation on TEXEL_DATA (tools/texel-data.sh
 #                     makes the games), rewriting src/games/chess/eval_weights.h
 #   make winfit       fit the win-chance curve of WINFIT_GAME's engine scores on self-play
@@ -42,7 +43,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test test-only setup fuzz fuzz-server bench loadtest clean check-format \
+.PHONY: all run test test-only setup fuzz fuzz-server bench loadtest loadtest-people clean check-format \
 	perft-full bench-perft tune winfit FORCE
 all: agora
 
@@ -102,6 +103,12 @@ build/loadtest: tools/loadtest.c
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
 
+# tools/loadtest-people: games between people under load (each player waits for the
+# opponent's move event, then answers).
+build/loadtest-people: tools/loadtest_people.c
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
+
 # tools/puzzle-latency runs it beside tools/loadtest: the next-puzzle request's p99.
 build/puzzle-latency: tools/puzzle_latency.c
 	@mkdir -p build
@@ -154,6 +161,9 @@ bench: agora
 
 loadtest:
 	tools/loadtest
+
+loadtest-people:
+	tools/loadtest-people
 
 perft-full: agora
 	scripts/perft-epd

@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t body_len = (size_t)(end - body);
 
     char url[600];
-    int u = data[1] % 16;
+    int u = data[1] % 19;
     if (u < 9)
         snprintf(url, sizeof url, "/api/games/%s%s%s", game_id, ops[u], tail);
     else if (u == 9)
@@ -109,8 +109,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(url, sizeof url, "/api/analysis%s", tail);
     else if (u == 14)
         snprintf(url, sizeof url, "/api/reviews%s", tail);
-    else
+    else if (u == 15)
         snprintf(url, sizeof url, "/api/games/%s/review%s", game_id, tail);
+    else if (u == 16) /* people: challenges and their accepts */
+        snprintf(url, sizeof url, "/api/challenges%s", tail);
+    else if (u == 17)
+        snprintf(url, sizeof url, "/api/seeks%s", tail);
+    else
+        snprintf(url, sizeof url, "/api/clubs%s", tail);
     char auth_buf[300];
     const char *auth = NULL;
     switch (data[2] % 4) {

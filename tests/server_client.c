@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -242,6 +243,28 @@ int sse_post(struct sse_reader *r, int port, const char *path, const char *body,
     return r->status;
 }
 
+int sse_get(struct sse_reader *r, int port, const char *path, const char *extra_headers)
+{
+    memset(r, 0, sizeof *r);
+    r->cap = 8192;
+    r->buf = calloc(1, r->cap);
+    r->fd = test_connect(port);
+    if (r->fd < 0)
+        return 0;
+    char head[2048];
+    int n = snprintf(head, sizeof head, "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n%s\r\n", path,
+                     extra_headers ? extra_headers : "");
+    if (send_all(r->fd, head, (size_t)n) != 0)
+        return 0;
+    char *end;
+    while (!(end = strstr(r->buf, "\r\n\r\n")))
+        if (!sse_fill(r, 10000))
+            return 0;
+    sscanf(r->buf, "HTTP/%*s %d", &r->status);
+    sse_take(r, (size_t)(end + 4 - r->buf));
+    return r->status;
+}
+
 char *sse_next(struct sse_reader *r, char *event, size_t event_size, int timeout_ms)
 {
     for (;;) {
@@ -276,4 +299,28 @@ void sse_close(struct sse_reader *r)
     r->fd = -1;
     free(r->buf);
     r->buf = NULL;
+}
+
+pid_t test_spawn_agora(int port, const char *db)
+{
+    char portbuf[16];
+    snprintf(portbuf, sizeof portbuf, "%d", port);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        execl("./agora", "agora", "serve", "--port", portbuf, "--db", db, "--web", "/nonexistent",
+              "--new-games-per-minute", "0", (char *)NULL);
+        _exit(127);
+    }
+    /* Ready when it answers. */
+    for (int i = 0; i < 200 && pid > 0; i++) {
+        struct http_reply r;
+        if (http_call(port, "GET", "/api/nothing", NULL, NULL, 0, NULL, &r) == 0) {
+            http_reply_free(&r);
+            return pid;
+        }
+        usleep(20 * 1000);
+    }
+    return pid;
 }

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct http_reply {
     int status; /* 0 when the connection failed */
@@ -35,6 +36,10 @@ void test_rmdir(const char *dir);
 /* A loopback port nothing listens on now. */
 int test_free_port(void);
 
+/* `./agora serve` on the port and database in a child process (stdout to /dev/null),
+ * returned once it answers; its pid (kill it; waitpid). */
+pid_t test_spawn_agora(int port, const char *db);
+
 /* GET /api/games/ID: the state (caller decrefs), or NULL unless 200. */
 json_t *api_get_state(int port, const char *id);
 /* POST /api/games/ID/moves {"move": MOVE} with the token; the HTTP status, *out the reply. */
@@ -53,6 +58,8 @@ struct sse_reader {
  * stays in r->buf. */
 int sse_post(struct sse_reader *r, int port, const char *path, const char *body,
              const char *extra_headers);
+/* The same for a GET (a game's event stream). */
+int sse_get(struct sse_reader *r, int port, const char *path, const char *extra_headers);
 /* The next event within timeout_ms: its name into `event` and its data (malloc'ed), or
  * NULL at the end of the stream (or timeout).  Comments are skipped. */
 char *sse_next(struct sse_reader *r, char *event, size_t event_size, int timeout_ms);

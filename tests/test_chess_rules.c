@@ -536,3 +536,19 @@ TEST(chess_polyglot_keys)
         free(st);
     }
 }
+
+/* A fallen flag is a draw when the other side cannot mate (struct game can_win). */
+TEST(chess_can_win_after_a_flag)
+{
+    const struct game *g = &chess_game;
+    void *st = game_state_new(g);
+    char err[128];
+    CHECK_EQ_INT(g->parse_position(st, "k7/8/8/8/8/8/7Q/K7 w - - 0 1", err, sizeof err), 0);
+    CHECK_EQ_INT(g->can_win(st, SIDE_WHITE), 1);
+    CHECK_EQ_INT(g->can_win(st, SIDE_BLACK), 0);
+    CHECK_EQ_INT(g->parse_position(st, "k7/8/8/8/8/8/8/K5nN w - - 0 1", err, sizeof err), 0);
+    CHECK_EQ_INT(g->can_win(st, SIDE_WHITE), 1); /* K+N v K+N: a mate exists */
+    CHECK_EQ_INT(g->parse_position(st, "k7/8/8/8/8/8/7B/K7 w - - 0 1", err, sizeof err), 0);
+    CHECK_EQ_INT(g->can_win(st, SIDE_WHITE), 0); /* dead */
+    free(st);
+}

@@ -155,30 +155,6 @@ static void *load_player(void *arg)
     return NULL;
 }
 
-static pid_t spawn_server(int port, const char *db)
-{
-    char portbuf[16];
-    snprintf(portbuf, sizeof portbuf, "%d", port);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        dup2(devnull, 1);
-        execl("./agora", "agora", "serve", "--port", portbuf, "--db", db, "--web", "/nonexistent",
-              "--new-games-per-minute", "0", (char *)NULL);
-        _exit(127);
-    }
-    /* Ready when it answers. */
-    for (int i = 0; i < 200 && pid > 0; i++) {
-        struct http_reply r;
-        if (http_call(port, "GET", "/api/nothing", NULL, NULL, 0, NULL, &r) == 0) {
-            http_reply_free(&r);
-            return pid;
-        }
-        usleep(20 * 1000);
-    }
-    return pid;
-}
-
 TEST(server_kill9_loses_no_acknowledged_move)
 {
     if (access("./agora", X_OK) != 0)
@@ -187,7 +163,7 @@ TEST(server_kill9_loses_no_acknowledged_move)
     test_tmpdir(dir, sizeof dir);
     snprintf(db, sizeof db, "%s/kill.db", dir);
     int port = test_free_port();
-    pid_t pid = spawn_server(port, db);
+    pid_t pid = test_spawn_agora(port, db);
     CHECK(pid > 0);
     enum { PLAYERS = 8 };
     struct load_game games[PLAYERS];
@@ -205,7 +181,7 @@ TEST(server_kill9_loses_no_acknowledged_move)
     stop = true;
     for (int i = 0; i < PLAYERS; i++)
         pthread_join(th[i], NULL);
-    pid = spawn_server(port, db);
+    pid = test_spawn_agora(port, db);
     int checked = 0, moves = 0;
     for (int i = 0; i < PLAYERS; i++) {
         if (!games[i].acked)

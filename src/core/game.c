@@ -26,6 +26,9 @@ static const struct game_word core_reasons[] = {
     {REASON_RESIGNATION, "resignation", "resignation"},
     {REASON_TIME, "time", "time ran out"},
     {REASON_ADJUDICATION, "adjudication", "adjudicated"},
+    {REASON_ABORTED, "aborted", "the game was aborted"},
+    {REASON_ABANDONED, "abandoned", "the game was abandoned"},
+    {REASON_TIMEOUT_DRAW, "timeout-draw", "time ran out, but the other side could not win"},
     {0, NULL, NULL},
 };
 

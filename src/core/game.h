@@ -36,6 +36,9 @@ enum reason {
     REASON_RESIGNATION = 15,
     REASON_TIME = 16,
     REASON_ADJUDICATION = 17, /* a match or server cap, not a rule */
+    REASON_ABORTED = 18,      /* ended before both sides had moved: no result */
+    REASON_ABANDONED = 19,    /* the side to move stayed away; the other claimed the win */
+    REASON_TIMEOUT_DRAW = 20, /* time ran out, and the other side could not have won */
 };
 
 /* A name for a number a game gives (an end reason, a flag bit): `name` stable, for
@@ -196,6 +199,11 @@ struct game {
                         const struct game_status *final, char *buf, size_t size);
     long (*read_record)(const char *text, void *st, struct record_header *h, char *result,
                         size_t result_size, char *err, size_t err_size);
+
+    /* Optional: 0 when `side` cannot win from here by any series of legal moves
+     * (chess: the other side's flag falls, and this one has too little to mate), so a
+     * fallen flag is a draw; NULL: a side can always win (a fallen flag loses); else 1. */
+    int (*can_win)(const void *st, enum side side);
 };
 
 const char *result_name(enum result r);

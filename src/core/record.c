@@ -115,7 +115,9 @@ static const char *termination(const struct game_status *s)
     if (s->result == RESULT_ONGOING)
         return "unterminated";
     switch (s->reason) {
-    case REASON_TIME: return "time forfeit";
+    case REASON_TIME:
+    case REASON_TIMEOUT_DRAW: return "time forfeit";
+    case REASON_ABANDONED: return "abandoned";
     case REASON_ADJUDICATION: return "adjudication";
     default: return "normal";
     }

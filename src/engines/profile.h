@@ -44,6 +44,13 @@ struct engine_book_hook {
     /* 1 with *out (a legal move of st), 0 when the book has none, -1 with err. */
     int (*pick)(const void *book, const void *st, struct rng *r, Move *out, char *err,
                 size_t err_size);
+    /* Every book move of st (legal moves) with its weight, at most max: their count,
+     * or -1 with err. */
+    int (*moves)(const void *book, const void *st, Move *out, unsigned *weight, int max, char *err,
+                 size_t err_size);
+    /* A file of the game's records naming opening positions (its tags name them),
+     * read by the game's own record reader (engines/book_names.h); NULL: none. */
+    const char *names_path;
 };
 
 struct engine_profile {
@@ -111,5 +118,11 @@ void engine_book_close(struct engine_book *list);
  * be read. */
 int engine_book_pick(const struct engine_book *list, const struct game *g, const void *st,
                      struct rng *r, Move *out, char *err, size_t err_size);
+/* Every move of the book of g in `list` for `st` with its weight, at most max: their
+ * count (0 also when the list has no book of g), or -1 with err. */
+int engine_book_moves(const struct engine_book *list, const struct game *g, const void *st,
+                      Move *out, unsigned *weight, int max, char *err, size_t err_size);
+/* The file naming a game's opening positions (installed or not), or NULL: none. */
+const char *engine_book_names_default(const struct engine_profile *p);
 /* The path a book was opened from. */
 const char *engine_book_path(const struct engine_book *b);

@@ -189,6 +189,20 @@ int engine_book_pick(const struct engine_book *list, const struct game *g, const
     return 0;
 }
 
+int engine_book_moves(const struct engine_book *list, const struct game *g, const void *st,
+                      Move *out, unsigned *weight, int max, char *err, size_t err_size)
+{
+    for (; list; list = list->next)
+        if (list->profile->game == g && list->profile->book->moves)
+            return list->profile->book->moves(list->impl, st, out, weight, max, err, err_size);
+    return 0;
+}
+
+const char *engine_book_names_default(const struct engine_profile *p)
+{
+    return p->book ? p->book->names_path : NULL;
+}
+
 const char *engine_book_path(const struct engine_book *b)
 {
     return b->path;

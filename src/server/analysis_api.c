@@ -15,6 +15,7 @@
 #include "core/record.h"
 #include "games/registry.h"
 #include "json_out.h"
+#include "openings_api.h"
 #include "review_jobs.h"
 #include "server_state.h"
 #include "session.h"
@@ -316,13 +317,27 @@ static int read_record_position(json_t *body, struct body_position *p, struct ap
 }
 
 /* The record's tree, between a position's moves and its legal moves. */
-static void tree_out(struct jout *j, void *ctx)
+/* The fields a bare position may add before its legal moves: a record's tree, and
+ * with "book": true the opening book's moves and the opening's name. */
+struct position_extras {
+    struct server *srv;
+    const struct body_position *p;
+    bool book;
+};
+
+static void extras_out(struct jout *j, void *ctx)
 {
-    jout_key(j, "tree");
-    jout_raw(j, ctx);
+    const struct position_extras *x = ctx;
+    if (x->p->tree) {
+        jout_key(j, "tree");
+        jout_raw(j, x->p->tree);
+    }
+    if (x->book)
+        openings_book_out(x->srv, x->p->g, x->p->start, x->p->moves, x->p->n_moves, x->p->st, j);
 }
 
-static void handle_position(const struct api_request *req, struct api_response *r)
+static void handle_position(struct server *srv, const struct api_request *req,
+                            struct api_response *r)
 {
     json_t *body = api_body_object(req, false, r);
     if (!body)
@@ -330,6 +345,8 @@ static void handle_position(const struct api_request *req, struct api_response *
     struct body_position p;
     int rc = json_object_get(body, "record") ? read_record_position(body, &p, r)
                                              : read_position(body, &p, r);
+    struct position_extras x = {
+        .srv = srv, .p = &p, .book = json_is_true(json_object_get(body, "book"))};
     json_decref(body);
     if (rc != 0)
         return;
@@ -338,8 +355,8 @@ static void handle_position(const struct api_request *req, struct api_response *
                               .start = p.start,
                               .moves = p.moves,
                               .n_moves = p.n_moves,
-                              .before_legal = p.tree ? tree_out : NULL,
-                              .ctx = p.tree};
+                              .before_legal = p.tree || x.book ? extras_out : NULL,
+                              .ctx = &x};
     p.g->status(p.st, &v.status);
     api_set_text(r, 200, position_text(&v));
     body_position_free(&p);
@@ -560,7 +577,7 @@ int analysis_route(struct server *srv, const struct api_request *req, const char
     bool post = !strcmp(req->method, "POST");
     if (!strcmp(path, "/api/positions")) {
         if (post)
-            handle_position(req, r);
+            handle_position(srv, req, r);
         else
             api_set_error(r, 405, "use POST here");
         return 1;

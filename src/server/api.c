@@ -16,10 +16,15 @@
 
 #include "analysis_api.h"
 #include "cache.h"
+#include "clubs_api.h"
 #include "core/error.h"
 #include "engines/engine.h"
+#include "engines/profile.h"
 #include "games/registry.h"
 #include "json_out.h"
+#include "openings_api.h"
+#include "people_api.h"
+#include "people_game_api.h"
 #include "puzzles_api.h"
 #include "ratelimit.h"
 #include "server_state.h"
@@ -106,10 +111,15 @@ static void handle_catalog(struct api_response *r)
             start = json_string(pos);
             free(st);
         }
-        json_array_append_new(games,
-                              json_pack("{sssssosososisi}", "name", g->name, "title", g->title,
-                                        "aliases", aliases, "start_position", start, "layout",
-                                        layout_json(g), "level_min", 1, "level_max", 8));
+        /* The levels' measured Elo, where the engine profile has one (a guide). */
+        const struct engine_profile *prof = engine_profile_of(g);
+        json_t *elo = prof && engine_level_elo(prof, 1) ? json_array() : json_null();
+        for (int l = 1; json_is_array(elo) && l <= 8; l++)
+            json_array_append_new(elo, json_integer(engine_level_elo(prof, l)));
+        json_array_append_new(games, json_pack("{sssssosososisiso}", "name", g->name, "title",
+                                               g->title, "aliases", aliases, "start_position",
+                                               start, "layout", layout_json(g), "level_min", 1,
+                                               "level_max", 8, "level_elo", elo));
     }
     json_t *j = json_object();
     json_object_set_new(j, "games", games);
@@ -414,8 +424,9 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     static const struct {
         const char *op, *method;
     } ops[] = {
-        {"", "GET"},       {"moves", "POST"}, {"resign", "POST"}, {"draw", "POST"},
-        {"claim", "POST"}, {"events", "GET"}, {"record", "GET"},  {"takeback", "POST"},
+        {"", "GET"},       {"moves", "POST"},   {"resign", "POST"},    {"draw", "POST"},
+        {"claim", "POST"}, {"events", "GET"},   {"record", "GET"},     {"takeback", "POST"},
+        {"abort", "POST"}, {"rematch", "POST"}, {"claim-win", "POST"},
     };
     const char *want = NULL;
     for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !want; i++)
@@ -423,7 +434,9 @@ static void handle_game(struct server *srv, const struct api_request *req, const
             want = ops[i].method;
     if (!want) {
         api_set_error(
-            r, 404, "no such operation '%s' (moves, resign, draw, claim, takeback, events, record)",
+            r, 404,
+            "no such operation '%s' (moves, resign, draw, claim, takeback, abort, rematch, "
+            "claim-win, events, record)",
             op);
         return;
     }
@@ -445,6 +458,15 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     }
     pthread_mutex_lock(&s->mu);
     json_t *body = NULL;
+    if (s->row.people && strcmp(op, "events") && strcmp(op, "record")) {
+        /* Between people: each side acts with its own token (people_api.c). */
+        people_game_op(srv, req, s, op, r);
+        goto out;
+    }
+    if (!strcmp(op, "abort") || !strcmp(op, "rematch") || !strcmp(op, "claim-win")) {
+        api_set_error(r, 409, "'%s' is for games between people", op);
+        goto out;
+    }
     if (!strcmp(want, "POST")) {
         if (authorize(req, s, r) != 0 ||
             !(body = api_body_object(req, strcmp(op, "moves") != 0, r)))
@@ -462,6 +484,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         r->status = 200;
         r->session = s;
         r->stream_from = stream_start(req->last_event_id, s->n_stored);
+        r->stream_viewer = people_stream_is_viewer(req, s);
     } else if (!strcmp(op, "record")) {
         r->kind = API_DONE;
         r->status = 200;
@@ -558,7 +581,9 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         snprintf(r->path, sizeof r->path, "%s", path);
         return;
     }
-    if (analysis_route(srv, req, path, r) || puzzles_route(srv, req, path, r))
+    if (analysis_route(srv, req, path, r) || openings_route(srv, req, path, r) ||
+        people_route(srv, req, path, r) || clubs_route(srv, req, path, r) ||
+        puzzles_route(srv, req, path, r))
         return;
     if (!strcmp(path, "/api/catalog")) {
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {

@@ -32,6 +32,7 @@ struct api_request {
     const char *method, *url, *authorization, *last_event_id, *client;
     /* The Origin, Host and Content-Type headers (NULL when absent): cross-site checks. */
     const char *origin, *host, *content_type;
+    const char *seat; /* the query's ?seat= (a player's event stream), or NULL */
     const char *body;
     size_t body_len;
     bool body_too_large;
@@ -44,6 +45,7 @@ struct api_response {
     const char *content_type;
     struct session *session;  /* API_WAIT: lock it and check; API_STREAM: its game (a ref) */
     int stream_from;          /* API_STREAM: moves the client already has */
+    bool stream_viewer;       /* API_STREAM: a spectator's (counted in the game's viewers) */
     char path[4200];          /* API_STATIC: the file */
     struct analysis_job *job; /* API_ANALYSIS: the queued analysis (a reference) */
 };

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "games/registry.h"
+#include "people.h"
 #include "server_state.h"
 #include "session.h"
 
@@ -143,7 +144,8 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
         fail(err, err_size, "game %s is of an unknown kind '%s'", id, row.game);
     else
         s = session_new(srv, g, &row, err, err_size);
-    if (s && session_replay(s, moves, n, err, err_size) != 0) {
+    if (s && (session_replay(s, moves, n, err, err_size) != 0 ||
+              (row.people && people_load(s, err, err_size) != 0))) {
         session_free(s);
         s = NULL;
     }

@@ -15,8 +15,12 @@
 #include "analysis_jobs.h"
 #include "api.h"
 #include "cache.h"
+#include "clock.h"
 #include "core/error.h"
 #include "games/registry.h"
+#include "openings_api.h"
+#include "people.h"
+#include "people_json.h"
 #include "puzzle_set.h"
 #include "ratelimit.h"
 #include "review_jobs.h"
@@ -48,6 +52,8 @@ struct stream {
     int sent;          /* moves already sent: the stream's last event id */
     int takebacks;     /* the game's takebacks when the stream last looked */
     bool end_sent;     /* the final "end" event went out */
+    bool viewer;       /* a spectator's, counted in s->viewers */
+    unsigned version;  /* people games: the changes other than moves already told */
 };
 
 /* The security headers of every answer, files and API alike: the page may run only the
@@ -123,6 +129,12 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         n += k;
         st->sent++;
     }
+    if (st->version != s->version && s->row.people && !st->end_sent) {
+        size_t k = event_update_text(s, buf + n, max - n);
+        if (k)
+            st->version = s->version;
+        n += k;
+    }
     if (!n && st->sent == s->n_stored && !st->end_sent && session_over(s)) {
         n = event_end_text(s, buf, max);
         st->end_sent = true;
@@ -159,6 +171,10 @@ static void stream_free(void *cls)
             *p = st->w.next;
             break;
         }
+    if (st->viewer) {
+        s->viewers--;
+        people_touch(s);
+    }
     pthread_mutex_unlock(&s->mu);
     cache_put(s);
     free(st);
@@ -185,6 +201,12 @@ static enum MHD_Result start_stream(struct conn *c, struct api_response *ar)
     st->takebacks = s->row.takebacks;
     st->w.next = s->watchers;
     s->watchers = &st->w;
+    st->viewer = ar->stream_viewer;
+    if (st->viewer) {
+        s->viewers++;
+        people_touch(s);
+    }
+    st->version = s->version;
     pthread_mutex_unlock(&s->mu);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
@@ -456,6 +478,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         .host = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
         .content_type =
             MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE),
+        .seat = MHD_lookup_connection_value(mc, MHD_GET_ARGUMENT_KIND, "seat"),
         .client = client,
         .body = c->body ? c->body : "",
         .body_len = c->len,
@@ -563,6 +586,7 @@ void server_stop(struct server *srv)
     if (!srv)
         return;
     atomic_store(&srv->stopping, 1);
+    clock_stop(srv);
     if (srv->buckets) {
         /* Answer every waiting request (the workers drain the queue), end every stream,
          * then stop the daemon, which must hold no suspended connection. */
@@ -580,6 +604,7 @@ void server_stop(struct server *srv)
     if (srv->store)
         srv->store->ops->close(srv->store);
     ratelimit_free(srv->limiter);
+    openings_free(srv);
     free(srv);
 }
 
@@ -591,6 +616,7 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         return NULL;
     }
     srv->cfg = *cfg;
+    openings_init(srv);
     snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
     srv->cfg.host = srv->host;
     if (srv->cfg.cache_games <= 0) {
@@ -639,7 +665,7 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         goto fail;
     }
     if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0 ||
-        review_jobs_start(srv, err, err_size) != 0)
+        review_jobs_start(srv, err, err_size) != 0 || clock_start(srv, err, err_size) != 0)
         goto fail;
     if (cfg->no_http)
         return srv;

@@ -73,7 +73,7 @@ static int read_file(struct puzzle_set *ps, const struct game *g, const char *pa
     return rc;
 }
 
-static void stored_rating(void *ctx, const char *id, const struct store_rating *r)
+static void stored_rating(void *ctx, const char *id, const struct store_puzzle_rating *r)
 {
     struct puzzle_item *it = puzzle_set_find(ctx, id);
     if (!it)

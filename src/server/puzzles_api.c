@@ -64,13 +64,13 @@ static int player_token(const struct api_request *req, char *buf, struct api_res
 }
 
 static void player_rating(struct server *srv, const char *hash, const struct game *g,
-                          struct store_rating *out)
+                          struct store_puzzle_rating *out)
 {
     char err[ERROR_TEXT_MAX];
     struct glicko2 initial = glicko2_initial();
     if (srv->store->ops->puzzle_player(srv->store, hash, g->name, out, err, sizeof err) != 0)
-        *out =
-            (struct store_rating){initial.rating, initial.deviation, initial.volatility, 0, 0, 0};
+        *out = (struct store_puzzle_rating){
+            initial.rating, initial.deviation, initial.volatility, 0, 0, 0};
 }
 
 /* ---- GET /api/puzzles ----------------------------------------------------------- */
@@ -250,7 +250,7 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     if (fresh < 0)
         return;
     token_hash(token, hash);
-    struct store_rating pr;
+    struct store_puzzle_rating pr;
     player_rating(srv, hash, g, &pr);
     struct seen_ids seen = {0};
     if (!fresh && srv->store->ops->puzzle_attempted(srv->store, hash, g->name, seen_add, &seen, err,
@@ -404,7 +404,7 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     token_hash(tok, hash);
     /* Attempts one at a time: a player's rating is read, updated and stored whole. */
     pthread_mutex_lock(&ps->attempt_mu);
-    struct store_rating pr;
+    struct store_puzzle_rating pr;
     player_rating(srv, hash, g, &pr);
     pthread_mutex_lock(&ps->mu);
     struct glicko2 zr = it->r;

@@ -41,6 +41,9 @@ struct server_config {
     int review_threads;             /* threads for reviews (the lowest priority); 0: none (503) */
     int review_max;                 /* reviews queued or running at most (503 beyond) */
     int64_t review_nodes;           /* tests: nodes per reviewed position (0: the game's budget) */
+    int64_t challenge_ms;           /* an invite link's life (0: 7 days) */
+    int64_t seek_ms;                /* a seek's life in the lobby (0: 15 minutes) */
+    int64_t abandon_ms;             /* away this long, the opponent may claim (0: 120 s) */
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */

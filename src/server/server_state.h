@@ -13,11 +13,13 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "server.h"
 
 struct MHD_Daemon;
 struct analysis_job;
+struct book_names;
 struct review_job;
 struct ratelimit;
 struct puzzle_set;
@@ -75,6 +77,14 @@ struct server {
     pthread_cond_t an_watch_cv;
     bool an_inited, an_closed, an_watching;
 
+    /* clock.c: the timer that ends games whose flag fell, woken at the earliest
+     * deadline the store knows (ck_mu a leaf). */
+    pthread_mutex_t ck_mu;
+    pthread_cond_t ck_cv;
+    pthread_t ck_thread;
+    bool ck_running, ck_kicked;
+    int64_t ck_until; /* when it wakes next */
+
     /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
     pthread_mutex_t rv_mu;
     pthread_cond_t rv_cv;
@@ -83,4 +93,12 @@ struct server {
     pthread_t *rv_threads;
     int n_rv_threads;
     bool rv_inited, rv_closed;
+
+    /* openings_api.c: each game's opening names (by registry index), read on first
+     * use under names_mu (a leaf). */
+#define SERVER_NAMED_GAMES 16
+    pthread_mutex_t names_mu;
+    bool names_inited;
+    bool names_tried[SERVER_NAMED_GAMES];
+    struct book_names *names[SERVER_NAMED_GAMES];
 };

@@ -50,10 +50,11 @@ void session_free(struct session *s)
     pthread_mutex_destroy(&s->mu);
     free(s->st);
     free(s->moves);
+    free(s->move_ms);
     free(s);
 }
 
-static int append_move(struct session *s, const char *text, const char *display)
+int session_append(struct session *s, const char *text, const char *display)
 {
     if (s->n_moves == s->cap_moves) {
         int cap = s->cap_moves ? 2 * s->cap_moves : 64;
@@ -81,7 +82,7 @@ int session_replay(struct session *s, char (*moves)[MOVE_TEXT_MAX], int n, char 
                         i + 1, moves[i]);
         game_move_display(s->g, s->st, m, display, sizeof display);
         s->g->make_move(s->st, m);
-        if (append_move(s, moves[i], display) != 0)
+        if (session_append(s, moves[i], display) != 0)
             return fail(err, err_size, "out of memory");
         s->n_stored = s->n_moves;
     }
@@ -108,7 +109,8 @@ bool session_over(const struct session *s)
 
 bool session_computer_to_move(const struct session *s)
 {
-    return !session_over(s) && (int)s->g->side_to_move(s->st) != s->row.human_side;
+    return !s->row.people && !session_over(s) &&
+           (int)s->g->side_to_move(s->st) != s->row.human_side;
 }
 
 /* Store the moves made since the last commit (s->n_stored .. s->n_moves) with the
@@ -169,7 +171,7 @@ int session_play(struct session *s, Move m, bool defer, char *err, size_t err_si
         gs.result = RESULT_DRAW;
         gs.reason = REASON_ADJUDICATION;
     }
-    if (append_move(s, text, display) != 0) {
+    if (session_append(s, text, display) != 0) {
         g->unmake_move(s->st, m);
         return fail(err, err_size, "out of memory");
     }

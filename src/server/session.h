@@ -70,6 +70,13 @@ struct session {
     struct session *commit_next;   /* the commit queue's link (workers.c), under jobs_mu */
     struct session_waiter *waiter; /* to answer when the computer has moved */
     struct session_watch *watchers;
+    /* A game between people (people.h): each stored move's time of receipt, the count
+     * of changes other than moves (offers, viewers) the event streams follow, and the
+     * open event streams of non-players. */
+    int64_t *move_ms;
+    int cap_move_ms;
+    unsigned version;
+    int viewers;
 };
 
 struct session *session_new(struct server *srv, const struct game *g, const struct store_game *row,
@@ -105,6 +112,8 @@ int session_end(struct session *s, enum result r, int why, char *err, size_t err
  * (workers_schedule) set job_pending; session_commit clears it. */
 void session_think(struct session *s, const atomic_int *stop);
 void session_commit(struct session *s);
+/* Append a move's texts to the game's list (people.c); -1 without memory. */
+int session_append(struct session *s, const char *text, const char *display);
 /* Wake the suspended watchers: there is news. */
 void session_notify(struct session *s);
 /* The wall clock in milliseconds (the store's timestamps). */

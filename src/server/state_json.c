@@ -10,6 +10,7 @@
 #include "core/record.h"
 #include "games/registry.h"
 #include "json_out.h"
+#include "people_json.h"
 #include "session.h"
 
 static const char *side_name(int side)
@@ -227,20 +228,32 @@ char *position_text(const struct position_view *v)
     return jout_finish(&j);
 }
 
+struct turn {
+    const struct session *s;
+    int viewer; /* the side whose turn "your_turn" asks about; -1 none */
+};
+
 /* A game's fields between its moves and its legal moves. */
 static void turn_out(struct jout *j, void *ctx)
 {
-    const struct session *s = ctx;
+    const struct turn *t = ctx;
+    const struct session *s = t->s;
     struct game_status gs;
     session_status(s, &gs);
     jout_kbool(j, "your_turn",
-               gs.result == RESULT_ONGOING && (int)s->g->side_to_move(s->st) == s->row.human_side);
+               gs.result == RESULT_ONGOING && (int)s->g->side_to_move(s->st) == t->viewer);
     jout_kbool(j, "thinking", s->job_pending);
 }
 
 char *state_text(const struct session *s, const char *token, const char *draw)
 {
+    return state_text_as(s, s->row.human_side, token, draw);
+}
+
+char *state_text_as(const struct session *s, int viewer, const char *token, const char *draw)
+{
     const struct store_game *row = &s->row;
+    struct turn turn = {s, viewer};
     struct position_view v = {
         .g = s->g,
         .st = s->st,
@@ -248,7 +261,7 @@ char *state_text(const struct session *s, const char *token, const char *draw)
         .moves = s->moves,
         .n_moves = s->n_moves,
         .before_legal = turn_out,
-        .ctx = (void *)s,
+        .ctx = &turn,
     };
     session_status(s, &v.status);
     struct jout j;
@@ -258,8 +271,12 @@ char *state_text(const struct session *s, const char *token, const char *draw)
     jout_kstr(&j, "game", s->g->name);
     jout_kstr(&j, "title", s->g->title);
     jout_kint(&j, "level", row->level);
-    jout_kstr(&j, "human_side", side_name(row->human_side));
+    /* Between people: the viewer's side (white for a spectator), as the page draws it. */
+    jout_kstr(&j, "human_side",
+              side_name(row->people ? (viewer < 0 ? SIDE_WHITE : viewer) : row->human_side));
     position_fields(&j, &v);
+    if (row->people)
+        people_state_out(&j, s, viewer, server_now_ms());
     time_out(&j, "created", row->created_ms);
     time_out(&j, "updated", row->updated_ms);
     jout_kint(&j, "takebacks", row->takebacks);
@@ -307,6 +324,8 @@ size_t event_move_text(const struct session *s, int k, char *buf, size_t size)
     jout_kbool(&j, "last", k == s->n_stored);
     jout_key(&j, "status");
     status_out(&j, s->g, &gs);
+    if (s->row.people)
+        people_clock_out(&j, s, server_now_ms());
     jout_close(&j, '}');
     char *data = jout_finish(&j);
     int n = snprintf(buf, size, "id: %d\nevent: move\ndata: %s\n\n", k, data ? data : "{}");
@@ -360,8 +379,13 @@ char *record_text(const struct session *s)
     record_set_tag(h, "Site", "agora");
     record_set_tag(h, "Date", date);
     record_set_tag(h, "Round", "-");
-    record_set_tag(h, "White", s->row.human_side == SIDE_WHITE ? "Player" : "agora");
-    record_set_tag(h, "Black", s->row.human_side == SIDE_BLACK ? "Player" : "agora");
+    if (s->row.people) {
+        record_set_tag(h, "White", s->row.white_name);
+        record_set_tag(h, "Black", s->row.black_name);
+    } else {
+        record_set_tag(h, "White", s->row.human_side == SIDE_WHITE ? "Player" : "agora");
+        record_set_tag(h, "Black", s->row.human_side == SIDE_BLACK ? "Player" : "agora");
+    }
     char takebacks[16];
     snprintf(takebacks, sizeof takebacks, "%d", s->row.takebacks);
     if (s->row.takebacks > 0) /* the player took moves back against the computer */

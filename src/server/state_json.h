@@ -33,6 +33,8 @@ char *position_text(const struct position_view *v);
 /* A game's state as JSON text (malloc'ed; NULL without memory), with the new
  * game's token and the draw offer's answer when given. */
 char *state_text(const struct session *s, const char *token, const char *draw);
+/* The same as seen by `viewer` (a side, or -1: a spectator), for games between people. */
+char *state_text_as(const struct session *s, int viewer, const char *token, const char *draw);
 /* A summary for the history list, as one value. */
 void summary_out(struct jout *j, const struct store_game *row);
 /* A game's board geometry (static): shape, cells with coordinates, edges. */

@@ -10,7 +10,7 @@ static int db_fail(sqlite3 *db, char *err, size_t err_size, const char *what)
     return fail(err, err_size, "database: %s: %s", what, sqlite3_errmsg(db));
 }
 
-static void read_rating(sqlite3_stmt *st, int col, struct store_rating *out)
+static void read_rating(sqlite3_stmt *st, int col, struct store_puzzle_rating *out)
 {
     out->rating = sqlite3_column_double(st, col);
     out->deviation = sqlite3_column_double(st, col + 1);
@@ -20,7 +20,7 @@ static void read_rating(sqlite3_stmt *st, int col, struct store_rating *out)
 }
 
 int store_puzzles_player(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash, const char *game,
-                         struct store_rating *out, char *err, size_t err_size)
+                         struct store_puzzle_rating *out, char *err, size_t err_size)
 {
     pthread_mutex_lock(mu);
     sqlite3_stmt *st = NULL;
@@ -61,7 +61,7 @@ int store_puzzles_ratings(sqlite3 *db, pthread_mutex_t *mu, store_puzzle_rating_
     } else {
         int step;
         while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-            struct store_rating r = {0};
+            struct store_puzzle_rating r = {0};
             read_rating(st, 1, &r);
             fn(ctx, (const char *)sqlite3_column_text(st, 0), &r);
         }
@@ -104,7 +104,7 @@ static int exec(sqlite3 *db, const char *sql)
     return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-static int bind_rating(sqlite3_stmt *st, int first, const struct store_rating *r)
+static int bind_rating(sqlite3_stmt *st, int first, const struct store_puzzle_rating *r)
 {
     return sqlite3_bind_double(st, first, r->rating) |
            sqlite3_bind_double(st, first + 1, r->deviation) |

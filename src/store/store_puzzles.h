@@ -24,7 +24,7 @@
     " PRIMARY KEY (token_hash, game, puzzle_id)) WITHOUT ROWID;"
 
 int store_puzzles_player(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash, const char *game,
-                         struct store_rating *out, char *err, size_t err_size);
+                         struct store_puzzle_rating *out, char *err, size_t err_size);
 int store_puzzles_ratings(sqlite3 *db, pthread_mutex_t *mu, store_puzzle_rating_fn fn, void *ctx,
                           char *err, size_t err_size);
 int store_puzzles_attempted(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash,

@@ -18,6 +18,7 @@
 
 #include "checkpoint.h"
 #include "core/error.h"
+#include "sqlite_private.h"
 #include "store.h"
 #include "store_puzzles.h"
 
@@ -48,7 +49,11 @@ enum stmt_id {
 #define GAME_COLUMNS                                                                               \
     "id, game, level, human_side, start, token_hash, seed, created_ms,"                            \
     " max(updated_ms, COALESCE((SELECT max(created_ms) FROM moves WHERE game_id = games.id), 0))," \
-    " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id), takebacks"
+    " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id), takebacks,"           \
+    " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
+    " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
+    " deadline_ms, white_rating, black_rating, rated_done, club_id, white_rating_after,"           \
+    " black_rating_after"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
@@ -60,7 +65,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SELECT_GAME] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
     [ST_SELECT_MOVES] = "SELECT ply, move FROM moves WHERE game_id = ?1 ORDER BY ply",
     [ST_SELECT_BY_TOKEN] = "SELECT " GAME_COLUMNS " FROM games"
-                           " WHERE token_hash = ?1 ORDER BY created_ms DESC, id LIMIT ?2",
+                           " WHERE token_hash = ?1 OR white_hash = ?1 OR black_hash = ?1"
+                           " ORDER BY created_ms DESC, id LIMIT ?2",
     [ST_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
     [ST_PUT_REVIEW] = "INSERT OR REPLACE INTO reviews (id, game, created_ms, body)"
                       " VALUES (?1, ?2, ?3, ?4)",
@@ -98,7 +104,58 @@ static const char *const migration[] = {
     " body TEXT NOT NULL);",
     /* 1 -> 2: the count of takebacks of a game */
     "ALTER TABLE games ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0;",
-    /* 2 -> 3: puzzles: ratings of players and puzzles, and the attempts (store_puzzles.c) */
+    /* 2 -> 3: games between people (store.h struct store_game), challenges and seeks,
+     * players' display names */
+    "ALTER TABLE games ADD COLUMN people INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN white_hash TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN black_hash TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN white_name TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN black_name TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN clock_initial_ms INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN clock_increment_ms INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN days INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN takeback_offer INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rematch_id TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN white_rating INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN black_rating INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rated_done INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN white_rating_after INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN black_rating_after INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN club_id TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX games_by_club ON games (club_id, created_ms) WHERE club_id <> '';"
+    "CREATE INDEX games_by_white ON games (white_hash);"
+    "CREATE INDEX games_by_black ON games (black_hash);"
+    "CREATE INDEX games_by_deadline ON games (deadline_ms) WHERE deadline_ms > 0 AND result = 0;"
+    "CREATE TABLE challenges ("
+    " id TEXT PRIMARY KEY, game TEXT NOT NULL, clock_initial_ms INTEGER NOT NULL,"
+    " clock_increment_ms INTEGER NOT NULL, days INTEGER NOT NULL, side INTEGER NOT NULL,"
+    " rated INTEGER NOT NULL, lobby INTEGER NOT NULL, creator_hash TEXT NOT NULL,"
+    " creator_name TEXT NOT NULL, status INTEGER NOT NULL, game_id TEXT NOT NULL,"
+    " created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,"
+    " creator_rating INTEGER NOT NULL DEFAULT 0, club_id TEXT NOT NULL DEFAULT '');"
+    "CREATE INDEX challenges_by_club ON challenges (club_id, status) WHERE club_id <> '';"
+    "CREATE TABLE clubs ("
+    " id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL,"
+    " languages TEXT NOT NULL, invite TEXT NOT NULL, creator_hash TEXT NOT NULL,"
+    " created_ms INTEGER NOT NULL);"
+    "CREATE TABLE club_members ("
+    " club_id TEXT NOT NULL, token_hash TEXT NOT NULL, member_id TEXT NOT NULL,"
+    " name TEXT NOT NULL, role INTEGER NOT NULL, joined_ms INTEGER NOT NULL,"
+    " PRIMARY KEY (club_id, token_hash)) WITHOUT ROWID;"
+    "CREATE INDEX club_members_by_token ON club_members (token_hash);"
+    "CREATE INDEX challenges_seeks ON challenges (lobby, status, expires_ms);"
+    "CREATE TABLE players ("
+    " token_hash TEXT PRIMARY KEY, name TEXT NOT NULL, created_ms INTEGER NOT NULL,"
+    " updated_ms INTEGER NOT NULL);"
+    "CREATE TABLE ratings ("
+    " token_hash TEXT NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL, rating REAL NOT NULL,"
+    " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
+    " updated_ms INTEGER NOT NULL, PRIMARY KEY (token_hash, game, class)) WITHOUT ROWID;",
+    /* 3 -> 4: puzzles: ratings of players and puzzles, and the attempts (store_puzzles.c) */
     STORE_PUZZLES_SCHEMA,
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
@@ -142,9 +199,12 @@ static int migrate(sqlite3 *db, char **msg)
 }
 
 /* One queued write. */
-enum write_kind { W_GAME, W_MOVE, W_RESULT, W_TAKEBACK };
+enum write_kind { W_GAME, W_MOVE, W_RESULT, W_TAKEBACK, W_CUSTOM };
 struct write {
     enum write_kind kind;
+    sqlite_fn fn; /* W_CUSTOM: the write (sqlite_private.h), its context and name */
+    void *ctx;
+    const char *what;
     const struct store_game *row; /* W_GAME */
     const char *id;
     const char *const *moves; /* W_MOVE: `count` of them from ply `ply`; W_TAKEBACK: keep `ply` */
@@ -167,6 +227,11 @@ struct sqlite_store {
     struct write *q_head, *q_tail;
     bool committing;
     struct checkpointer *ckpt; /* NULL: SQLite's own checkpoints (in-memory databases) */
+    /* Statements of the backend's other files (sqlite_store_stmt), by their SQL. */
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } extra[SQLITE_EXTRA_STMTS];
 };
 
 static int db_fail(struct sqlite_store *s, char *err, size_t err_size, const char *what)
@@ -205,6 +270,35 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *row)
     row->reason = sqlite3_column_int(st, 10);
     row->plies = sqlite3_column_int(st, 11);
     row->takebacks = sqlite3_column_int(st, 12);
+    row->people = sqlite3_column_int(st, 13);
+    copy_text(row->white_hash, sizeof row->white_hash, sqlite3_column_text(st, 14));
+    copy_text(row->black_hash, sizeof row->black_hash, sqlite3_column_text(st, 15));
+    copy_text(row->white_name, sizeof row->white_name, sqlite3_column_text(st, 16));
+    copy_text(row->black_name, sizeof row->black_name, sqlite3_column_text(st, 17));
+    row->clock_initial_ms = sqlite3_column_int64(st, 18);
+    row->clock_increment_ms = sqlite3_column_int64(st, 19);
+    row->days = sqlite3_column_int(st, 20);
+    row->rated = sqlite3_column_int(st, 21);
+    row->draw_offer = sqlite3_column_int(st, 22);
+    row->takeback_offer = sqlite3_column_int(st, 23);
+    row->rematch_offer = sqlite3_column_int(st, 24);
+    copy_text(row->rematch_id, sizeof row->rematch_id, sqlite3_column_text(st, 25));
+    row->deadline_ms = sqlite3_column_int64(st, 26);
+    row->white_rating = sqlite3_column_int(st, 27);
+    row->black_rating = sqlite3_column_int(st, 28);
+    row->rated_done = sqlite3_column_int(st, 29);
+    copy_text(row->club_id, sizeof row->club_id, sqlite3_column_text(st, 30));
+    row->white_rating_after = sqlite3_column_int(st, 31);
+    row->black_rating_after = sqlite3_column_int(st, 32);
+}
+
+const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
+const char sqlite_club_games_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE club_id = ?1"
+                                     " ORDER BY created_ms DESC, id LIMIT ?2";
+
+void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row)
+{
+    read_game_row(st, row);
 }
 
 static int insert_game(struct sqlite_store *s, const struct store_game *row)
@@ -280,8 +374,14 @@ static int take_back(struct sqlite_store *s, const struct write *w)
     return run(s, st);
 }
 
-static int write_one(struct sqlite_store *s, const struct write *w)
+static int write_one(struct sqlite_store *s, struct write *w)
 {
+    if (w->kind == W_CUSTOM) {
+        int rc = w->fn(&s->base, s->db, w->ctx);
+        if (rc > 0)
+            w->rc = 1; /* refused: rolled back like a failure, without an error */
+        return rc;
+    }
     return w->kind == W_GAME       ? insert_game(s, w->row)
            : w->kind == W_MOVE     ? insert_moves(s, w)
            : w->kind == W_TAKEBACK ? take_back(s, w)
@@ -292,18 +392,27 @@ static int write_one(struct sqlite_store *s, const struct write *w)
  * transaction with others (alone, a failure rolls the transaction back instead). */
 static void apply_write(struct sqlite_store *s, struct write *w, bool alone)
 {
-    static const char *const what[] = {"create game", "store moves", "end game", "take back"};
+    static const char *const what[] = {"create game", "store moves", "end game", "take back",
+                                       "write"};
+    const char *name = w->kind == W_CUSTOM && w->what ? w->what : what[w->kind];
     if (alone) {
-        if (write_one(s, w) != 0)
-            w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
+        int rc = write_one(s, w);
+        if (rc < 0)
+            w->rc = db_fail(s, w->err, sizeof w->err, name);
+        else if (rc > 0)
+            w->err[0] = 0;
         return;
     }
     if (run(s, s->stmt[ST_SAVEPOINT]) != 0) {
         w->rc = db_fail(s, w->err, sizeof w->err, "savepoint");
         return;
     }
-    if (write_one(s, w) != 0) {
-        w->rc = db_fail(s, w->err, sizeof w->err, what[w->kind]);
+    int rc = write_one(s, w);
+    if (rc != 0) {
+        if (rc < 0)
+            w->rc = db_fail(s, w->err, sizeof w->err, name);
+        else
+            w->err[0] = 0;
         run(s, s->stmt[ST_ROLLBACK_TO]);
     }
     run(s, s->stmt[ST_RELEASE]);
@@ -329,7 +438,7 @@ static void commit_batch(struct sqlite_store *s, struct write *batch)
     }
     if (rc != 0)
         for (struct write *w = batch; w; w = w->next) {
-            w->rc = -1;
+            w->rc = -1; /* a refused write (rc 1) was rolled back too: now an error */
             snprintf(w->err, sizeof w->err, "%s", err);
         }
     pthread_mutex_unlock(&s->mu);
@@ -369,6 +478,41 @@ static int submit(struct sqlite_store *s, struct write *w, char *err, size_t err
     if (w->rc != 0)
         fail(err, err_size, "%s", w->err);
     return w->rc;
+}
+
+int sqlite_store_write(struct store *base, sqlite_fn fn, void *ctx, const char *what, char *err,
+                       size_t err_size)
+{
+    struct write w = {.kind = W_CUSTOM, .fn = fn, .ctx = ctx, .what = what};
+    return submit((struct sqlite_store *)base, &w, err, err_size);
+}
+
+int sqlite_store_read(struct store *base, sqlite_fn fn, void *ctx, const char *what, char *err,
+                      size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->mu);
+    int rc = fn(base, s->db, ctx);
+    if (rc < 0)
+        db_fail(s, err, err_size, what);
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+sqlite3_stmt *sqlite_store_stmt(struct store *base, const char *sql)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    for (int i = 0; i < SQLITE_EXTRA_STMTS; i++) {
+        if (s->extra[i].sql == sql)
+            return s->extra[i].st;
+        if (!s->extra[i].sql) {
+            if (sqlite3_prepare_v2(s->db, sql, -1, &s->extra[i].st, NULL) != SQLITE_OK)
+                return NULL;
+            s->extra[i].sql = sql;
+            return s->extra[i].st;
+        }
+    }
+    return NULL;
 }
 
 static int sq_create_game(struct store *base, const struct store_game *row, char *err,
@@ -530,6 +674,8 @@ static void sq_close(struct store *base)
     checkpointer_stop(s->ckpt);
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmt[i]);
+    for (int i = 0; i < SQLITE_EXTRA_STMTS; i++)
+        sqlite3_finalize(s->extra[i].st);
     sqlite3_close(s->db);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->q_mu);
@@ -538,7 +684,7 @@ static void sq_close(struct store *base)
 }
 
 static int sq_puzzle_player(struct store *base, const char *token_hash, const char *game,
-                            struct store_rating *out, char *err, size_t err_size)
+                            struct store_puzzle_rating *out, char *err, size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     return store_puzzles_player(s->db, &s->mu, token_hash, game, out, err, err_size);
@@ -574,6 +720,8 @@ static const struct store_ops sqlite_ops = {
     .list_games = sq_list_games,
     .put_review = sq_put_review,
     .get_review = sq_get_review,
+    SQLITE_PEOPLE_OPS,
+    SQLITE_CLUB_OPS,
     .puzzle_player = sq_puzzle_player,
     .puzzle_ratings = sq_puzzle_ratings,
     .puzzle_attempted = sq_puzzle_attempted,

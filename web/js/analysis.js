@@ -16,6 +16,7 @@ import { h } from './dom.js';
 import { cellLabel, pieceName as pieceNameOf } from './cells.js';
 import * as T from './tree.js';
 import { PIECE_LETTERS, positionText } from './notation.js';
+import { showOpeningName } from './opening-name.js';
 import { drawGraph, summary, SYMBOL, isError, moverOf } from './review.js';
 
 const MATE_WORD = { chess: 'engine.mate' }; // the others: "wins in N"
@@ -348,6 +349,7 @@ export async function showAnalysis(host, opts) {
     renderChooser();
     renderEngine();
     renderTree();
+    showOpeningName(page.querySelector('.panel'), P);
   }
 
   // ---- entering moves: click the piece, then each cell of the move's path

@@ -118,14 +118,16 @@ export async function createGame({ game, level, side, position }) {
   return state;
 }
 
-export const getGame = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
+// With the game's token when the visitor has one: between people the state is their side's.
+export const getGame = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`, undefined, tokenOf(id));
 export const playMove = (id, move) => call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move }, tokenOf(id));
 export const takeBack = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/takeback`, {}, tokenOf(id));
 export const resign = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, tokenOf(id));
 export const offerDraw = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/draw`, {}, tokenOf(id));
 export const claimDraw = (id, claim) => call('POST', `/api/games/${encodeURIComponent(id)}/claim`, { claim }, tokenOf(id));
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
-export const eventsUrl = (id) => `/api/games/${encodeURIComponent(id)}/events`;
+// `seat`: a player's seat key between people (API.md "Events and spectators").
+export const eventsUrl = (id, seat) => `/api/games/${encodeURIComponent(id)}/events${seat ? `?seat=${seat}` : ''}`;
 
 // ---- analysis (API.md "Analysis"): positions, the engine's stream, reviews.
 

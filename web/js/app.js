@@ -6,6 +6,10 @@
 //   #/rules/GAME       rules
 //   #/analysis/GAME    the analysis board (?position=&moves=, or ?game=ID) — analysis.js
 //   #/review/ID        a game's review on the analysis board
+//   #/people           play people: an invite link, the lobby — people.js
+//   #/challenge/ID     an invite link: accept it — people.js
+//   #/clubs, #/club/ID clubs — clubs.js
+//   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
 //   #/puzzles[/GAME]   puzzles — puzzles.js
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
@@ -15,6 +19,13 @@ import { showGame } from './play.js';
 import { showAnalysis } from './analysis.js';
 import { showPuzzles, showPuzzleHome } from './puzzles.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
+import { showPeople, showChallenge } from './people.js';
+import { showLevelElo } from './levels.js';
+import { showClubs, showClub } from './clubs.js';
+import { showLearn } from './learn.js';
+import { showDemo } from './demo.js';
+import { showCoordinates } from './coords.js';
+import { showOpenings } from './openings.js';
 
 const app = document.getElementById('app');
 let leave = null; // cleanup of the page being shown (closes event streams)
@@ -54,6 +65,7 @@ async function showHome() {
     h('section', { class: 'finished', id: 'finished', 'aria-labelledby': 'finished-h', hidden: true },
       h('h2', { id: 'finished-h' }, t('home.finished')),
       h('div', { id: 'finished-list' })),
+    h('p', { class: 'learn-links' }, h('a', { class: 'button primary', href: '#/learn', id: 'home-learn' }, t('learn.home')), ' ', t('learn.home.text')),
     h('p', { class: 'analysis-links' }, t('home.analyse'), ' ', games.map((g) => h('a', { class: 'button small', href: `#/analysis/${g}` }, t(`game.${g}`)))),
     h('p', { class: 'puzzle-links' }, h('a', { class: 'button', id: 'puzzles-link', href: '#/puzzles' }, t('pz.home'))));
   app.replaceChildren(page);
@@ -119,14 +131,16 @@ async function listUnfinished(host) {
 // Moves as a player counts them: one move each is one move (the plies, halved, up).
 function rowText(s) {
   const moves = Math.ceil(s.moves.length / 2);
-  const row = t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
+  const opponent = s.people && (s.players[s.human_side === 'white' ? 'black' : 'white'] || {}).name;
+  const row = s.people ? t('people.home.row', { side: t('side.' + s.human_side), name: opponent, moves: num(moves) })
+    : t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
   return s.takebacks > 0 ? row + ' · ' + t('home.takebacks', { n: s.takebacks }) : row;
 }
 
 function resultOf(s) {
   const r = s.status.result;
   if (r === 'draw') return t('result.drawn');
-  return s.status.winner === s.human_side ? t('result.won') : t('result.lost');
+  return s.status.winner === s.human_side ? t('result.won') : t(s.people ? 'people.lost' : 'result.lost');
 }
 
 // Finished games stay listed, with their result, a review and the analysis board.
@@ -153,6 +167,7 @@ async function showNew(game) {
   const q = new URLSearchParams(location.hash.split('?')[1] || '');
   document.title = `${t('new.heading', { game: t(`game.${game}`) })} — agora`;
   const lvl = levelSelect('level', Number(q.get('level')) || 3);
+  showLevelElo(lvl, game);
   const side = sideSelect('side', q.get('side') || 'white');
   const pos = h('textarea', { id: 'position', rows: 2, spellcheck: 'false' });
   const msg = h('div', {});
@@ -186,8 +201,16 @@ async function route() {
   try {
     if (parts[0] === 'game' && parts[1]) leave = await showGame(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'new' && parts[1]) await showNew(parts[1]);
+    else if (parts[0] === 'people') leave = await showPeople(app);
+    else if (parts[0] === 'challenge' && parts[1]) await showChallenge(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'clubs') await showClubs(app);
+    else if (parts[0] === 'club' && parts[1]) leave = await showClub(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
+    else if (parts[0] === 'learn') await showLearn(app, parts.slice(1).map(decodeURIComponent));
+    else if (parts[0] === 'demo' && parts[2]) leave = await showDemo(app, parts[1], decodeURIComponent(parts[2]));
+    else if (parts[0] === 'openings') leave = await showOpenings(app);
+    else if (parts[0] === 'coordinates' && parts[1]) leave = await showCoordinates(app, parts[1]);
     else if (parts[0] === 'puzzles') leave = parts[1] ? await showPuzzles(app, decodeURIComponent(parts[1]), new URLSearchParams(location.hash.split('?')[1] || '')) : await showPuzzleHome(app);
     else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);
     else await showHome();

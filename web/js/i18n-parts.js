@@ -2,5 +2,7 @@
 // web/i18n/PART/ with one {lang}.json per language, loaded with the main catalogue and
 // merged into it (a key may live in one file only).  One part a line.
 export const PARTS = [
+  'learn',
+  'people',
   'puzzles',
 ];

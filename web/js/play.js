@@ -12,7 +12,9 @@ import { t, num } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard, neighbourInDirection } from './board.js';
 import { h } from './dom.js';
+import { showOpeningName } from './opening-name.js';
 import { cellLabel, pieceName as pieceNameOf } from './cells.js';
+import { peoplePanel } from './people_panel.js';
 
 // How each game words its moments; display choices, not rules.
 const UI = {
@@ -65,6 +67,9 @@ export async function showGame(host, id) {
     h('div', { class: 'board-col' }, boardHost, chooser),
     h('aside', { class: 'panel' }, title, status, banner, hint, controls,
       h('h2', { class: 'moves-h' }, t('play.moves')), moveList)));
+  // Between two people: names, clocks, viewers and their actions (people_panel.js).
+  const people = S.people ? peoplePanel(S, { act: (fn) => act(fn), refresh: () => api.getGame(S.id).then(apply, () => {}) }) : null;
+  if (people) controls.before(people.el);
 
   const mine = () => S.human_side;
   const myTurn = () => S.status.result === 'ongoing' && S.side_to_move === S.human_side && !!api.tokenOf(S.id);
@@ -164,12 +169,13 @@ export async function showGame(host, id) {
     const reason = t('reason.' + S.status.reason);
     const head = r === 'draw' ? t('result.draw') : t(r === 'white-wins' ? 'result.white' : 'result.black');
     let you = t('result.drawn');
-    if (r !== 'draw') you = S.status.winner === mine() ? t('result.won') : t('result.lost');
+    if (r !== 'draw') you = S.status.winner === mine() ? t('result.won') : t(people ? 'people.lost' : 'result.lost');
+    if (people && !S.you) return { you: head, head: '', reason }; // a spectator
     return { you, head, reason };
   }
 
   function renderStatus() {
-    title.textContent = t(`game.${S.game}`) + ' · ' + t('play.level', { level: S.level });
+    title.textContent = t(`game.${S.game}`) + ' · ' + (people ? people.title() : t('play.level', { level: S.level }));
     const over = S.status.result !== 'ongoing';
     status.classList.toggle('thinking', !over && !myTurn());
     if (over) status.textContent = t('play.over');
@@ -182,13 +188,13 @@ export async function showGame(host, id) {
       if (!busy && last) status.append(h('span', { class: 'reply' }, t('play.theyplayed', { move: last.display })));
     }
     else if (!api.tokenOf(S.id)) status.textContent = t('play.watching');
-    else status.textContent = t('play.thinking');
+    else status.textContent = t(people ? 'people.theirmove' : 'play.thinking');
 
     banner.hidden = !over;
     if (over) {
       const r = resultText();
       banner.className = 'banner ' + (S.status.result === 'draw' ? 'draw' : S.status.winner === mine() ? 'won' : 'lost');
-      banner.replaceChildren(h('strong', {}, r.you), h('span', {}, `${r.head} — ${r.reason}`));
+      banner.replaceChildren(h('strong', {}, r.you), h('span', {}, r.head ? `${r.head} — ${r.reason}` : r.reason));
     }
 
     const lines = [];
@@ -223,7 +229,7 @@ export async function showGame(host, id) {
     } });
     items.push(h('label', { class: 'toggle' }, namesBox, ' ', t('play.names')));
     items.push(h('button', { type: 'button', id: 'flip', onclick: () => { flipped = !flipped; drawBoardNow(); } }, t('play.flip')));
-    if (!over && mineToken) {
+    if (!over && mineToken && !people) {
       if (cfg.drawOffer) items.push(h('button', { type: 'button', id: 'offer-draw', disabled: busy, onclick: () => act(() => api.offerDraw(S.id), 'draw') }, t('play.offerdraw')));
       for (const c of S.claims || [])
         if (myTurn()) items.push(h('button', { type: 'button', class: 'primary', id: `claim-${c}`, disabled: busy, onclick: () => act(() => api.claimDraw(S.id, c)) }, t('play.claim', { claim: t('claim.' + c) })));
@@ -237,7 +243,7 @@ export async function showGame(host, id) {
         h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { confirmResign = false; act(() => api.resign(S.id)); } }, t('play.resign.yes')), ' ',
         h('button', { type: 'button', id: 'resign-no', onclick: () => { confirmResign = false; renderControls(); } }, t('play.resign.no'))));
     }
-    if (over) {
+    if (over && !people) {
       items.push(h('a', { class: 'button primary', id: 'new-game', href: `#/new/${S.game}?level=${S.level}&side=${S.human_side}` }, t('play.newgame')));
       if (mineToken) items.push(h('button', { type: 'button', id: 'rematch', onclick: rematch }, t('play.rematch')));
     }
@@ -316,10 +322,12 @@ export async function showGame(host, id) {
       if (froms.size === 1) sel = { from: [...froms][0], path: [] };
     }
     drawBoardNow();
+    if (people) people.update(S);
     renderStatus();
     renderControls();
     renderMoves();
     renderChooser();
+    showOpeningName(host.querySelector('.panel'), S);
   }
 
   function apply(state) {
@@ -462,7 +470,8 @@ export async function showGame(host, id) {
   // The computer's replies (and any other change) arrive as server-sent events.
   function listen() {
     if (S.status.result !== 'ongoing' || typeof EventSource === 'undefined') return;
-    es = new EventSource(api.eventsUrl(S.id));
+    es = new EventSource(api.eventsUrl(S.id, S.seat));
+    if (people) es.addEventListener('update', (e) => { try { people.onUpdate(JSON.parse(e.data)); } catch { /* not JSON */ } });
     // A `move` event names one move: fetch the state it leads to, which carries the
     // legal moves.  `end` follows the last move of a finished game.
     es.addEventListener('move', () => api.getGame(S.id).then(apply, () => {}));
@@ -491,6 +500,7 @@ export async function showGame(host, id) {
   return () => {
     clearInterval(poll);
     if (es) es.close();
+    if (people) people.close();
     window.removeEventListener('pointerup', onPointerUp);
   };
 }

@@ -55,7 +55,7 @@ export async function showRules(host, game) {
   const article = h('article', { class: 'rules', 'data-game': game, lang: text.lang || language() },
     h('h1', {}, text.title),
     h('p', { class: 'lead' }, text.intro),
-    h('p', {}, h('a', { class: 'button primary', href: `#/new/${game}` }, t('rules.play', { game: t(`game.${game}`) }))));
+    h('p', {}, h('a', { class: 'button primary', href: `#/new/${game}` }, t('rules.play', { game: t(`game.${game}`) })), ' ', h('a', { class: 'button learn-link', href: `#/learn/${game}` }, t('learn.rules.link'))));
   for (const sec of text.sections) {
     const section = h('section', {}, h('h2', {}, sec.heading), paragraphs(sec.text || []));
     if (sec.diagram && diagrams[sec.diagram]) {

@@ -43,11 +43,27 @@ static int book_pick(const void *book, const void *st, struct rng *r, Move *out,
     return chess_book_pick(book, st, r, out, err, err_size);
 }
 
+static int book_moves(const void *book, const void *st, Move *out, unsigned *weight, int max,
+                      char *err, size_t err_size)
+{
+    struct chess_book_move found[256]; /* more than any position has legal moves */
+    int n = chess_book_moves(book, st, found, 256, err, err_size);
+    int k = 0;
+    for (int i = 0; i < n && k < max; i++) {
+        out[k] = found[i].move;
+        weight[k++] = found[i].weight;
+    }
+    return n < 0 ? -1 : k;
+}
+
 static const struct engine_book_hook polyglot = {
     .default_path = CHESS_BOOK_DEFAULT_PATH,
     .open = book_open,
     .close = book_close,
     .pick = book_pick,
+    .moves = book_moves,
+    /* Debian's pgn-extract: ECO codes and opening names as records (eco.pgn). */
+    .names_path = "/usr/share/pgn-extract/eco.pgn",
 };
 
 extern const struct puzzle_rules chess_puzzle_rules; /* puzzle_themes.c */

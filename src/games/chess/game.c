@@ -63,4 +63,5 @@ const struct game chess_game = {
     .record_variant = NULL,
     .write_record = chess_pgn_write,
     .read_record = chess_pgn_read,
+    .can_win = chess_can_win,
 };

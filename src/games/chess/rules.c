@@ -101,6 +101,17 @@ bool chess_dead_position(const struct chess_pos *p)
     return false;
 }
 
+int chess_can_win(const void *st, enum side side)
+{
+    /* A side with its king alone cannot mate; nor can anyone in a dead position (the
+     * rule book's cases above).  Otherwise some series of legal moves mates (FIDE 6.9:
+     * the flag's fall then loses). */
+    const struct chess_pos *p = &((const struct chess_state *)st)->pos;
+    if (!(p->by_color[side] & ~p->by_type[KING]))
+        return false;
+    return !chess_dead_position(p);
+}
+
 void chess_status(const void *st, struct game_status *out)
 {
     const struct chess_state *s = st;

@@ -36,6 +36,7 @@ void chess_render(const void *st, char *buf, size_t size);
 int chess_check(const void *st, char *err, size_t err_size);
 uint64_t chess_perft(void *st, int depth);
 int chess_claim(const void *st, unsigned which, struct game_status *out);
+int chess_can_win(const void *st, enum side side);
 Move chess_history_move(const void *st, int i);
 void chess_layout_init(void);
 const struct board_layout *chess_layout(void);

@@ -1,0 +1,498 @@
+/* The routes of clubs (clubs_api.h). */
+#include "clubs_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_util.h"
+#include "core/error.h"
+#include "json_out.h"
+#include "people_api.h"
+#include "people_json.h"
+#include "server_state.h"
+#include "session.h"
+#include "token.h"
+
+#define CLUB_MEMBERS_MAX 500
+#define CLUB_GAMES_SHOWN 50
+
+static const char *const role_names[] = {"member", "admin", "creator"};
+
+static bool hex_id(const char *id, size_t len)
+{
+    return strlen(id) == len && strspn(id, "0123456789abcdef") == len;
+}
+
+/* A text field: 1..size-1 bytes (0.. when optional), no control characters but
+ * newlines when `lines`.  0, or a 400 set. */
+static int text_field(json_t *body, const char *key, char *out, size_t size, bool optional,
+                      bool lines, struct api_response *r)
+{
+    json_t *j = json_object_get(body, key);
+    const char *v = json_is_string(j) ? json_string_value(j) : NULL;
+    size_t n = v ? json_string_length(j) : 0;
+    bool bad = (!j && !optional) || (j && !v) || n >= size || (v && strlen(v) != n) ||
+               (!optional && n == 0);
+    for (size_t i = 0; !bad && i < n; i++)
+        if (((unsigned char)v[i] < 0x20 && !(lines && v[i] == '\n')) || v[i] == 0x7f)
+            bad = true;
+    if (bad) {
+        api_set_error(r, 400, "bad \"%s\": expected text of %s%zu bytes", key,
+                      optional ? "at most " : "1 to ", size - 1);
+        return 400;
+    }
+    snprintf(out, size, "%s", v ? v : "");
+    return 0;
+}
+
+/* "languages": a list of the site's languages (en, bn, as, fi), at least one. */
+static int languages_field(json_t *body, char *out, size_t size, struct api_response *r)
+{
+    static const char *const known[] = {"en", "bn", "as", "fi"};
+    json_t *j = json_object_get(body, "languages"), *v;
+    size_t i;
+    out[0] = 0;
+    bool bad = !json_is_array(j) || json_array_size(j) == 0 || json_array_size(j) > 4;
+    json_array_foreach(j, i, v)
+    {
+        const char *code = json_is_string(v) ? json_string_value(v) : "";
+        bool ok = false;
+        for (int k = 0; k < 4; k++)
+            ok |= !strcmp(code, known[k]);
+        if (!ok || strstr(out, code))
+            bad = true;
+        else
+            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? "," : "", code);
+    }
+    if (bad) {
+        out[0] = 0;
+        api_set_error(r, 400,
+                      "bad \"languages\": expected a list of \"en\", \"bn\", \"as\", \"fi\"");
+        return 400;
+    }
+    return 0;
+}
+
+static int load_club(struct server *srv, const char *id, struct store_club *c,
+                     struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    int rc = hex_id(id, STORE_ID_LEN)
+                 ? srv->store->ops->get_club(srv->store, id, c, err, sizeof err)
+                 : 1;
+    if (rc == 1)
+        api_set_error(r, 404, "no club '%.40s'", id);
+    else if (rc != 0)
+        api_set_error(r, 500, "%s", err);
+    return rc;
+}
+
+/* The request's membership of the club: 0 (*m filled), 1 none (no token or not a member),
+ * -1 (500 set). */
+static int caller(struct server *srv, const struct api_request *req, const char *club_id,
+                  struct store_member *m, struct api_response *r)
+{
+    const char *tok = api_bearer(req);
+    if (!tok || !token_well_formed(tok))
+        return 1;
+    char hash[STORE_HASH_LEN + 1];
+    token_hash(tok, hash);
+    int rc = people_club_member(srv, club_id, hash, m);
+    if (rc < 0)
+        api_set_error(r, 500, "the club's members could not be read");
+    return rc;
+}
+
+static int new_member(struct store_member *m, const char *hash, const char *name, int role)
+{
+    memset(m, 0, sizeof m[0]);
+    char id[17];
+    if (token_random_hex(id, 8) != 0)
+        return -1;
+    snprintf(m->id, sizeof m->id, "%s", id);
+    snprintf(m->token_hash, sizeof m->token_hash, "%s", hash);
+    snprintf(m->name, sizeof m->name, "%s", name);
+    m->role = role;
+    m->joined_ms = server_now_ms();
+    return 0;
+}
+
+/* ---- the club as JSON ---- */
+
+struct members {
+    struct store_member *m;
+    int n;
+};
+
+static void member_one(void *ctx, const struct store_member *m)
+{
+    struct members *l = ctx;
+    if (l->n < CLUB_MEMBERS_MAX)
+        l->m[l->n++] = *m;
+}
+
+static const char *name_of(const struct members *l, const char *hash)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->m[i].token_hash, hash))
+            return l->m[i].name;
+    return NULL;
+}
+
+/* The results between members, each pair once: wins of each and draws. */
+struct pair {
+    char a[STORE_HASH_LEN + 1], b[STORE_HASH_LEN + 1];
+    int a_wins, draws, b_wins;
+};
+struct results {
+    struct pair *p;
+    int n, cap;
+};
+
+static void result_one(void *ctx, const char *white, const char *black, int result, int count)
+{
+    struct results *r = ctx;
+    bool swap = strcmp(white, black) > 0;
+    const char *a = swap ? black : white, *b = swap ? white : black;
+    struct pair *p = NULL;
+    for (int i = 0; i < r->n && !p; i++)
+        if (!strcmp(r->p[i].a, a) && !strcmp(r->p[i].b, b))
+            p = &r->p[i];
+    if (!p) {
+        if (r->n == r->cap) {
+            int cap = r->cap ? 2 * r->cap : 16;
+            struct pair *q = realloc(r->p, sizeof *q * (size_t)cap);
+            if (!q)
+                return;
+            r->p = q;
+            r->cap = cap;
+        }
+        p = &r->p[r->n++];
+        memset(p, 0, sizeof *p);
+        snprintf(p->a, sizeof p->a, "%s", a);
+        snprintf(p->b, sizeof p->b, "%s", b);
+    }
+    bool white_won = result == RESULT_WHITE_WINS, black_won = result == RESULT_BLACK_WINS;
+    if (!white_won && !black_won)
+        p->draws += count;
+    else if (white_won != swap) /* the first of the pair won */
+        p->a_wins += count;
+    else
+        p->b_wins += count;
+}
+
+static void game_one(void *ctx, const struct store_game *row)
+{
+    struct jout *j = ctx;
+    static const char *const results[] = {"ongoing", "white-wins", "black-wins", "draw"};
+    jout_open(j, '{');
+    jout_kstr(j, "id", row->id);
+    jout_kstr(j, "game", row->game);
+    jout_kstr(j, "white", row->white_name);
+    jout_kstr(j, "black", row->black_name);
+    jout_kstr(j, "result", row->result >= 0 && row->result <= 3 ? results[row->result] : "?");
+    jout_kint(j, "ply", row->plies);
+    jout_kint(j, "created", row->created_ms);
+    jout_close(j, '}');
+}
+
+static void challenge_one(void *ctx, const struct store_challenge *c)
+{
+    challenge_out(ctx, c, server_now_ms());
+}
+
+static void reply_club(struct server *srv, const struct store_club *c,
+                       const struct store_member *me, int status, const char *token,
+                       struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    struct members l = {calloc(CLUB_MEMBERS_MAX, sizeof(struct store_member)), 0};
+    struct results res = {NULL, 0, 0};
+    struct jout j;
+    jout_init(&j, 8192);
+    if (!l.m || srv->store->ops->list_members(srv->store, c->id, member_one, &l, err, sizeof err) ||
+        srv->store->ops->club_results(srv->store, c->id, result_one, &res, err, sizeof err)) {
+        free(l.m);
+        free(res.p);
+        free(jout_finish(&j));
+        api_set_error(r, 500, "%s", l.m ? err : "out of memory");
+        return;
+    }
+    jout_open(&j, '{');
+    jout_kstr(&j, "id", c->id);
+    jout_kstr(&j, "name", c->name);
+    jout_kstr(&j, "description", c->description);
+    jout_key(&j, "languages");
+    jout_open(&j, '[');
+    for (const char *p = c->languages; *p; p += p[2] ? 3 : 2) {
+        char code[3] = {p[0], p[1], 0};
+        jout_str(&j, code);
+        if (!p[2])
+            break;
+    }
+    jout_close(&j, ']');
+    char url[80];
+    snprintf(url, sizeof url, "/#/club/%s", c->id);
+    jout_kstr(&j, "url", url);
+    jout_key(&j, "you");
+    if (me) {
+        jout_open(&j, '{');
+        jout_kstr(&j, "id", me->id);
+        jout_kstr(&j, "role", role_names[me->role % 3]);
+        jout_close(&j, '}');
+    } else {
+        jout_null(&j);
+    }
+    /* The invite code: members may pass the link on. */
+    if (me) {
+        jout_kstr(&j, "invite", c->invite);
+        char link[120];
+        snprintf(link, sizeof link, "/#/club/%s?invite=%s", c->id, c->invite);
+        jout_kstr(&j, "invite_url", link);
+    }
+    jout_key(&j, "members");
+    jout_open(&j, '[');
+    for (int i = 0; i < l.n; i++) {
+        jout_open(&j, '{');
+        jout_kstr(&j, "id", l.m[i].id);
+        jout_kstr(&j, "name", l.m[i].name);
+        jout_kstr(&j, "role", role_names[l.m[i].role % 3]);
+        jout_close(&j, '}');
+    }
+    jout_close(&j, ']');
+    jout_key(&j, "results");
+    jout_open(&j, '[');
+    for (int i = 0; i < res.n; i++) {
+        const char *a = name_of(&l, res.p[i].a), *b = name_of(&l, res.p[i].b);
+        if (!a || !b)
+            continue; /* a member who left */
+        jout_open(&j, '{');
+        jout_kstr(&j, "a", a);
+        jout_kstr(&j, "b", b);
+        jout_kint(&j, "a_wins", res.p[i].a_wins);
+        jout_kint(&j, "draws", res.p[i].draws);
+        jout_kint(&j, "b_wins", res.p[i].b_wins);
+        jout_close(&j, '}');
+    }
+    jout_close(&j, ']');
+    jout_key(&j, "challenges");
+    jout_open(&j, '[');
+    int rc = srv->store->ops->club_challenges(srv->store, c->id, server_now_ms(), challenge_one, &j,
+                                              err, sizeof err);
+    jout_close(&j, ']');
+    jout_key(&j, "games");
+    jout_open(&j, '[');
+    if (rc == 0)
+        rc = srv->store->ops->club_games(srv->store, c->id, CLUB_GAMES_SHOWN, game_one, &j, err,
+                                         sizeof err);
+    jout_close(&j, ']');
+    if (token)
+        jout_kstr(&j, "token", token);
+    jout_close(&j, '}');
+    free(l.m);
+    free(res.p);
+    char *text = jout_finish(&j);
+    if (rc != 0) {
+        free(text);
+        api_set_error(r, 500, "%s", err);
+        return;
+    }
+    api_set_text(r, status, text);
+}
+
+/* ---- the routes ---- */
+
+static void handle_create(struct server *srv, const struct api_request *req, struct api_response *r)
+{
+    json_t *body = api_body_object(req, false, r);
+    if (!body)
+        return;
+    struct store_club c;
+    memset(&c, 0, sizeof c);
+    char token[TOKEN_HEX_LEN + 1], name[STORE_PLAYER_NAME_MAX], err[ERROR_TEXT_MAX];
+    int bad = text_field(body, "club", c.name, sizeof c.name, false, false, r);
+    if (!bad)
+        bad = text_field(body, "description", c.description, sizeof c.description, true, true, r);
+    if (!bad)
+        bad = languages_field(body, c.languages, sizeof c.languages, r);
+    if (!bad)
+        bad = people_visitor_token(srv, req, token, c.creator_hash, name, sizeof name, r);
+    if (!bad)
+        bad = people_body_name(body, name, sizeof name, true, r);
+    json_decref(body);
+    if (bad)
+        return;
+    struct store_member m;
+    if (token_random_hex(c.id, STORE_ID_LEN / 2) != 0 ||
+        token_random_hex(c.invite, STORE_ID_LEN / 2) != 0 ||
+        new_member(&m, c.creator_hash, name, CLUB_CREATOR) != 0) {
+        api_set_error(r, 500, "no randomness from the kernel");
+        return;
+    }
+    c.created_ms = server_now_ms();
+    if (srv->store->ops->put_player(srv->store, c.creator_hash, name, c.created_ms, err,
+                                    sizeof err) != 0 ||
+        srv->store->ops->create_club(srv->store, &c, &m, err, sizeof err) != 0) {
+        api_set_error(r, 500, "%s", err);
+        return;
+    }
+    reply_club(srv, &c, &m, 201, token, r);
+}
+
+static void handle_join(struct server *srv, const struct api_request *req,
+                        const struct store_club *c, struct api_response *r)
+{
+    json_t *body = api_body_object(req, false, r);
+    if (!body)
+        return;
+    char token[TOKEN_HEX_LEN + 1], hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX];
+    char err[ERROR_TEXT_MAX], code[STORE_ID_LEN + 1];
+    int bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
+    if (!bad)
+        bad = text_field(body, "invite", code, sizeof code, false, false, r);
+    if (!bad)
+        bad = people_body_name(body, name, sizeof name, true, r);
+    json_decref(body);
+    if (bad)
+        return;
+    if (!token_equal(code, c->invite) || strlen(code) != strlen(c->invite)) {
+        api_set_error(r, 403, "wrong invite code for this club");
+        return;
+    }
+    struct store_member m;
+    int known = people_club_member(srv, c->id, hash, &m);
+    if (known < 0 || (known > 0 && new_member(&m, hash, name, CLUB_MEMBER) != 0)) {
+        api_set_error(r, 500, "the club's members could not be read");
+        return;
+    }
+    snprintf(m.name, sizeof m.name, "%s", name);
+    if (srv->store->ops->put_player(srv->store, hash, name, server_now_ms(), err, sizeof err) !=
+            0 ||
+        srv->store->ops->join_club(srv->store, c->id, &m, err, sizeof err) != 0) {
+        api_set_error(r, 500, "%s", err);
+        return;
+    }
+    reply_club(srv, c, &m, 200, token, r);
+}
+
+/* Leave (oneself), remove (an admin: another member), admin (the creator: a role). */
+static void handle_member_op(struct server *srv, const struct api_request *req,
+                             const struct store_club *c, const char *target, const char *op,
+                             struct api_response *r)
+{
+    struct store_member me;
+    char err[ERROR_TEXT_MAX];
+    int rc = caller(srv, req, c->id, &me, r);
+    if (rc < 0)
+        return;
+    if (rc > 0) {
+        api_set_error(r, 403, "only the club's members may do this");
+        return;
+    }
+    json_t *body = api_body_object(req, true, r);
+    if (!body)
+        return;
+    int role = -1;
+    if (!strcmp(op, "leave")) {
+        target = me.id;
+        if (me.role == CLUB_CREATOR) {
+            json_decref(body);
+            api_set_error(r, 409, "the creator cannot leave the club");
+            return;
+        }
+    } else if (!strcmp(op, "remove")) {
+        if (me.role < CLUB_ADMIN) {
+            json_decref(body);
+            api_set_error(r, 403, "only the club's admins may remove members");
+            return;
+        }
+    } else {
+        json_t *ja = json_object_get(body, "admin");
+        if (me.role != CLUB_CREATOR) {
+            json_decref(body);
+            api_set_error(r, 403, "only the club's creator names admins");
+            return;
+        }
+        if (!json_is_boolean(ja)) {
+            json_decref(body);
+            api_set_error(r, 400, "bad \"admin\": expected true or false");
+            return;
+        }
+        role = json_is_true(ja) ? CLUB_ADMIN : CLUB_MEMBER;
+    }
+    json_decref(body);
+    if (!hex_id(target, 16)) {
+        api_set_error(r, 404, "no such member");
+        return;
+    }
+    rc = srv->store->ops->set_member(srv->store, c->id, target, role, err, sizeof err);
+    if (rc < 0) {
+        api_set_error(r, 500, "%s", err);
+        return;
+    }
+    if (rc > 0) {
+        api_set_error(r, 409, "no such member (the creator cannot be removed)");
+        return;
+    }
+    bool gone = !strcmp(op, "leave");
+    reply_club(srv, c, gone ? NULL : &me, 200, NULL, r);
+}
+
+bool clubs_route(struct server *srv, const struct api_request *req, const char *path,
+                 struct api_response *r)
+{
+    if (strncmp(path, "/api/clubs", 10) != 0 || (path[10] && path[10] != '/'))
+        return false;
+    bool post = !strcmp(req->method, "POST");
+    bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
+    if (!path[10]) {
+        if (post)
+            handle_create(srv, req, r);
+        else
+            api_set_error(r, 405, "use POST here");
+        return true;
+    }
+    char id[64] = "", op[32] = "", target[32] = "", op2[32] = "";
+    int n = sscanf(path + 11, "%63[^/]/%31[^/]/%31[^/]/%31[^/]", id, op, target, op2);
+    struct store_club c;
+    if (n < 1 || load_club(srv, id, &c, r) != 0) {
+        if (n < 1)
+            api_set_error(r, 404, "no club");
+        return true;
+    }
+    struct store_member me;
+    if (n == 1) {
+        if (!get) {
+            api_set_error(r, 405, "use GET here");
+            return true;
+        }
+        int rc = caller(srv, req, c.id, &me, r);
+        if (rc >= 0)
+            reply_club(srv, &c, rc == 0 ? &me : NULL, 200, NULL, r);
+        return true;
+    }
+    if (!post) {
+        api_set_error(r, 405, "use POST here");
+        return true;
+    }
+    if (n == 2 && !strcmp(op, "join")) {
+        handle_join(srv, req, &c, r);
+    } else if (n == 2 && !strcmp(op, "leave")) {
+        handle_member_op(srv, req, &c, "", "leave", r);
+    } else if (n == 2 && !strcmp(op, "challenges")) {
+        int rc = caller(srv, req, c.id, &me, r);
+        if (rc > 0)
+            api_set_error(r, 403, "only the club's members challenge in its lobby");
+        else if (rc == 0)
+            people_create_challenge(srv, req, false, c.id, r);
+    } else if (n == 4 && !strcmp(op, "members") &&
+               (!strcmp(op2, "remove") || !strcmp(op2, "admin"))) {
+        handle_member_op(srv, req, &c, target, op2, r);
+    } else {
+        api_set_error(r, 404,
+                      "no such club operation (join, leave, challenges, members/ID/remove, "
+                      "members/ID/admin)");
+    }
+    return true;
+}

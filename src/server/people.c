@@ -1,0 +1,254 @@
+/* A game between two people in the model (people.h).  The clocks are never kept as
+ * running counters: they are derived from the stored receipt time of every move, so a
+ * restart, a kill -9, or another server on the same database computes the same. */
+#include "people.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "people_rating.h"
+#include "server_state.h"
+#include "token.h"
+
+/* The side that made ply k (1-based) of the n made: counted back from the side to move. */
+static int mover(const struct session *s, int k)
+{
+    int now = (int)s->g->side_to_move(s->st);
+    return (s->n_moves - k) % 2 == 0 ? 1 - now : now;
+}
+
+void people_clock(const struct session *s, int64_t now_ms, struct people_clock *c)
+{
+    memset(c, 0, sizeof *c);
+    c->running = -1;
+    const struct store_game *r = &s->row;
+    bool realtime = r->clock_initial_ms > 0 || r->clock_increment_ms > 0;
+    if (!r->people || (!realtime && r->days <= 0))
+        return;
+    c->on = true;
+    int64_t per = realtime ? r->clock_initial_ms : r->days * PEOPLE_DAY_MS;
+    c->left_ms[0] = c->left_ms[1] = per;
+    int n = s->n_stored;
+    /* Each side's first move is free: the clocks run from ply 2's receipt on. */
+    for (int k = 3; k <= n; k++) {
+        int side = mover(s, k);
+        int64_t spent = s->move_ms[k - 1] - s->move_ms[k - 2];
+        if (realtime)
+            c->left_ms[side] += r->clock_increment_ms - spent;
+        else
+            c->left_ms[side] = per; /* days a move: a fresh allowance after each move */
+    }
+    if (n < 2)
+        return;
+    int side = (int)s->g->side_to_move(s->st);
+    bool over = session_over(s);
+    int64_t since = s->move_ms[n - 1], end = over ? r->updated_ms : now_ms;
+    if (!realtime)
+        c->left_ms[side] = per;
+    if (!over) {
+        c->running = side;
+        c->deadline_ms = since + c->left_ms[side];
+    }
+    if (end > since)
+        c->left_ms[side] -= end - since;
+    for (int i = 0; i < 2; i++)
+        if (c->left_ms[i] < 0)
+            c->left_ms[i] = 0;
+}
+
+int people_side(const struct session *s, const char *token_hash)
+{
+    if (!s->row.people || !token_hash)
+        return -1;
+    if (token_equal(token_hash, s->row.white_hash))
+        return SIDE_WHITE;
+    if (token_equal(token_hash, s->row.black_hash))
+        return SIDE_BLACK;
+    return -1;
+}
+
+static int reserve_times(struct session *s, int n)
+{
+    if (n <= s->cap_move_ms)
+        return 0;
+    int cap = s->cap_move_ms ? 2 * s->cap_move_ms : 64;
+    while (cap < n)
+        cap *= 2;
+    int64_t *t = realloc(s->move_ms, sizeof *t * (size_t)cap);
+    if (!t)
+        return -1;
+    s->move_ms = t;
+    s->cap_move_ms = cap;
+    return 0;
+}
+
+int people_load(struct session *s, char *err, size_t err_size)
+{
+    int64_t *times;
+    int n;
+    if (s->srv->store->ops->load_move_times(s->srv->store, s->row.id, &times, &n, err, err_size) !=
+        0)
+        return -1;
+    if (n != s->n_stored) {
+        free(times);
+        return fail(err, err_size, "game %s: %d move times for %d moves", s->row.id, n,
+                    s->n_stored);
+    }
+    free(s->move_ms);
+    s->move_ms = times;
+    s->cap_move_ms = n;
+    return 0;
+}
+
+void people_touch(struct session *s)
+{
+    s->version++;
+    session_notify(s);
+}
+
+int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err_size)
+{
+    const struct game *g = s->g;
+    char text[MOVE_TEXT_MAX], display[MOVE_TEXT_MAX];
+    if (reserve_times(s, s->n_moves + 1) != 0)
+        return fail(err, err_size, "out of memory");
+    g->move_text(s->st, m, text, sizeof text);
+    game_move_display(g, s->st, m, display, sizeof display);
+    g->make_move(s->st, m);
+    if (session_append(s, text, display) != 0) {
+        g->unmake_move(s->st, m);
+        return fail(err, err_size, "out of memory");
+    }
+    struct game_status gs;
+    g->status(s->st, &gs);
+    int cap = g->max_plies;
+    if (s->srv->cfg.max_plies > 0 && s->srv->cfg.max_plies < cap)
+        cap = s->srv->cfg.max_plies;
+    if (gs.result == RESULT_ONGOING && (g->ply(s->st) >= g->max_plies || s->n_moves >= cap)) {
+        gs.result = RESULT_DRAW;
+        gs.reason = REASON_ADJUDICATION;
+    }
+    /* The clocks as they will be once it is stored: its time, then the deadline. */
+    struct store_game saved = s->row;
+    s->move_ms[s->n_moves - 1] = now_ms;
+    s->n_stored = s->n_moves;
+    s->row.result = (int)gs.result;
+    s->row.reason = (int)gs.reason;
+    s->row.updated_ms = now_ms;
+    struct people_clock c;
+    people_clock(s, now_ms, &c);
+    int64_t deadline = c.running >= 0 ? c.deadline_ms : 0;
+    if (s->srv->store->ops->add_people_move(s->srv->store, s->row.id, s->n_moves, text,
+                                            s->row.result, s->row.reason, now_ms, deadline, err,
+                                            err_size) != 0) {
+        s->row = saved;
+        s->n_moves--;
+        s->n_stored = s->n_moves;
+        g->unmake_move(s->st, m);
+        return -1;
+    }
+    s->row.plies = s->n_moves;
+    s->row.deadline_ms = deadline;
+    if (s->row.rated && s->row.result != RESULT_ONGOING)
+        people_rate(s->srv, s->row.id, &s->row.white_rating_after, &s->row.black_rating_after);
+    s->row.draw_offer = s->row.takeback_offer = 0;
+    session_notify(s); /* the move event carries the clocks: no `update` */
+    return 0;
+}
+
+/* The row's ending as the store has it now (another writer ended the game first). */
+static void reload_row(struct session *s)
+{
+    struct store_game row;
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    int n = 0;
+    char err[ERROR_TEXT_MAX];
+    if (s->srv->store->ops->load_game(s->srv->store, s->row.id, &row, &moves, &n, err,
+                                      sizeof err) == 0) {
+        s->row.result = row.result;
+        s->row.reason = row.reason;
+        s->row.updated_ms = row.updated_ms;
+        s->row.deadline_ms = 0;
+    }
+    free(moves);
+}
+
+int people_end(struct session *s, enum result r, int reason, int64_t at_ms, char *err,
+               size_t err_size)
+{
+    int rc = s->srv->store->ops->end_people_game(s->srv->store, s->row.id, (int)r, reason, at_ms,
+                                                 err, err_size);
+    if (rc < 0)
+        return -1;
+    if (rc > 0) {
+        reload_row(s);
+    } else {
+        s->row.result = (int)r;
+        s->row.reason = reason;
+        s->row.updated_ms = at_ms;
+        s->row.deadline_ms = 0;
+        s->row.draw_offer = s->row.takeback_offer = 0;
+        if (s->row.rated)
+            people_rate(s->srv, s->row.id, &s->row.white_rating_after, &s->row.black_rating_after);
+    }
+    people_touch(s);
+    return rc;
+}
+
+int people_check_flag(struct session *s, int64_t now_ms, char *err, size_t err_size)
+{
+    if (!s->row.people)
+        return 0;
+    if (session_over(s))
+        return 1;
+    struct people_clock c;
+    people_clock(s, now_ms, &c);
+    if (c.running < 0 || c.left_ms[c.running] > 0)
+        return 0;
+    int other = 1 - c.running;
+    enum result r = other == SIDE_WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
+    int reason = REASON_TIME;
+    if (s->g->can_win && !s->g->can_win(s->st, (enum side)other)) {
+        r = RESULT_DRAW;
+        reason = REASON_TIMEOUT_DRAW;
+    }
+    /* Ended at the moment the flag fell, however late this is noticed (a restart). */
+    if (people_end(s, r, reason, c.deadline_ms, err, err_size) < 0)
+        return -1;
+    return 1;
+}
+
+int people_offers(struct session *s, int draw, int takeback, int rematch, const char *rematch_id,
+                  char *err, size_t err_size)
+{
+    if (s->srv->store->ops->set_offers(s->srv->store, s->row.id, draw, takeback, rematch,
+                                       rematch_id, server_now_ms(), err, err_size) != 0)
+        return -1;
+    s->row.draw_offer = draw;
+    s->row.takeback_offer = takeback;
+    s->row.rematch_offer = rematch;
+    snprintf(s->row.rematch_id, sizeof s->row.rematch_id, "%s", rematch_id ? rematch_id : "");
+    people_touch(s);
+    return 0;
+}
+
+int people_takeback(struct session *s, char *err, size_t err_size)
+{
+    if (s->n_stored < 1 || s->n_moves != s->n_stored)
+        return fail(err, err_size, "no move to take back");
+    int keep = s->n_stored - 1;
+    Move last = s->g->history_move(s->st, s->g->ply(s->st) - 1);
+    if (s->srv->store->ops->take_back(s->srv->store, s->row.id, keep, server_now_ms(), err,
+                                      err_size) != 0)
+        return -1;
+    s->g->unmake_move(s->st, last);
+    s->n_moves = s->n_stored = keep;
+    s->row.plies = keep;
+    s->row.takebacks++;
+    s->row.takeback_offer = 0;
+    people_offers(s, s->row.draw_offer, 0, s->row.rematch_offer, s->row.rematch_id, err, err_size);
+    session_notify(s);
+    return 0;
+}

@@ -1,0 +1,46 @@
+/* A game between two people, in the model's terms (beside session.c, below the cache):
+ * whose token plays which side, the clocks derived from the stored receipt times of
+ * the moves (src/server/API.md "Clocks"), a move at its time of receipt, a fallen
+ * flag, endings of a game still on, the standing offers.  Every change goes to the
+ * store first (conditional where two writers could meet), then to memory, then to
+ * the watchers.  All under s->mu. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "session.h"
+
+#define PEOPLE_DAY_MS (24 * 3600 * 1000LL)
+
+struct people_clock {
+    bool on;             /* the game has a clock (real-time or days a move) */
+    int64_t left_ms[2];  /* by side, at the time asked */
+    int running;         /* the side whose clock runs, or -1 */
+    int64_t deadline_ms; /* when it falls (running >= 0) */
+};
+
+/* The clocks at `now_ms` (a finished game's stand still at its end). */
+void people_clock(const struct session *s, int64_t now_ms, struct people_clock *out);
+/* The side a token hash plays in s (SIDE_WHITE, SIDE_BLACK), or -1. */
+int people_side(const struct session *s, const char *token_hash);
+/* Load the receipt times of the stored moves (after session_replay). */
+int people_load(struct session *s, char *err, size_t err_size);
+/* The mover's legal move m, received at now_ms (the caller checked the side, the turn
+ * and that the flag stands).  0, or -1 (nothing changed) when the store refuses it. */
+int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err_size);
+/* The running clock has fallen by now_ms: end the game on time (a draw when the other
+ * side cannot win, struct game can_win) at the moment it fell.  1 when it ended the
+ * game (or found it ended), 0 when no flag fell, -1 when the store failed. */
+int people_check_flag(struct session *s, int64_t now_ms, char *err, size_t err_size);
+/* End the game (resignation, agreement, claim, abort, abandonment) at at_ms.  0; 1 when
+ * it was over already (the row is then reloaded); -1 when the store failed. */
+int people_end(struct session *s, enum result r, int reason, int64_t at_ms, char *err,
+               size_t err_size);
+/* The standing offers (enum side + 1, 0: none) and a rematch's game id. */
+int people_offers(struct session *s, int draw, int takeback, int rematch, const char *rematch_id,
+                  char *err, size_t err_size);
+/* A takeback the opponent accepted: the last move goes (unclocked games only). */
+int people_takeback(struct session *s, char *err, size_t err_size);
+/* Something other than a move changed (offers, viewers): streams send an update. */
+void people_touch(struct session *s);

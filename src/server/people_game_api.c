@@ -1,0 +1,361 @@
+/* The operations on a game between two people (people_game_api.h): each with the
+ * acting side's token, after the flag's check. */
+#include "people_game_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_util.h"
+#include "clock.h"
+#include "core/error.h"
+#include "people.h"
+#include "people_api.h"
+#include "server_state.h"
+#include "session.h"
+#include "state_json.h"
+#include "token.h"
+
+#define ABANDON_MS (120 * 1000LL) /* away this long: the other may claim */
+#define SEAT_LEN 16               /* hex digits of a player's seat key */
+
+/* The side of the request's token in s, or -1 (a spectator). */
+static int request_side(const struct api_request *req, const struct session *s)
+{
+    const char *tok = api_bearer(req);
+    if (!tok || !token_well_formed(tok))
+        return -1;
+    char hash[STORE_HASH_LEN + 1];
+    token_hash(tok, hash);
+    return people_side(s, hash);
+}
+
+bool people_stream_is_viewer(const struct api_request *req, const struct session *s)
+{
+    if (!s->row.people || request_side(req, s) >= 0)
+        return false;
+    /* A browser's EventSource sends no header: a player's page names its seat key
+     * (?seat=, the first digits of its token's hash, which act for nobody). */
+    const char *seat = req->seat;
+    if (seat) {
+        if (strspn(seat, "0123456789abcdef") >= SEAT_LEN &&
+            (!strncmp(seat, s->row.white_hash, SEAT_LEN) ||
+             !strncmp(seat, s->row.black_hash, SEAT_LEN)))
+            return false;
+    }
+    return true;
+}
+
+static void reply(struct session *s, int side, const char *note, struct api_response *r)
+{
+    api_set_text(r, 200, state_text_as(s, side, NULL, note));
+}
+
+static int end_or_fail(struct session *s, enum result res, int reason, struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    int rc = people_end(s, res, reason, server_now_ms(), err, sizeof err);
+    if (rc < 0)
+        api_set_error(r, 500, "%s", err);
+    else if (rc > 0)
+        api_set_error(r, 409, "the game is over");
+    return rc;
+}
+
+static enum result win_for(int side)
+{
+    return side == SIDE_WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
+}
+
+static void op_move(struct server *srv, struct session *s, int side, json_t *body, int64_t now,
+                    struct api_response *r)
+{
+    json_t *jm = json_object_get(body, "move");
+    char err[ERROR_TEXT_MAX];
+    if (!json_is_string(jm)) {
+        api_set_error(r, 400, "missing \"move\": expected {\"move\": \"<move text>\"}");
+        return;
+    }
+    if ((int)s->g->side_to_move(s->st) != side) {
+        api_set_error(r, 409, "not your turn: your opponent is to move");
+        return;
+    }
+    Move m;
+    if (json_string_length(jm) >= MOVE_TEXT_MAX ||
+        strlen(json_string_value(jm)) != json_string_length(jm)) {
+        api_set_error(r, 400, "illegal move: the move text is too long or holds a NUL");
+        return;
+    }
+    if (s->g->parse_move(s->st, json_string_value(jm), &m, err, sizeof err) != 0) {
+        api_set_error(r, 400, "%s", err);
+        return;
+    }
+    if (people_move(s, m, now, err, sizeof err) != 0) {
+        api_set_error(r, 500, "your move could not be stored: %s", err);
+        return;
+    }
+    clock_kick(srv, s->row.deadline_ms);
+    reply(s, side, NULL, r);
+}
+
+/* "answer": "accept" | "decline" | absent (an offer or request). */
+static int answer_of(json_t *body, struct api_response *r)
+{
+    json_t *ja = json_object_get(body, "answer");
+    const char *a = json_is_string(ja) ? json_string_value(ja) : NULL;
+    if (!ja || json_is_null(ja))
+        return 0;
+    if (a && !strcmp(a, "accept"))
+        return 1;
+    if (a && !strcmp(a, "decline"))
+        return 2;
+    api_set_error(r, 400, "bad \"answer\": expected \"accept\" or \"decline\"");
+    return -1;
+}
+
+static void op_draw(struct session *s, int side, json_t *body, struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    int answer = answer_of(body, r);
+    if (answer < 0)
+        return;
+    bool theirs = s->row.draw_offer == 2 - side; /* the opponent's offer stands */
+    if (answer && !theirs) {
+        api_set_error(r, 409, "no draw offer of your opponent's to answer");
+        return;
+    }
+    if (answer == 2) {
+        if (people_offers(s, 0, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id, err,
+                          sizeof err) != 0)
+            api_set_error(r, 500, "%s", err);
+        else
+            reply(s, side, "declined", r);
+        return;
+    }
+    if (theirs) { /* accepting, or offering back: agreed */
+        if (end_or_fail(s, RESULT_DRAW, REASON_AGREEMENT, r) == 0)
+            reply(s, side, "accepted", r);
+        return;
+    }
+    if (people_offers(s, side + 1, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id,
+                      err, sizeof err) != 0)
+        api_set_error(r, 500, "%s", err);
+    else
+        reply(s, side, "offered", r);
+}
+
+static void op_claim(struct session *s, int side, json_t *body, struct api_response *r)
+{
+    struct game_status gs;
+    session_status(s, &gs);
+    json_t *jc = json_object_get(body, "claim");
+    const char *want = json_is_string(jc) ? json_string_value(jc) : NULL;
+    unsigned kind = want ? game_word_code(s->g->claim_names, want) : 0, pick = gs.claims;
+    if ((want && !kind) || (jc && !json_is_null(jc) && !want)) {
+        api_set_error(r, 400, "bad \"claim\": expected a claim the game names");
+        return;
+    }
+    if (kind)
+        pick &= kind;
+    if ((int)s->g->side_to_move(s->st) != side) {
+        api_set_error(r, 409, "not your turn: a draw is claimed on one's own move");
+        return;
+    }
+    struct game_status end;
+    if (!pick || !s->g->claim_draw || s->g->claim_draw(s->st, pick, &end) != 0) {
+        api_set_error(r, 409, "no claim available");
+        return;
+    }
+    if (end_or_fail(s, end.result, end.reason, r) == 0)
+        reply(s, side, NULL, r);
+}
+
+static void op_takeback(struct session *s, int side, json_t *body, struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    int answer = answer_of(body, r);
+    if (answer < 0)
+        return;
+    struct people_clock c;
+    people_clock(s, server_now_ms(), &c);
+    if (c.on) {
+        api_set_error(r, 409, "no takebacks in a game on the clock");
+        return;
+    }
+    if (!answer) {
+        /* Asked by whoever made the last move (it is the opponent's turn). */
+        if (s->n_stored < 1 || (int)s->g->side_to_move(s->st) == side) {
+            api_set_error(r, 409, "no move of yours to take back");
+            return;
+        }
+        if (people_offers(s, s->row.draw_offer, side + 1, s->row.rematch_offer, s->row.rematch_id,
+                          err, sizeof err) != 0)
+            api_set_error(r, 500, "%s", err);
+        else
+            reply(s, side, NULL, r);
+        return;
+    }
+    if (s->row.takeback_offer != 2 - side) {
+        api_set_error(r, 409, "no takeback request of your opponent's to answer");
+        return;
+    }
+    int rc = answer == 1 ? people_takeback(s, err, sizeof err)
+                         : people_offers(s, s->row.draw_offer, 0, s->row.rematch_offer,
+                                         s->row.rematch_id, err, sizeof err);
+    if (rc != 0)
+        api_set_error(r, 500, "%s", err);
+    else
+        reply(s, side, NULL, r);
+}
+
+/* The time the side to move has been away: since the last move, or the game's start. */
+static int64_t away_ms(const struct session *s, int64_t now)
+{
+    int64_t since = s->n_stored ? s->move_ms[s->n_stored - 1] : s->row.created_ms;
+    return now - since;
+}
+
+static void op_claim_win(struct server *srv, struct session *s, int side, int64_t now,
+                         struct api_response *r)
+{
+    struct people_clock c;
+    people_clock(s, now, &c);
+    int64_t need = srv->cfg.abandon_ms > 0 ? srv->cfg.abandon_ms : ABANDON_MS;
+    if ((int)s->g->side_to_move(s->st) == side) {
+        api_set_error(r, 409, "it is your own move");
+        return;
+    }
+    if (c.running >= 0) {
+        api_set_error(r, 409, "the clock runs: the game ends when your opponent's time is up");
+        return;
+    }
+    if (away_ms(s, now) < need) {
+        api_set_error(r, 409, "your opponent has been away less than %lld seconds",
+                      (long long)(need / 1000));
+        return;
+    }
+    /* Barely started (before both have moved): aborted, not won. */
+    bool barely = s->n_stored < 2;
+    if (end_or_fail(s, barely ? RESULT_DRAW : win_for(side),
+                    barely ? REASON_ABORTED : REASON_ABANDONED, r) == 0)
+        reply(s, side, NULL, r);
+}
+
+static void op_rematch(struct server *srv, struct session *s, int side, struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    if (s->row.rematch_id[0]) {
+        reply(s, side, NULL, r);
+        return;
+    }
+    if (s->row.rematch_offer != 2 - side) {
+        if (people_offers(s, 0, 0, side + 1, "", err, sizeof err) != 0)
+            api_set_error(r, 500, "%s", err);
+        else
+            reply(s, side, NULL, r);
+        return;
+    }
+    /* Both asked: a challenge of the first asker, colours swapped, taken by this side,
+     * so the new game is made as every game between people is. */
+    int asker = 1 - side;
+    struct store_challenge c;
+    memset(&c, 0, sizeof c);
+    int64_t now = server_now_ms();
+    snprintf(c.game, sizeof c.game, "%s", s->g->name);
+    c.clock_initial_ms = s->row.clock_initial_ms;
+    c.clock_increment_ms = s->row.clock_increment_ms;
+    c.days = s->row.days;
+    c.rated = s->row.rated;
+    c.side = side; /* the asker now plays this side's old colour */
+    const char *asker_hash = asker == SIDE_WHITE ? s->row.white_hash : s->row.black_hash;
+    const char *my_hash = side == SIDE_WHITE ? s->row.white_hash : s->row.black_hash;
+    snprintf(c.creator_hash, sizeof c.creator_hash, "%s", asker_hash);
+    snprintf(c.creator_name, sizeof c.creator_name, "%s",
+             asker == SIDE_WHITE ? s->row.white_name : s->row.black_name);
+    c.created_ms = now;
+    c.expires_ms = now + 60000;
+    struct store_game g;
+    if (token_random_hex(c.id, STORE_ID_LEN / 2) != 0 ||
+        people_game_row(srv, &c, my_hash,
+                        side == SIDE_WHITE ? s->row.white_name : s->row.black_name, now, &g) != 0) {
+        api_set_error(r, 500, "no randomness from the kernel");
+        return;
+    }
+    if (srv->store->ops->put_challenge(srv->store, &c, err, sizeof err) != 0 ||
+        srv->store->ops->accept_challenge(srv->store, c.id, my_hash, &g, now, err, sizeof err) !=
+            0 ||
+        people_offers(s, 0, 0, 0, g.id, err, sizeof err) != 0) {
+        api_set_error(r, 500, "the rematch could not be made: %s", err);
+        return;
+    }
+    reply(s, side, NULL, r);
+}
+
+static void game_op(struct server *srv, struct session *s, int side, const char *op, json_t *body,
+                    int64_t now, struct api_response *r);
+
+void people_game_op(struct server *srv, const struct api_request *req, struct session *s,
+                    const char *op, struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    int64_t now = server_now_ms();
+    /* A flag that fell ends the game before anything else is looked at. */
+    if (people_check_flag(s, now, err, sizeof err) < 0) {
+        api_set_error(r, 500, "%s", err);
+        return;
+    }
+    int side = request_side(req, s);
+    if (!*op || !strcmp(op, "record") || !strcmp(op, "events")) {
+        api_set_text(r, 200, state_text_as(s, side, NULL, NULL));
+        return;
+    }
+    if (side < 0) {
+        api_set_error(r, 403,
+                      api_bearer(req) ? "wrong token for this game: only its two "
+                                        "players change it"
+                                      : "missing token: send 'Authorization: Bearer "
+                                        "<token>'");
+        return;
+    }
+    json_t *body = api_body_object(req, strcmp(op, "moves") != 0, r);
+    if (body)
+        game_op(srv, s, side, op, body, now, r);
+    json_decref(body);
+}
+
+static void game_op(struct server *srv, struct session *s, int side, const char *op, json_t *body,
+                    int64_t now, struct api_response *r)
+{
+    bool over = session_over(s);
+    if (!strcmp(op, "rematch")) {
+        if (!over)
+            api_set_error(r, 409, "the game is not over");
+        else
+            op_rematch(srv, s, side, r);
+        return;
+    }
+    if (over) {
+        api_set_error(r, 409, "the game is over");
+        return;
+    }
+    if (!strcmp(op, "moves"))
+        op_move(srv, s, side, body, now, r);
+    else if (!strcmp(op, "resign")) {
+        if (end_or_fail(s, win_for(1 - side), REASON_RESIGNATION, r) == 0)
+            reply(s, side, NULL, r);
+    } else if (!strcmp(op, "draw"))
+        op_draw(s, side, body, r);
+    else if (!strcmp(op, "claim"))
+        op_claim(s, side, body, r);
+    else if (!strcmp(op, "takeback"))
+        op_takeback(s, side, body, r);
+    else if (!strcmp(op, "abort")) {
+        if (s->n_stored >= 2)
+            api_set_error(r, 409, "too late to abort: both sides have moved");
+        else if (end_or_fail(s, RESULT_DRAW, REASON_ABORTED, r) == 0)
+            reply(s, side, NULL, r);
+    } else if (!strcmp(op, "claim-win"))
+        op_claim_win(srv, s, side, now, r);
+    else
+        api_set_error(r, 404, "no such operation '%s'", op);
+}

@@ -1,0 +1,210 @@
+// Browser tests of playing people, end to end against `./agora serve` (AGORA_BIN) on a
+// free port with a fresh database: two browser contexts play a whole clocked chess
+// game through the invite link (fool's mate) while a third watches it, with the viewer
+// count and ticking clocks; a club created, joined and used for a challenge; the
+// people and club pages in all four languages.
+// Prints one line per test and, last, "N passed, N failed".
+//   node tests/e2e/people.mjs [name-filter]
+import { readFileSync, mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, launch } from './browser.mjs';
+
+process.env.AGORA_SERVE = '1';
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shots = join(root, 'build', 'screenshots');
+mkdirSync(shots, { recursive: true });
+const LANGS = ['en', 'bn', 'as', 'fi'];
+const filter = process.argv[2] || '';
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+let srv, browser, passed = 0, failed = 0;
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+const catalogue = (lang) => ({
+  ...JSON.parse(readFileSync(join(root, 'web', 'i18n', `${lang}.json`), 'utf8')),
+  ...JSON.parse(readFileSync(join(root, 'web', 'i18n', 'people', `${lang}.json`), 'utf8')),
+});
+
+async function open(hash, lang = 'en') {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (/Content Security Policy|CSP violation/.test(m.text())) errors.push(m.text()); });
+  await ctx.addInitScript((l) => localStorage.setItem('agora.lang', l), lang);
+  page.setDefaultTimeout(20000);
+  await page.goto(`${srv.url}/${hash}`);
+  await page.waitForSelector('body[data-ready]');
+  page.done = async () => {
+    assert(!errors.length, 'page errors: ' + errors.join('; '));
+    await ctx.close();
+  };
+  return page;
+}
+
+const cell = (name) => `#board [data-cell="${name}"]`;
+const plies = (page) => page.$$eval('#moves .ply', (n) => n.length);
+async function waitPlies(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('#moves .ply:not(.pending)').length >= k, n);
+}
+
+test('two people play a clocked chess game through the invite link while a third watches', async () => {
+  const a = await open('#/people');
+  await a.fill('#invite-name', 'Ann');
+  await a.selectOption('#invite-game', 'chess');
+  await a.selectOption('#invite-clock', '3+2');
+  await a.selectOption('#invite-side', 'white');
+  await a.click('#invite-submit');
+  const link = await (await a.waitForSelector('#invite-url')).inputValue();
+  assert(/#\/challenge\/[0-9a-f]{32}$/.test(link), 'invite link: ' + link);
+
+  const b = await open(link.slice(link.indexOf('#')));
+  await b.waitForSelector('#accept-form');
+  const text = await b.textContent('#challenge-text');
+  assert(text.includes('Ann') && text.includes('Black'), 'challenge text: ' + text);
+  await b.fill('#accept-name', 'Bob');
+  await b.click('#accept');
+  await b.waitForSelector('#board svg');
+  await a.waitForSelector('#board svg'); // the creator's page follows the accepted challenge
+  const gameHash = await b.evaluate(() => location.hash);
+  assert(gameHash === (await a.evaluate(() => location.hash)), 'both on the same game');
+
+  const w = await open(gameHash); // the watch link: no token
+  await w.waitForSelector('#board svg');
+  await w.waitForFunction(() => /Watching: 1/.test(document.querySelector('#viewers')?.textContent || ''));
+  assert((await a.textContent('#player-black')).includes('Bob'), 'Ann sees Bob');
+  assert((await b.textContent('#player-white')).includes('Ann'), 'Bob sees Ann');
+  assert(/3:00/.test(await w.textContent('#clock-white')), 'white has 3:00');
+
+  // Fool's mate: 1. f3 e5 2. g4 Qh4#.
+  const line = [[a, 'f2', 'f3'], [b, 'e7', 'e5'], [a, 'g2', 'g4'], [b, 'd8', 'h4']];
+  for (let i = 0; i < line.length; i++) {
+    const [p, from, to] = line[i];
+    await p.waitForSelector('#board svg.my-turn');
+    await p.click(cell(from));
+    await p.click(cell(to));
+    for (const q of [a, b, w]) await waitPlies(q, i + 1);
+    if (i === 1) {
+      // From the second move on white's clock runs, in every page.
+      await w.waitForSelector('#clock-white.running');
+      const t0 = await w.textContent('#clock-white');
+      await w.waitForFunction((t) => document.querySelector('#clock-white').textContent !== t, t0);
+    }
+  }
+  for (const q of [a, b, w]) await q.waitForSelector('#banner:not([hidden])');
+  assert((await b.textContent('#banner')).includes('You won'), 'Bob won: ' + (await b.textContent('#banner')));
+  assert((await a.textContent('#banner')).includes('Your opponent won'), 'Ann lost: ' + (await a.textContent('#banner')));
+  assert(/Black wins/.test(await w.textContent('#banner')), 'the watcher sees the result: ' + (await w.textContent('#banner')));
+  assert((await plies(w)) === 4, 'four moves');
+  // The watcher cannot move: no my-turn board, no actions.
+  assert(!(await w.$('#people-resign')), 'no resign button for the watcher');
+  await w.screenshot({ path: join(shots, 'people-watch.png') });
+  // A rematch, colours swapped, asked by both.
+  await a.click('#people-rematch');
+  await b.waitForSelector('#people-rematch');
+  await b.click('#people-rematch');
+  await b.waitForSelector('#rematch-go');
+  await a.waitForSelector('#rematch-go');
+  // The rematch: both are its players, colours swapped.
+  for (const p of [a, b]) {
+    await p.click('#rematch-go');
+    await p.waitForFunction((id) => location.hash !== id && !!document.querySelector('#people-resign'), gameHash);
+  }
+  assert((await b.textContent('#player-white')).includes('Bob'), 'Bob has white in the rematch');
+  assert((await a.textContent('#player-black')).includes('Ann'), 'Ann has black in the rematch');
+  // Ann's home page lists it: her side and her opponent.
+  await a.goto(srv.url + '/#/');
+  await a.waitForFunction(() => /Bob/.test(document.querySelector('#unfinished-list')?.textContent || ''));
+  for (const p of [a, b, w]) await p.done();
+});
+
+test('a club created, joined and used for a challenge', async () => {
+  const a = await open('#/clubs');
+  await a.fill('#club-name', 'Knights');
+  await a.fill('#club-description', 'Friday nights');
+  await a.check('#club-lang-en');
+  await a.check('#club-lang-fi');
+  await a.fill('#club-member', 'Ann');
+  await a.click('#club-create');
+  const invite = await (await a.waitForSelector('#club-invite')).inputValue();
+  assert(/#\/club\/[0-9a-f]{32}\?invite=[0-9a-f]{32}$/.test(invite), 'invite link: ' + invite);
+  const b = await open(invite.slice(invite.indexOf('#')));
+  await b.fill('#join-name', 'Bob');
+  await b.click('#join');
+  await b.waitForSelector('#club-invite');
+  assert((await b.textContent('#club-members')).includes('Ann'), 'Bob sees Ann among the members');
+  await b.selectOption('#club-game', 'chess');
+  await b.selectOption('#club-clock', '5+3');
+  await b.click('#club-submit');
+  await b.waitForSelector('#club-waiting');
+  await a.reload();
+  await a.waitForSelector('#club-challenges [data-challenge]');
+  await a.click('#club-challenges [data-challenge]');
+  await a.waitForSelector('#board svg');
+  await b.waitForSelector('#board svg'); // Bob's page follows the accepted challenge
+  assert((await a.textContent('#people')).includes('Bob'), 'Ann plays Bob');
+  // The creator names Bob admin; the club page says so.
+  await a.goto(invite.replace(/\?invite=.*/, ''));
+  await a.waitForSelector('#club-members [data-member]');
+  await a.click('#club-members button[id^="admin-"]');
+  await a.waitForFunction(() => /admin/.test(document.querySelector('#club-members').textContent));
+  for (const p of [a, b]) await p.done();
+});
+
+test('the people pages in all four languages', async () => {
+  for (const lang of LANGS) {
+    const cat = catalogue(lang);
+    const p = await open('#/people', lang);
+    await p.waitForSelector('#invite-form');
+    assert((await p.textContent('h1')) === cat['people.heading'], `${lang} heading`);
+    assert((await p.textContent('#lobby-h')) === cat['people.lobby'], `${lang} lobby`);
+    const body = await p.textContent('#app');
+    assert(!/people\.[a-z]/.test(body), `${lang}: an untranslated key on the page`);
+    if (lang === 'bn' || lang === 'as') assert(/[০-৯]/.test(await p.textContent('#invite-clock')), `${lang}: Bengali digits in the clocks`);
+    await p.fill('#invite-name', 'Ann');
+    await p.click('#invite-submit');
+    const link = await (await p.waitForSelector('#invite-url')).inputValue();
+    await p.screenshot({ path: join(shots, `people-${lang}.png`) });
+    await p.done();
+    const q = await open(link.slice(link.indexOf('#')), lang);
+    await q.waitForSelector('#accept-form');
+    assert((await q.textContent('h1')) === cat['people.challenge.heading'], `${lang} challenge heading`);
+    assert((await q.textContent('#accept')) === cat['people.challenge.accept'], `${lang} accept`);
+    await q.done();
+    const c = await open('#/clubs', lang);
+    await c.waitForSelector('#club-form');
+    assert((await c.textContent('h1')) === cat['club.heading'], `${lang} clubs heading`);
+    assert((await c.textContent('#club-create')) === cat['club.create'], `${lang} create club`);
+    assert(!/(club|people)\.[a-z]/.test(await c.textContent('#app')), `${lang}: an untranslated key on the clubs page`);
+    await c.done();
+  }
+});
+
+try {
+  srv = await startServer();
+  ({ browser } = await launch());
+  for (const t of tests) {
+    if (filter && !t.name.includes(filter)) continue;
+    const t0 = Date.now();
+    try {
+      await t.fn();
+      passed++;
+      console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+    } catch (err) {
+      failed++;
+      console.log(`FAIL ${t.name}: ${err.message.split('\n')[0]}`);
+    }
+  }
+} catch (err) {
+  failed++;
+  console.log(`FAIL setup: ${err.message}`);
+} finally {
+  if (browser) await browser.close();
+  if (srv) srv.stop();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

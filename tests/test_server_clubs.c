@@ -1,0 +1,187 @@
+/* Clubs (API.md "Clubs") against a real server on loopback: a club created with its
+ * invite link, joined with display names (a wrong code refused), an admin named by the
+ * creator removing a member, the club's lobby of challenges open to members only, a
+ * game played from it and counted in the results between members, a member leaving
+ * (never the creator), and bad input refused with nothing changed. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "server/server.h"
+#include "server_client.h"
+
+static struct server *cl_start(void)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ":memory:";
+    cfg.web_dir = NULL;
+    cfg.http_threads = 2;
+    cfg.engine_workers = 1;
+    cfg.cache_games = 32;
+    cfg.new_games_per_minute = 0;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        fprintf(stderr, "server_start: %s\n", err);
+    return srv;
+}
+
+static const char *cl_str(json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "";
+}
+
+/* The member id of `name` in a club's JSON, or "". */
+static const char *member_id(json_t *club, const char *name)
+{
+    json_t *m;
+    size_t i;
+    json_array_foreach(json_object_get(club, "members"), i, m)
+    {
+        if (!strcmp(cl_str(m, "name"), name))
+            return cl_str(m, "id");
+    }
+    return "";
+}
+
+static int join(int port, const char *club, const char *code, const char *name, char *token)
+{
+    char path[128], body[160];
+    snprintf(path, sizeof path, "/api/clubs/%s/join", club);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"%s\"}", code, name);
+    json_t *j = NULL;
+    int st = api_call(port, "POST", path, NULL, body, &j);
+    if (token)
+        snprintf(token, 40, "%s", cl_str(j, "token"));
+    json_decref(j);
+    return st;
+}
+
+TEST(server_clubs_create_join_play_leave)
+{
+    struct server *srv = cl_start();
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    static const char *const bad[] = {
+        "{\"club\":\"\",\"languages\":[\"en\"],\"name\":\"Ann\"}",
+        "{\"club\":\"Knights\",\"languages\":[],\"name\":\"Ann\"}",
+        "{\"club\":\"Knights\",\"languages\":[\"de\"],\"name\":\"Ann\"}",
+        "{\"club\":\"Knights\",\"languages\":[\"en\",\"en\"],\"name\":\"Ann\"}",
+        "{\"club\":\"Knights\",\"languages\":[\"en\"]}",
+        "{\"club\":7,\"languages\":[\"en\"],\"name\":\"Ann\"}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK_MSG(api_call(port, "POST", "/api/clubs", NULL, bad[i], NULL) == 400, "took %s",
+                  bad[i]);
+    json_t *club = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"Knights of Kolkata\",\"description\":\"Friday nights\\n"
+                          "and Sundays\",\"languages\":[\"bn\",\"en\"],\"name\":\"Ann\"}",
+                          &club),
+                 201);
+    char id[40], code[40], ta[40], tb[40], tc[40], path[160];
+    snprintf(id, sizeof id, "%s", cl_str(club, "id"));
+    snprintf(code, sizeof code, "%s", cl_str(club, "invite"));
+    snprintf(ta, sizeof ta, "%s", cl_str(club, "token"));
+    CHECK_STR(cl_str(json_object_get(club, "you"), "role"), "creator");
+    CHECK_STR(json_string_value(json_array_get(json_object_get(club, "languages"), 1)), "en");
+    CHECK(strstr(cl_str(club, "invite_url"), code) != NULL);
+    json_decref(club);
+
+    CHECK_EQ_INT(join(port, id, "0123456789abcdef0123456789abcdef", "Bob", NULL), 403);
+    CHECK_EQ_INT(join(port, id, code, "Bob", tb), 200);
+    CHECK_EQ_INT(join(port, id, code, "Cy", tc), 200);
+    snprintf(path, sizeof path, "/api/clubs/%s", id);
+    club = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &club), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(club, "members")), 3);
+    CHECK(json_is_null(json_object_get(club, "you")));
+    CHECK(!json_object_get(club, "invite")); /* not for outsiders */
+    char bob[20], cy[20];
+    snprintf(bob, sizeof bob, "%s", member_id(club, "Bob"));
+    snprintf(cy, sizeof cy, "%s", member_id(club, "Cy"));
+    json_decref(club);
+
+    /* Only the creator names admins; an admin removes a member. */
+    snprintf(path, sizeof path, "/api/clubs/%s/members/%s/remove", id, cy);
+    CHECK_EQ_INT(api_call(port, "POST", path, tb, NULL, NULL), 403);
+    snprintf(path, sizeof path, "/api/clubs/%s/members/%s/admin", id, bob);
+    CHECK_EQ_INT(api_call(port, "POST", path, tc, "{\"admin\":true}", NULL), 403);
+    CHECK_EQ_INT(api_call(port, "POST", path, ta, "{\"admin\":\"yes\"}", NULL), 400);
+    CHECK_EQ_INT(api_call(port, "POST", path, ta, "{\"admin\":true}", NULL), 200);
+    snprintf(path, sizeof path, "/api/clubs/%s/members/%s/remove", id, cy);
+    CHECK_EQ_INT(api_call(port, "POST", path, tb, NULL, NULL), 200);
+    CHECK_EQ_INT(api_call(port, "POST", path, tb, NULL, NULL), 409);
+
+    /* The club's lobby: members only. */
+    const char *ch = "{\"game\":\"chess\",\"clock\":{\"initial\":300,\"increment\":3},"
+                     "\"side\":\"black\",\"rated\":true}";
+    snprintf(path, sizeof path, "/api/clubs/%s/challenges", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, tc, ch, NULL), 403);
+    json_t *c = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, tb, ch, &c), 201);
+    char cid[40];
+    snprintf(cid, sizeof cid, "%s", cl_str(c, "id"));
+    json_decref(c);
+    snprintf(path, sizeof path, "/api/clubs/%s", id);
+    club = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", path, ta, NULL, &club), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(club, "challenges")), 1);
+    CHECK_STR(cl_str(json_array_get(json_object_get(club, "challenges"), 0), "name"), "Bob");
+    json_decref(club);
+    json_t *seeks = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/seeks", NULL, NULL, &seeks), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(seeks, "seeks")), 0); /* not the public lobby */
+    json_decref(seeks);
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    CHECK_EQ_INT(api_call(port, "POST", path, tc, "{}", NULL),
+                 403); /* removed: no longer a member */
+    json_t *st = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, ta, "{}", &st), 200);
+    char game[40];
+    snprintf(game, sizeof game, "%s", cl_str(st, "id"));
+    CHECK_STR(cl_str(st, "you"), "white");
+    json_decref(st);
+    const char *line[] = {"f2f3", "e7e5", "g2g4", "d8h4"};
+    for (int i = 0; i < 4; i++) {
+        json_t *r = NULL;
+        CHECK_EQ_INT(api_post_move(port, game, i % 2 ? tb : ta, line[i], &r), 200);
+        json_decref(r);
+    }
+    snprintf(path, sizeof path, "/api/clubs/%s", id);
+    club = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", path, tb, NULL, &club), 200);
+    CHECK_STR(cl_str(json_object_get(club, "you"), "role"), "admin");
+    json_t *games = json_object_get(club, "games");
+    CHECK_EQ_INT(json_array_size(games), 1);
+    CHECK_STR(cl_str(json_array_get(games, 0), "result"), "black-wins");
+    json_t *res = json_array_get(json_object_get(club, "results"), 0);
+    CHECK(res != NULL);
+    bool ann_first = !strcmp(cl_str(res, "a"), "Ann");
+    CHECK_EQ_INT(json_integer_value(json_object_get(res, ann_first ? "b_wins" : "a_wins")), 1);
+    CHECK_EQ_INT(json_integer_value(json_object_get(res, ann_first ? "a_wins" : "b_wins")), 0);
+    CHECK_EQ_INT(json_array_size(json_object_get(club, "challenges")), 0);
+    json_decref(club);
+
+    /* Leaving: a member may, the creator may not. */
+    snprintf(path, sizeof path, "/api/clubs/%s/leave", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, ta, NULL, NULL), 409);
+    CHECK_EQ_INT(api_call(port, "POST", path, tb, NULL, NULL), 200);
+    CHECK_EQ_INT(api_call(port, "POST", path, tb, NULL, NULL), 403);
+    snprintf(path, sizeof path, "/api/clubs/%s", id);
+    club = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &club), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(club, "members")), 1);
+    json_decref(club);
+    CHECK_EQ_INT(
+        api_call(port, "GET", "/api/clubs/0123456789abcdef0123456789abcdef", NULL, NULL, NULL),
+        404);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/clubs", NULL, NULL, NULL), 405);
+    server_stop(srv);
+}
