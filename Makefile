@@ -114,6 +114,11 @@ build/soak: tools/soak.c
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
 
+# tools/puzzle-latency runs it beside tools/loadtest: the next-puzzle request's p99.
+build/puzzle-latency: tools/puzzle_latency.c
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -o $@ $<
+
 # The chess evaluation's tuner (a developer tool; tools/texel.c says how it works).
 build/texel: tools/texel.c $(REL_LIB_OBJ)
 	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)

@@ -1,4 +1,4 @@
-/* agora serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--sync full|normal]
+/* agora serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--puzzles DIR] [--sync full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
  *             [--cache-mb N] [--committers N] [--book PATH|none] [--trust-proxy]
  *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
@@ -18,6 +18,7 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
     struct server_config cfg;
     server_config_default(&cfg);
+    cfg.puzzles_dir = "data/puzzles";
     const char *book_path = NULL;
     for (int i = 0; i < argc; i++) {
         const char *opt = argv[i];
@@ -41,6 +42,8 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             book_path = val;
         } else if (!strcmp(opt, "--web")) {
             cfg.web_dir = val;
+        } else if (!strcmp(opt, "--puzzles")) {
+            cfg.puzzles_dir = val;
         } else if (!strcmp(opt, "--sync")) {
             if (strcmp(val, "full") && strcmp(val, "normal"))
                 return cli_error(io, "serve: bad --sync '%s' (full or normal)", val);

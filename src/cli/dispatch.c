@@ -27,7 +27,11 @@ static const char usage[] =
     "                                           (score, best move, class), then accuracy\n"
     "  analyse GAME --position TEXT [--multipv K] [--nodes N]\n"
     "                                           the K best lines of a position, as JSON\n"
-    "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web]\n"
+    "  puzzles generate GAME [--from FILE] [--selfplay N] [--seed N] [--out FILE]\n"
+    "                                           find and prove puzzles (JSON lines)\n"
+    "  puzzles check FILE [--nodes N]           prove every puzzle of a file again\n"
+    "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web] [--puzzles "
+    "data/puzzles]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
     "        [--new-games-per-minute N] [--cache-mb N] [--book PATH|none] [--trust-proxy]\n"
     "        [--analysis-threads N] [--analyses N] [--analyses-per-address N]\n"
@@ -45,9 +49,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"perft", cmd_perft}, {"moves", cmd_moves}, {"play", cmd_play},
-    {"bench", cmd_bench}, {"match", cmd_match}, {"uci", cmd_uci},
-    {"serve", cmd_serve}, {"pgn", cmd_pgn},     {"analyse", cmd_analyse},
+    {"perft", cmd_perft},     {"moves", cmd_moves},     {"play", cmd_play},   {"bench", cmd_bench},
+    {"match", cmd_match},     {"uci", cmd_uci},         {"serve", cmd_serve}, {"pgn", cmd_pgn},
+    {"analyse", cmd_analyse}, {"puzzles", cmd_puzzles},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

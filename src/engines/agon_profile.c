@@ -13,6 +13,7 @@
  * rounded to 5 (scripts/level-ladder, src/engines/NOTES.md "The levels' own ladder"):
  * 100 games a pair, 67 for 7 v 6, 30 for 8 v 7; level 8's 95% bar from level 1 is +-180. */
 static const int agon_level_elo[ENGINE_LEVEL_MAX] = {400, 595, 895, 1060, 1240, 1415, 1505, 1615};
+extern const struct puzzle_rules agon_puzzle_rules; /* agon_puzzles.c */
 
 const struct engine_profile agon_profile = {
     .game = &agon_game,
@@ -38,4 +39,5 @@ const struct engine_profile agon_profile = {
     .win_k = 0.00478,
     /* An 80-ply review: 9 s of CPU here (2026-12, a shared 2-core machine: 14 s). */
     .review_nodes = 400000,
+    .puzzles = &agon_puzzle_rules,
 };

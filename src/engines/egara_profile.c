@@ -21,6 +21,7 @@
  * rounded to 5 (scripts/level-ladder, src/engines/NOTES.md "The levels' own ladder"):
  * 100 games a pair, 40 for 8 v 7; level 8's 95% bar from level 1 is +-154. */
 static const int egara_level_elo[ENGINE_LEVEL_MAX] = {400, 525, 610, 750, 860, 975, 1045, 1095};
+extern const struct puzzle_rules egara_puzzle_rules; /* egara_puzzles.c */
 
 const struct engine_profile egara_profile = {
     .game = &egara_game,
@@ -46,4 +47,5 @@ const struct engine_profile egara_profile = {
     .win_k = 0.00837,
     /* An 80-ply review: 8.5 s of CPU here (2026-12, a shared 2-core machine: 15 s). */
     .review_nodes = 800000,
+    .puzzles = &egara_puzzle_rules,
 };

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "core/rng.h"
+#include "puzzle_rules.h"
 #include "search/search.h"
 
 #define ENGINE_LEVEL_MIN 1
@@ -75,6 +76,8 @@ struct engine_profile {
      * (engine_win_chance) and a review's node budget per position. */
     double win_k;
     uint64_t review_nodes;
+    /* Puzzles (src/puzzles/): what wins in this game and its themes; NULL: none. */
+    const struct puzzle_rules *puzzles;
 };
 
 /* The side to move's chance 0..1 of winning at score `s` (its view): the logistic

@@ -25,6 +25,7 @@
 #include "openings_api.h"
 #include "people_api.h"
 #include "people_game_api.h"
+#include "puzzles_api.h"
 #include "ratelimit.h"
 #include "server_state.h"
 #include "session.h"
@@ -607,7 +608,8 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
         return;
     }
     if (analysis_route(srv, req, path, r) || openings_route(srv, req, path, r) ||
-        people_route(srv, req, path, r) || clubs_route(srv, req, path, r))
+        people_route(srv, req, path, r) || clubs_route(srv, req, path, r) ||
+        puzzles_route(srv, req, path, r))
         return;
     if (!strcmp(path, "/api/catalog")) {
         if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {

@@ -22,6 +22,7 @@
 #include "openings_api.h"
 #include "people.h"
 #include "people_json.h"
+#include "puzzle_set.h"
 #include "ratelimit.h"
 #include "review_jobs.h"
 #include "server_state.h"
@@ -452,6 +453,27 @@ static void client_address(struct MHD_Connection *mc, char *out, size_t size)
                   (socklen_t)size);
 }
 
+/* The request's path and query, rebuilt from MHD's arguments (those that fit). */
+struct query {
+    char buf[1024];
+    size_t len;
+};
+
+static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                 const char *value)
+{
+    (void)kind;
+    struct query *q = cls;
+    const char *v = value ? value : "";
+    size_t need = strlen(key) + strlen(v) + 2;
+    if (q->len + need < sizeof q->buf) {
+        snprintf(q->buf + q->len, sizeof q->buf - q->len, "%c%s=%s",
+                 strchr(q->buf, '?') ? '&' : '?', key, v);
+        q->len += need;
+    }
+    return MHD_YES;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -535,12 +557,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         .body_too_large = c->too_large,
         .waiter = &c->w,
     };
-    /* MHD hands the path without its query; a ?token= is passed on so the API refuses it. */
-    char full_url[1024];
+    /* MHD hands the path without its query: the query is put back (decoded) for the
+     * routes that read one, and so that a ?token= is refused. */
+    struct query q = {.len = 0};
+    if (snprintf(q.buf, sizeof q.buf, "%s", url) < (int)sizeof q.buf) {
+        q.len = strlen(q.buf);
+        MHD_get_connection_values(mc, MHD_GET_ARGUMENT_KIND, query_arg, &q);
+        req.url = q.buf;
+    }
+    /* A ?token= that did not fit is still passed on, alone, to be refused. */
     const char *tok = MHD_lookup_connection_value(mc, MHD_GET_ARGUMENT_KIND, "token");
-    if (tok && strlen(url) + strlen(tok) + 8 < sizeof full_url) {
-        snprintf(full_url, sizeof full_url, "%s?token=%s", url, tok);
-        req.url = full_url;
+    if (tok && !strstr(req.url, "token=")) {
+        snprintf(q.buf, sizeof q.buf, "%.900s?token=x", url);
+        req.url = q.buf;
     }
     struct api_response ar;
     api_handle(srv, &req, &ar);
@@ -653,6 +682,9 @@ void server_stop(struct server *srv)
         stream_hub_free(srv->hub);
         cache_free(srv);
     }
+    if (srv->puzzles)
+        puzzle_set_free(srv->puzzles);
+    free(srv->puzzles);
     if (srv->store)
         srv->store->ops->close(srv->store);
     ratelimit_free(srv->limiter);
@@ -705,6 +737,10 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     srv->store =
         store_gate_wrap(store_sqlite_open(cfg->db_path, cfg->sync, err, err_size), db_waiters);
     if (!srv->store)
+        goto fail;
+    srv->puzzles = calloc(1, sizeof *srv->puzzles);
+    if (!srv->puzzles ||
+        puzzle_set_load(srv->puzzles, cfg->puzzles_dir, srv->store, err, err_size) != 0)
         goto fail;
     if (cfg->new_games_per_minute > 0 &&
         !(srv->limiter = ratelimit_new(cfg->new_games_per_minute))) {

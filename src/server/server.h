@@ -16,6 +16,8 @@ struct server_config {
     const char *db_path;      /* SQLite file, ":memory:" for tests */
     enum store_sync sync;     /* see store.h */
     const char *web_dir;      /* static files; NULL or missing: a placeholder page */
+    const char *puzzles_dir;  /* the puzzles (DIR/GAME.jsonl); NULL or missing: none (`agora
+                                 serve`: data/puzzles) */
     int http_threads;         /* libmicrohttpd's thread pool */
     int engine_workers;       /* threads that think; 0: think inline (fuzzing, no HTTP) */
     int committers;           /* threads committing the computer's moves (waiting on disk) */

@@ -25,6 +25,7 @@ struct fair_queue;
 struct stream_hub;
 struct review_job;
 struct ratelimit;
+struct puzzle_set;
 struct session;
 struct store;
 struct worker_slot;
@@ -41,6 +42,7 @@ struct server {
     struct ratelimit *limiter;
     struct conn_limits *limits; /* http_limits.c: request deadlines, streams per address */
     struct stream_hub *hub;     /* stream_hub.c: the event streams by game id */
+    struct puzzle_set *puzzles; /* puzzle_set.c: the shipped puzzles and their ratings */
 
     /* cache.c */
     pthread_mutex_t cache_mu;

@@ -112,6 +112,25 @@ typedef void (*store_id_fn)(void *ctx, const char *id);
 /* Called once per game by list_games, newest first. */
 typedef void (*store_game_fn)(void *ctx, const struct store_game *row);
 
+/* Puzzles (store_puzzles.c): the Glicko-2 rating of a player (a token's hash, per
+ * game) or of a puzzle, with its counts. */
+struct store_puzzle_rating {
+    double rating, deviation, volatility;
+    int attempts, solved;
+    int streak; /* players: solved in a row, the last attempts */
+};
+/* One counted attempt: the player's and the puzzle's ratings after it. */
+struct store_puzzle_attempt {
+    char token_hash[STORE_HASH_LEN + 1];
+    const char *game, *puzzle_id;
+    int solved;
+    int64_t now_ms;
+    struct store_puzzle_rating player, puzzle;
+};
+typedef void (*store_puzzle_rating_fn)(void *ctx, const char *puzzle_id,
+                                       const struct store_puzzle_rating *r);
+typedef void (*store_puzzle_id_fn)(void *ctx, const char *puzzle_id);
+
 struct store;
 struct store_ops {
     int (*create_game)(struct store *s, const struct store_game *row, char *err, size_t err_size);
@@ -222,6 +241,19 @@ struct store_ops {
                       char *err, size_t err_size);
     int (*get_player)(struct store *s, const char *token_hash, char *name, size_t name_size,
                       char *err, size_t err_size);
+    /* The player's puzzle rating in `game`: 0, or 1 when it has none yet. */
+    int (*puzzle_player)(struct store *s, const char *token_hash, const char *game,
+                         struct store_puzzle_rating *out, char *err, size_t err_size);
+    /* Every puzzle's stored rating (those attempted at least once). */
+    int (*puzzle_ratings)(struct store *s, store_puzzle_rating_fn fn, void *ctx, char *err,
+                          size_t err_size);
+    /* The puzzles of `game` the player has attempted. */
+    int (*puzzle_attempted)(struct store *s, const char *token_hash, const char *game,
+                            store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size);
+    /* Record a counted attempt and both new ratings in one transaction: 0; 1 (storing
+     * nothing) when the player has attempted this puzzle already. */
+    int (*puzzle_attempt)(struct store *s, const struct store_puzzle_attempt *a, char *err,
+                          size_t err_size);
     void (*close)(struct store *s);
 };
 

@@ -274,6 +274,30 @@ static int gt_get_player(struct store *base, const char *token_hash, char *name,
     GATED(get_player(g->inner, token_hash, name, name_size, err, err_size));
 }
 
+static int gt_puzzle_player(struct store *base, const char *token_hash, const char *game,
+                            struct store_puzzle_rating *out, char *err, size_t err_size)
+{
+    GATED(puzzle_player(g->inner, token_hash, game, out, err, err_size));
+}
+
+static int gt_puzzle_ratings(struct store *base, store_puzzle_rating_fn fn, void *ctx, char *err,
+                             size_t err_size)
+{
+    GATED(puzzle_ratings(g->inner, fn, ctx, err, err_size));
+}
+
+static int gt_puzzle_attempted(struct store *base, const char *token_hash, const char *game,
+                               store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size)
+{
+    GATED(puzzle_attempted(g->inner, token_hash, game, fn, ctx, err, err_size));
+}
+
+static int gt_puzzle_attempt(struct store *base, const struct store_puzzle_attempt *a, char *err,
+                             size_t err_size)
+{
+    GATED(puzzle_attempt(g->inner, a, err, err_size));
+}
+
 static void gt_close(struct store *base)
 {
     struct gated *g = (struct gated *)base;
@@ -314,6 +338,10 @@ static const struct store_ops gated_ops = {
     .club_challenges = gt_club_challenges,
     .put_player = gt_put_player,
     .get_player = gt_get_player,
+    .puzzle_player = gt_puzzle_player,
+    .puzzle_ratings = gt_puzzle_ratings,
+    .puzzle_attempted = gt_puzzle_attempted,
+    .puzzle_attempt = gt_puzzle_attempt,
     .close = gt_close,
 };
 

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "sqlite_private.h"
 #include "store.h"
+#include "store_puzzles.h"
 
 enum stmt_id {
     ST_INSERT_GAME,
@@ -154,6 +155,8 @@ static const char *const migration[] = {
     " token_hash TEXT NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL, rating REAL NOT NULL,"
     " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
     " updated_ms INTEGER NOT NULL, PRIMARY KEY (token_hash, game, class)) WITHOUT ROWID;",
+    /* 3 -> 4: puzzles: ratings of players and puzzles, and the attempts (store_puzzles.c) */
+    STORE_PUZZLES_SCHEMA,
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 
@@ -680,6 +683,34 @@ static void sq_close(struct store *base)
     free(s);
 }
 
+static int sq_puzzle_player(struct store *base, const char *token_hash, const char *game,
+                            struct store_puzzle_rating *out, char *err, size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    return store_puzzles_player(s->db, &s->mu, token_hash, game, out, err, err_size);
+}
+
+static int sq_puzzle_ratings(struct store *base, store_puzzle_rating_fn fn, void *ctx, char *err,
+                             size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    return store_puzzles_ratings(s->db, &s->mu, fn, ctx, err, err_size);
+}
+
+static int sq_puzzle_attempted(struct store *base, const char *token_hash, const char *game,
+                               store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    return store_puzzles_attempted(s->db, &s->mu, token_hash, game, fn, ctx, err, err_size);
+}
+
+static int sq_puzzle_attempt(struct store *base, const struct store_puzzle_attempt *a, char *err,
+                             size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    return store_puzzles_attempt(s->db, &s->mu, a, err, err_size);
+}
+
 static const struct store_ops sqlite_ops = {
     .create_game = sq_create_game,
     .add_moves = sq_add_moves,
@@ -691,6 +722,10 @@ static const struct store_ops sqlite_ops = {
     .get_review = sq_get_review,
     SQLITE_PEOPLE_OPS,
     SQLITE_CLUB_OPS,
+    .puzzle_player = sq_puzzle_player,
+    .puzzle_ratings = sq_puzzle_ratings,
+    .puzzle_attempted = sq_puzzle_attempted,
+    .puzzle_attempt = sq_puzzle_attempt,
     .close = sq_close,
 };
 

@@ -10,12 +10,14 @@
 //   #/challenge/ID     an invite link: accept it — people.js
 //   #/clubs, #/club/ID clubs — clubs.js
 //   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
+//   #/puzzles[/GAME]   puzzles — puzzles.js
 import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
 import * as api from './api.js';
 import { drawBoard } from './board.js';
 import { h } from './dom.js';
 import { showGame } from './play.js';
 import { showAnalysis } from './analysis.js';
+import { showPuzzles, showPuzzleHome } from './puzzles.js';
 import { showRules, loadDiagrams, diagramPieces } from './rules.js';
 import { showPeople, showChallenge } from './people.js';
 import { showClubs, showClub } from './clubs.js';
@@ -65,7 +67,8 @@ async function showHome() {
       h('h2', { id: 'finished-h' }, t('home.finished')),
       h('div', { id: 'finished-list' })),
     h('p', { class: 'learn-links' }, h('a', { class: 'button primary', href: '#/learn', id: 'home-learn' }, t('learn.home')), ' ', t('learn.home.text')),
-    h('p', { class: 'analysis-links' }, t('home.analyse'), ' ', games.map((g) => h('a', { class: 'button small', href: `#/analysis/${g}` }, t(`game.${g}`)))));
+    h('p', { class: 'analysis-links' }, t('home.analyse'), ' ', games.map((g) => h('a', { class: 'button small', href: `#/analysis/${g}` }, t(`game.${g}`)))),
+    h('p', { class: 'puzzle-links' }, h('a', { class: 'button', id: 'puzzles-link', href: '#/puzzles' }, t('pz.home'))));
   app.replaceChildren(page);
   // The cards in the catalogue's order.
   for (const game of games) {
@@ -209,6 +212,7 @@ async function route() {
     else if (parts[0] === 'demo' && parts[2]) leave = await showDemo(app, parts[1], decodeURIComponent(parts[2]));
     else if (parts[0] === 'openings') leave = await showOpenings(app);
     else if (parts[0] === 'coordinates' && parts[1]) leave = await showCoordinates(app, parts[1]);
+    else if (parts[0] === 'puzzles') leave = parts[1] ? await showPuzzles(app, decodeURIComponent(parts[1]), new URLSearchParams(location.hash.split('?')[1] || '')) : await showPuzzleHome(app);
     else if (parts[0] === 'rules' && (await api.gameNames()).includes(parts[1])) await showRules(app, parts[1]);
     else await showHome();
   } catch (err) {

@@ -5,4 +5,5 @@ export const PARTS = [
   'learn',
   'play',
   'people',
+  'puzzles',
 ];

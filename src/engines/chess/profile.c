@@ -66,6 +66,8 @@ static const struct engine_book_hook polyglot = {
     .names_path = "/usr/share/pgn-extract/eco.pgn",
 };
 
+extern const struct puzzle_rules chess_puzzle_rules; /* puzzle_themes.c */
+
 const struct engine_profile chess_profile = {
     .game = &chess_game,
     .algo = OWN,
@@ -94,4 +96,5 @@ const struct engine_profile chess_profile = {
     .win_k = 0.00368208,
     /* An 80-ply review: 12 s of CPU here (2026-12, a shared 2-core machine: 17 s). */
     .review_nodes = 200000,
+    .puzzles = &chess_puzzle_rules,
 };

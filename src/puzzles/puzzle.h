@@ -1,0 +1,53 @@
+/* Puzzles: positions where the side to move has exactly one winning move, and after
+ * each of the opponent's best defences again exactly one, until the win is clear.
+ *
+ * Written against the game interface and the engine profile alone (what wins and the
+ * themes are the profile's puzzle_rules, engines/puzzle_rules.h); nothing here names a
+ * game.  Every search runs on a node budget with its table cleared first, so a puzzle
+ * judged once is judged the same on any machine (the search is deterministic at a
+ * node budget on one thread). */
+#pragma once
+
+#include <stdint.h>
+
+#include "core/game.h"
+#include "engines/puzzle_rules.h"
+
+struct engine; /* engines/engine.h */
+
+/* Plies of a solution at most: the solver's moves and the replies between them. */
+#define PUZZLE_LINE_MAX 24
+
+struct puzzle_solution {
+    int n;                      /* plies, odd: the line ends with the solver's move */
+    Move line[PUZZLE_LINE_MAX]; /* the solver's move first */
+    int proven;                 /* the line ends the game (mate, formation, elimination) */
+    int depth_needed;           /* the first iteration whose best score was a win (step 1) */
+    int tempting;               /* other first moves that look as good at one ply */
+    int rating;                 /* the first rating, puzzle_first_rating */
+    int nthemes;
+    const char *themes[PUZZLE_THEMES_MAX];
+};
+
+/* Why a position is no puzzle (puzzle_reject_name): */
+enum puzzle_reject {
+    PUZZLE_OK = 0,
+    PUZZLE_NO_RULES,    /* the game's profile has no puzzle rules */
+    PUZZLE_OVER,        /* the game is over, or a single legal move */
+    PUZZLE_WON_ALREADY, /* a decisive gain, but the static score was decisive before it */
+    PUZZLE_NO_WIN,      /* the best move does not win (at some step) */
+    PUZZLE_NOT_UNIQUE,  /* a second move wins too (at some step) */
+    PUZZLE_UNCLEAR,     /* a second move is in doubt, or the line does not end clearly */
+    PUZZLE_NO_MEMORY,
+};
+const char *puzzle_reject_name(enum puzzle_reject r);
+
+/* Judge the position `st` (left unchanged) at `nodes` a search: PUZZLE_OK with *out
+ * filled (line, themes, first rating), else why not.  `e` is the caller's engine (its
+ * table is cleared before every search); NULL: one of its own for the call. */
+enum puzzle_reject puzzle_solve(const struct game *g, const void *st, uint64_t nodes,
+                                struct engine *e, struct puzzle_solution *out);
+
+/* The first rating of a puzzle (Glicko scale): 600 + 100 * depth_needed + 40 *
+ * tempting + 50 * (solver moves - 1), into 400..2800. */
+int puzzle_first_rating(int depth_needed, int tempting, int solver_moves);

@@ -1,0 +1,202 @@
+/* Reading, writing and proving again the lines of a puzzle file (puzzle_file.h). */
+#include "puzzle_file.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "engines/engine.h"
+#include "games/registry.h"
+
+uint64_t puzzle_text_hash(const char *text)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return h;
+}
+
+void puzzle_id(const struct game *g, const char *position, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s-%012llx", g->name,
+             (unsigned long long)(puzzle_text_hash(position) & 0xffffffffffffULL));
+}
+
+int puzzle_entry_has_theme(const struct puzzle_entry *e, const char *theme)
+{
+    for (int i = 0; i < e->nthemes; i++)
+        if (strcmp(e->themes[i], theme) == 0)
+            return 1;
+    return 0;
+}
+
+void puzzle_entry_make(const struct game *g, const void *st0, const struct puzzle_solution *s,
+                       struct puzzle_entry *out)
+{
+    memset(out, 0, sizeof *out);
+    out->g = g;
+    g->write_position(st0, out->position, sizeof out->position);
+    puzzle_id(g, out->position, out->id, sizeof out->id);
+    void *st = malloc(g->state_size);
+    if (st) {
+        memcpy(st, st0, g->state_size);
+        for (int i = 0; i < s->n; i++) {
+            g->move_text(st, s->line[i], out->moves[i], MOVE_TEXT_MAX);
+            g->make_move(st, s->line[i]);
+        }
+        out->n = s->n;
+    }
+    free(st);
+    for (int i = 0; i < s->nthemes; i++)
+        snprintf(out->themes[i], PUZZLE_THEME_NAME_MAX, "%s", s->themes[i]);
+    out->nthemes = s->nthemes;
+    out->rating = s->rating;
+}
+
+char *puzzle_entry_json(const struct puzzle_entry *e)
+{
+    json_t *o = json_object(), *mv = json_array(), *th = json_array();
+    json_object_set_new(o, "id", json_string(e->id));
+    json_object_set_new(o, "game", json_string(e->g->name));
+    json_object_set_new(o, "position", json_string(e->position));
+    for (int i = 0; i < e->n; i++)
+        json_array_append_new(mv, json_string(e->moves[i]));
+    json_object_set_new(o, "moves", mv);
+    for (int i = 0; i < e->nthemes; i++)
+        json_array_append_new(th, json_string(e->themes[i]));
+    json_object_set_new(o, "themes", th);
+    json_object_set_new(o, "rating", json_integer(e->rating));
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return s;
+}
+
+static int copy_string(json_t *o, const char *key, char *buf, size_t size, char *err,
+                       size_t err_size)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    if (!s)
+        return fail(err, err_size, "\"%s\" is missing or not a string", key);
+    if (strlen(s) >= size)
+        return fail(err, err_size, "\"%s\" is too long", key);
+    strcpy(buf, s);
+    return 0;
+}
+
+static int parse_moves(json_t *o, struct puzzle_entry *out, char *err, size_t err_size)
+{
+    json_t *mv = json_object_get(o, "moves");
+    size_t n = json_array_size(mv);
+    if (!json_is_array(mv) || n < 1 || n > PUZZLE_LINE_MAX || n % 2 == 0)
+        return fail(err, err_size, "\"moves\" must be an odd number (1..%d) of moves",
+                    PUZZLE_LINE_MAX),
+               -1;
+    const struct game *g = out->g;
+    void *st = game_state_new(g);
+    if (!st)
+        return fail(err, err_size, "out of memory");
+    int rc = g->parse_position(st, out->position, err, err_size);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const char *t = json_string_value(json_array_get(mv, i));
+        Move m;
+        char why[ERROR_TEXT_MAX];
+        struct game_status gs;
+        g->status(st, &gs);
+        if (gs.result != RESULT_ONGOING)
+            snprintf(why, sizeof why, "the game is over");
+        if (!t || strlen(t) >= MOVE_TEXT_MAX || gs.result != RESULT_ONGOING ||
+            g->parse_move(st, t, &m, why, sizeof why) != 0) {
+            fail(err, err_size, "move %zu is not legal: %s", i + 1, t ? why : "not a string");
+            rc = -1;
+            break;
+        }
+        strcpy(out->moves[i], t);
+        g->make_move(st, m);
+    }
+    out->n = (int)n;
+    free(st);
+    return rc;
+}
+
+int puzzle_entry_parse(const char *line, struct puzzle_entry *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    json_error_t je;
+    json_t *o = json_loads(line, 0, &je);
+    if (!json_is_object(o)) {
+        json_decref(o);
+        return fail(err, err_size, "not a JSON object: %s", je.text);
+    }
+    char game[32];
+    int rc = -1;
+    if (copy_string(o, "id", out->id, sizeof out->id, err, err_size) ||
+        copy_string(o, "game", game, sizeof game, err, err_size) ||
+        copy_string(o, "position", out->position, sizeof out->position, err, err_size))
+        goto done;
+    out->g = game_find(game);
+    if (!out->g) {
+        fail(err, err_size, "unknown game \"%s\"", game);
+        goto done;
+    }
+    if (parse_moves(o, out, err, err_size))
+        goto done;
+    json_t *th = json_object_get(o, "themes");
+    if (!json_is_array(th) || json_array_size(th) > PUZZLE_THEMES_MAX) {
+        fail(err, err_size, "\"themes\" must be an array of at most %d names", PUZZLE_THEMES_MAX);
+        goto done;
+    }
+    for (size_t i = 0; i < json_array_size(th); i++) {
+        const char *t = json_string_value(json_array_get(th, i));
+        if (!t || strlen(t) >= PUZZLE_THEME_NAME_MAX) {
+            fail(err, err_size, "theme %zu is not a short string", i + 1);
+            goto done;
+        }
+        strcpy(out->themes[out->nthemes++], t);
+    }
+    json_t *r = json_object_get(o, "rating");
+    if (!json_is_integer(r)) {
+        fail(err, err_size, "\"rating\" is missing or not an integer");
+        goto done;
+    }
+    out->rating = (int)json_integer_value(r);
+    rc = 0;
+done:
+    json_decref(o);
+    return rc;
+}
+
+int puzzle_entry_check(const struct puzzle_entry *e, uint64_t nodes, struct engine *eng, char *why,
+                       size_t why_size)
+{
+    const struct game *g = e->g;
+    const struct puzzle_rules *rules = engine_profile_of(g)->puzzles;
+    if (!nodes && rules)
+        nodes = rules->prove_nodes;
+    void *st = game_state_new(g);
+    if (!st)
+        return fail(why, why_size, "out of memory");
+    int rc = -1;
+    struct puzzle_solution s;
+    if (g->parse_position(st, e->position, why, why_size) != 0)
+        goto done;
+    enum puzzle_reject r = puzzle_solve(g, st, nodes, eng, &s);
+    if (r != PUZZLE_OK) {
+        fail(why, why_size, "no puzzle at %llu nodes: %s", (unsigned long long)nodes,
+             puzzle_reject_name(r));
+        goto done;
+    }
+    struct puzzle_entry again;
+    puzzle_entry_make(g, st, &s, &again);
+    for (int i = 0; i < e->n || i < again.n; i++)
+        if (i >= e->n || i >= again.n || strcmp(e->moves[i], again.moves[i]) != 0) {
+            fail(why, why_size, "the solution differs at move %d: %s, proven %s", i + 1,
+                 i < e->n ? e->moves[i] : "(end)", i < again.n ? again.moves[i] : "(end)");
+            goto done;
+        }
+    rc = 0;
+done:
+    free(st);
+    return rc;
+}

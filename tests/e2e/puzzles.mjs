@@ -1,0 +1,184 @@
+// Browser tests of the puzzle pages (web/js/puzzles.js) end to end against a real
+// `./agora serve` with a small puzzle folder of known solutions
+// (tests/e2e/fixtures/puzzles): one puzzle solved (the rating goes up), one failed (it
+// goes down), the hint, the themes explained, the easy track, keyboard play, and the
+// link from the home page.  Last line: "N passed, N failed".
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
+import { launch } from './browser.mjs';
+import { mkdirSync } from 'node:fs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const SOLUTIONS = {
+  'chess-mate1': { solver: ['a1a8'], wrong: 'a1a2' },
+  'chess-mate2': { solver: ['g4g5', 'f4f5'], wrong: 'b7b8' },
+  'chess-fork': { solver: ['d5e7', 'e7c8'], wrong: 'g1f1' },
+};
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+const freePort = () => new Promise((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  });
+});
+
+async function startAgora() {
+  const dir = mkdtempSync(join(tmpdir(), 'agora-puzzles-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.env.AGORA_BIN || join(root, 'agora'),
+    ['serve', '--port', String(port), '--db', join(dir, 'agora.db'), '--puzzles', join(here, 'fixtures', 'puzzles')],
+    { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`agora serve exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url + '/')).ok) return { url, stop: () => { child.kill(); rmSync(dir, { recursive: true, force: true }); } };
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('agora serve did not answer');
+}
+
+let srv, browser;
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+async function open(hash, lang) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.setDefaultTimeout(20000);
+  if (lang) await ctx.addInitScript((l) => localStorage.setItem('agora.lang', l), lang);
+  await page.goto(srv.url + '/' + hash);
+  await page.waitForSelector('body[data-ready]');
+  page.done = async () => {
+    assert(!errors.length, 'page errors: ' + errors.join('; '));
+    await ctx.close();
+  };
+  return page;
+}
+
+const cell = (name) => `#puzzle-board [data-cell="${name}"]`;
+const puzzleId = (page) => page.$eval('.puzzle', (n) => n.dataset.puzzle);
+const rating = (page) => page.$eval('#rating-value', (n) => ({ rating: Number(n.dataset.rating), change: Number(n.dataset.change) }));
+
+async function playMove(page, move) {
+  await page.click(cell(move.slice(0, 2)));
+  await page.click(cell(move.slice(2, 4)));
+}
+
+async function waitPuzzle(page, notId) {
+  await page.waitForFunction((old) => {
+    const p = document.querySelector('.puzzle');
+    return p && p.dataset.puzzle && p.dataset.puzzle !== old && document.querySelector('#puzzle-board svg');
+  }, notId || '');
+  return puzzleId(page);
+}
+
+// Solve whichever puzzle is shown: its solver moves, the computer's replies between.
+async function solve(page, id) {
+  const moves = SOLUTIONS[id].solver;
+  for (let k = 0; k < moves.length; k++) {
+    if (k > 0) await page.waitForFunction((n) => document.querySelector('.puzzle').dataset.step === String(n), k);
+    await playMove(page, moves[k]);
+  }
+  await page.waitForFunction(() => document.querySelector('#puzzle-status.won') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
+}
+
+test('puzzles: solve one (rating up), fail another (rating down), themes explained, hint', async () => {
+  const page = await open('#/puzzles/chess');
+  let id = await waitPuzzle(page);
+  assert(SOLUTIONS[id], 'unknown puzzle ' + id);
+  const before = await rating(page);
+  assert(before.rating === 1500, 'a new player is rated 1500, not ' + before.rating);
+  assert((await page.textContent('#puzzle-status')).includes('Find the best move for White'), 'status: ' + (await page.textContent('#puzzle-status')));
+  assert(await page.$('#puzzle-themes li[data-theme] strong'), 'the theme is not named');
+  assert((await page.$$eval('#puzzle-themes li', (n) => n.map((x) => x.textContent))).every((x) => x.includes('—') && x.length > 20), 'a theme is not explained');
+  // The hint names the piece to move and marks its cell.
+  await page.click('#puzzle-hint');
+  const from = SOLUTIONS[id].solver[0].slice(0, 2);
+  assert((await page.textContent('#hint-text')).includes(from), 'the hint does not name ' + from);
+  assert(await page.$eval(cell(from), (n) => n.classList.contains('m-movable')), 'the hint does not mark ' + from);
+  await solve(page, id);
+  const up = await rating(page);
+  assert(up.rating > 1500 && up.change > 0, `solving should raise the rating: ${JSON.stringify(up)}`);
+  assert((await page.textContent('#streak')).includes('1'), 'streak: ' + (await page.textContent('#streak')));
+  // The next one, failed with a legal move that is not the solution.
+  await page.click('#puzzle-next');
+  const id2 = await waitPuzzle(page, id);
+  assert(id2 !== id, 'the same puzzle again');
+  await playMove(page, SOLUTIONS[id2].wrong);
+  await page.waitForFunction(() => document.querySelector('#puzzle-status.lost') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
+  await page.screenshot({ path: join(root, 'build', 'screenshots', 'puzzle-failed-en.png') });
+  const down = await rating(page);
+  assert(down.change < 0 && down.rating < up.rating, `failing should lower the rating: ${JSON.stringify(down)}`);
+  assert((await page.textContent('#puzzle-status')).includes('the winning move was'), 'status: ' + (await page.textContent('#puzzle-status')));
+  assert(await page.$('#solution-text'), 'the solution is not shown');
+  await page.done();
+});
+
+test('puzzles: the easy track and keyboard play (arrows and Enter)', async () => {
+  const page = await open('#/puzzles/chess?track=easy');
+  const id = await waitPuzzle(page);
+  assert(id === 'chess-mate1' || id === 'chess-mate2', 'the easy track gave ' + id);
+  assert(await page.$eval('#puzzle-easy', (n) => n.checked), 'the easy box is not checked');
+  // Keyboard: focus a cell, walk with the arrows to the piece, Enter, walk, Enter.
+  const [from, to] = [SOLUTIONS[id].solver[0].slice(0, 2), SOLUTIONS[id].solver[0].slice(2, 4)];
+  await page.focus(cell(from));
+  await page.keyboard.press('Enter');
+  assert(await page.$eval(cell(from), (n) => n.classList.contains('m-selected')), 'Enter does not select ' + from);
+  for (let r = Number(from[1]); r < Number(to[1]); r++) await page.keyboard.press('ArrowUp');
+  assert(await page.evaluate((c) => document.activeElement?.closest('[data-cell]')?.dataset.cell === c, to), 'the arrows did not reach ' + to);
+  await page.keyboard.press('Enter');
+  if (id === 'chess-mate1') await page.waitForSelector('#puzzle-status.won');
+  else await page.waitForFunction(() => document.querySelector('.puzzle').dataset.step === '1');
+  await page.done();
+});
+
+test('puzzles: the home page links to the puzzles; Finnish', async () => {
+  const page = await open('', 'fi');
+  await page.click('#puzzles-link');
+  await page.waitForSelector('.puzzles-home .card[data-game="chess"]');
+  assert((await page.textContent('.puzzles-home h1')) === 'Tehtävät', 'title: ' + (await page.textContent('.puzzles-home h1')));
+  await page.click('.puzzles-home .card[data-game="chess"] a.button.primary');
+  await waitPuzzle(page);
+  assert((await page.textContent('#puzzle-status')).startsWith('Vuorossa Valkea'), 'status: ' + (await page.textContent('#puzzle-status')));
+  await page.done();
+});
+
+let passed = 0, failed = 0;
+mkdirSync(join(root, 'build', 'screenshots'), { recursive: true });
+try {
+  srv = await startAgora();
+  ({ browser } = await launch());
+  for (const t of tests) {
+    const t0 = Date.now();
+    try {
+      await t.fn();
+      passed++;
+      console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+    } catch (err) {
+      failed++;
+      console.log(`FAIL ${t.name}: ${err.message.split('\n')[0]}`);
+    }
+  }
+} catch (err) {
+  failed++;
+  console.log(`FAIL setup: ${err.message}`);
+} finally {
+  if (browser) await browser.close();
+  if (srv) srv.stop();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,230 @@
+/* The puzzle API (src/server/API.md, "Puzzles") against real servers on loopback,
+ * with a small puzzle folder of positions whose solutions are known: the next puzzle
+ * near the player's rating (with its legal moves), a theme and the easy track, attempts
+ * judged by the server (solved, failed, counted once), both ratings moving, refusals
+ * that change nothing, and the ratings kept across a restart. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "server/server.h"
+#include "server_client.h"
+
+#define MATE1 "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+#define MATE2 "8/1R6/1P3k2/4R2p/1P3PP1/2K5/3B4/8 w - - 0 57"
+#define FORK "2r3k1/5ppp/8/3N4/8/8/5PPP/6K1 w - - 0 1"
+
+static void write_puzzles(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/chess.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "{\"id\":\"chess-mate1\",\"game\":\"chess\",\"position\":\"" MATE1 "\","
+               "\"moves\":[\"a1a8\"],\"themes\":[\"mate-in-1\"],\"rating\":900}\n"
+               "{\"id\":\"chess-mate2\",\"game\":\"chess\",\"position\":\"" MATE2 "\","
+               "\"moves\":[\"g4g5\",\"f6g6\",\"f4f5\"],\"themes\":[\"mate-in-2\",\"endgame\"],"
+               "\"rating\":1300}\n"
+               "{\"id\":\"chess-fork\",\"game\":\"chess\",\"position\":\"" FORK "\","
+               "\"moves\":[\"d5e7\",\"g8f8\",\"e7c8\"],\"themes\":[\"advantage\",\"fork\"],"
+               "\"rating\":1500}\n");
+    fclose(f);
+}
+
+static struct server *start(const char *db, const char *puzzles)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = db;
+    cfg.web_dir = NULL;
+    cfg.puzzles_dir = puzzles;
+    cfg.http_threads = 2;
+    cfg.engine_workers = 1;
+    cfg.cache_games = 16;
+    cfg.analysis_threads = 0;
+    cfg.review_threads = 0;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        fprintf(stderr, "server_start: %s\n", err);
+    return srv;
+}
+
+static const char *jstr(json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "";
+}
+
+static long long jint(json_t *j, const char *key)
+{
+    return json_integer_value(json_object_get(j, key));
+}
+
+/* POST an attempt: the status, *out the reply. */
+static int attempt(int port, const char *token, const char *id, const char *moves, json_t **out)
+{
+    char path[128], body[512];
+    snprintf(path, sizeof path, "/api/puzzles/%s/attempts", id);
+    snprintf(body, sizeof body, "{\"moves\": %s}", moves);
+    return api_call(port, "POST", path, token, body, out);
+}
+
+TEST(server_puzzles_next_and_attempts)
+{
+    char dir[256], db[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/a.db", dir);
+    write_puzzles(dir);
+    struct server *srv = start(db, dir);
+    CHECK(srv != NULL);
+    if (!srv)
+        return;
+    int port = server_port(srv);
+    json_t *j = NULL;
+
+    /* The list: three chess puzzles, two of the easy track, one fork. */
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles", NULL, NULL, &j), 200);
+    json_t *games = json_object_get(j, "games");
+    json_t *chess = NULL;
+    for (size_t i = 0; i < json_array_size(games); i++)
+        if (!strcmp(jstr(json_array_get(games, i), "game"), "chess"))
+            chess = json_array_get(games, i);
+    CHECK(chess != NULL);
+    CHECK_EQ_INT(jint(chess, "count"), 3);
+    CHECK_EQ_INT(jint(chess, "easy"), 2);
+    json_decref(j);
+
+    /* A visitor without a token gets one, and a puzzle with its legal moves. */
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess&theme=fork", NULL, NULL, &j),
+                 200);
+    char token[64];
+    snprintf(token, sizeof token, "%s", jstr(j, "token"));
+    CHECK_EQ_INT((long long)strlen(token), 32);
+    json_t *p = json_object_get(j, "puzzle");
+    CHECK_STR(jstr(p, "id"), "chess-fork");
+    CHECK_STR(jstr(p, "solver"), "white");
+    CHECK_EQ_INT(jint(p, "solver_moves"), 2);
+    CHECK_EQ_INT((long long)json_array_size(json_object_get(p, "steps")), 2);
+    json_t *step0 = json_array_get(json_object_get(p, "steps"), 0);
+    CHECK(json_array_size(json_object_get(step0, "legal_moves")) > 5);
+    json_t *step1 = json_array_get(json_object_get(p, "steps"), 1);
+    CHECK_EQ_INT((long long)json_array_size(json_object_get(step1, "moves")), 2);
+    CHECK_STR(json_string_value(json_array_get(json_object_get(p, "solution_display"), 0)), "Ne7+");
+    CHECK_EQ_INT(jint(json_object_get(j, "player"), "rating"), 1500);
+    json_decref(j);
+
+    /* Solved: the player's rating goes up, the puzzle's down. */
+    CHECK_EQ_INT(attempt(port, token, "chess-fork", "[\"d5e7\", \"e7c8\"]", &j), 200);
+    CHECK(json_is_true(json_object_get(j, "solved")));
+    CHECK(json_is_true(json_object_get(j, "counted")));
+    long long up = jint(json_object_get(j, "player"), "rating");
+    CHECK(up > 1500);
+    CHECK(jint(json_object_get(j, "player"), "change") > 0);
+    CHECK(jint(json_object_get(j, "puzzle"), "rating") < 1500);
+    CHECK_EQ_INT(jint(json_object_get(j, "player"), "streak"), 1);
+    json_decref(j);
+    /* Again: not counted, nothing changes. */
+    CHECK_EQ_INT(attempt(port, token, "chess-fork", "[\"d5e7\", \"e7c8\"]", &j), 200);
+    CHECK(json_is_false(json_object_get(j, "counted")));
+    CHECK_EQ_INT(jint(json_object_get(j, "player"), "rating"), up);
+    CHECK_EQ_INT(jint(json_object_get(j, "player"), "change"), 0);
+    json_decref(j);
+
+    /* The next chess puzzle is another one (the fork is attempted). */
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", token, NULL, &j), 200);
+    CHECK(strcmp(jstr(json_object_get(j, "puzzle"), "id"), "chess-fork") != 0);
+    CHECK(json_object_get(j, "token") == NULL); /* the visitor's own token is kept */
+    CHECK_EQ_INT(jint(json_object_get(j, "player"), "rating"), up);
+    json_decref(j);
+
+    /* Failed (a legal move that is not the solution): the rating goes down. */
+    CHECK_EQ_INT(attempt(port, token, "chess-mate2", "[\"b7b8\"]", &j), 200);
+    CHECK(json_is_false(json_object_get(j, "solved")));
+    CHECK(json_is_true(json_object_get(j, "counted")));
+    CHECK(jint(json_object_get(j, "player"), "rating") < up);
+    CHECK(jint(json_object_get(j, "player"), "change") < 0);
+    CHECK(jint(json_object_get(j, "puzzle"), "rating") > 1300);
+    CHECK_EQ_INT(jint(json_object_get(j, "player"), "streak"), 0);
+    CHECK_STR(json_string_value(json_array_get(json_object_get(j, "solution"), 0)), "g4g5");
+    long long down = jint(json_object_get(j, "player"), "rating");
+    json_decref(j);
+
+    /* The easy track: mates in one and two only. */
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess&track=easy", token, NULL, &j),
+                 200);
+    CHECK_STR(jstr(json_object_get(j, "puzzle"), "id"), "chess-mate1");
+    json_decref(j);
+
+    /* Refusals change nothing. */
+    CHECK_EQ_INT(attempt(port, NULL, "chess-mate1", "[\"a1a8\"]", NULL), 403);
+    CHECK_EQ_INT(attempt(port, "xyz", "chess-mate1", "[\"a1a8\"]", NULL), 403);
+    CHECK_EQ_INT(attempt(port, token, "chess-none", "[\"a1a8\"]", NULL), 404);
+    CHECK_EQ_INT(attempt(port, token, "chess-mate1", "\"a1a8\"", NULL), 400);
+    CHECK_EQ_INT(attempt(port, token, "chess-mate1", "[\"a1a9\"]", &j), 400);
+    CHECK(strstr(jstr(j, "error"), "move 1") != NULL);
+    json_decref(j);
+    CHECK_EQ_INT(attempt(port, token, "chess-mate1", "[\"a1a8\", \"a8a7\"]", NULL), 400);
+    CHECK_EQ_INT(attempt(port, token, "chess-mate2", "[\"b7b8\", \"b8b7\"]", NULL), 400);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=go", token, NULL, NULL), 400);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next", token, NULL, NULL), 400);
+    CHECK_EQ_INT(
+        api_call(port, "GET", "/api/puzzles/next?game=chess&theme=nope", token, NULL, NULL), 400);
+    CHECK_EQ_INT(
+        api_call(port, "GET", "/api/puzzles/next?game=chess&track=hard", token, NULL, NULL), 400);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=agon", token, NULL, NULL), 404);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/puzzles/next", token, "{}", NULL), 405);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/chess-mate1/attempts", token, NULL, NULL),
+                 405);
+    /* The mate in one is still unattempted: a right answer now counts. */
+    CHECK_EQ_INT(attempt(port, token, "chess-mate1", "[\"a1a8\"]", &j), 200);
+    CHECK(json_is_true(json_object_get(j, "counted")));
+    CHECK(jint(json_object_get(j, "player"), "rating") > down);
+    long long last = jint(json_object_get(j, "player"), "rating");
+    long long mate1 = jint(json_object_get(j, "puzzle"), "rating");
+    json_decref(j);
+    server_stop(srv);
+
+    /* A restart keeps the player's and the puzzles' ratings. */
+    srv = start(db, dir);
+    CHECK(srv != NULL);
+    if (srv) {
+        port = server_port(srv);
+        CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", token, NULL, &j), 200);
+        CHECK_EQ_INT(jint(json_object_get(j, "player"), "rating"), last);
+        CHECK_EQ_INT(jint(json_object_get(j, "player"), "attempts"), 3);
+        json_decref(j);
+        CHECK_EQ_INT(attempt(port, token, "chess-mate1", "[\"a1a8\"]", &j), 200);
+        CHECK(json_is_false(json_object_get(j, "counted")));
+        CHECK_EQ_INT(jint(json_object_get(j, "puzzle"), "rating"), mate1);
+        json_decref(j);
+        server_stop(srv);
+    }
+    test_rmdir(dir);
+}
+
+TEST(server_puzzles_bad_file)
+{
+    char dir[256], db[300], path[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/b.db", dir);
+    snprintf(path, sizeof path, "%s/agon.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    fputs("{\"id\":\"agon-x\",\"game\":\"agon\",\"position\":\"nonsense\",\"moves\":[\"a1-a2\"],"
+          "\"themes\":[],\"rating\":1}\n",
+          f);
+    fclose(f);
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = db;
+    cfg.web_dir = NULL;
+    cfg.puzzles_dir = dir;
+    char err[256] = "";
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    CHECK(srv == NULL);
+    CHECK(strstr(err, "agon.jsonl line 1") != NULL);
+    server_stop(srv);
+    test_rmdir(dir);
+}
