@@ -7,6 +7,10 @@ import { t, num } from './i18n.js';
 import { h } from './dom.js';
 import { gameOp } from './people_api.js';
 import { rememberGame, tokenOf } from './api.js';
+import { lowTime } from './sound.js';
+
+/** Time left under which a clock shows red and the player hears a warning. */
+const LOW_MS = 10000;
 
 /** m:ss (or h:mm:ss, or days) of a clock's milliseconds, in the page's digits. */
 export function clockText(ms) {
@@ -39,11 +43,19 @@ export function peoplePanel(initial, { act, refresh }) {
     return c[side] - run;
   };
 
+  let warned = false; // the low-time sound played since the player's clock went under LOW_MS
   function tick() {
     for (const side of ['white', 'black']) {
       clocks[side].textContent = S.clock ? clockText(left(side)) : '—';
       clocks[side].classList.toggle('running', !!S.clock && S.clock.running === side);
-      clocks[side].classList.toggle('low', !!S.clock && left(side) < 10000);
+      clocks[side].classList.toggle('low', !!S.clock && left(side) < LOW_MS);
+    }
+    // The player's own clock running low: one warning sound each time it goes under.
+    const mine = S.clock && S.you ? left(S.you) : Infinity;
+    if (mine >= LOW_MS) warned = false;
+    else if (!warned && S.clock.running === S.you && mine > 0) {
+      warned = true;
+      lowTime();
     }
   }
   const timer = setInterval(tick, 250);
