@@ -189,6 +189,7 @@ test('openings: a suggested line added, a drill with a right and a wrong move, S
   await page.waitForFunction(() => /Right: e4/.test(document.querySelector('#drill-status').textContent) && document.querySelector('#board svg.my-turn') && document.querySelector('#board [data-at="e5"]'));
   await page.click(cell('d2')); // the repertoire plays Nf3 here
   await page.click(cell('d4'));
+  // The answer and the right move on the board come together (the board stays so 1.6 s).
   await page.waitForFunction(() => /Not that one: the repertoire move is Nf3/.test(document.querySelector('#drill-status').textContent));
   assert(await page.$(`${cell('g1')}.m-path`) && await page.$(`${cell('f3')}.m-path`), 'the right move is shown on the board');
   await page.waitForFunction(() => document.querySelector('#board svg.my-turn') && document.querySelector('#board [data-at="c6"]'));

@@ -194,8 +194,9 @@ async function drill(app, which) {
     }
     grade(1);
     const good = state.legal_moves.find((l) => l.move === right);
-    status.textContent = t('open.wrong', { move: good ? good.display : right });
     await at(ply, { path: good ? [good.from, good.to] : [] });
+    // Said once the board shows the right move (the position comes from the server).
+    status.textContent = t('open.wrong', { move: good ? good.display : right });
     timer = setTimeout(() => step(ply + 1), 1600);
   }
   async function step(n) {
