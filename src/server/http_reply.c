@@ -1,0 +1,41 @@
+/* Answers over libmicrohttpd (http_reply.h): a body with its type, and the security
+ * headers every answer carries. */
+#include "http_reply.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The security headers of every answer, files and API alike: the page may run only the
+ * site's own scripts and styles (no inline code), load only from here (and data: images:
+ * the icon), and may not be framed by another site; no Referer leaves the page (it could
+ * carry a game's address); no content-type sniffing. */
+static const char content_security_policy[] =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'";
+
+void http_security_headers(struct MHD_Response *r)
+{
+    MHD_add_response_header(r, "Content-Security-Policy", content_security_policy);
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+}
+
+enum MHD_Result http_send_body(struct MHD_Connection *mc, int status, char *body, const char *type)
+{
+    if (!body)
+        return MHD_NO;
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    http_security_headers(r);
+    enum MHD_Result ok = MHD_queue_response(mc, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
