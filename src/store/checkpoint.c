@@ -2,10 +2,14 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* Catch up under the writer's lock when the WAL has grown past this many pages anyway
  * (8 MiB of 4 KiB pages: 8 times the checkpoint threshold, CKPT_PAGES in checkpoint.h). */
 #define CKPT_CATCH_UP_PAGES 2048
+/* How long a commit that found the WAL at CKPT_HARD_PAGES waits for a pass of the
+ * thread to end before it copies the WAL back itself (1 ms steps, 2 s in all). */
+#define CKPT_HARD_TRIES 2000
 
 struct checkpointer {
     sqlite3 *db; /* its own connection */
@@ -21,11 +25,22 @@ struct checkpointer {
 /* Called by SQLite after every commit on the writer (under writer_mu). */
 static int on_commit(void *ctx, sqlite3 *db, const char *name, int pages)
 {
-    (void)db;
-    (void)name;
     struct checkpointer *c = ctx;
     if (pages < CKPT_PAGES)
         return SQLITE_OK;
+    if (pages >= CKPT_HARD_PAGES) {
+        /* The thread falls behind (a slow disk's syncs, a starved core): this commit
+         * copies the WAL back itself, with nothing appended meanwhile, so the next
+         * commit restarts it.  BUSY: a pass of the thread holds the checkpoint lock;
+         * that pass needs no lock of ours, so it ends. */
+        for (int tries = 0; tries < CKPT_HARD_TRIES; tries++) {
+            if (sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL) !=
+                SQLITE_BUSY)
+                break;
+            nanosleep(&(struct timespec){.tv_nsec = 1000 * 1000}, NULL);
+        }
+        return SQLITE_OK;
+    }
     pthread_mutex_lock(&c->mu);
     c->wal_pages = pages;
     if (!c->wanted) {

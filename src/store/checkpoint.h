@@ -22,7 +22,11 @@
  *   file back to CKPT_WAL_LIMIT bytes (PRAGMA journal_size_limit, 2 MiB: twice what
  *   normal work reaches, so it is cut only after a burst, never on every cycle).
  *   Without the limit the -wal file keeps the largest size it ever had. */
+/* - a hard bound: a commit that finds the WAL at CKPT_HARD_PAGES (16 MiB) copies it
+ *   back itself before it returns, so a writer faster than the thread's checkpoints
+ *   waits for the disk instead of growing the WAL without end. */
 #define CKPT_PAGES 256
+#define CKPT_HARD_PAGES 4096
 #define CKPT_WAL_LIMIT (2 * 1024 * 1024)
 
 struct checkpointer;
