@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 if (!process.env.AGORA_URL) process.env.AGORA_SERVE = '1';
 const { startServer, launch } = await import('./browser.mjs');
+const { checkPage } = await import('./a11y.mjs');
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shots = join(root, 'build', 'screenshots');
 mkdirSync(shots, { recursive: true });
@@ -244,6 +245,58 @@ test('languages: the learn pages in en, bn, as, fi (native digits for bn and as)
     }
     await page.done();
   }
+});
+
+test('contrast and keyboard: the learn pages, a stage won and lost, a demonstration, the trainers, both themes', async () => {
+  const fails = [];
+  let checked = 0;
+  for (const theme of ['light', 'dark']) {
+    const page = await open('#/learn');
+    const keys = theme === 'light';
+    const at = async (hash, sel, label, ready) => {
+      const r = await checkPage(page, { url: srv.url + '/' + hash, sel, theme, keys, label, ready }).catch((e) => { throw new Error(`${label}: ${e.message}`); });
+      checked += r.checked;
+      fails.push(...r.fails);
+    };
+    await at('#/learn', '.learn-page', 'learn');
+    await at('#/learn/chess', '.lesson-list', 'lessons');
+    // A stage lost (a stalemate: the failure's colours) and one won.
+    await at('#/learn/chess/stalemate', cell('c7'), 'stage lost', async (p) => {
+      await p.click(cell('c7'));
+      await p.click(cell('f7'));
+      await p.waitForSelector('#lesson-retry');
+    });
+    await at('#/learn/chess/pieces', cell('a1'), 'stage won', async (p) => {
+      for (const [from, to] of [['a1', 'a5'], ['a5', 'd5'], ['d5', 'd2']]) {
+        await p.click(cell(from));
+        await p.waitForSelector(`${cell(from)}.m-selected`);
+        await p.click(cell(to));
+        await p.waitForFunction((c) => !document.querySelector(`#board [data-star="${c}"]`) && (document.querySelector('#board svg.my-turn') || document.querySelector('#lesson-next')), to);
+      }
+      await p.waitForSelector('#lesson-next');
+    });
+    await at('#/learn/egara-guti', '.lesson-list', 'lessons egara-guti');
+    await at('#/demo/chess/en-passant', '#demo-play', 'demonstration', async (p) => {
+      await p.click('#demo-step');
+      await p.waitForFunction(() => !/Press Play/.test(document.querySelector('#demo-caption').textContent));
+    });
+    await at('#/coordinates/chess', '#coords-start', 'coordinates', async (p) => {
+      await p.click('#coords-start');
+      await p.waitForFunction(() => /\b[a-h][1-8]\b/.test(document.querySelector('#coords-target').textContent));
+    });
+    await at('#/openings', '#open-suggested [data-suggested] button.add-line', 'openings', async (p) => {
+      await p.click('#open-suggested [data-suggested="giuoco-piano"] button.add-line');
+      await p.waitForSelector('#open-repertoire li[data-line] a');
+    });
+    await page.click('#open-repertoire li[data-line] a');
+    await page.waitForSelector('#drill-status');
+    const r = await checkPage(page, { sel: '#board svg', theme, keys, label: 'opening drill' });
+    checked += r.checked;
+    fails.push(...r.fails);
+    await page.done();
+  }
+  assert(!fails.length, [...new Set(fails)].slice(0, 80).join('; '));
+  assert(checked > 100, `only ${checked} texts measured`);
 });
 
 try {

@@ -9,6 +9,7 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, launch } from './browser.mjs';
+import { checkPage } from './a11y.mjs';
 
 process.env.AGORA_SERVE = '1';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -184,6 +185,64 @@ test('the people pages in all four languages', async () => {
   }
 });
 
+test('contrast and keyboard: the lobby, a challenge, a game between people, the clubs, both themes', async () => {
+  const fails = [];
+  let checked = 0;
+  const add = (r) => { checked += r.checked; fails.push(...r.fails); };
+  // Someone seeks a game in the lobby; Ann invites Bob; Bob opens the challenge.
+  const s = await open('#/people');
+  await s.fill('#seek-name', 'Cy');
+  await s.click('#seek-submit');
+  await s.waitForSelector('#seek-waiting');
+  const a = await open('#/people');
+  await a.fill('#invite-name', 'Ann');
+  await a.selectOption('#invite-game', 'chess');
+  await a.selectOption('#invite-side', 'white');
+  await a.selectOption('#invite-clock', '3+2');
+  await a.click('#invite-submit');
+  const link = await (await a.waitForSelector('#invite-url')).inputValue();
+  const b = await open(link.slice(link.indexOf('#')));
+  for (const theme of ['light', 'dark']) {
+    const keys = theme === 'light';
+    add(await checkPage(a, { theme, keys, sel: '#seeks [data-seek] button', label: 'people (lobby, invitation)' }));
+    add(await checkPage(b, { theme, keys, sel: '#accept-form', label: 'challenge' }));
+  }
+  await b.fill('#accept-name', 'Bob');
+  await b.click('#accept');
+  await b.waitForSelector('#board svg');
+  await a.waitForSelector('#board svg');
+  for (const [p, from, to] of [[a, 'f2', 'f3'], [b, 'e7', 'e5']]) {
+    await p.waitForSelector('#board svg.my-turn');
+    await p.click(cell(from));
+    await p.click(cell(to));
+    await waitPlies(a, from === 'f2' ? 1 : 2);
+  }
+  await a.click('#people-draw');
+  await b.waitForSelector('#draw-offered');
+  const game = await b.evaluate(() => location.hash);
+  for (const theme of ['light', 'dark']) {
+    const keys = theme === 'light';
+    add(await checkPage(b, { theme, keys, url: `${srv.url}/${game}`, sel: '#draw-offered', label: 'game between people (offer)' }));
+    add(await checkPage(a, { theme, keys, url: `${srv.url}/${game}`, sel: '#clock-white.running', label: 'game between people (running clock)' }));
+  }
+  // The clubs: the list, a club with members and a challenge.
+  await a.goto(srv.url + '/#/clubs');
+  await a.fill('#club-name', 'Rooks');
+  await a.check('#club-lang-en');
+  await a.fill('#club-member', 'Ann');
+  await a.click('#club-create');
+  const invite = await (await a.waitForSelector('#club-invite')).inputValue();
+  for (const theme of ['light', 'dark']) {
+    const keys = theme === 'light';
+    add(await checkPage(a, { theme, keys, url: invite.replace(/\?invite=.*/, ''), sel: '#club-members [data-member]', label: 'club' }));
+    add(await checkPage(b, { theme, keys, url: invite, sel: '#club-join', label: 'club invitation' }));
+    add(await checkPage(a, { theme, keys, url: `${srv.url}/#/clubs`, sel: '#club-form', label: 'clubs' }));
+  }
+  for (const p of [s, a, b]) await p.done();
+  assert(!fails.length, [...new Set(fails)].slice(0, 80).join('; '));
+  assert(checked > 60, `only ${checked} texts measured`);
+});
+
 try {
   srv = await startServer();
   ({ browser } = await launch());
@@ -197,6 +256,7 @@ try {
     } catch (err) {
       failed++;
       console.log(`FAIL ${t.name}: ${err.message.split('\n')[0]}`);
+      if (process.env.E2E_STACK) console.log(err.stack);
     }
   }
 } catch (err) {

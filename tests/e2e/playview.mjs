@@ -3,6 +3,8 @@
 import { readFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contrastFailures } from './a11y.mjs';
+import { register as registerPages } from './pages-a11y.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readJson = (...parts) => JSON.parse(readFileSync(join(root, 'web', 'i18n', ...parts), 'utf8'));
@@ -12,56 +14,8 @@ const LANGS = ['en', 'bn', 'as', 'fi'];
 const GAMES = ['agon', 'egara-guti', 'chess'];
 const shots = join(root, 'build', 'screenshots');
 
-// In the page: every visible text's contrast with what is painted behind it (the
-// backgrounds of its ancestors composed), WCAG 2's ratio; the failures below AA (4.5,
-// or 3 for large text).  Disabled controls are exempt (WCAG's inactive components).
-function contrastFailures() {
-  const parse = (c) => {
-    const m = /rgba?\(([^)]+)\)/.exec(c);
-    if (!m) return null;
-    const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
-    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
-  };
-  const lum = ({ r, g, b }) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const over = (top, bottom) => ({ r: top.r * top.a + bottom.r * (1 - top.a), g: top.g * top.a + bottom.g * (1 - top.a), b: top.b * top.a + bottom.b * (1 - top.a), a: 1 });
-  const behind = (el) => {
-    const chain = [];
-    for (let e = el; e; e = e.parentElement) chain.unshift(e);
-    let bg = { r: 255, g: 255, b: 255, a: 1 };
-    for (const e of chain) {
-      const c = parse(getComputedStyle(e).backgroundColor);
-      if (c && c.a > 0) bg = over(c, bg);
-    }
-    return bg;
-  };
-  const fails = [];
-  let checked = 0;
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n; (n = walker.nextNode());) {
-    if (!n.textContent.trim()) continue;
-    let el = n.parentElement;
-    if (el.closest('svg, .skip, [disabled]')) continue;
-    if (el.closest('select')) el = el.closest('select');
-    const box = el.getBoundingClientRect();
-    const cs = getComputedStyle(el);
-    if (!box.width || !box.height || cs.visibility === 'hidden' || !el.checkVisibility?.()) continue;
-    const fg = parse(cs.color);
-    const bg = behind(el);
-    const col = over(fg, bg);
-    const [a, b] = [lum(col), lum(bg)].sort((x, y) => y - x);
-    const ratio = (a + 0.05) / (b + 0.05);
-    const size = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
-    const need = size >= 24 || (size >= 18.66 && bold) ? 3 : 4.5;
-    checked++;
-    if (ratio < need) fails.push(`"${n.textContent.trim().slice(0, 30)}" ${cs.color} on rgb(${bg.r | 0}, ${bg.g | 0}, ${bg.b | 0}) ${ratio.toFixed(2)} < ${need}`);
-  }
-  return { checked, fails: [...new Set(fails)] };
-}
-
 export function register({ test, open, assert, server, click, moveTexts, waitMoves, playFromHome, startFromPosition }) {
+  registerPages({ test, open, assert, server });
   test('play view: the skip link in every language; ?lang= picks the language and is remembered', async () => {
     for (const lang of ['bn', 'as', 'fi', 'en']) {
       const page = await open({ locale: 'en-US' });

@@ -10,6 +10,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { launch } from './browser.mjs';
+import { checkPage } from './a11y.mjs';
 import { mkdirSync } from 'node:fs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -157,12 +158,33 @@ test('puzzles: the home page links to the puzzles; Finnish', async () => {
   await page.done();
 });
 
+test('contrast and keyboard: the puzzle pages (home, solving, hint, failed), both themes', async () => {
+  const fails = [];
+  let checked = 0;
+  for (const theme of ['light', 'dark']) {
+    const page = await open('#/puzzles');
+    const keys = theme === 'light';
+    const add = (r) => { checked += r.checked; fails.push(...r.fails); };
+    add(await checkPage(page, { url: srv.url + '/#/puzzles', sel: '.puzzles-home .card', theme, keys, label: 'puzzles' }));
+    add(await checkPage(page, { url: srv.url + '/#/puzzles/chess', sel: '#puzzle-board svg', theme, keys, label: 'puzzle', ready: (p) => p.click('#puzzle-hint') }));
+    const id = await puzzleId(page);
+    await playMove(page, SOLUTIONS[id].wrong);
+    await page.waitForSelector('#puzzle-status.lost');
+    await page.waitForSelector('#puzzle-rating');
+    add(await checkPage(page, { sel: '#solution-text', theme, keys, label: 'puzzle failed' }));
+    await page.done();
+  }
+  assert(!fails.length, [...new Set(fails)].slice(0, 80).join('; '));
+  assert(checked > 40, `only ${checked} texts measured`);
+});
+
 let passed = 0, failed = 0;
 mkdirSync(join(root, 'build', 'screenshots'), { recursive: true });
 try {
   srv = await startAgora();
   ({ browser } = await launch());
   for (const t of tests) {
+    if (process.argv[2] && !t.name.includes(process.argv[2])) continue;
     const t0 = Date.now();
     try {
       await t.fn();
