@@ -31,7 +31,8 @@ const catalogue = (lang) => ({
 });
 
 async function open(hash, lang = 'en') {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  // No service worker: it would hide the page's requests from page.route.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -183,6 +184,72 @@ test('the people pages in all four languages', async () => {
     assert(!/(club|people)\.[a-z]/.test(await c.textContent('#app')), `${lang}: an untranslated key on the clubs page`);
     await c.done();
   }
+});
+
+// The page records each sound it plays: the `agora:sound` events and the tones the
+// Web Audio oscillators start (the low-time sound is two 1000 Hz beeps).
+async function recordSounds(page, { off = false } = {}) {
+  await page.context().addInitScript((quiet) => {
+    if (quiet) localStorage.setItem('agora.sound', 'off');
+    window.__sounds = [];
+    window.__tones = [];
+    document.addEventListener('agora:sound', (e) => window.__sounds.push(e.detail));
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...args) {
+      window.__tones.push(this.frequency.value);
+      return start.apply(this, args);
+    };
+  }, off);
+  await page.reload();
+  await page.waitForSelector('body[data-ready]');
+}
+const lowTimes = (page) => page.evaluate(() => ({ sounds: window.__sounds.filter((x) => x === 'lowtime').length, tones: window.__tones.filter((f) => f === 1000).length }));
+
+test('the low-time sound: once when the player\'s own clock goes under 10 s, never with sounds off', async () => {
+  const a = await open('#/people');
+  await recordSounds(a);
+  // A 15-second clock: the form offers longer ones, so the request is given a short one.
+  await a.route('**/api/challenges', (route) => {
+    const req = route.request();
+    if (req.method() !== 'POST') return route.continue();
+    return route.continue({ postData: JSON.stringify({ ...JSON.parse(req.postData()), clock: { initial: 15, increment: 0 } }) });
+  });
+  await a.fill('#invite-name', 'Ann');
+  await a.selectOption('#invite-game', 'chess');
+  await a.selectOption('#invite-side', 'white');
+  await a.click('#invite-submit');
+  const link = await (await a.waitForSelector('#invite-url')).inputValue();
+  const b = await open(link.slice(link.indexOf('#')));
+  await recordSounds(b, { off: true });
+  await b.fill('#accept-name', 'Bob');
+  await b.click('#accept');
+  await b.waitForSelector('#board svg');
+  await a.waitForSelector('#board svg');
+  assert(/0:15/.test(await a.textContent('#clock-white')), 'a 15 s clock: ' + (await a.textContent('#clock-white')));
+  for (const [p, from, to, n] of [[a, 'e2', 'e4', 1], [b, 'e7', 'e5', 2]]) {
+    await p.waitForSelector('#board svg.my-turn');
+    await p.click(cell(from));
+    await p.click(cell(to));
+    await waitPlies(a, n);
+  }
+  // White's clock runs from the second move: Ann hears the warning once it is under 10 s.
+  assert((await lowTimes(a)).sounds === 0, 'a warning with 15 s left');
+  await a.waitForSelector('#clock-white.low', { timeout: 12000 });
+  await a.waitForFunction(() => window.__sounds.includes('lowtime'), null, { timeout: 2000 });
+  await a.waitForTimeout(1500); // still running, still under 10 s: no second warning
+  let heard = await lowTimes(a);
+  assert(heard.sounds === 1 && heard.tones === 2, 'Ann should hear one warning (two beeps): ' + JSON.stringify(heard));
+  await a.click(cell('g1'));
+  await a.click(cell('f3'));
+  await waitPlies(b, 3);
+  // Now Bob's clock runs low: his sounds are off, and Ann's page does not warn for it.
+  await b.waitForSelector('#clock-black.low', { timeout: 12000 });
+  await b.waitForTimeout(1500);
+  const bob = await lowTimes(b);
+  assert(bob.sounds === 0 && bob.tones === 0, 'sounds off, yet Bob heard ' + JSON.stringify(bob));
+  heard = await lowTimes(a);
+  assert(heard.sounds === 1, 'Ann warned for the opponent\'s clock: ' + JSON.stringify(heard));
+  for (const p of [a, b]) await p.done();
 });
 
 test('contrast and keyboard: the lobby, a challenge, a game between people, the clubs, both themes', async () => {
