@@ -38,11 +38,16 @@ export function contrastFailures() {
     const box = el.getBoundingClientRect();
     const cs = getComputedStyle(el);
     if (!box.width || !box.height || cs.visibility === 'hidden' || !el.checkVisibility?.()) continue;
-    const fg = parse(cs.color);
+    // A glyph drawn with an outline (a piece's) is seen by its fill or its outline,
+    // whichever stands out more.
     const bg = behind(el);
-    const col = over(fg, bg);
-    const [a, b] = [lum(col), lum(bg)].sort((x, y) => y - x);
-    const ratio = (a + 0.05) / (b + 0.05);
+    const ratioOf = (c) => {
+      const [a, b] = [lum(over(c, bg)), lum(bg)].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    };
+    const stroke = parseFloat(cs.webkitTextStrokeWidth) > 0 ? parse(cs.webkitTextStrokeColor) : null;
+    const fg = parse(cs.color);
+    const ratio = Math.max(ratioOf(fg), stroke && stroke.a > 0 ? ratioOf(stroke) : 0);
     const size = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
     const need = size >= 24 || (size >= 18.66 && bold) ? 3 : 4.5;
     checked++;

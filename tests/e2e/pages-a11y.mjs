@@ -7,7 +7,7 @@ import { checkPage } from './a11y.mjs';
 
 const PGN = '[Event "test"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 {open} 2. Nf3 Nc6 *\n';
 
-export function register({ test, open, assert, server }) {
+export function register({ test, open, assert, server, click, startFromPosition }) {
   test('contrast and keyboard: the analysis board (engine on) and a review, both themes', async () => {
     const fails = [];
     let checked = 0;
@@ -43,4 +43,21 @@ export function register({ test, open, assert, server }) {
     assert(!fails.length, [...new Set(fails)].slice(0, 80).join('; '));
     assert(checked > 60, `only ${checked} texts measured`);
   }, { analysis: true });
+
+  test('contrast and keyboard: the promotion chooser (white pieces) in both themes', async () => {
+    const fails = [];
+    const page = await open({ lang: 'en' });
+    await startFromPosition(page, 'chess', '7k/1P6/6K1/8/8/8/8/8 w - - 0 1');
+    for (const theme of ['light', 'dark']) {
+      await click(page, 'b7');
+      await click(page, 'b8');
+      const r = await checkPage(page, { theme, keys: true, sel: '#promotion:not([hidden]) [data-promotion]', label: 'promotion chooser' });
+      fails.push(...r.fails);
+      assert(r.checked >= 8, `only ${r.checked} texts measured`);
+      await page.click('#promotion-cancel');
+      await page.waitForSelector('#promotion', { state: 'hidden' });
+    }
+    assert(!fails.length, fails.join('; '));
+    await page.done();
+  });
 }

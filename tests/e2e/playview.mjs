@@ -15,7 +15,7 @@ const GAMES = ['agon', 'egara-guti', 'chess'];
 const shots = join(root, 'build', 'screenshots');
 
 export function register({ test, open, assert, server, click, moveTexts, waitMoves, playFromHome, startFromPosition }) {
-  registerPages({ test, open, assert, server });
+  registerPages({ test, open, assert, server, click, startFromPosition });
   test('play view: the skip link in every language; ?lang= picks the language and is remembered', async () => {
     for (const lang of ['bn', 'as', 'fi', 'en']) {
       const page = await open({ locale: 'en-US' });

@@ -4,7 +4,7 @@
 // goes down), the hint, the themes explained, the easy track, keyboard play, and the
 // link from the home page.  Last line: "N passed, N failed".
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,12 +32,12 @@ const freePort = () => new Promise((resolve) => {
   });
 });
 
-async function startAgora() {
+async function startAgora(folder = 'puzzles') {
   const dir = mkdtempSync(join(tmpdir(), 'agora-puzzles-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.env.AGORA_BIN || join(root, 'agora'),
-    ['serve', '--port', String(port), '--db', join(dir, 'agora.db'), '--puzzles', join(here, 'fixtures', 'puzzles')],
+    ['serve', '--port', String(port), '--db', join(dir, 'agora.db'), '--puzzles', join(here, 'fixtures', folder)],
     { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error(`agora serve exited with ${child.exitCode}`);
@@ -54,14 +54,14 @@ let srv, browser;
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 
-async function open(hash, lang) {
+async function open(hash, lang, server = srv) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.setDefaultTimeout(20000);
   if (lang) await ctx.addInitScript((l) => localStorage.setItem('agora.lang', l), lang);
-  await page.goto(srv.url + '/' + hash);
+  await page.goto(server.url + '/' + hash);
   await page.waitForSelector('body[data-ready]');
   page.done = async () => {
     assert(!errors.length, 'page errors: ' + errors.join('; '));
@@ -176,6 +176,62 @@ test('contrast and keyboard: the puzzle pages (home, solving, hint, failed), bot
   }
   assert(!fails.length, [...new Set(fails)].slice(0, 80).join('; '));
   assert(checked > 40, `only ${checked} texts measured`);
+});
+
+// A promotion puzzle of the shipped set (data/puzzles/chess.jsonl): Black mates with
+// b2-b1=Q; `agora puzzles check` proves no other piece mates as fast (a second win as
+// fast would have kept it out of the set).  Its own server: each fresh context (a new
+// visitor's token) gets it.
+test('puzzles: a promotion asks which piece; the queen solves, a knight is a wrong move', async () => {
+  const psrv = await startAgora('puzzles-promotion');
+  try {
+    const en = JSON.parse(readFileSync(join(root, 'web', 'i18n', 'pages2', 'en.json'), 'utf8'));
+    const page = await open('#/puzzles/chess', undefined, psrv);
+    assert(await waitPuzzle(page) === 'chess-6d1e3365d316', 'not the promotion puzzle');
+    await page.click(cell('b2'));
+    await page.click(cell('b1'));
+    await page.waitForSelector('#promotion:not([hidden])');
+    const pieces = await page.$$eval('#promotion [data-promotion]', (n) => n.map((x) => x.dataset.promotion).sort().join(''));
+    assert(pieces === 'bnqr', 'the chooser offers ' + pieces);
+    assert(await page.evaluate(() => document.activeElement?.closest('#promotion') !== null), 'the chooser does not take the focus');
+    assert((await page.textContent('#promotion [data-promotion="n"]')).includes('knight'), 'the knight is not named');
+    // Cancel (Escape on the board works too): nothing is tried, the pawn is back.
+    await page.click('#promotion-cancel');
+    assert(await page.isHidden('#promotion') && await page.$eval('.puzzle', (n) => n.dataset.state) === 'solving', 'Cancel does not close the chooser');
+    // The chooser's contrast and keys, both themes.
+    const fails = [];
+    for (const theme of ['light', 'dark']) {
+      await page.click(cell('b2'));
+      await page.click(cell('b1'));
+      const r = await checkPage(page, { theme, keys: theme === 'light', sel: '#promotion:not([hidden]) [data-promotion]', label: 'promotion chooser' });
+      fails.push(...r.fails);
+      if (theme === 'light') await page.keyboard.press('Escape');
+      if (theme === 'light') await page.click('#promotion-cancel').catch(() => {});
+    }
+    assert(!fails.length, fails.join('; '));
+    // The keyboard picks the queen: focus its button, Enter.
+    await page.focus('#promotion [data-promotion="q"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#puzzle-status.won') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
+    assert((await rating(page)).change > 0, 'the queen did not raise the rating');
+    assert(await page.$('#puzzle-board .piece[data-at="b1"]'), 'no piece on b1');
+    await page.done();
+    // Another visitor promotes to a knight: a wrong move, the queen shown, rating down.
+    const other = await open('#/puzzles/chess', undefined, psrv);
+    await waitPuzzle(other);
+    await other.click(cell('b2'));
+    await other.click(cell('b1'));
+    await other.click('#promotion [data-promotion="n"]');
+    await other.waitForFunction(() => document.querySelector('#puzzle-status.lost') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
+    const down = await rating(other);
+    assert(down.change < 0, 'a knight did not lower the rating: ' + JSON.stringify(down));
+    const said = await other.textContent('#puzzle-status');
+    assert(said === en['pz.wrong.piece'].replace('{move}', 'b1=Q#'), 'status: ' + said);
+    assert(/queen/.test(await other.getAttribute(cell('b1'), 'aria-label')), 'the winning queen is not shown on b1');
+    await other.done();
+  } finally {
+    psrv.stop();
+  }
 });
 
 let passed = 0, failed = 0;

@@ -13,11 +13,12 @@ import * as api from './api.js';
 import { drawBoard, neighbourInDirection } from './board.js';
 import { h } from './dom.js';
 import { showOpeningName } from './opening-name.js';
-import { cellLabel, pieceName as pieceNameOf } from './cells.js';
+import { cellLabel } from './cells.js';
 import { tellLast, notationLegend, moveTitle } from './narrate.js';
 import { animateMove, motionToggle } from './animate.js';
 import { soundOfMove, soundToggle } from './sound.js';
 import { peoplePanel } from './people_panel.js';
+import { promotionBox, showPromotion } from './promotion.js';
 
 // How each game words its moments; display choices, not rules.
 const UI = {
@@ -63,7 +64,7 @@ export async function showGame(host, id) {
   const banner = h('div', { class: 'banner', id: 'banner', hidden: true });
   const controls = h('div', { class: 'controls' });
   const moveList = h('ol', { class: 'moves', id: 'moves', 'aria-label': t('play.moves') });
-  const chooser = h('div', { class: 'chooser', id: 'promotion', role: 'dialog', 'aria-label': t('play.promote'), hidden: true });
+  const chooser = promotionBox();
   const title = h('h1', { class: 'game-title' });
 
   host.replaceChildren(h('div', { class: 'play', 'data-game': S.game },
@@ -81,7 +82,6 @@ export async function showGame(host, id) {
   const allCaptures = () => legal().length > 0 && legal().every((m) => m.flags.includes('capture'));
   const candidates = () => (sel ? legal().filter((m) => m.from === sel.from && sel.path.every((c, i) => m.path[i] === c)) : []);
 
-  const pieceName = (letter) => pieceNameOf(S.game, letter);
 
   function lastCells() {
     if (back) return back.last;
@@ -306,16 +306,10 @@ export async function showGame(host, id) {
   });
 
   function renderChooser() {
-    chooser.hidden = !promo;
-    if (!promo) return chooser.replaceChildren();
-    const side = mine() === 'white';
-    chooser.replaceChildren(h('p', {}, t('play.promote')), h('div', { class: 'choices' }, promo.map((mv) => {
-      const letter = side ? mv.promotion.toUpperCase() : mv.promotion.toLowerCase();
-      return h('button', { type: 'button', 'data-promotion': mv.promotion, onclick: () => { promo = null; renderChooser(); send(mv.move); } },
-        h('span', { class: 'glyph ' + (side ? 'white' : 'black') }, { q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E' }[mv.promotion] || letter),
-        h('span', {}, pieceName(mv.promotion)));
-    })), h('button', { type: 'button', class: 'small', onclick: () => { promo = null; sel = null; render(); } }, t('play.cancel')));
-    chooser.querySelector('button').focus();
+    showPromotion(chooser, S.game, promo, mine() === 'white', {
+      pick: (mv) => { promo = null; renderChooser(); send(mv.move); },
+      cancel: () => { promo = null; sel = null; render(); },
+    });
   }
 
   function render() {

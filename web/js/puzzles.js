@@ -14,6 +14,7 @@ import { h } from './dom.js';
 import { cellLabel } from './cells.js';
 import * as api from './api.js';
 import { cellsInText } from './play.js';
+import { promotionBox, showPromotion } from './promotion.js';
 
 const TOKEN = 'agora.puzzle-token';
 const REPLY_MS = 450; // the computer's reply follows the player's move after a moment
@@ -62,6 +63,7 @@ export async function showPuzzles(host, game, query) {
   let step = 0;          // the solver's move being looked for
   let pos = null;        // the position on the board: a step of P, or a preview
   let sel = null;        // {from, path} while a move is entered
+  let promo = null;      // moves differing only in the promotion, for the chooser
   let tried = [];        // the solver's moves sent so far
   let state = 'solving'; // 'solving' | 'reply' | 'solved' | 'failed'
   let result = null;     // the server's judgement of the attempt
@@ -73,6 +75,7 @@ export async function showPuzzles(host, game, query) {
   let timer = null;
 
   const boardHost = h('div', { class: 'board-host', id: 'puzzle-board' });
+  const chooser = promotionBox();
   const status = h('p', { class: 'status', id: 'puzzle-status', role: 'status', 'aria-live': 'polite' });
   const info = h('div', { class: 'puzzle-info', id: 'puzzle-info', 'aria-live': 'polite' });
   const rating = h('p', { class: 'rating', id: 'player-rating' });
@@ -86,7 +89,7 @@ export async function showPuzzles(host, game, query) {
     entry.easy > 0 ? h('label', { class: 'toggle' }, easyBox, ' ', t(game === 'chess' ? 'pz.easy.chess' : 'pz.easy')) : '');
   const title = h('h1', {}, t('pz.title'), ' · ', t(`game.${game}`));
   host.replaceChildren(h('div', { class: 'play puzzle', 'data-game': game },
-    h('div', { class: 'board-col' }, boardHost),
+    h('div', { class: 'board-col' }, boardHost, chooser),
     h('aside', { class: 'panel' }, title, filters, status, info, rating, controls)));
 
   const solver = () => P.solver;
@@ -221,6 +224,9 @@ export async function showPuzzles(host, game, query) {
     try {
       result = await call('POST', `/api/puzzles/${encodeURIComponent(P.id)}/attempts`, { moves: tried });
       player = { ...result.player };
+      // The server's verdict on the moves sent stands.
+      if (result.solved && state === 'failed') { state = 'solved'; message = null; }
+      else if (!result.solved && state === 'solved') { state = 'failed'; message = { text: t('pz.wrong', { move: P.solution_display.join(' ') }), kind: 'error' }; }
     } catch (err) {
       message = { text: t('error.generic', { message: err.message }), kind: 'error' };
     }
@@ -242,7 +248,9 @@ export async function showPuzzles(host, game, query) {
     if (!right) {
       state = 'failed';
       const want = (pos.legal_moves || []).find((m) => m.move === solutionMove(step));
-      message = { text: t('pz.wrong', { move: P.solution_display[2 * step] }), kind: 'error' };
+      // The right path with another piece than the solution's promotion.
+      const piece = want && want.promotion && mv.promotion && want.path.join() === mv.path.join();
+      message = { text: t(piece ? 'pz.wrong.piece' : 'pz.wrong', { move: P.solution_display[2 * step] }), kind: 'error' };
       if (want) shown = { pieces: preview(piecesOf(pos), want), last: [want.from, ...want.path] };
       render();
       return judge();
@@ -277,8 +285,15 @@ export async function showPuzzles(host, game, query) {
     judge();
   }
 
+  function renderChooser() {
+    showPromotion(chooser, game, promo, solver() === 'white', {
+      pick: (mv) => { promo = null; renderChooser(); played(mv); },
+      cancel: () => { promo = null; sel = null; renderChooser(); render(); },
+    });
+  }
+
   function clickCell(cell) {
-    if (state !== 'solving') return;
+    if (state !== 'solving' || promo) return;
     focusCell = cell;
     if (sel) {
       const k = sel.path.length;
@@ -287,10 +302,11 @@ export async function showPuzzles(host, game, query) {
         sel.path.push(cell);
         const done = nextMoves.filter((m) => m.path.length === sel.path.length);
         if (done.length === nextMoves.length) {
-          // Moves differing only in the promotion: the solution's when it is one of
-          // them, else the queen's (or the first).
-          const pick = done.find((m) => m.move === solutionMove(step)) || done.find((m) => m.promotion === 'q') || done[0];
-          return played(pick);
+          if (done.length === 1) return played(done[0]);
+          // Moves differing only in the promotion: the chooser asks which piece.
+          promo = done;
+          render();
+          return renderChooser();
         }
         return render();
       }
@@ -315,7 +331,7 @@ export async function showPuzzles(host, game, query) {
       clickCell(g.dataset.cell);
       return;
     }
-    if (e.key === 'Escape') { sel = null; render(); return; }
+    if (e.key === 'Escape') { sel = null; promo = null; renderChooser(); render(); return; }
     const n = neighbourInDirection(handle, g.dataset.cell, e.key);
     if (!n) return;
     e.preventDefault();
@@ -346,6 +362,8 @@ export async function showPuzzles(host, game, query) {
     step = 0;
     tried = [];
     sel = null;
+    promo = null;
+    renderChooser();
     hintCell = null;
     result = null;
     message = null;
