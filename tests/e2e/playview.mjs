@@ -112,7 +112,8 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
       window.__sounds = [];
       const orig = Element.prototype.animate;
       Element.prototype.animate = function (frames, o) {
-        window.__anims.push({ at: this.getAttribute('data-at'), frames: frames.length, cls: this.getAttribute('class') });
+        window.__anims.push({ at: this.getAttribute('data-at'), ghost: this.getAttribute('data-ghost'), frames: frames.length, cls: this.getAttribute('class'),
+          fades: frames[0].opacity === 1 && frames[frames.length - 1].opacity === 0, delay: (o && o.delay) || 0 });
         return orig.call(this, frames, o);
       };
       document.addEventListener('agora:sound', (e) => window.__sounds.push(e.detail));
@@ -225,7 +226,7 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     assert(total > 100, `only ${total} texts measured`);
   }, { doubleOnly: true });
 
-  test('play view: the computer\'s move slides in, a chain jump by jump, a return appears; a switch and reduced motion stop it', async () => {
+  test('play view: the computer\'s move slides in, a chain jump by jump, the taken pieces fade out, a return appears; a switch and reduced motion stop it', async () => {
     const chain = 'BBBBB/BBB/B1B/W/1WW/1WW/WWWWW w 1';
     let page = await watched();
     await startFromPosition(page, 'egara-guti', chain);
@@ -239,6 +240,13 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     const jump = anims.find((a) => a.at === lm.to);
     assert(jump && jump.frames === lm.path.length + 1, `${lm.move} is not animated jump by jump: ` + JSON.stringify(anims));
     if (!server().real) assert(lm.move === 'e5xc3xa1' && lm.flags.includes('chain'), 'the scripted chain');
+    // The pieces taken fade out where they stood, one jump after the other, then go.
+    const ghosts = anims.filter((a) => a.ghost);
+    assert(ghosts.length === lm.captured.length && ghosts.every((a, i) => a.ghost === lm.captured[i] && a.fades && /\bghost\b/.test(a.cls)),
+      `the taken pieces ${lm.captured} do not fade out: ` + JSON.stringify(ghosts));
+    if (lm.captured.length > 1) assert(ghosts[1].delay > ghosts[0].delay, 'the second taken piece fades with the first: ' + JSON.stringify(ghosts));
+    await page.waitForFunction(() => !document.querySelector('#board .ghost'), null, { timeout: 5000 })
+      .catch(() => { throw new Error('a faded piece stays on the board'); });
     const status = await page.textContent('#status');
     const en = catalogue('en');
     if (lm.flags.includes('chain')) assert(status.includes(en['narrate.chain.your'].replace('{jumps}', String(lm.path.length)).replace('{n}', String(lm.taken.length)).replace('{cells}', lm.captured.join(', '))), 'status: ' + status);
@@ -267,6 +275,7 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     await click(page, 'b2');
     await waitMoves(page, 2);
     assert(!(await page.evaluate(() => window.__anims.length)), 'animated with the switch off');
+    assert(!(await page.$('#board .ghost')), 'a fading piece with the switch off');
     await page.done();
     // ... and by the system's reduced motion.
     page = await watched({ media: { reducedMotion: 'reduce' } });
@@ -275,6 +284,7 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     await click(page, 'b2');
     await waitMoves(page, 2);
     assert(!(await page.evaluate(() => window.__anims.length)), 'animated under reduced motion');
+    assert(!(await page.$('#board .ghost')), 'a fading piece under reduced motion');
     await page.done();
   });
 

@@ -176,6 +176,19 @@ export function drawBoard(host, board, pieces, options = {}) {
     cellNode: (name) => nodes.get(name),
     point: (name) => pos.get(name),
     names: board.cells.map((c) => c.name),
+    // A piece drawn on cell `name` for a moment (the animation's fading capture): under
+    // the pieces, without data-at (it is not on the board), hidden from screen readers.
+    ghost: (name, letter) => {
+      const p = pos.get(name);
+      if (!p) return null;
+      const g = drawPiece(piecesG, game, { piece: letter }, p.x, p.y, shape, null, false);
+      g.removeAttribute('data-at');
+      g.classList.add('ghost');
+      g.dataset.ghost = name;
+      g.setAttribute('aria-hidden', 'true');
+      piecesG.prepend(g);
+      return g;
+    },
   };
 }
 
