@@ -247,6 +247,23 @@ test('languages: the learn pages in en, bn, as, fi (native digits for bn and as)
   }
 });
 
+test('analysis board: a promotion asks which piece (the chooser shared with the play and puzzle boards)', async () => {
+  const page = await open('#/analysis/chess?position=' + encodeURIComponent('7k/1P6/6K1/8/8/8/8/8 w - - 0 1'));
+  await page.waitForSelector(`${cell('b7')}`);
+  await page.waitForFunction(() => document.querySelector('#board [data-at="b7"]'));
+  await page.click(cell('b7'));
+  await page.click(cell('b8'));
+  await page.waitForSelector('#promotion:not([hidden])');
+  const pieces = await page.$$eval('#promotion [data-promotion]', (n) => n.map((x) => x.dataset.promotion).sort().join(''));
+  assert(pieces === 'bnqr', 'the chooser offers ' + pieces);
+  assert(await page.evaluate(() => !!document.activeElement?.closest('#promotion')), 'the chooser does not take the focus');
+  await page.click('#promotion [data-promotion="n"]');
+  await page.waitForFunction(() => /b8=N/.test(document.querySelector('#tree').textContent));
+  assert(await page.isHidden('#promotion'), 'the chooser stays open');
+  assert(await page.$('#board .piece[data-at="b8"][data-piece="N"]'), 'no knight on b8');
+  await page.done();
+});
+
 test('contrast and keyboard: the learn pages, a stage won and lost, a demonstration, the trainers, both themes', async () => {
   const fails = [];
   let checked = 0;

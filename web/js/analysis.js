@@ -14,6 +14,7 @@ import * as api from './api.js';
 import { drawBoard, neighbourInDirection, pieceSide } from './board.js';
 import { h } from './dom.js';
 import { cellLabel, pieceName as pieceNameOf } from './cells.js';
+import { promotionBox, showPromotion } from './promotion.js';
 import * as T from './tree.js';
 import { PIECE_LETTERS, positionText } from './notation.js';
 import { showOpeningName } from './opening-name.js';
@@ -72,7 +73,7 @@ export async function showAnalysis(host, opts) {
   // ---- the page
   const bar = h('div', { class: 'eval-bar', id: 'eval-bar', hidden: true, role: 'img', 'aria-label': '' }, h('div', { class: 'eval-white' }));
   const boardHost = h('div', { class: 'board-host', id: 'board' });
-  const chooser = h('div', { class: 'chooser', id: 'promotion', role: 'dialog', 'aria-label': t('play.promote'), hidden: true });
+  const chooser = promotionBox();
   const nav = h('div', { class: 'nav-buttons', role: 'group', 'aria-label': t('an.navigate') },
     h('button', { type: 'button', id: 'nav-first', 'aria-label': t('an.first'), title: t('an.first'), onclick: () => go(0) }, '⏮'),
     h('button', { type: 'button', id: 'nav-prev', 'aria-label': t('an.prev'), title: t('an.prev'), onclick: () => go(T.prev(tree, cur)) }, '◀'),
@@ -332,15 +333,10 @@ export async function showAnalysis(host, opts) {
   }
 
   function renderChooser() {
-    chooser.hidden = !promo;
-    if (!promo) return chooser.replaceChildren();
-    const white = P.side_to_move === 'white';
-    chooser.replaceChildren(h('p', {}, t('play.promote')), h('div', { class: 'choices' }, promo.map((mv) =>
-      h('button', { type: 'button', 'data-promotion': mv.promotion, onclick: () => { promo = null; renderChooser(); play(mv); } },
-        h('span', { class: 'glyph ' + (white ? 'white' : 'black') }, GLYPH[mv.promotion] || mv.promotion),
-        h('span', {}, pieceName(mv.promotion))))),
-      h('button', { type: 'button', class: 'small', onclick: () => { promo = null; sel = null; render(); } }, t('play.cancel')));
-    chooser.querySelector('button').focus();
+    showPromotion(chooser, game, promo, P && P.side_to_move === 'white', {
+      pick: (mv) => { promo = null; renderChooser(); play(mv); },
+      cancel: () => { promo = null; sel = null; render(); },
+    });
   }
 
   function render() {
