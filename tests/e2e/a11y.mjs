@@ -115,7 +115,8 @@ export async function keyboardFailures(page) {
   return { fails, stops: stops.length };
 }
 
-/** Opens `url` in theme `theme` ('light' or 'dark'), waits for `sel` (and `ready`, a
+/** Opens `url` in theme `theme` ('light' or 'dark' chosen with the switch, or
+ *  'system-dark': none chosen, the system asking for dark), waits for `sel` (and `ready`, a
  *  function of the page, if given) and measures: { checked, fails } (the contrast's and,
  *  with keys, the keyboard's failures prefixed with where they are). */
 export async function checkPage(page, opts) {
@@ -123,12 +124,14 @@ export async function checkPage(page, opts) {
 }
 
 async function measure(page, { url, sel, theme, keys = false, ready, label = url }) {
-  await page.evaluate((x) => localStorage.setItem('agora.theme', x), theme);
+  const system = theme === 'system-dark';
+  await page.emulateMedia({ colorScheme: system ? 'dark' : 'light' });
+  await page.evaluate((x) => (x ? localStorage.setItem('agora.theme', x) : localStorage.removeItem('agora.theme')), system ? null : theme);
   if (url) {
     await page.goto(url);
     await page.reload();
   }
-  await page.evaluate((x) => { document.documentElement.dataset.theme = x; }, theme);
+  await page.evaluate((x) => { if (x) document.documentElement.dataset.theme = x; else delete document.documentElement.dataset.theme; }, system ? null : theme);
   await page.waitForSelector(sel);
   if (ready) await ready(page);
   const c = await page.evaluate(contrastFailures);

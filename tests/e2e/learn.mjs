@@ -312,6 +312,15 @@ test('contrast and keyboard: the learn pages, a stage won and lost, a demonstrat
     fails.push(...r.fails);
     await page.done();
   }
+  // The dark theme the system asks for (no switch pressed): the media query's colours.
+  const page = await open('#/learn');
+  for (const [hash, sel] of [['#/learn', '.learn-page'], ['#/learn/chess', '.lesson-list'], ['#/openings', '#open-suggested']]) {
+    const r = await checkPage(page, { url: srv.url + '/' + hash, sel, theme: 'system-dark', label: hash });
+    checked += r.checked;
+    fails.push(...r.fails);
+  }
+  assert(await page.evaluate(() => getComputedStyle(document.body).backgroundColor) === 'rgb(27, 23, 20)', 'the system\'s dark theme is not shown');
+  await page.done();
   assert(!fails.length, [...new Set(fails)].slice(0, 80).join('; '));
   assert(checked > 100, `only ${checked} texts measured`);
 });

@@ -3,7 +3,7 @@
 import { readFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contrastFailures } from './a11y.mjs';
+import { contrastFailures, keyboardFailures } from './a11y.mjs';
 import { register as registerPages } from './pages-a11y.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -192,7 +192,8 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     await page.waitForSelector('body[data-ready]');
     assert(await bg() === 'rgb(246, 241, 231)' && await page.getAttribute('#theme', 'aria-pressed') === 'false', 'the choice is not remembered');
     await page.done();
-    // Contrast on the home, new-game, rules and game pages (a hint, a result), both themes.
+    // Contrast on the home, new-game, rules and game pages (a hint, a result), both
+    // themes; keyboard access (every control named, reached with Tab) in the light one.
     let total = 0;
     for (const theme of ['light', 'dark']) {
       const p = await fresh({ lang: 'en' });
@@ -205,6 +206,10 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
         const r = await p.evaluate(contrastFailures);
         total += r.checked;
         assert(!r.fails.length, `${theme} ${hash}: ${r.fails.join('; ')}`);
+        if (theme === 'light') {
+          const k = await keyboardFailures(p);
+          assert(!k.fails.length, `${hash}: ${k.fails.join('; ')}`);
+        }
       }
       await p.goto(server().url + '/#/');
       await playFromHome(p, 'egara-guti');
@@ -216,6 +221,10 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
       let r = await p.evaluate(contrastFailures);
       total += r.checked;
       assert(!r.fails.length, `${theme} game: ${r.fails.join('; ')}`);
+      if (theme === 'light') {
+        const k = await keyboardFailures(p);
+        assert(!k.fails.length, `game: ${k.fails.join('; ')}`);
+      }
       await p.click('#resign');
       await p.click('#resign-yes');
       await p.waitForSelector('#banner:not([hidden])');
