@@ -63,6 +63,21 @@ TEST(puzzles_two_mates_rejected)
                  PUZZLE_NO_WIN);
 }
 
+TEST(puzzles_promotion_piece_is_part_of_the_solution)
+{
+    /* a8=Q# and a8=R# both mate: two wins as fast, no puzzle (so in a shipped puzzle
+     * another piece than the solution's never wins as fast: the page may call it wrong). */
+    char line[512];
+    struct puzzle_solution s;
+    CHECK_EQ_INT(judge("chess", "7k/P7/6K1/8/8/8/8/8 w - - 0 1", line, sizeof line, &s),
+                 PUZZLE_NOT_UNIQUE);
+    /* The browser test's puzzle (data/puzzles/chess.jsonl): only b1=Q mates at once. */
+    CHECK_EQ_INT(judge("chess", "8/8/2n5/1k6/8/8/Kp6/2q5 b - - 9 90", line, sizeof line, &s),
+                 PUZZLE_OK);
+    CHECK_STR(line, "b2b1q");
+    CHECK(has_theme(&s, "promotion"));
+}
+
 TEST(puzzles_mate_in_two_line)
 {
     /* 1.g5+ Kg6 (the only square) 2.f5#: the pawn checks, the bishop guards g5 once f4

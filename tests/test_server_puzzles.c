@@ -3,6 +3,7 @@
  * near the player's rating (with its legal moves), a theme and the easy track, attempts
  * judged by the server (solved, failed, counted once), both ratings moving, refusals
  * that change nothing, and the ratings kept across a restart. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -225,6 +226,43 @@ TEST(server_puzzles_bad_file)
     struct server *srv = server_start(&cfg, err, sizeof err);
     CHECK(srv == NULL);
     CHECK(strstr(err, "agon.jsonl line 1") != NULL);
+    server_stop(srv);
+    test_rmdir(dir);
+}
+
+/* A promotion puzzle (from the shipped set): the server judges the piece too; a knight
+ * instead of the solution's queen is a failed attempt, the queen solves it. */
+TEST(server_puzzles_promotion_piece_judged)
+{
+    char dir[256], db[300], path[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/p.db", dir);
+    snprintf(path, sizeof path, "%s/chess.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    fputs("{\"id\":\"chess-promote\",\"game\":\"chess\",\"position\":\"8/8/2n5/1k6/8/8/Kp6/2q5 b "
+          "- - 9 90\",\"moves\":[\"b2b1q\"],\"themes\":[\"mate-in-1\",\"promotion\"],"
+          "\"rating\":780}\n",
+          f);
+    fclose(f);
+    struct server *srv = start(db, dir);
+    CHECK(srv != NULL);
+    if (!srv)
+        return;
+    int port = server_port(srv);
+    const char *tried[] = {"[\"b2b1n\"]", "[\"b2b1r\"]", "[\"b2b1q\"]"};
+    const bool solved[] = {false, false, true};
+    for (int i = 0; i < 3; i++) {
+        json_t *j = NULL;
+        CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", NULL, NULL, &j), 200);
+        char token[64];
+        snprintf(token, sizeof token, "%s", jstr(j, "token"));
+        CHECK_STR(jstr(json_object_get(j, "puzzle"), "id"), "chess-promote");
+        json_decref(j);
+        CHECK_EQ_INT(attempt(port, token, "chess-promote", tried[i], &j), 200);
+        CHECK(json_is_true(json_object_get(j, "solved")) == solved[i]);
+        CHECK(json_is_true(json_object_get(j, "counted")));
+        json_decref(j);
+    }
     server_stop(srv);
     test_rmdir(dir);
 }
