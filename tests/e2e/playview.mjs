@@ -256,6 +256,9 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     if (lm.captured.length > 1) assert(ghosts[1].delay > ghosts[0].delay, 'the second taken piece fades with the first: ' + JSON.stringify(ghosts));
     await page.waitForFunction(() => !document.querySelector('#board .ghost'), null, { timeout: 5000 })
       .catch(() => { throw new Error('a faded piece stays on the board'); });
+    // The reply may arrive by the event stream before the move's own answer: the status
+    // tells it once that answer is in (its .reply sentence).
+    await page.waitForSelector('#status .reply');
     const status = await page.textContent('#status');
     const en = catalogue('en');
     if (lm.flags.includes('chain')) assert(status.includes(en['narrate.chain.your'].replace('{jumps}', String(lm.path.length)).replace('{n}', String(lm.taken.length)).replace('{cells}', lm.captured.join(', '))), 'status: ' + status);
@@ -271,6 +274,7 @@ export function register({ test, open, assert, server, click, moveTexts, waitMov
     anims = await page.evaluate(() => window.__anims);
     const ret = anims.find((a) => a.at === lm.to);
     assert(lm.flags.includes('return') && ret && /arriving/.test(ret.cls) && ret.frames === 2, 'the return is not shown arriving: ' + JSON.stringify(anims));
+    await page.waitForSelector('#status .reply');
     const said = await page.textContent('#status');
     assert(said.includes(en['narrate.return'].replace('{piece}', en['piece.agon.g']).replace('{cell}', lm.to)), 'status: ' + said);
     // Off by the switch (remembered) ...
