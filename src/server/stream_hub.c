@@ -162,3 +162,8 @@ int stream_hub_viewers(struct stream_hub *h, const char *id)
     pthread_mutex_unlock(&h->mu);
     return n;
 }
+
+void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size)
+{
+    snprintf(key, size, "challenge:%s", challenge_id);
+}

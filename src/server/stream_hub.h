@@ -7,6 +7,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct stream_hub;
 
@@ -44,3 +45,7 @@ void stream_hub_unlock(struct stream_hub *h);
 int stream_hub_count(struct stream_hub *h);
 /* The spectators' streams open now on game `id`. */
 int stream_hub_viewers(struct stream_hub *h, const char *id);
+/* A challenge's streams wait under the key "challenge:ID" (a game's id has no colon, so
+ * the two never meet); news of the challenge is stream_hub_news on that key.  key must
+ * hold sizeof ((struct hub_watch *)0)->id bytes. */
+void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size);
