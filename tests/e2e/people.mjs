@@ -27,7 +27,18 @@ function assert(cond, message) {
 const catalogue = (lang) => ({
   ...JSON.parse(readFileSync(join(root, 'web', 'i18n', `${lang}.json`), 'utf8')),
   ...JSON.parse(readFileSync(join(root, 'web', 'i18n', 'people', `${lang}.json`), 'utf8')),
+  ...JSON.parse(readFileSync(join(root, 'web', 'i18n', 'people2', `${lang}.json`), 'utf8')),
 });
+
+// The API requests a page makes (method and path), from now on.
+function recordRequests(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/api/')) seen.push(`${r.method()} ${u.pathname}`);
+  });
+  return seen;
+}
 
 async function open(hash, lang = 'en') {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -58,9 +69,14 @@ test('two people play a clocked chess game through the invite link while a third
   await a.selectOption('#invite-game', 'chess');
   await a.selectOption('#invite-clock', '3+2');
   await a.selectOption('#invite-side', 'white');
+  const asked = recordRequests(a);
   await a.click('#invite-submit');
   const link = await (await a.waitForSelector('#invite-url')).inputValue();
   assert(/#\/challenge\/[0-9a-f]{32}$/.test(link), 'invite link: ' + link);
+  const challengeId = link.slice(link.lastIndexOf('/') + 1);
+  // The creator's page waits on the challenge's event stream, not by polling.
+  for (let i = 0; i < 100 && !asked.includes(`GET /api/challenges/${challengeId}/events`); i++) await a.waitForTimeout(100);
+  await a.waitForTimeout(2500); // the old page polled every second: it would have asked twice by now
 
   const b = await open(link.slice(link.indexOf('#')));
   await b.waitForSelector('#accept-form');
@@ -70,6 +86,10 @@ test('two people play a clocked chess game through the invite link while a third
   await b.click('#accept');
   await b.waitForSelector('#board svg');
   await a.waitForSelector('#board svg'); // the creator's page follows the accepted challenge
+  const polls = asked.filter((x) => x === `GET /api/challenges/${challengeId}`);
+  const streams = asked.filter((x) => x === `GET /api/challenges/${challengeId}/events`);
+  assert(polls.length === 0, `the creator polled the challenge ${polls.length} times`);
+  assert(streams.length === 1, `the creator opened ${streams.length} challenge streams`);
   const gameHash = await b.evaluate(() => location.hash);
   assert(gameHash === (await a.evaluate(() => location.hash)), 'both on the same game');
 
@@ -137,12 +157,20 @@ test('a club created, joined and used for a challenge', async () => {
   await b.click('#join');
   await b.waitForSelector('#club-invite');
   assert((await b.textContent('#club-members')).includes('Ann'), 'Bob sees Ann among the members');
+  // Ann's page, not reloaded, shows the new member.
+  await a.waitForFunction(() => /Bob/.test(document.querySelector('#club-members')?.textContent || ''), null, { timeout: 15000 });
   await b.selectOption('#club-game', 'chess');
   await b.selectOption('#club-clock', '5+3');
+  let loads = 0;
+  a.on('load', () => loads++);
+  assert(!(await a.$('#club-challenges [data-challenge]')), 'no challenge in the lobby yet');
   await b.click('#club-submit');
   await b.waitForSelector('#club-waiting');
-  await a.reload();
-  await a.waitForSelector('#club-challenges [data-challenge]');
+  // Ann's club page shows Bob's challenge by itself (it refreshes while visible).
+  await a.waitForSelector('#club-challenges [data-challenge]', { timeout: 15000 });
+  assert(loads === 0, 'the club page was reloaded');
+  assert((await a.textContent('#club-challenges')).includes('Bob'), 'the challenge is Bob\'s');
+  await a.waitForFunction(() => /Bob/.test(document.querySelector('#club-news')?.textContent || ''));
   await a.click('#club-challenges [data-challenge]');
   await a.waitForSelector('#board svg');
   await b.waitForSelector('#board svg'); // Bob's page follows the accepted challenge

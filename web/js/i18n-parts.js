@@ -5,5 +5,6 @@ export const PARTS = [
   'learn',
   'play',
   'people',
+  'people2',
   'puzzles',
 ];
