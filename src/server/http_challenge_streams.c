@@ -2,9 +2,10 @@
  * in the store, not in memory: the stream keeps only its id and the status it last told.
  * It waits in the stream hub under the challenge's key (stream_hub_challenge_key),
  * suspended; an accept or a withdrawal is news on that key (people_api.c), and the
- * stream then reads the challenge from the store.  It reads it again at each ping too,
- * which tells an expiry (nobody writes when a challenge runs out of time) and a change
- * made by another server on the same database. */
+ * stream then reads the challenge from the store.  An open challenge's expiry (which
+ * nobody writes) is a due time in the hub: the stream has news then too.  It reads the
+ * store again at each ping as well, which shows a change made by another server on the
+ * same database. */
 #include "http_challenge_streams.h"
 
 #include <stdio.h>
@@ -55,6 +56,8 @@ static ssize_t challenge_event(struct cstream *st, char *buf, size_t max)
         return -1;
     int64_t now = server_now_ms();
     int status = status_of(&c, now);
+    if (status == TOLD_OPEN) /* woken when it expires, if nothing comes first */
+        stream_hub_due(st->srv->hub, &st->w, c.expires_ms);
     if (status == st->told)
         return 0;
     struct jout j;
