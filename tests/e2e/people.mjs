@@ -174,6 +174,10 @@ test('a club created, joined and used for a challenge', async () => {
   await a.click('#club-challenges [data-challenge]');
   await a.waitForSelector('#board svg');
   await b.waitForSelector('#board svg'); // Bob's page follows the accepted challenge
+  // Left, the club page refreshes no more (it asked every 4 s while shown).
+  const after = recordRequests(a);
+  await a.waitForTimeout(5000);
+  assert(!after.some((x) => x.startsWith('GET /api/clubs/')), 'the club page still refreshes: ' + after.join(', '));
   assert((await a.textContent('#people')).includes('Bob'), 'Ann plays Bob');
   // The creator names Bob admin; the club page says so.
   await a.goto(invite.replace(/\?invite=.*/, ''));
