@@ -1,8 +1,10 @@
 // Browser tests of playing people, end to end against `./agora serve` (AGORA_BIN) on a
 // free port with a fresh database: two browser contexts play a whole clocked chess
 // game through the invite link (fool's mate) while a third watches it, with the viewer
-// count and ticking clocks; a club created, joined and used for a challenge; the
-// people and club pages in all four languages.
+// count and ticking clocks (the creator's page follows the accept on the challenge's
+// event stream, without polling it); a creator whose stream is refused falls back to
+// polling; a club created, joined and used for a challenge, the club page refreshing
+// by itself; the people and club pages in all four languages.
 // Prints one line per test and, last, "N passed, N failed".
 //   node tests/e2e/people.mjs [name-filter]
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -140,6 +142,26 @@ test('two people play a clocked chess game through the invite link while a third
   await a.goto(srv.url + '/#/');
   await a.waitForFunction(() => /Bob/.test(document.querySelector('#unfinished-list')?.textContent || ''));
   for (const p of [a, b, w]) await p.done();
+});
+
+test('a creator whose challenge stream is refused still follows the accept, by polling', async () => {
+  const a = await open('#/people');
+  const asked = recordRequests(a);
+  // The stream answers 429 (as past the per-address cap): the EventSource gives up.
+  await a.route(/\/api\/challenges\/[0-9a-f]+\/events$/, (r) => r.fulfill({ status: 429, contentType: 'application/json', body: '{"error":"too many"}' }));
+  await a.fill('#invite-name', 'Cat');
+  await a.click('#invite-submit');
+  const link = await (await a.waitForSelector('#invite-url')).inputValue();
+  const id = link.slice(link.lastIndexOf('/') + 1);
+  const b = await open(link.slice(link.indexOf('#')));
+  await b.fill('#accept-name', 'Dan');
+  await b.click('#accept');
+  await b.waitForSelector('#board svg');
+  await a.waitForSelector('#board svg');
+  assert((await b.evaluate(() => location.hash)) === (await a.evaluate(() => location.hash)), 'both on the same game');
+  assert(asked.includes(`GET /api/challenges/${id}/events`), 'the stream was tried first');
+  assert(asked.includes(`GET /api/challenges/${id}`), 'then the challenge was polled');
+  for (const p of [a, b]) await p.done();
 });
 
 test('a club created, joined and used for a challenge', async () => {
