@@ -157,7 +157,7 @@ export async function drill(app, which, query, { ask, nameOf, loadRepertoire, sa
     const reply = chooseReply({ book: state.book.moves, lines: store.lines, side, prefix, cards: store.cards, now: Date.now(), focus }, rand);
     if (!reply) return end(prefix);
     status.textContent = (note ? note + ' ' : '') + t('drill.thinking');
-    note = t('drill.played', { move: displayOf(state, reply) });
+    note = (note ? note + ' ' : '') + t('drill.played', { move: displayOf(state, reply) }); // the grade is said until the learner's next move
     timer = setTimeout(() => step([...prefix, reply]), 600); // the opponent's book move, after a moment
   }
 
