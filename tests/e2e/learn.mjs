@@ -219,7 +219,7 @@ test('openings: a repertoire answering 1...e5 and 1...c5; a seeded drill plays b
   assert(await page.$('#board [data-at="d2"]'), 'the wrong move is not played');
   await move('f1', 'b5');
   await myTurnWith('a6');
-  assert(/That is the one: Bb5\./.test(await status()), `the correction: ${await status()}`);
+  assert(/That is the one: Bb5\. Your repertoire also plays Bc4 here\./.test(await status()), `the correction: ${await status()}`);
   // A pause of 12 seconds (the clock jumps): grade 4; then the book has no reply the repertoire answers.
   await page.clock.fastForward(12000);
   await move('b5', 'a4');

@@ -130,6 +130,8 @@ export async function drill(app, which, query, { ask, nameOf, loadRepertoire, sa
           const q = gradeOf({ hinted, ms: now - t0 });
           note = grade(key, q, now) ? t('drill.g' + q, { move: m.display }) : t('drill.early', { move: m.display });
         }
+        const others = rightMoves.filter((l) => l.move !== m.move).map((l) => l.display);
+        if (others.length) note += ' ' + t('drill.also', { moves: orList(others) });
         return step([...prefix, m.move]);
       }
       if (!wrong) grade(key, 1, Date.now());
