@@ -209,6 +209,8 @@ test('openings: a repertoire answering 1...e5 and 1...c5; a seeded drill plays b
   await page.waitForSelector(`${cell('g1')}.m-hint`);
   assert((await page.$$('#board .m-hint')).length === 1 && /piece to move is marked/.test(await status()), 'one piece marked');
   assert(await page.$eval('#drill-hint', (b) => b.disabled), 'one hint a position');
+  assert(/the piece to move/.test(await page.$eval(cell('g1'), (n) => n.getAttribute('aria-label') || '')), 'the hint told to screen readers');
+  await page.screenshot({ path: join(shots, 'learn-openings-hint.png') });
   await move('g1', 'f3');
   await myTurnWith('c6');
   assert(/Right, with a hint: Nf3\. Grade 3\./.test(await status()), `grade 3: ${await status()}`);
