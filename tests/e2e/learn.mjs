@@ -286,6 +286,23 @@ test('openings: a line learned after two right rounds on different days, the oth
   await page.done();
 });
 
+test("openings: a line's own Drill link follows that line in the first round, whatever the draw", async () => {
+  const page = await open('#/openings');
+  const line = (moves) => ({ id: 'white:' + moves.join(' '), side: 'white', moves, name: '' });
+  await page.evaluate((lines) => localStorage.setItem('agora.openings', JSON.stringify({ lines, cards: {} })), [line(['e2e4', 'e7e5', 'g1f3']), line(['e2e4', 'c7c5', 'g1f3'])]);
+  // Seed 1 draws 1...e5 and seed 7 1...c5 (the first test): the focus goes the other way.
+  for (const [index, seed, reply] of [[1, 1, 'c5'], [0, 7, 'e5']]) {
+    await page.goto(srv.url + `/#/openings?drill=${index}&seed=${seed}`);
+    await page.waitForFunction(() => document.querySelector('.drill #board svg.my-turn') && document.querySelector('#board [data-at="e2"]'));
+    await page.click(cell('e2'));
+    await page.click(cell('e4'));
+    await page.waitForFunction((c) => document.querySelector('#board svg.my-turn') && document.querySelector(`#board [data-at="${c}"]`), reply);
+    await page.goto(srv.url + '/#/openings');
+    await page.waitForSelector('#open-repertoire li[data-line]');
+  }
+  await page.done();
+});
+
 test('opening name: shown live on the analysis board', async () => {
   const page = await open('#/analysis/chess');
   await page.waitForSelector('#board [data-cell="e2"]');

@@ -177,7 +177,10 @@ export async function drill(app, which, query, { ask, nameOf, loadRepertoire, sa
     round++;
     roundLine.textContent = t('drill.round', { n: round });
     actions.replaceChildren();
-    note = '';
+    store = loadRepertoire();
+    const now = Date.now();
+    const keys = [...repertoireOf(store.lines, side).keys()];
+    note = keys.some((k) => !store.cards[k] || store.cards[k].due <= now) ? '' : t('open.nothing'); // drilled all the same
     return step([]);
   }
 
