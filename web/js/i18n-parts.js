@@ -7,4 +7,5 @@ export const PARTS = [
   'people',
   'people2',
   'puzzles',
+  'drill2',
 ];
