@@ -93,3 +93,33 @@ TEST(server_contract_move_needs_the_movers_token)
     json_decref(j);
     server_stop(srv);
 }
+
+TEST(server_contract_names_refuse_c1_controls)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    /* U+0085 (NEL, UTF-8 C2 85) and U+009F are controls; U+00A0 (C2 A0) is not. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"chess\",\"name\":\"a\\u0085b\"}", NULL),
+                 400);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/me", NULL, "{\"name\":\"x\\u009f\"}", NULL), 400);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"chess\",\"name\":\"a\\u00a0b\"}", NULL),
+                 201);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"C\\u0085\",\"languages\":[\"en\"],\"name\":\"A\"}", NULL),
+                 400);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"C\",\"description\":\"one\\u0080\",\"languages\":[\"en\"],"
+                          "\"name\":\"A\"}",
+                          NULL),
+                 400);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"Caf\\u00e9\",\"description\":\"l\\u00e0\\nok\","
+                          "\"languages\":[\"en\"],\"name\":\"A\"}",
+                          NULL),
+                 201);
+    server_stop(srv);
+}
