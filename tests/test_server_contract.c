@@ -123,3 +123,31 @@ TEST(server_contract_names_refuse_c1_controls)
                  201);
     server_stop(srv);
 }
+
+TEST(server_contract_unknown_club_member_is_409)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *c = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"K\",\"languages\":[\"fi\"],\"name\":\"Kim\"}", &c),
+                 201);
+    char id[40], tok[40], path[160];
+    snprintf(id, sizeof id, "%s", ct_str(c, "id"));
+    snprintf(tok, sizeof tok, "%s", ct_str(c, "token"));
+    json_decref(c);
+    const char *who[] = {"0123456789abcdef", "nosuch", "ZZZZZZZZZZZZZZZZ"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "/api/clubs/%s/members/%s/remove", id, who[i]);
+        CHECK_EQ_INT(api_call(port, "POST", path, tok, NULL, NULL), 409);
+        snprintf(path, sizeof path, "/api/clubs/%s/members/%s/admin", id, who[i]);
+        CHECK_EQ_INT(api_call(port, "POST", path, tok, "{\"admin\":true}", NULL), 409);
+    }
+    snprintf(path, sizeof path, "/api/clubs/%s", id);
+    CHECK_EQ_INT(api_call(port, "GET", path, tok, NULL, &c), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "members")), 1);
+    json_decref(c);
+    server_stop(srv);
+}

@@ -425,8 +425,8 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         role = json_is_true(ja) ? CLUB_ADMIN : CLUB_MEMBER;
     }
     json_decref(body);
-    if (!hex_id(target, 16)) {
-        api_set_error(r, 404, "no such member");
+    if (!hex_id(target, 16)) { /* as a well-formed id that names nobody (API.md) */
+        api_set_error(r, 409, "no such member");
         return;
     }
     rc = srv->store->ops->set_member(srv->store, c->id, target, role, err, sizeof err);
