@@ -3,7 +3,8 @@
  * refused like a stranger's (403, before the body is read) and changes nothing; display
  * and club names refuse C1 control characters as well as C0 ones; a club member id
  * that names nobody is a 409 for remove and admin, malformed or not; the next puzzle
- * answers the player's `streak` beside `player` as API.md's table has it. */
+ * answers the player's `streak` beside `player` as API.md's table has it; a challenge's
+ * clock may leave out its increment (0), as API.md now says. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,4 +192,32 @@ TEST(server_contract_next_puzzle_has_the_streak)
     json_decref(j);
     server_stop(srv);
     test_rmdir(dir);
+}
+
+TEST(server_contract_clock_increment_may_be_left_out)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"agon\",\"clock\":{\"initial\":60},\"name\":\"Ann\"}", &j),
+                 201);
+    char path[128];
+    snprintf(path, sizeof path, "/api/challenges/%s", ct_str(j, "id"));
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+    json_t *clock = json_object_get(j, "clock");
+    CHECK_EQ_INT(ct_int(clock, "initial"), 60);
+    CHECK(json_is_integer(json_object_get(clock, "increment")));
+    CHECK_EQ_INT(ct_int(clock, "increment"), 0);
+    json_decref(j);
+    /* Left out is 0, but a wrong type is not: a 400. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"agon\",\"clock\":{\"initial\":60,\"increment\":null},"
+                          "\"name\":\"Ann\"}",
+                          NULL),
+                 400);
+    server_stop(srv);
 }
