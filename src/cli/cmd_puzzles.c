@@ -131,7 +131,11 @@ static int check(int argc, char **argv, struct cli_io *io)
         struct puzzle_entry p;
         char why[ERROR_TEXT_MAX];
         if (puzzle_entry_parse(line, &p, why, sizeof why) != 0) {
-            fprintf(io->out, "line %ld: %s\n", number, why);
+            /* Named by its id when the line has one, as a failing puzzle is. */
+            if (p.id[0])
+                fprintf(io->out, "%s (line %ld): %s\n", p.id, number, why);
+            else
+                fprintf(io->out, "line %ld: %s\n", number, why);
             bad++;
         } else if (puzzle_entry_check(&p, (uint64_t)nodes, e, why, sizeof why) != 0) {
             fprintf(io->out, "%s (line %ld): %s\n", p.id, number, why);
