@@ -196,3 +196,23 @@ TEST(cli_play_book)
     CHECK_MSG(strstr(r.err, "book:") != NULL, "%s", r.err);
     unlink(path);
 }
+
+/* `agora puzzles generate` names an unknown option as unknown, with or without a
+ * value after it, and a known one left without its value as such (exit 2). */
+TEST(cli_puzzles_bad_options)
+{
+    struct run r;
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--bogus");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "unknown option '--bogus'") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--bogus", "5");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "unknown option '--bogus'") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--selfplay");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "--selfplay needs a value") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--seed", "x");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "bad --seed 'x'") != NULL);
+    CHECK_EQ_INT(r.out[0], 0);
+}
