@@ -221,3 +221,86 @@ TEST(server_contract_clock_increment_may_be_left_out)
                  400);
     server_stop(srv);
 }
+
+/* The next event named `want` on r (others skipped), its data parsed; NULL on timeout. */
+static json_t *ct_event(struct sse_reader *r, const char *want, int timeout_ms)
+{
+    char name[32];
+    char *data;
+    while ((data = sse_next(r, name, sizeof name, timeout_ms))) {
+        json_t *j = strcmp(name, want) ? NULL : json_loads(data, 0, NULL);
+        free(data);
+        if (j)
+            return j;
+    }
+    return NULL;
+}
+
+/* A game between people (white Ann, black Bob) of `clock` (JSON): its id and tokens. */
+static int ct_people_game(int port, const char *clock, char *game, char *ta, char *tb)
+{
+    char body[200], path[128];
+    snprintf(body, sizeof body,
+             "{\"game\":\"chess\",\"side\":\"white\",\"clock\":%s,\"name\":\"Ann\"}", clock);
+    json_t *j = NULL;
+    if (api_call(port, "POST", "/api/challenges", NULL, body, &j) != 201) {
+        json_decref(j);
+        return -1;
+    }
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", ct_str(j, "id"));
+    snprintf(ta, 40, "%s", ct_str(j, "token"));
+    json_decref(j);
+    j = NULL;
+    int st = api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", &j);
+    snprintf(game, 40, "%s", ct_str(j, "id"));
+    snprintf(tb, 40, "%s", ct_str(j, "token"));
+    json_decref(j);
+    return st == 200 ? 0 : -1;
+}
+
+/* Issue 17: "both clocks are in every state and event": the end and takeback events
+ * of a game between people carry the clock too (null without one). */
+TEST(server_contract_every_people_event_has_the_clock)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char game[40], ta[40], tb[40], path[128];
+    CHECK_EQ_INT(ct_people_game(port, "{\"initial\":60,\"increment\":0}", game, ta, tb), 0);
+    struct sse_reader r;
+    snprintf(path, sizeof path, "/api/games/%s/events", game);
+    CHECK_EQ_INT(sse_get(&r, port, path, NULL), 200);
+    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}"), 200);
+    CHECK_EQ_INT(ct_post(port, game, "moves", tb, "{\"move\":\"e7e5\"}"), 200);
+    CHECK_EQ_INT(ct_post(port, game, "resign", ta, NULL), 200);
+    json_t *end = ct_event(&r, "end", 3000);
+    CHECK(end != NULL);
+    CHECK_STR(ct_str(end, "result"), "black-wins");
+    json_t *clock = json_object_get(end, "clock");
+    CHECK(json_is_object(clock));
+    CHECK(json_is_null(json_object_get(clock, "running")));
+    CHECK(ct_int(clock, "white") > 0 && ct_int(clock, "white") <= 60000);
+    CHECK_EQ_INT(ct_int(clock, "black"), 60000);
+    json_decref(end);
+    sse_close(&r);
+
+    /* Without a clock: a takeback's event says "clock": null. */
+    CHECK_EQ_INT(ct_people_game(port, "null", game, ta, tb), 0);
+    snprintf(path, sizeof path, "/api/games/%s/events", game);
+    CHECK_EQ_INT(sse_get(&r, port, path, NULL), 200);
+    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}"), 200);
+    json_t *mv = ct_event(&r, "move", 3000);
+    CHECK(mv && json_is_null(json_object_get(mv, "clock")));
+    json_decref(mv);
+    CHECK_EQ_INT(ct_post(port, game, "takeback", ta, NULL), 200);
+    CHECK_EQ_INT(ct_post(port, game, "takeback", tb, "{\"answer\":\"accept\"}"), 200);
+    json_t *tk = ct_event(&r, "takeback", 3000);
+    CHECK(tk != NULL);
+    CHECK_EQ_INT(ct_int(tk, "ply"), 0);
+    CHECK_EQ_INT(ct_int(tk, "takebacks"), 1);
+    CHECK(json_object_get(tk, "clock") && json_is_null(json_object_get(tk, "clock")));
+    json_decref(tk);
+    sse_close(&r);
+    server_stop(srv);
+}
