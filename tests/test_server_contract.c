@@ -4,14 +4,19 @@
  * and club names refuse C1 control characters as well as C0 ones; a club member id
  * that names nobody is a 409 for remove and admin, malformed or not; the next puzzle
  * answers the player's `streak` beside `player` as API.md's table has it; a challenge's
- * clock may leave out its increment (0), as API.md now says. */
+ * clock may leave out its increment (0), as API.md now says; the end and takeback
+ * events of a game between people carry the clock; an expired invite link cannot be
+ * accepted or withdrawn (its status stays "expired"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "server/server.h"
 #include "server_client.h"
+
+static int64_t ct_challenge_ms; /* an invite link's life for the next ct_start (0: 7 days) */
 
 static struct server *ct_start(const char *db, const char *puzzles)
 {
@@ -27,6 +32,7 @@ static struct server *ct_start(const char *db, const char *puzzles)
     cfg.new_games_per_minute = 0;
     cfg.analysis_threads = 0;
     cfg.review_threads = 0;
+    cfg.challenge_ms = ct_challenge_ms;
     char err[256];
     struct server *srv = server_start(&cfg, err, sizeof err);
     if (!srv)
@@ -302,5 +308,39 @@ TEST(server_contract_every_people_event_has_the_clock)
     CHECK(json_object_get(tk, "clock") && json_is_null(json_object_get(tk, "clock")));
     json_decref(tk);
     sse_close(&r);
+    server_stop(srv);
+}
+
+/* An invite link expires too (API.md: 7 days; 300 ms here), not only a seek: its status
+ * reads "expired" and it can be neither accepted nor cancelled. */
+TEST(server_contract_challenges_expire)
+{
+    ct_challenge_ms = 300;
+    struct server *srv = ct_start(":memory:", NULL);
+    ct_challenge_ms = 0;
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"egara-guti\",\"name\":\"Ann\"}", &j),
+                 201);
+    char id[40], tok[40], path[128];
+    snprintf(id, sizeof id, "%s", ct_str(j, "id"));
+    snprintf(tok, sizeof tok, "%s", ct_str(j, "token"));
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/challenges/%s", id);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+    CHECK_STR(ct_str(j, "status"), "open");
+    json_decref(j);
+    usleep(450 * 1000);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+    CHECK_STR(ct_str(j, "status"), "expired");
+    CHECK(json_is_null(json_object_get(j, "game_id")));
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", NULL), 409);
+    snprintf(path, sizeof path, "/api/challenges/%s/cancel", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, tok, NULL, NULL), 409);
     server_stop(srv);
 }
