@@ -6,4 +6,5 @@ export const PARTS = [
   'play',
   'people',
   'puzzles',
+  'drill2',
 ];
