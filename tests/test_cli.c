@@ -227,3 +227,23 @@ TEST(cli_serve_people_times_refuse_bad_values)
     RUN(&r, NULL, "help");
     CHECK(strstr(r.out, "--challenge-ms") != NULL);
 }
+
+/* `agora puzzles generate` names an unknown option as unknown, with or without a
+ * value after it, and a known one left without its value as such (exit 2). */
+TEST(cli_puzzles_bad_options)
+{
+    struct run r;
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--bogus");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "unknown option '--bogus'") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--bogus", "5");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "unknown option '--bogus'") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--selfplay");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "--selfplay needs a value") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--seed", "x");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "bad --seed 'x'") != NULL);
+    CHECK_EQ_INT(r.out[0], 0);
+}

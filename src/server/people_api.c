@@ -79,9 +79,12 @@ int people_body_name(json_t *body, char *out, size_t size, bool optional, struct
     while (n && len && n[len - 1] == ' ')
         len--;
     bool bad = !n || !len || len >= size || strlen(n) < len;
-    for (size_t i = 0; !bad && i < len; i++)
-        if ((unsigned char)n[i] < 0x20 || n[i] == 0x7f)
+    /* Control characters: C0, DEL and C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F). */
+    for (size_t i = 0; !bad && i < len; i++) {
+        unsigned char ch = (unsigned char)n[i], next = i + 1 < len ? (unsigned char)n[i + 1] : 0;
+        if (ch < 0x20 || ch == 0x7f || (ch == 0xc2 && next >= 0x80 && next <= 0x9f))
             bad = true;
+    }
     if (bad) {
         api_set_error(r, 400, "bad \"name\": expected a display name of 1 to %zu bytes", size - 1);
         return 400;
