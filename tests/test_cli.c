@@ -196,3 +196,54 @@ TEST(cli_play_book)
     CHECK_MSG(strstr(r.err, "book:") != NULL, "%s", r.err);
     unlink(path);
 }
+
+TEST(cli_serve_people_times_refuse_bad_values)
+{
+    static const char *const bad[][2] = {
+        {"--abandon-ms", "abc"},
+        {"--abandon-ms", "-5"},
+        {"--abandon-ms", "999"},
+        {"--challenge-ms", "0"},
+        {"--challenge-ms", "99999999999999"},
+        {"--challenge-ms", ""},
+        {"--seek-ms", "1e3"},
+        {"--seek-ms", "86400001"},
+        {"--seek-ms", "99999999999999999999999"},
+    };
+    struct run r;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        RUN(&r, NULL, "serve", "--db", ":memory:", bad[i][0], bad[i][1]);
+        CHECK_MSG(r.code == 2, "%s '%s': exit %d", bad[i][0], bad[i][1], r.code);
+        CHECK_MSG(strstr(r.err, bad[i][0] + 2) && strstr(r.err, "expected a whole number"),
+                  "%s '%s': %s", bad[i][0], bad[i][1], r.err);
+    }
+    RUN(&r, NULL, "serve", "--seek-ms");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "needs a value") != NULL);
+    RUN(&r, NULL, "serve", "--help");
+    CHECK_EQ_INT(r.code, 0);
+    CHECK(strstr(r.out, "--abandon-ms N") && strstr(r.out, "--challenge-ms N") &&
+          strstr(r.out, "--seek-ms N") && strstr(r.out, "--streams-per-address N"));
+    RUN(&r, NULL, "help");
+    CHECK(strstr(r.out, "--challenge-ms") != NULL);
+}
+
+/* `agora puzzles generate` names an unknown option as unknown, with or without a
+ * value after it, and a known one left without its value as such (exit 2). */
+TEST(cli_puzzles_bad_options)
+{
+    struct run r;
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--bogus");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "unknown option '--bogus'") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--bogus", "5");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "unknown option '--bogus'") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--selfplay");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "--selfplay needs a value") != NULL);
+    RUN(&r, NULL, "puzzles", "generate", "chess", "--seed", "x");
+    CHECK_EQ_INT(r.code, 2);
+    CHECK(strstr(r.err, "bad --seed 'x'") != NULL);
+    CHECK_EQ_INT(r.out[0], 0);
+}

@@ -191,6 +191,34 @@ TEST(puzzles_check_command)
     unlink(path);
 }
 
+/* A puzzle whose line does not replay (an illegal move, a tampered position) is named
+ * by its id, as a failing one is; a line without an id by its number. */
+TEST(puzzles_check_names_an_unreadable_puzzle)
+{
+    char path[] = "/tmp/agora-puzzles-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"id\":\"chess-good\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/8/8/8/R5K1 w - "
+          "- 0 1\",\"moves\":[\"a1a8\"],\"themes\":[\"mate-in-1\"],\"rating\":700}\n",
+          f);
+    fputs(
+        "{\"id\":\"chess-tampered\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/8/8/8/R5K1 b - "
+        "- 0 1\",\"moves\":[\"a1a8\"],\"themes\":[\"mate-in-1\"],\"rating\":700}\n",
+        f);
+    fputs("{\"game\":\"chess\"}\n", f);
+    fclose(f);
+    char *out = NULL;
+    char *argv[] = {"agora", "puzzles", "check", path};
+    CHECK_EQ_INT(cli_run("", &out, 4, argv), 2);
+    CHECK(out && strstr(out, "chess-tampered (line 2): ") != NULL);
+    CHECK(out && strstr(out, "line 3: ") != NULL);
+    CHECK(out && strstr(out, "chess-good") == NULL);
+    CHECK(out && strstr(out, "3 puzzles, 0 failed, 2 unreadable") != NULL);
+    free(out);
+    unlink(path);
+}
+
 TEST(puzzles_generate_records)
 {
     /* A record whose last position holds the one-rook mate: found from --from, written

@@ -221,6 +221,12 @@ TEST(server_cuts_slow_requests)
         CHECK_MSG(sent < 40, "a slow client was not cut (kept alive: %d)", kept_alive);
         CHECK_MSG(status == 408, "status %d (kept alive: %d): %s", status, kept_alive, buf);
         CHECK_MSG(strstr(buf, "{\"error\":") != NULL, "the 408 is JSON: %s", buf);
+        /* Written to the socket by the server itself, it carries every answer's headers. */
+        CHECK_MSG(strstr(buf, "Content-Security-Policy: default-src 'self'; script-src 'self';") &&
+                      strstr(buf, "X-Frame-Options: DENY\r\n") &&
+                      strstr(buf, "Referrer-Policy: no-referrer\r\n") &&
+                      strstr(buf, "X-Content-Type-Options: nosniff\r\n"),
+                  "the 408 has the security headers: %s", buf);
         CHECK_EQ_INT(get_from(port, 11, "/api/catalog", buf, sizeof buf), 200);
         close(fd);
     }

@@ -178,7 +178,7 @@ TEST(server_people_challenge_contract)
     /* Each side with its own token; the other's, a stranger's or none: 403. */
     CHECK_EQ_INT(pp_move(port, game, NULL, "e2e4"), 403);
     CHECK_EQ_INT(pp_move(port, game, "0123456789abcdef0123456789abcdef", "e2e4"), 403);
-    CHECK_EQ_INT(pp_move(port, game, tb, "e2e4"), 409); /* Bob is black: not his turn */
+    CHECK_EQ_INT(pp_move(port, game, tb, "e2e4"), 403); /* Bob is black: not his move */
     CHECK_EQ_INT(pp_op(port, game, "resign", NULL, NULL, NULL), 403);
     CHECK_EQ_INT(pp_op(port, game, "draw", tb, "{\"answer\":\"maybe\"}", NULL), 400);
     CHECK_EQ_INT(pp_move(port, game, ta, "e2e5"), 400);

@@ -227,6 +227,24 @@ TEST(server_puzzles_bad_file)
     CHECK(srv == NULL);
     CHECK(strstr(err, "agon.jsonl line 1") != NULL);
     server_stop(srv);
+    /* A line cut short says it is not JSON (not "of another game"); a chess puzzle in
+     * agon.jsonl says that. */
+    static const char *const lines[] = {
+        "{\"id\":\"agon-y\",\"game\":\"agon\"",
+        "{\"id\":\"chess-m1\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/8/8/8/R5K1 w - "
+        "- 0 1\",\"moves\":[\"a1a8\"],\"themes\":[],\"rating\":900}"};
+    static const char *const says[] = {"agon.jsonl line 1: not a JSON object",
+                                       "agon.jsonl line 1: a puzzle of another game"};
+    for (int i = 0; i < 2; i++) {
+        f = fopen(path, "w");
+        fprintf(f, "%s\n", lines[i]);
+        fclose(f);
+        err[0] = 0;
+        srv = server_start(&cfg, err, sizeof err);
+        CHECK(srv == NULL);
+        CHECK_MSG(strstr(err, says[i]) != NULL, "%s", err);
+        server_stop(srv);
+    }
     test_rmdir(dir);
 }
 

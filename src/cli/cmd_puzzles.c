@@ -31,8 +31,15 @@ static int generate(int argc, char **argv, struct cli_io *io)
         return CLI_BAD_INPUT;
     const char *from = NULL, *out = NULL;
     long selfplay = 100, seed = 1, target = 0, find = 0, prove = 0;
+    static const char *const options[] = {"--from",   "--out",        "--selfplay",    "--seed",
+                                          "--target", "--find-nodes", "--prove-nodes", NULL};
     for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int known = 0;
+        for (int k = 0; options[k]; k++)
+            known |= strcmp(a, options[k]) == 0;
+        if (!known)
+            return cli_error(io, "puzzles: unknown option '%s'", a);
         if (!v)
             return cli_error(io, "puzzles: %s needs a value", a);
         int rc = 0;
@@ -131,7 +138,11 @@ static int check(int argc, char **argv, struct cli_io *io)
         struct puzzle_entry p;
         char why[ERROR_TEXT_MAX];
         if (puzzle_entry_parse(line, &p, why, sizeof why) != 0) {
-            fprintf(io->out, "line %ld: %s\n", number, why);
+            /* Named by its id when the line has one, as a failing puzzle is. */
+            if (p.id[0])
+                fprintf(io->out, "%s (line %ld): %s\n", p.id, number, why);
+            else
+                fprintf(io->out, "line %ld: %s\n", number, why);
             bad++;
         } else if (puzzle_entry_check(&p, (uint64_t)nodes, e, why, sizeof why) != 0) {
             fprintf(io->out, "%s (line %ld): %s\n", p.id, number, why);

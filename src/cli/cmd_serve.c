@@ -4,7 +4,8 @@
  *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
  *             [--analysis-ms N] [--analysis-nice 0..19] [--connections-per-address N]
  *             [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]
- *             [--queued-moves-per-address N] [--db-waiters N]
+ *             [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]
+ *             [--challenge-ms N] [--seek-ms N]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -14,6 +15,23 @@
 #include "games/registry.h"
 #include "server/server.h"
 
+static const char serve_usage[] =
+    "usage: agora serve [OPTION VALUE]...   the web server (src/server/API.md), until SIGINT\n"
+    "  --port N (8080)  --host ADDR (127.0.0.1)  --db FILE (agora.db)  --web DIR (web)\n"
+    "  --puzzles DIR (data/puzzles)  --sync full|normal  --book PATH|none  --trust-proxy\n"
+    "  --workers N  --committers N  --threads N  --move-ms N (a computer move's cap)\n"
+    "  --new-games-per-minute N  --cache-mb N  --db-waiters N\n"
+    "  --analysis-threads N  --analyses N  --analyses-per-address N  --analysis-ms N\n"
+    "  --analysis-nice 0..19  --connections-per-address N  --streams-per-address N\n"
+    "  --streams-per-game N  --header-ms N  --idle-ms N  --queued-moves-per-address N\n"
+    "games between people (milliseconds):\n"
+    "  --abandon-ms N    away this long without a move, the opponent may claim the game\n"
+    "                    when no clock runs (1000..604800000; default 120000, 2 minutes)\n"
+    "  --challenge-ms N  an invite link stays open this long (1000..2592000000; default\n"
+    "                    604800000, 7 days)\n"
+    "  --seek-ms N       a seek stays in the lobby this long (1000..86400000; default\n"
+    "                    900000, 15 minutes)\n";
+
 int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
     struct server_config cfg;
@@ -22,6 +40,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
     const char *book_path = NULL;
     for (int i = 0; i < argc; i++) {
         const char *opt = argv[i];
+        if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+            fputs(serve_usage, io->out);
+            return 0;
+        }
         if (!strcmp(opt, "--trust-proxy")) {
             cfg.trust_proxy = 1;
             continue;
@@ -120,6 +142,18 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "idle-ms", val, 0, 600000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.idle_ms = (int)v;
+        } else if (!strcmp(opt, "--abandon-ms")) { /* 1 s to a week away */
+            if (cli_int(io, "abandon-ms", val, 1000, 604800000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.abandon_ms = v;
+        } else if (!strcmp(opt, "--challenge-ms")) { /* 1 s to 30 days open */
+            if (cli_int(io, "challenge-ms", val, 1000, 2592000000L, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.challenge_ms = v;
+        } else if (!strcmp(opt, "--seek-ms")) { /* 1 s to a day in the lobby */
+            if (cli_int(io, "seek-ms", val, 1000, 86400000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.seek_ms = v;
         } else {
             return cli_error(io, "serve: unknown option '%s'", opt);
         }

@@ -26,8 +26,9 @@ struct api_waiter {
 };
 
 /* The outcome of an API call: a complete response, or "wait" (the session holds the
- * request's waiter until the computer has moved), or an event stream to start. */
-enum api_kind { API_DONE, API_WAIT, API_STREAM, API_STATIC, API_ANALYSIS };
+ * request's waiter until the computer has moved), or an event stream to start (a
+ * game's, or a challenge's: API_CHALLENGE_STREAM). */
+enum api_kind { API_DONE, API_WAIT, API_STREAM, API_STATIC, API_ANALYSIS, API_CHALLENGE_STREAM };
 struct api_request {
     const char *method, *url, *authorization, *last_event_id, *client;
     /* The Origin, Host and Content-Type headers (NULL when absent): cross-site checks. */
@@ -46,6 +47,7 @@ struct api_response {
     struct session *session;  /* API_WAIT: lock it and check; API_STREAM: its game (a ref) */
     int stream_from;          /* API_STREAM: moves the client already has */
     bool stream_viewer;       /* API_STREAM: a spectator's (counted in the game's viewers) */
+    char challenge[40];       /* API_CHALLENGE_STREAM: the challenge's id (it exists) */
     char path[4200];          /* API_STATIC: the file */
     struct analysis_job *job; /* API_ANALYSIS: the queued analysis (a reference) */
 };

@@ -34,9 +34,12 @@ static int text_field(json_t *body, const char *key, char *out, size_t size, boo
     size_t n = v ? json_string_length(j) : 0;
     bool bad = (!j && !optional) || (j && !v) || n >= size || (v && strlen(v) != n) ||
                (!optional && n == 0);
-    for (size_t i = 0; !bad && i < n; i++)
-        if (((unsigned char)v[i] < 0x20 && !(lines && v[i] == '\n')) || v[i] == 0x7f)
+    for (size_t i = 0; !bad && i < n; i++) {
+        unsigned char ch = (unsigned char)v[i], next = i + 1 < n ? (unsigned char)v[i + 1] : 0;
+        if ((ch < 0x20 && !(lines && ch == '\n')) || ch == 0x7f ||
+            (ch == 0xc2 && next >= 0x80 && next <= 0x9f)) /* C1: U+0080..U+009F */
             bad = true;
+    }
     if (bad) {
         api_set_error(r, 400, "bad \"%s\": expected text of %s%zu bytes", key,
                       optional ? "at most " : "1 to ", size - 1);
@@ -422,8 +425,8 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         role = json_is_true(ja) ? CLUB_ADMIN : CLUB_MEMBER;
     }
     json_decref(body);
-    if (!hex_id(target, 16)) {
-        api_set_error(r, 404, "no such member");
+    if (!hex_id(target, 16)) { /* as a well-formed id that names nobody (API.md) */
+        api_set_error(r, 409, "no such member");
         return;
     }
     rc = srv->store->ops->set_member(srv->store, c->id, target, role, err, sizeof err);

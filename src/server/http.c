@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "core/error.h"
 #include "games/registry.h"
+#include "http_challenge_streams.h"
 #include "http_limits.h"
 #include "http_reply.h"
 #include "http_streams.h"
@@ -378,6 +379,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         return MHD_YES;
     }
     case API_STREAM: return http_start_stream(c->srv, c->mc, &ar, client);
+    case API_CHALLENGE_STREAM: return http_start_challenge_stream(c->srv, c->mc, &ar, client);
     case API_STATIC: return serve_file(c, ar.path);
     case API_ANALYSIS: return start_analysis(c, ar.job);
     }

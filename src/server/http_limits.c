@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "http_reply.h"
+
 enum phase {
     PHASE_FIRST,   /* connected, the first request not all in: header_ms from the start */
     PHASE_REQUEST, /* a later request's line came, the rest not yet: header_ms from it */
@@ -214,7 +216,7 @@ int conn_limits_request_too_big(struct MHD_Connection *mc, const char *url, char
 
 static const char timeout_reply[] =
     "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
-    "Cache-Control: no-store\r\nContent-Length: 53\r\n\r\n"
+    "Cache-Control: no-store\r\n" HTTP_SECURITY_HEADER_LINES "Content-Length: 53\r\n\r\n"
     "{\"error\":\"the request did not arrive in time (slow)\"}";
 
 /* Shut the connections past their deadline.  A request still arriving gets its 408

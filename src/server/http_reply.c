@@ -5,18 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The security headers of every answer, files and API alike: the page may run only the
- * site's own scripts and styles (no inline code), load only from here (and data: images:
- * the icon), and may not be framed by another site; no Referer leaves the page (it could
- * carry a game's address); no content-type sniffing. */
-static const char content_security_policy[] =
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; frame-ancestors 'none'; "
-    "base-uri 'none'; form-action 'self'";
-
+/* The security headers of every answer, files and API alike (http_reply.h). */
 void http_security_headers(struct MHD_Response *r)
 {
-    MHD_add_response_header(r, "Content-Security-Policy", content_security_policy);
+    MHD_add_response_header(r, "Content-Security-Policy", HTTP_CONTENT_SECURITY_POLICY);
     MHD_add_response_header(r, "X-Frame-Options", "DENY");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");

@@ -16,6 +16,7 @@
 #include "server_state.h"
 #include "session.h"
 #include "state_json.h"
+#include "stream_hub.h"
 #include "token.h"
 
 #define CHALLENGE_TTL_MS (7 * PEOPLE_DAY_MS) /* an invite link stays open a week */
@@ -78,9 +79,12 @@ int people_body_name(json_t *body, char *out, size_t size, bool optional, struct
     while (n && len && n[len - 1] == ' ')
         len--;
     bool bad = !n || !len || len >= size || strlen(n) < len;
-    for (size_t i = 0; !bad && i < len; i++)
-        if ((unsigned char)n[i] < 0x20 || n[i] == 0x7f)
+    /* Control characters: C0, DEL and C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F). */
+    for (size_t i = 0; !bad && i < len; i++) {
+        unsigned char ch = (unsigned char)n[i], next = i + 1 < len ? (unsigned char)n[i + 1] : 0;
+        if (ch < 0x20 || ch == 0x7f || (ch == 0xc2 && next >= 0x80 && next <= 0x9f))
             bad = true;
+    }
     if (bad) {
         api_set_error(r, 400, "bad \"name\": expected a display name of 1 to %zu bytes", size - 1);
         return 400;
@@ -263,6 +267,27 @@ static void handle_get_challenge(struct server *srv, const char *id, struct api_
     api_set_text(r, 200, jout_finish(&j));
 }
 
+/* The challenge changed in the store (accepted, withdrawn): its event streams are told
+ * through the stream hub, as a game's news is (session.c), and read the store again. */
+static void challenge_news(struct server *srv, const char *id)
+{
+    char key[sizeof((struct hub_watch *)0)->id];
+    stream_hub_challenge_key(id, key, sizeof key);
+    stream_hub_news(srv->hub, key);
+}
+
+/* GET /api/challenges/{id}/events: 404 for an unknown challenge, else its stream
+ * (http_challenge_streams.c), which reads the challenge from the store itself. */
+static void handle_challenge_events(struct server *srv, const char *id, struct api_response *r)
+{
+    struct store_challenge c;
+    if (load_challenge(srv, id, &c, r) != 0)
+        return;
+    r->kind = API_CHALLENGE_STREAM;
+    r->status = 200;
+    snprintf(r->challenge, sizeof r->challenge, "%s", c.id);
+}
+
 /* Why a challenge cannot be taken (409), from its row as it is now. */
 static void refuse_accept(const struct store_challenge *c, const char *hash, int64_t now,
                           struct api_response *r)
@@ -376,6 +401,7 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
             refuse_accept(&c, hash, now, r);
         return;
     }
+    challenge_news(srv, c.id);
     reply_new_game(srv, g.id, hash, token, 200, r);
 }
 
@@ -402,6 +428,7 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
         api_set_error(r, 409, "the challenge is not open");
         return;
     }
+    challenge_news(srv, id);
     handle_get_challenge(srv, id, r);
 }
 
@@ -507,11 +534,13 @@ bool people_route(struct server *srv, const struct api_request *req, const char 
     memcpy(id, rest + 1, n);
     id[n] = 0;
     const char *op = slash ? slash + 1 : "";
-    if (!*op) {
-        if (get)
-            handle_get_challenge(srv, id, r);
-        else
+    if (!*op || !strcmp(op, "events")) {
+        if (!get)
             api_set_error(r, 405, "use GET here");
+        else if (*op)
+            handle_challenge_events(srv, id, r);
+        else
+            handle_get_challenge(srv, id, r);
     } else if (!strcmp(op, "accept") || !strcmp(op, "cancel")) {
         if (!post)
             api_set_error(r, 405, "use POST here");
@@ -520,7 +549,7 @@ bool people_route(struct server *srv, const struct api_request *req, const char 
         else
             handle_cancel(srv, req, id, r);
     } else {
-        api_set_error(r, 404, "no such operation '%.40s' (accept, cancel)", op);
+        api_set_error(r, 404, "no such operation '%.40s' (accept, cancel, events)", op);
     }
     return true;
 }

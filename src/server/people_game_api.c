@@ -76,10 +76,6 @@ static void op_move(struct server *srv, struct session *s, int side, json_t *bod
         api_set_error(r, 400, "missing \"move\": expected {\"move\": \"<move text>\"}");
         return;
     }
-    if ((int)s->g->side_to_move(s->st) != side) {
-        api_set_error(r, 409, "not your turn: your opponent is to move");
-        return;
-    }
     Move m;
     if (json_string_length(jm) >= MOVE_TEXT_MAX ||
         strlen(json_string_value(jm)) != json_string_length(jm)) {
@@ -157,10 +153,6 @@ static void op_claim(struct session *s, int side, json_t *body, struct api_respo
     }
     if (kind)
         pick &= kind;
-    if ((int)s->g->side_to_move(s->st) != side) {
-        api_set_error(r, 409, "not your turn: a draw is claimed on one's own move");
-        return;
-    }
     struct game_status end;
     if (!pick || !s->g->claim_draw || s->g->claim_draw(s->st, pick, &end) != 0) {
         api_set_error(r, 409, "no claim available");
@@ -315,6 +307,14 @@ void people_game_op(struct server *srv, const struct api_request *req, struct se
                                         "players change it"
                                       : "missing token: send 'Authorization: Bearer "
                                         "<token>'");
+        return;
+    }
+    /* A move or a claim is the side to move's: the other player's token is refused
+     * like a stranger's (issue 17: "each with the mover's own token"). */
+    if ((!strcmp(op, "moves") || !strcmp(op, "claim")) && !session_over(s) &&
+        (int)s->g->side_to_move(s->st) != side) {
+        api_set_error(r, 403, "not your move: only the side to move may %s, with its own token",
+                      strcmp(op, "moves") ? "claim" : "move");
         return;
     }
     json_t *body = api_body_object(req, strcmp(op, "moves") != 0, r);

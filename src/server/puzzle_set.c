@@ -3,6 +3,7 @@
 #include "puzzle_set.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,10 @@ static int read_file(struct puzzle_set *ps, const struct game *g, const char *pa
         struct puzzle_item *it = &ps->items[ps->n];
         memset(it, 0, sizeof *it);
         char why[ERROR_TEXT_MAX];
-        if (puzzle_entry_parse(line, &it->e, why, sizeof why) != 0 || it->e.g != g) {
+        bool unread = puzzle_entry_parse(line, &it->e, why, sizeof why) != 0;
+        if (unread || it->e.g != g) { /* a line that does not read says why, first */
             rc = fail(err, err_size, "%s line %d: %s", path, number,
-                      it->e.g != g ? "a puzzle of another game" : why);
+                      unread ? why : "a puzzle of another game");
             break;
         }
         it->solver_moves = (it->e.n + 1) / 2;

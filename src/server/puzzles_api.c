@@ -314,6 +314,7 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     rating_out(&j, "player", &p, 0, pr.attempts, pr.solved);
     jout_kint(&j, "streak", pr.streak);
     jout_close(&j, '}');
+    jout_kint(&j, "streak", pr.streak); /* also beside "player", as API.md's table has it */
     jout_close(&j, '}');
     api_set_text(r, 200, jout_finish(&j));
 }

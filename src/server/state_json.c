@@ -48,15 +48,20 @@ static const char *result_slug(enum result r)
     return "?";
 }
 
-static void status_out(struct jout *j, const struct game *g, const struct game_status *gs)
+static void status_fields(struct jout *j, const struct game *g, const struct game_status *gs)
 {
-    jout_open(j, '{');
     jout_kbool(j, "over", gs->result != RESULT_ONGOING);
     jout_kstr(j, "result", result_slug(gs->result));
     if (gs->result == RESULT_WHITE_WINS || gs->result == RESULT_BLACK_WINS)
         jout_kstr(j, "winner", gs->result == RESULT_WHITE_WINS ? "white" : "black");
     jout_kstr(j, "reason", reason_name(g, gs->reason));
     jout_kstr(j, "text", reason_text(g, gs->reason));
+}
+
+static void status_out(struct jout *j, const struct game *g, const struct game_status *gs)
+{
+    jout_open(j, '{');
+    status_fields(j, g, gs);
     jout_close(j, '}');
 }
 
@@ -403,7 +408,11 @@ size_t event_end_text(const struct session *s, char *buf, size_t size)
     session_status(s, &gs);
     struct jout j;
     jout_init(&j, 256);
-    status_out(&j, s->g, &gs);
+    jout_open(&j, '{');
+    status_fields(&j, s->g, &gs);
+    if (s->row.people) /* the final clocks: every event of a game between people has them */
+        people_clock_out(&j, s, server_now_ms());
+    jout_close(&j, '}');
     char *data = jout_finish(&j);
     int n = snprintf(buf, size, "event: end\ndata: %s\n\n", data ? data : "{}");
     free(data);
@@ -412,8 +421,18 @@ size_t event_end_text(const struct session *s, char *buf, size_t size)
 
 size_t event_takeback_text(const struct session *s, char *buf, size_t size)
 {
-    int n = snprintf(buf, size, "id: %d\nevent: takeback\ndata: {\"ply\":%d,\"takebacks\":%d}\n\n",
-                     s->n_stored, s->n_stored, s->row.takebacks);
+    struct jout j;
+    jout_init(&j, 256);
+    jout_open(&j, '{');
+    jout_kint(&j, "ply", s->n_stored);
+    jout_kint(&j, "takebacks", s->row.takebacks);
+    if (s->row.people)
+        people_clock_out(&j, s, server_now_ms());
+    jout_close(&j, '}');
+    char *data = jout_finish(&j);
+    int n = snprintf(buf, size, "id: %d\nevent: takeback\ndata: %s\n\n", s->n_stored,
+                     data ? data : "{}");
+    free(data);
     return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 

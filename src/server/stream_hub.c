@@ -13,6 +13,7 @@ struct stream_hub {
     pthread_mutex_t mu;
     struct hub_watch *buckets[BUCKETS];
     int count;
+    int64_t next_due; /* no watch is due before this (0: none is); may be early, never late */
 };
 
 static unsigned bucket_of(const char *id)
@@ -56,6 +57,7 @@ bool stream_hub_add(struct stream_hub *h, struct hub_watch *w, const char *id, i
     snprintf(w->id, sizeof w->id, "%s", id);
     w->suspended = w->ping = w->gone = false;
     w->news = true;
+    w->due_ms = 0;
     w->prev = NULL;
     unsigned b = bucket_of(w->id);
     pthread_mutex_lock(&h->mu);
@@ -115,6 +117,37 @@ void stream_hub_news(struct stream_hub *h, const char *id)
     pthread_mutex_unlock(&h->mu);
 }
 
+void stream_hub_due(struct stream_hub *h, struct hub_watch *w, int64_t due_ms)
+{
+    pthread_mutex_lock(&h->mu);
+    w->due_ms = due_ms;
+    if (due_ms && (!h->next_due || due_ms < h->next_due))
+        h->next_due = due_ms;
+    pthread_mutex_unlock(&h->mu);
+}
+
+void stream_hub_wake_due(struct stream_hub *h, int64_t now_ms)
+{
+    pthread_mutex_lock(&h->mu);
+    if (h->next_due && now_ms >= h->next_due) {
+        int64_t next = 0;
+        for (int b = 0; b < BUCKETS; b++)
+            for (struct hub_watch *w = h->buckets[b]; w; w = w->next) {
+                if (!w->due_ms)
+                    continue;
+                if (w->due_ms <= now_ms) {
+                    w->due_ms = 0;
+                    w->news = true;
+                    wake(w);
+                } else if (!next || w->due_ms < next) {
+                    next = w->due_ms;
+                }
+            }
+        h->next_due = next;
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
 void stream_hub_ping_all(struct stream_hub *h, bool gone)
 {
     pthread_mutex_lock(&h->mu);
@@ -161,4 +194,9 @@ int stream_hub_viewers(struct stream_hub *h, const char *id)
         n += w->viewer && !strcmp(w->id, id);
     pthread_mutex_unlock(&h->mu);
     return n;
+}
+
+void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size)
+{
+    snprintf(key, size, "challenge:%s", challenge_id);
 }

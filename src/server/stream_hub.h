@@ -7,6 +7,8 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct stream_hub;
 
@@ -21,6 +23,7 @@ struct hub_watch {
     bool linked;    /* in the hub (stream_hub_add succeeded) */
     bool viewer;    /* a spectator's stream (set before stream_hub_add): counted in the
                        game's viewers, and its coming and going is news to the others */
+    int64_t due_ms; /* news at this time (Unix ms) even if nothing happens: stream_hub_due */
     void (*wake)(struct hub_watch *w);
     struct hub_watch *prev, *next;
 };
@@ -34,6 +37,12 @@ bool stream_hub_add(struct stream_hub *h, struct hub_watch *w, const char *id, i
 void stream_hub_remove(struct stream_hub *h, struct hub_watch *w);
 /* Game `id` changed: its streams have news; the suspended ones are woken. */
 void stream_hub_news(struct stream_hub *h, const char *id);
+/* w is to have news at due_ms (Unix ms) even when nothing happens by then (a
+ * challenge's expiry, which nobody writes); 0: no such time.  w must be in the hub. */
+void stream_hub_due(struct stream_hub *h, struct hub_watch *w, int64_t due_ms);
+/* The streams due by now_ms have news and are woken (the workers' ticker calls it, every
+ * 20 ms: cheap when none is due). */
+void stream_hub_wake_due(struct stream_hub *h, int64_t now_ms);
 /* Every stream: a ping is due (or, with gone, the server stops). */
 void stream_hub_ping_all(struct stream_hub *h, bool gone);
 /* Mark w gone and wake it. */
@@ -44,3 +53,7 @@ void stream_hub_unlock(struct stream_hub *h);
 int stream_hub_count(struct stream_hub *h);
 /* The spectators' streams open now on game `id`. */
 int stream_hub_viewers(struct stream_hub *h, const char *id);
+/* A challenge's streams wait under the key "challenge:ID" (a game's id has no colon, so
+ * the two never meet); news of the challenge is stream_hub_news on that key.  key must
+ * hold sizeof ((struct hub_watch *)0)->id bytes. */
+void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size);

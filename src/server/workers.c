@@ -193,6 +193,11 @@ static void *ticker_main(void *arg)
             if (deadline && now > deadline)
                 atomic_store(&srv->slots[i].stop, 1);
         }
+        if (srv->hub) { /* streams due now (a challenge's expiry) */
+            pthread_mutex_unlock(&srv->jobs_mu);
+            stream_hub_wake_due(srv->hub, now);
+            pthread_mutex_lock(&srv->jobs_mu);
+        }
         if (now >= next_ping && !atomic_load(&srv->stopping)) {
             next_ping = now + ping_ms;
             pthread_mutex_unlock(&srv->jobs_mu);

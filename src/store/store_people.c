@@ -192,16 +192,24 @@ int sqp_accept_challenge(struct store *s, const char *id, const char *acceptor_h
 }
 
 static const char sql_cancel[] =
-    "UPDATE challenges SET status = 2 WHERE id = ?1 AND status = 0 AND creator_hash = ?2";
+    "UPDATE challenges SET status = 2"
+    " WHERE id = ?1 AND status = 0 AND creator_hash = ?2 AND expires_ms > ?3";
 
+struct cancel_ctx {
+    const char *id, *creator_hash;
+    int64_t now_ms;
+};
+
+/* Only an open challenge is withdrawn: not one taken, withdrawn or expired (API.md). */
 static int cancel_challenge(struct store *s, sqlite3 *db, void *ctx)
 {
-    const char *const *a = ctx;
+    const struct cancel_ctx *a = ctx;
     sqlite3_stmt *st = sqlite_store_stmt(s, sql_cancel);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, a[0], -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, a[1], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 1, a->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, a->creator_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, a->now_ms);
     if (done(st) != 0)
         return -1;
     return sqlite3_changes(db) == 1 ? 0 : 1;
@@ -210,9 +218,8 @@ static int cancel_challenge(struct store *s, sqlite3 *db, void *ctx)
 int sqp_cancel_challenge(struct store *s, const char *id, const char *creator_hash, int64_t now_ms,
                          char *err, size_t err_size)
 {
-    (void)now_ms;
-    const char *a[2] = {id, creator_hash};
-    return sqlite_store_write(s, cancel_challenge, (void *)a, "cancel challenge", err, err_size);
+    struct cancel_ctx a = {id, creator_hash, now_ms};
+    return sqlite_store_write(s, cancel_challenge, &a, "cancel challenge", err, err_size);
 }
 
 struct seeks_ctx {

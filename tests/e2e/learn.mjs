@@ -172,37 +172,136 @@ test('coordinates: the named cell counts, a wrong one does not, the best score i
   await page.done();
 });
 
-test('openings: a suggested line added, a drill with a right and a wrong move, SM-2 cards stored; the book explored', async () => {
-  const page = await open('#/openings');
-  await page.waitForSelector('#open-suggested [data-suggested="giuoco-piano"] button.add-line');
+test('openings: a repertoire answering 1...e5 and 1...c5; a seeded drill plays both over two rounds, with a hint, a wrong move and its correction, grades 5/4/3/1', async () => {
+  const page = await open('#/openings', { clock: true });
+  for (const id of ['giuoco-piano', 'ruy-lopez']) {
+    await page.waitForSelector(`#open-suggested [data-suggested="${id}"] button.add-line`);
+    await page.click(`#open-suggested [data-suggested="${id}"] button.add-line`);
+  }
   assert(/Giuoco Piano/.test(await text(page, '#open-suggested [data-suggested="giuoco-piano"]')), 'the name comes from the server');
-  await page.click('#open-suggested [data-suggested="giuoco-piano"] button.add-line');
-  await page.waitForSelector('#open-repertoire li[data-line] a');
+  await page.waitForSelector('#open-repertoire li[data-line="white:e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4"]');
   assert(/0 of 3 positions learnt/.test(await text(page, '#open-repertoire li[data-line]')), 'three positions to learn');
-  // The book at the start: its moves with their shares; clicking one plays it.
-  await page.waitForSelector('#open-book button[data-move="e2e4"]');
-  await page.click('#open-book button[data-move="e2e4"]');
-  await page.waitForFunction(() => /King's pawn/i.test(document.querySelector('#open-name').textContent));
-  await page.click('#open-repertoire li[data-line] a');
+  // A third line built by clicking through the book: 1. e4 c5 2. Nf3.
+  for (const m of ['e2e4', 'c7c5', 'g1f3']) {
+    await page.waitForSelector(`#open-book button[data-move="${m}"]`);
+    await page.click(`#open-book button[data-move="${m}"]`);
+  }
+  await page.waitForFunction(() => /Sicilian/i.test(document.querySelector('#open-name').textContent) && !document.querySelector('#open-book button[data-move="g1f3"]'));
+  await page.click('#open-add');
+  await page.waitForSelector('#open-repertoire li[data-line="white:e2e4 c7c5 g1f3"]');
+  await page.click('#open-drills #drill-white');
+  await page.waitForSelector('.drill[data-side="white"] #board svg');
+  // Seed 5: the draws are 0.690 and 0.773, both beyond c5's share of the two (14550 of
+  // 25171): 1...e5 in round 1, and in round 2 too if the due positions did not come first.
+  await page.goto(srv.url + '/#/openings?drill=white&seed=5');
   await page.waitForSelector('.drill #board svg.my-turn');
-  await page.click(cell('e2'));
-  await page.click(cell('e4'));
-  await page.waitForFunction(() => /Right: e4/.test(document.querySelector('#drill-status').textContent) && document.querySelector('#board svg.my-turn') && document.querySelector('#board [data-at="e5"]'));
-  await page.click(cell('d2')); // the repertoire plays Nf3 here
-  await page.click(cell('d4'));
-  // The answer and the right move on the board come together (the board stays so 1.6 s).
-  await page.waitForFunction(() => /Not that one: the repertoire move is Nf3/.test(document.querySelector('#drill-status').textContent));
-  assert(await page.$(`${cell('g1')}.m-path`) && await page.$(`${cell('f3')}.m-path`), 'the right move is shown on the board');
-  await page.waitForFunction(() => document.querySelector('#board svg.my-turn') && document.querySelector('#board [data-at="c6"]'));
-  await page.click(cell('f1'));
-  await page.click(cell('c4'));
-  await page.waitForFunction(() => /End of the line/.test(document.querySelector('#drill-status').textContent));
-  assert(/Giuoco Piano/.test(await text(page, '#open-name')), 'the name shown in the drill');
-  const cards = await page.evaluate(() => JSON.parse(localStorage.getItem('agora.openings')).cards);
-  assert(cards['white:'].reps === 1 && cards['white:'].interval === 1, 'a right answer: the first interval');
-  assert(cards['white:e2e4 e7e5'].reps === 0 && cards['white:e2e4 e7e5'].ef === 2.5, 'a wrong answer: starts over');
-  assert(/2 of 3 positions learnt/.test(await text(page, '#drill-progress')), 'progress per line');
+  assert(/Round 1/.test(await text(page, '#drill-round')), 'round 1');
+  const status = () => text(page, '#drill-status');
+  const waitStatus = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#drill-status').textContent), re.source);
+  const move = async (from, to) => {
+    await page.click(cell(from));
+    await page.click(cell(to));
+  };
+  const myTurnWith = (at) => page.waitForFunction((c) => document.querySelector('#board svg.my-turn') && document.querySelector(`#board [data-at="${c}"]`), at);
+  await move('e2', 'e4');
+  await myTurnWith('e5');
+  assert(/Right at once: e4\. Grade 5\..*The book played e5/.test(await status()), `grade 5, then the book's reply: ${await status()}`);
+  // A hint marks the knight; the right move after it is grade 3.
+  await page.click('#drill-hint');
+  await page.waitForSelector(`${cell('g1')}.m-hint`);
+  assert((await page.$$('#board .m-hint')).length === 1 && /piece to move is marked/.test(await status()), 'one piece marked');
+  assert(await page.$eval('#drill-hint', (b) => b.disabled), 'one hint a position');
+  assert(/the piece to move/.test(await page.$eval(cell('g1'), (n) => n.getAttribute('aria-label') || '')), 'the hint told to screen readers');
+  await page.screenshot({ path: join(shots, 'learn-openings-hint.png') });
+  await move('g1', 'f3');
+  await myTurnWith('c6');
+  assert(/Right, with a hint: Nf3\. Grade 3\./.test(await status()), `grade 3: ${await status()}`);
+  // A wrong move: both repertoire moves (Bc4 of the Giuoco, Bb5 of the Ruy Lopez) shown; then one is played.
+  await move('d2', 'd4');
+  await waitStatus(/Not that one: your repertoire plays Bc4 or Bb5/);
+  for (const c of ['f1', 'c4', 'b5']) assert(await page.$(`${cell(c)}.m-path`), `${c} marked`);
+  assert(await page.$('#board [data-at="d2"]'), 'the wrong move is not played');
+  await move('f1', 'b5');
+  await myTurnWith('a6');
+  assert(/That is the one: Bb5\. Your repertoire also plays Bc4 here\./.test(await status()), `the correction: ${await status()}`);
+  // A pause of 12 seconds (the clock jumps): grade 4; then the book has no reply the repertoire answers.
+  await page.clock.fastForward(12000);
+  await move('b5', 'a4');
+  await waitStatus(/End of your line/);
+  assert(/Right, after a pause: Ba4\. Grade 4\./.test(await status()), `grade 4: ${await status()}`);
+  let cards = await page.evaluate(() => JSON.parse(localStorage.getItem('agora.openings')).cards);
+  const card = (k) => cards['white:' + k];
+  assert(card('').reps === 1 && card('').ef === 2.6 && card('').interval === 1, 'grade 5: EF 2.6');
+  assert(card('e2e4 e7e5').reps === 1 && card('e2e4 e7e5').ef === 2.36, 'grade 3: EF 2.36');
+  assert(card('e2e4 e7e5 g1f3 b8c6').reps === 0 && card('e2e4 e7e5 g1f3 b8c6').interval === 1, 'grade 1: starts over');
+  assert(card('e2e4 e7e5 g1f3 b8c6 f1b5 a7a6').ef === 2.5 && card('e2e4 e7e5 g1f3 b8c6 f1b5 a7a6').reps === 1, 'grade 4: EF 2.5');
+  assert(card('e2e4 c7c5').reps === 0, 'the Sicilian position not seen yet');
   await page.screenshot({ path: join(shots, 'learn-openings-drill.png') });
+  // Round 2: the 1...e5 positions are not due any more, 1...c5 is: the book plays c5.
+  await page.click('#drill-again');
+  await page.waitForFunction(() => /Round 2/.test(document.querySelector('#drill-round').textContent) && document.querySelector('#board svg.my-turn'));
+  await move('e2', 'e4');
+  await myTurnWith('c5');
+  assert(/not due yet/.test(await status()) && /The book played c5/.test(await status()), `an early answer, then c5: ${await status()}`);
+  await move('g1', 'f3');
+  await waitStatus(/Right at once: Nf3\. Grade 5\. End of your line/);
+  assert(/Sicilian/i.test(await text(page, '#open-name')), 'the name shown in the drill');
+  cards = await page.evaluate(() => JSON.parse(localStorage.getItem('agora.openings')).cards);
+  assert(card('').reps === 1 && card('e2e4 c7c5').reps === 1, 'the early answer left the first card; the Sicilian one reviewed');
+  assert(/0 of 5 positions learnt · 0 positions due/.test(await text(page, '#drill-progress')), `progress: ${await text(page, '#drill-progress')}`);
+  assert((await page.$$('#drill-lines li')).length === 3, 'progress per line');
+  // The help explains the grades.
+  await page.click('#drill-help summary');
+  assert(/Grade 4: right at the first try, after more than 10 seconds/.test(await text(page, '#drill-help')), 'the grades explained');
+  await page.done();
+});
+
+test('openings: a line learned after two right rounds on different days, the other not', async () => {
+  const page = await open('#/openings', { clock: true });
+  await page.waitForSelector('#open-suggested [data-suggested="french"] button.add-line');
+  await page.click('#open-suggested [data-suggested="french"] button.add-line');
+  await page.click('#open-suggested [data-suggested="caro-kann"] button.add-line');
+  await page.waitForSelector('#open-repertoire li[data-line="black:e2e4 c7c6 d2d4 d7d5"] a');
+  const round = async () => {
+    // 1. e4 c6 2. d4 d5: the book's only replies that the two lines answer.
+    await page.waitForSelector('.drill #board svg.my-turn');
+    await page.waitForSelector('#board [data-at="e4"]');
+    await page.click(cell('c7'));
+    await page.click(cell('c6'));
+    await page.waitForFunction(() => document.querySelector('#board svg.my-turn') && document.querySelector('#board [data-at="d4"]'));
+    await page.click(cell('d7'));
+    await page.click(cell('d5'));
+    await page.waitForFunction(() => /End of your line/.test(document.querySelector('#drill-status').textContent));
+  };
+  await page.click('#open-repertoire li[data-line="black:e2e4 c7c6 d2d4 d7d5"] a');
+  await round();
+  await page.clock.fastForward(24 * 3600 * 1000 + 60000); // the next day
+  await page.goto(srv.url + '/#/openings?drill=1&seed=5');
+  await round();
+  await page.goto(srv.url + '/#/openings');
+  await page.waitForSelector('#open-repertoire li[data-line="black:e2e4 c7c6 d2d4 d7d5"]');
+  const caro = await text(page, '#open-repertoire li[data-line="black:e2e4 c7c6 d2d4 d7d5"]');
+  assert(/2 of 2 positions learnt/.test(caro) && /learned/.test(caro), `the Caro-Kann learned: ${caro}`);
+  // The French shares its first position (after 1. e4, answered by c6 or e6) with the Caro-Kann.
+  const frenchRow = await text(page, '#open-repertoire li[data-line="black:e2e4 e7e6 d2d4 d7d5"]');
+  assert(/1 of 2 positions learnt/.test(frenchRow) && !/learned/.test(frenchRow), `the French not yet: ${frenchRow}`);
+  await page.done();
+});
+
+test("openings: a line's own Drill link follows that line in the first round, whatever the draw", async () => {
+  const page = await open('#/openings');
+  const line = (moves) => ({ id: 'white:' + moves.join(' '), side: 'white', moves, name: '' });
+  await page.evaluate((lines) => localStorage.setItem('agora.openings', JSON.stringify({ lines, cards: {} })), [line(['e2e4', 'e7e5', 'g1f3']), line(['e2e4', 'c7c5', 'g1f3'])]);
+  // Seed 1's first draw (0.627) gives 1...e5, seed 7's (0.012) 1...c5: the focus goes the other way.
+  for (const [index, seed, reply] of [[1, 1, 'c5'], [0, 7, 'e5']]) {
+    await page.goto(srv.url + `/#/openings?drill=${index}&seed=${seed}`);
+    await page.waitForFunction(() => document.querySelector('.drill #board svg.my-turn') && document.querySelector('#board [data-at="e2"]'));
+    await page.click(cell('e2'));
+    await page.click(cell('e4'));
+    await page.waitForFunction((c) => document.querySelector('#board svg.my-turn') && document.querySelector(`#board [data-at="${c}"]`), reply);
+    await page.goto(srv.url + '/#/openings');
+    await page.waitForSelector('#open-repertoire li[data-line]');
+  }
   await page.done();
 });
 
@@ -241,8 +340,18 @@ test('languages: the learn pages in en, bn, as, fi (native digits for bn and as)
       await page.goto(srv.url + '/' + hash);
       await page.waitForSelector('.learn-page');
       const all = await text(page, '.learn-page');
-      assert(!/(learn|demo|coords|open)\.[a-z]/.test(all), `${lang} ${hash}: a key shown instead of a text`);
+      assert(!/(learn|demo|coords|open|drill)\.[a-z]/.test(all), `${lang} ${hash}: a key shown instead of a text`);
     }
+    // The drill page: a line added, then drilled.
+    await page.goto(srv.url + '/#/openings');
+    await page.waitForSelector('#open-suggested [data-suggested="french"] button.add-line');
+    await page.click('#open-suggested [data-suggested="french"] button.add-line');
+    await page.goto(srv.url + '/#/openings?drill=black&seed=3');
+    await page.waitForSelector('.drill #board svg.my-turn');
+    const drill = await text(page, '.learn-page');
+    assert(!/(learn|demo|coords|open|drill|side)\.[a-z]/.test(drill), `${lang} drill: a key shown instead of a text`);
+    if (lang === 'bn' || lang === 'as') assert(/[০-৯]/.test(await text(page, '#drill-round')), `${lang}: native digits in the round`);
+    if (lang === 'fi') assert(/Kierros 1/.test(drill) && /Arvosana 5/.test(drill), 'Finnish drill text');
     await page.done();
   }
 });

@@ -1,8 +1,10 @@
 // Browser tests of playing people, end to end against `./agora serve` (AGORA_BIN) on a
 // free port with a fresh database: two browser contexts play a whole clocked chess
 // game through the invite link (fool's mate) while a third watches it, with the viewer
-// count and ticking clocks; a club created, joined and used for a challenge; the
-// people and club pages in all four languages.
+// count and ticking clocks (the creator's page follows the accept on the challenge's
+// event stream, without polling it); a creator whose stream is refused falls back to
+// polling; a club created, joined and used for a challenge, the club page refreshing
+// by itself; the people and club pages in all four languages.
 // Prints one line per test and, last, "N passed, N failed".
 //   node tests/e2e/people.mjs [name-filter]
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -28,7 +30,18 @@ function assert(cond, message) {
 const catalogue = (lang) => ({
   ...JSON.parse(readFileSync(join(root, 'web', 'i18n', `${lang}.json`), 'utf8')),
   ...JSON.parse(readFileSync(join(root, 'web', 'i18n', 'people', `${lang}.json`), 'utf8')),
+  ...JSON.parse(readFileSync(join(root, 'web', 'i18n', 'people2', `${lang}.json`), 'utf8')),
 });
+
+// The API requests a page makes (method and path), from now on.
+function recordRequests(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/api/')) seen.push(`${r.method()} ${u.pathname}`);
+  });
+  return seen;
+}
 
 async function open(hash, lang = 'en') {
   // No service worker: it would hide the page's requests from page.route.
@@ -60,9 +73,14 @@ test('two people play a clocked chess game through the invite link while a third
   await a.selectOption('#invite-game', 'chess');
   await a.selectOption('#invite-clock', '3+2');
   await a.selectOption('#invite-side', 'white');
+  const asked = recordRequests(a);
   await a.click('#invite-submit');
   const link = await (await a.waitForSelector('#invite-url')).inputValue();
   assert(/#\/challenge\/[0-9a-f]{32}$/.test(link), 'invite link: ' + link);
+  const challengeId = link.slice(link.lastIndexOf('/') + 1);
+  // The creator's page waits on the challenge's event stream, not by polling.
+  for (let i = 0; i < 100 && !asked.includes(`GET /api/challenges/${challengeId}/events`); i++) await a.waitForTimeout(100);
+  await a.waitForTimeout(2500); // the old page polled every second: it would have asked twice by now
 
   const b = await open(link.slice(link.indexOf('#')));
   await b.waitForSelector('#accept-form');
@@ -72,6 +90,10 @@ test('two people play a clocked chess game through the invite link while a third
   await b.click('#accept');
   await b.waitForSelector('#board svg');
   await a.waitForSelector('#board svg'); // the creator's page follows the accepted challenge
+  const polls = asked.filter((x) => x === `GET /api/challenges/${challengeId}`);
+  const streams = asked.filter((x) => x === `GET /api/challenges/${challengeId}/events`);
+  assert(polls.length === 0, `the creator polled the challenge ${polls.length} times`);
+  assert(streams.length === 1, `the creator opened ${streams.length} challenge streams`);
   const gameHash = await b.evaluate(() => location.hash);
   assert(gameHash === (await a.evaluate(() => location.hash)), 'both on the same game');
 
@@ -124,6 +146,26 @@ test('two people play a clocked chess game through the invite link while a third
   for (const p of [a, b, w]) await p.done();
 });
 
+test('a creator whose challenge stream is refused still follows the accept, by polling', async () => {
+  const a = await open('#/people');
+  const asked = recordRequests(a);
+  // The stream answers 429 (as past the per-address cap): the EventSource gives up.
+  await a.route(/\/api\/challenges\/[0-9a-f]+\/events$/, (r) => r.fulfill({ status: 429, contentType: 'application/json', body: '{"error":"too many"}' }));
+  await a.fill('#invite-name', 'Cat');
+  await a.click('#invite-submit');
+  const link = await (await a.waitForSelector('#invite-url')).inputValue();
+  const id = link.slice(link.lastIndexOf('/') + 1);
+  const b = await open(link.slice(link.indexOf('#')));
+  await b.fill('#accept-name', 'Dan');
+  await b.click('#accept');
+  await b.waitForSelector('#board svg');
+  await a.waitForSelector('#board svg');
+  assert((await b.evaluate(() => location.hash)) === (await a.evaluate(() => location.hash)), 'both on the same game');
+  assert(asked.includes(`GET /api/challenges/${id}/events`), 'the stream was tried first');
+  assert(asked.includes(`GET /api/challenges/${id}`), 'then the challenge was polled');
+  for (const p of [a, b]) await p.done();
+});
+
 test('a club created, joined and used for a challenge', async () => {
   const a = await open('#/clubs');
   await a.fill('#club-name', 'Knights');
@@ -139,15 +181,27 @@ test('a club created, joined and used for a challenge', async () => {
   await b.click('#join');
   await b.waitForSelector('#club-invite');
   assert((await b.textContent('#club-members')).includes('Ann'), 'Bob sees Ann among the members');
+  // Ann's page, not reloaded, shows the new member.
+  await a.waitForFunction(() => /Bob/.test(document.querySelector('#club-members')?.textContent || ''), null, { timeout: 15000 });
   await b.selectOption('#club-game', 'chess');
   await b.selectOption('#club-clock', '5+3');
+  let loads = 0;
+  a.on('load', () => loads++);
+  assert(!(await a.$('#club-challenges [data-challenge]')), 'no challenge in the lobby yet');
   await b.click('#club-submit');
   await b.waitForSelector('#club-waiting');
-  await a.reload();
-  await a.waitForSelector('#club-challenges [data-challenge]');
+  // Ann's club page shows Bob's challenge by itself (it refreshes while visible).
+  await a.waitForSelector('#club-challenges [data-challenge]', { timeout: 15000 });
+  assert(loads === 0, 'the club page was reloaded');
+  assert((await a.textContent('#club-challenges')).includes('Bob'), 'the challenge is Bob\'s');
+  await a.waitForFunction(() => /Bob/.test(document.querySelector('#club-news')?.textContent || ''));
   await a.click('#club-challenges [data-challenge]');
   await a.waitForSelector('#board svg');
   await b.waitForSelector('#board svg'); // Bob's page follows the accepted challenge
+  // Left, the club page refreshes no more (it asked every 4 s while shown).
+  const after = recordRequests(a);
+  await a.waitForTimeout(5000);
+  assert(!after.some((x) => x.startsWith('GET /api/clubs/')), 'the club page still refreshes: ' + after.join(', '));
   assert((await a.textContent('#people')).includes('Bob'), 'Ann plays Bob');
   // The creator names Bob admin; the club page says so.
   await a.goto(invite.replace(/\?invite=.*/, ''));

@@ -1,10 +1,15 @@
 // Clubs: #/clubs (create one; the visitor's clubs) and #/club/ID (?invite=CODE: the
 // invite link): its members (admins remove them, the creator names admins), its lobby
-// of challenges among members, its games and the results between members.
+// of challenges among members, its games and the results between members.  A club page
+// refreshes itself every few seconds while it is visible (people_watch.js whileVisible)
+// and says new challenges in its lobby to screen readers.
 import { t, num, LANGUAGES } from './i18n.js';
 import { h } from './dom.js';
 import { visitor, acceptChallenge, createClub, getClub, joinClub, leaveClub, removeMember, setAdmin, clubChallenge, myClubs } from './people_api.js';
 import { challengeForm, awaitAccept, clockLabel, who, rating } from './people.js';
+import { whileVisible } from './people_watch.js';
+
+const REFRESH_MS = 4000;
 
 const errorBox = (err) => h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: err.message || String(err) }));
 
@@ -38,8 +43,8 @@ export async function showClub(app, id) {
   let club = await getClub(id);
   let stopWait = null;
   const root = h('div', { class: 'narrow club-page' });
-  app.replaceChildren(root);
   const msg = h('div', { 'aria-live': 'polite', id: 'club-msg' });
+  const news = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'club-news' });
   const act = async (fn) => {
     msg.replaceChildren();
     try { club = await fn(); render(); } catch (err) { msg.replaceChildren(errorBox(err)); }
@@ -100,8 +105,24 @@ export async function showClub(app, id) {
       h('a', { href: `#/game/${g.id}` }, `${g.white} – ${g.black}`), ' · ', t(`game.${g.game}`), ' · ', t('club.result.' + g.result))))
       : h('p', { class: 'muted' }, t('club.games.none')));
     if (you && you.role !== 'creator') items.push(h('p', {}, h('button', { type: 'button', id: 'club-leave', onclick: () => act(() => leaveClub(club.id)) }, t('club.leave'))));
+    // Drawn again: keep what the visitor was typing and where the focus was.
+    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.id : '';
+    const typed = [...root.querySelectorAll('input[id]:not([readonly]), textarea[id]')].filter((x) => !form.contains(x)).map((x) => [x.id, x.value]);
     root.replaceChildren(...items);
+    for (const [fid, value] of typed) { const x = root.querySelector(`#${fid}`); if (x && !form.contains(x)) x.value = value; }
+    if (focused) { const x = document.getElementById(focused); if (x && x !== document.activeElement) x.focus(); }
   }
   render();
-  return () => { if (stopWait) stopWait(); };
+  app.replaceChildren(root, news); // the live region stays while the page is drawn again
+  // The page keeps itself fresh: members, challenges, games and results as they change.
+  const stopRefresh = whileVisible(async () => {
+    const next = await getClub(id);
+    if (JSON.stringify(next) === JSON.stringify(club)) return;
+    const known = new Set(club.challenges.map((c) => c.id));
+    const fresh = next.challenges.filter((c) => !known.has(c.id));
+    club = next;
+    render();
+    if (fresh.length) news.textContent = fresh.map((c) => t('club.live.challenge', { name: who(c), game: t(`game.${c.game}`), clock: clockLabel(c) })).join(' ');
+  }, REFRESH_MS);
+  return () => { stopRefresh(); if (stopWait) stopWait(); };
 }

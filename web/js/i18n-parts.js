@@ -5,6 +5,8 @@ export const PARTS = [
   'learn',
   'play',
   'people',
+  'people2',
   'puzzles',
   'pages2',
+  'drill2',
 ];

@@ -6,6 +6,7 @@ import { t, num } from './i18n.js';
 import { gameNames } from './api.js';
 import { h } from './dom.js';
 import { visitor, createChallenge, getChallenge, acceptChallenge, listSeeks, cancelChallenge, rememberOwnGame } from './people_api.js';
+import { watchChallenge } from './people_watch.js';
 
 // Clock choices: real-time (minutes + increment seconds), days a move, or none.
 export const CLOCKS = [
@@ -59,22 +60,17 @@ export async function challengeForm(prefix, submitLabel, onsubmit, withName = tr
   return form;
 }
 
-/** Wait for a challenge (or seek) of ours to be accepted, then go to its game. */
+/** Wait for a challenge (or seek) of ours to be accepted, then go to its game: the
+ *  challenge's event stream tells it (people_watch.js; a poll only if the stream fails). */
 export function awaitAccept(id, game, onStatus) {
-  const timer = setInterval(async () => {
-    try {
-      const c = await getChallenge(id);
-      if (c.status === 'accepted' && c.game_id) {
-        clearInterval(timer);
-        rememberOwnGame(c.game_id, game);
-        location.hash = `#/game/${c.game_id}`;
-      } else if (c.status !== 'open') {
-        clearInterval(timer);
-        onStatus(c.status);
-      }
-    } catch { /* try again */ }
-  }, 1000);
-  return () => clearInterval(timer);
+  return watchChallenge(id, (c) => {
+    if (c.status === 'accepted' && c.game_id) {
+      rememberOwnGame(c.game_id, game);
+      location.hash = `#/game/${c.game_id}`;
+    } else {
+      onStatus(c.status);
+    }
+  }, { getChallenge });
 }
 
 export async function showPeople(app) {

@@ -9,6 +9,13 @@
 //   q <  3: the card starts over (reps 0, interval 1 day) and ef stays as it was
 // (the 1990 text: "start repetitions for the item from the beginning without changing
 // the E-Factor").  The interval uses ef as it was before this review.
+//
+// The opening drill's grades (web/js/repertoire.js gradeOf): 5 the repertoire move at
+// the first try within 10 seconds; 4 at the first try after a longer pause; 3 after
+// asking for a hint (the piece to move is marked); 1 a wrong move (the right one is
+// shown and must then be played; that earns nothing more).  Grade 0 and 2 are not
+// used.  So a quick answer raises ef by 0.1, a slow one keeps it, a hinted one lowers
+// it by 0.14, and a wrong one starts the card over.
 
 export const DAY = 24 * 60 * 60 * 1000;
 export const EF_START = 2.5;

@@ -1,0 +1,177 @@
+/* A challenge's event stream over HTTP (http_challenge_streams.h).  The challenge lives
+ * in the store, not in memory: the stream keeps only its id and the status it last told.
+ * It waits in the stream hub under the challenge's key (stream_hub_challenge_key),
+ * suspended; an accept or a withdrawal is news on that key (people_api.c), and the
+ * stream then reads the challenge from the store.  An open challenge's expiry (which
+ * nobody writes) is a due time in the hub: the stream has news then too.  It reads the
+ * store again at each ping as well, which shows a change made by another server on the
+ * same database. */
+#include "http_challenge_streams.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_util.h"
+#include "core/error.h"
+#include "http_limits.h"
+#include "http_reply.h"
+#include "json_out.h"
+#include "people_json.h"
+#include "server_state.h"
+#include "session.h"
+#include "store/store.h"
+#include "stream_hub.h"
+
+/* What a stream has told: nothing yet, or a status (an expired challenge's own). */
+enum told { TOLD_NOTHING = -1, TOLD_OPEN, TOLD_ACCEPTED, TOLD_CANCELLED, TOLD_EXPIRED };
+
+struct cstream {
+    struct hub_watch w; /* first: a struct hub_watch * is a struct cstream * */
+    struct server *srv;
+    struct MHD_Connection *mc;
+    char id[STORE_ID_LEN + 1];
+    int told;                         /* enum told */
+    struct conn_stream_ticket ticket; /* its entry in the connection guard */
+};
+
+static int status_of(const struct store_challenge *c, int64_t now)
+{
+    if (c->status == CHALLENGE_ACCEPTED)
+        return TOLD_ACCEPTED;
+    if (c->status == CHALLENGE_CANCELLED)
+        return TOLD_CANCELLED;
+    return c->expires_ms <= now ? TOLD_EXPIRED : TOLD_OPEN;
+}
+
+/* The challenge from the store, as an event when its status is new: its text (0 bytes
+ * when nothing changed); -1 when the store could not say (the stream ends, the client
+ * reconnects and is told the status then). */
+static ssize_t challenge_event(struct cstream *st, char *buf, size_t max)
+{
+    struct store_challenge c;
+    char err[ERROR_TEXT_MAX];
+    struct store *store = st->srv->store;
+    if (store->ops->get_challenge(store, st->id, &c, err, sizeof err) != 0)
+        return -1;
+    int64_t now = server_now_ms();
+    int status = status_of(&c, now);
+    if (status == TOLD_OPEN) /* woken when it expires, if nothing comes first */
+        stream_hub_due(st->srv->hub, &st->w, c.expires_ms);
+    if (status == st->told)
+        return 0;
+    struct jout j;
+    jout_init(&j, 512);
+    challenge_out(&j, &c, now);
+    char *data = jout_finish(&j);
+    if (!data)
+        return -1;
+    int n = snprintf(buf, max, "event: challenge\ndata: %s\n\n", data);
+    free(data);
+    if (n < 0 || (size_t)n >= max)
+        return -1; /* a challenge is far smaller than the buffer */
+    st->told = status;
+    return n;
+}
+
+static ssize_t cstream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct cstream *st = cls;
+    struct server *srv = st->srv;
+    struct hub_watch *w = &st->w;
+    stream_hub_lock(srv->hub);
+    bool gone = w->gone, news = w->news, ping = w->ping;
+    w->news = w->ping = false;
+    stream_hub_unlock(srv->hub);
+    if (gone)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    if (atomic_load(&srv->stopping) || (st->told != TOLD_NOTHING && st->told != TOLD_OPEN))
+        return MHD_CONTENT_READER_END_OF_STREAM; /* the last status went out */
+    ssize_t n = 0;
+    if (news || ping) {
+        n = challenge_event(st, buf, max);
+        if (n < 0)
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
+    if (!n && ping && max > 16)
+        n = snprintf(buf, max, ": ping\n\n");
+    if (n)
+        return n;
+    /* Nothing to say: park the connection until the hub wakes it (news that came since
+     * the store was read has set w->news, under the hub's mutex: then read again). */
+    stream_hub_lock(srv->hub);
+    if (!w->news && !w->gone && !w->ping) {
+        w->suspended = true;
+        MHD_suspend_connection(st->mc);
+    }
+    stream_hub_unlock(srv->hub);
+    return 0;
+}
+
+static void cstream_wake(struct hub_watch *w)
+{
+    MHD_resume_connection(((struct cstream *)w)->mc);
+}
+
+/* The guard saw the client hang up (under its mutex): end the stream now. */
+static void cstream_gone(void *arg)
+{
+    struct cstream *st = arg;
+    stream_hub_gone(st->srv->hub, &st->w);
+}
+
+static void cstream_free(void *cls)
+{
+    struct cstream *st = cls;
+    if (st->srv->limits)
+        conn_limits_stream_close(st->srv->limits, &st->ticket);
+    stream_hub_remove(st->srv->hub, &st->w);
+    free(st);
+}
+
+enum MHD_Result http_start_challenge_stream(struct server *srv, struct MHD_Connection *mc,
+                                            const struct api_response *ar, const char *client)
+{
+    struct cstream *st = calloc(1, sizeof *st);
+    if (!st)
+        return MHD_NO;
+    st->srv = srv;
+    st->mc = mc;
+    st->told = TOLD_NOTHING;
+    st->w.wake = cstream_wake;
+    snprintf(st->id, sizeof st->id, "%.*s", STORE_ID_LEN, ar->challenge);
+    char key[sizeof st->w.id];
+    stream_hub_challenge_key(st->id, key, sizeof key);
+    /* Added with news set: its first read tells the status from the store at once. */
+    if (!stream_hub_add(srv->hub, &st->w, key, srv->cfg.streams_per_game)) {
+        free(st);
+        return http_send_body(
+            mc, 429,
+            api_error_body("this challenge has %d event streams open already; try later",
+                           srv->cfg.streams_per_game),
+            "application/json");
+    }
+    if (srv->limits &&
+        !conn_limits_stream_open(srv->limits, &st->ticket, mc, client, cstream_gone, st)) {
+        stream_hub_remove(srv->hub, &st->w);
+        free(st);
+        return http_send_body(
+            mc, 429,
+            api_error_body("this address has %d event streams open already; close some",
+                           srv->cfg.streams_per_address),
+            "application/json");
+    }
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, cstream_read, st, cstream_free);
+    if (!r) {
+        cstream_free(st);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    http_security_headers(r);
+    enum MHD_Result ok = MHD_queue_response(mc, MHD_HTTP_OK, r);
+    MHD_destroy_response(r); /* the stream's free callback runs when the response goes */
+    return ok;
+}

@@ -1,0 +1,346 @@
+/* Contract checks from an outside reading of issues 16, 17 and API.md, against real
+ * servers on loopback: a move or claim with the token of the player not to move is
+ * refused like a stranger's (403, before the body is read) and changes nothing; display
+ * and club names refuse C1 control characters as well as C0 ones; a club member id
+ * that names nobody is a 409 for remove and admin, malformed or not; the next puzzle
+ * answers the player's `streak` beside `player` as API.md's table has it; a challenge's
+ * clock may leave out its increment (0), as API.md now says; the end and takeback
+ * events of a game between people carry the clock; an expired invite link cannot be
+ * accepted or withdrawn (its status stays "expired"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "server/server.h"
+#include "server_client.h"
+
+static int64_t ct_challenge_ms; /* an invite link's life for the next ct_start (0: 7 days) */
+
+static struct server *ct_start(const char *db, const char *puzzles)
+{
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = db;
+    cfg.web_dir = NULL;
+    cfg.puzzles_dir = puzzles;
+    cfg.http_threads = 2;
+    cfg.engine_workers = 1;
+    cfg.cache_games = 16;
+    cfg.new_games_per_minute = 0;
+    cfg.analysis_threads = 0;
+    cfg.review_threads = 0;
+    cfg.challenge_ms = ct_challenge_ms;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        fprintf(stderr, "server_start: %s\n", err);
+    return srv;
+}
+
+static const char *ct_str(json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "";
+}
+
+static long long ct_int(json_t *j, const char *key)
+{
+    return json_integer_value(json_object_get(j, key));
+}
+
+static int ct_post(int port, const char *game, const char *op, const char *token, const char *body)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%.40s/%s", game, op);
+    return api_call(port, "POST", path, token, body, NULL);
+}
+
+TEST(server_contract_move_needs_the_movers_token)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"chess\",\"side\":\"white\",\"name\":\"Ann\"}", &j),
+                 201);
+    char cid[40], ta[40], tb[40], game[40], path[128];
+    snprintf(cid, sizeof cid, "%s", ct_str(j, "id"));
+    snprintf(ta, sizeof ta, "%s", ct_str(j, "token"));
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", &j), 200);
+    snprintf(game, sizeof game, "%s", ct_str(j, "id"));
+    snprintf(tb, sizeof tb, "%s", ct_str(j, "token"));
+    json_decref(j);
+
+    /* White is to move: Bob's (black's) token may not move or claim, whatever the body. */
+    CHECK_EQ_INT(ct_post(port, game, "moves", tb, "{\"move\":\"e2e4\"}"), 403);
+    CHECK_EQ_INT(ct_post(port, game, "moves", tb, "{}"), 403);
+    CHECK_EQ_INT(ct_post(port, game, "claim", tb, "{\"claim\":\"threefold\"}"), 403);
+    j = api_get_state(port, game);
+    CHECK_EQ_INT(ct_int(j, "ply"), 0);
+    json_decref(j);
+    /* The side to move is served as before: its own token moves; then the turn passes. */
+    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{}"), 400);
+    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}"), 200);
+    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"d2d4\"}"), 403);
+    CHECK_EQ_INT(ct_post(port, game, "claim", tb, "{\"claim\":\"threefold\"}"), 409);
+    CHECK_EQ_INT(ct_post(port, game, "moves", tb, "{\"move\":\"e7e5\"}"), 200);
+    /* Either player may still resign; once over, a move is 409 for both. */
+    CHECK_EQ_INT(ct_post(port, game, "resign", tb, NULL), 200);
+    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"g1f3\"}"), 409);
+    CHECK_EQ_INT(ct_post(port, game, "moves", tb, "{\"move\":\"g8f6\"}"), 409);
+    j = api_get_state(port, game);
+    CHECK_EQ_INT(ct_int(j, "ply"), 2);
+    json_decref(j);
+    server_stop(srv);
+}
+
+TEST(server_contract_names_refuse_c1_controls)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    /* U+0085 (NEL, UTF-8 C2 85) and U+009F are controls; U+00A0 (C2 A0) is not. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"chess\",\"name\":\"a\\u0085b\"}", NULL),
+                 400);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/me", NULL, "{\"name\":\"x\\u009f\"}", NULL), 400);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"chess\",\"name\":\"a\\u00a0b\"}", NULL),
+                 201);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"C\\u0085\",\"languages\":[\"en\"],\"name\":\"A\"}", NULL),
+                 400);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"C\",\"description\":\"one\\u0080\",\"languages\":[\"en\"],"
+                          "\"name\":\"A\"}",
+                          NULL),
+                 400);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"Caf\\u00e9\",\"description\":\"l\\u00e0\\nok\","
+                          "\"languages\":[\"en\"],\"name\":\"A\"}",
+                          NULL),
+                 201);
+    server_stop(srv);
+}
+
+TEST(server_contract_unknown_club_member_is_409)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *c = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"K\",\"languages\":[\"fi\"],\"name\":\"Kim\"}", &c),
+                 201);
+    char id[40], tok[40], path[160];
+    snprintf(id, sizeof id, "%s", ct_str(c, "id"));
+    snprintf(tok, sizeof tok, "%s", ct_str(c, "token"));
+    json_decref(c);
+    const char *who[] = {"0123456789abcdef", "nosuch", "ZZZZZZZZZZZZZZZZ"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "/api/clubs/%s/members/%s/remove", id, who[i]);
+        CHECK_EQ_INT(api_call(port, "POST", path, tok, NULL, NULL), 409);
+        snprintf(path, sizeof path, "/api/clubs/%s/members/%s/admin", id, who[i]);
+        CHECK_EQ_INT(api_call(port, "POST", path, tok, "{\"admin\":true}", NULL), 409);
+    }
+    snprintf(path, sizeof path, "/api/clubs/%s", id);
+    CHECK_EQ_INT(api_call(port, "GET", path, tok, NULL, &c), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "members")), 1);
+    json_decref(c);
+    server_stop(srv);
+}
+
+TEST(server_contract_next_puzzle_has_the_streak)
+{
+    char dir[256], path[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/chess.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "{\"id\":\"chess-m1\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/8/8/8/R5K1 w "
+               "- - 0 1\",\"moves\":[\"a1a8\"],\"themes\":[\"mate-in-1\"],\"rating\":900}\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/a.db", dir);
+    struct server *srv = ct_start(path, dir);
+    CHECK(srv != NULL);
+    if (!srv) {
+        test_rmdir(dir);
+        return;
+    }
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", NULL, NULL, &j), 200);
+    char tok[40];
+    snprintf(tok, sizeof tok, "%s", ct_str(j, "token"));
+    CHECK(json_is_integer(json_object_get(j, "streak")));
+    CHECK_EQ_INT(ct_int(j, "streak"), 0);
+    CHECK_EQ_INT(ct_int(json_object_get(j, "player"), "streak"), 0);
+    json_decref(j);
+    CHECK_EQ_INT(
+        api_call(port, "POST", "/api/puzzles/chess-m1/attempts", tok, "{\"moves\":[\"Ra8#\"]}", &j),
+        200);
+    CHECK(json_is_true(json_object_get(j, "solved")));
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", tok, NULL, &j), 200);
+    CHECK_EQ_INT(ct_int(j, "streak"), 1);
+    CHECK_EQ_INT(ct_int(json_object_get(j, "player"), "streak"), 1);
+    json_decref(j);
+    server_stop(srv);
+    test_rmdir(dir);
+}
+
+TEST(server_contract_clock_increment_may_be_left_out)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"agon\",\"clock\":{\"initial\":60},\"name\":\"Ann\"}", &j),
+                 201);
+    char path[128];
+    snprintf(path, sizeof path, "/api/challenges/%s", ct_str(j, "id"));
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+    json_t *clock = json_object_get(j, "clock");
+    CHECK_EQ_INT(ct_int(clock, "initial"), 60);
+    CHECK(json_is_integer(json_object_get(clock, "increment")));
+    CHECK_EQ_INT(ct_int(clock, "increment"), 0);
+    json_decref(j);
+    /* Left out is 0, but a wrong type is not: a 400. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"agon\",\"clock\":{\"initial\":60,\"increment\":null},"
+                          "\"name\":\"Ann\"}",
+                          NULL),
+                 400);
+    server_stop(srv);
+}
+
+/* The next event named `want` on r (others skipped), its data parsed; NULL on timeout. */
+static json_t *ct_event(struct sse_reader *r, const char *want, int timeout_ms)
+{
+    char name[32];
+    char *data;
+    while ((data = sse_next(r, name, sizeof name, timeout_ms))) {
+        json_t *j = strcmp(name, want) ? NULL : json_loads(data, 0, NULL);
+        free(data);
+        if (j)
+            return j;
+    }
+    return NULL;
+}
+
+/* A game between people (white Ann, black Bob) of `clock` (JSON): its id and tokens. */
+static int ct_people_game(int port, const char *clock, char *game, char *ta, char *tb)
+{
+    char body[200], path[128];
+    snprintf(body, sizeof body,
+             "{\"game\":\"chess\",\"side\":\"white\",\"clock\":%s,\"name\":\"Ann\"}", clock);
+    json_t *j = NULL;
+    if (api_call(port, "POST", "/api/challenges", NULL, body, &j) != 201) {
+        json_decref(j);
+        return -1;
+    }
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", ct_str(j, "id"));
+    snprintf(ta, 40, "%s", ct_str(j, "token"));
+    json_decref(j);
+    j = NULL;
+    int st = api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", &j);
+    snprintf(game, 40, "%s", ct_str(j, "id"));
+    snprintf(tb, 40, "%s", ct_str(j, "token"));
+    json_decref(j);
+    return st == 200 ? 0 : -1;
+}
+
+/* Issue 17: "both clocks are in every state and event": the end and takeback events
+ * of a game between people carry the clock too (null without one). */
+TEST(server_contract_every_people_event_has_the_clock)
+{
+    struct server *srv = ct_start(":memory:", NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char game[40], ta[40], tb[40], path[128];
+    CHECK_EQ_INT(ct_people_game(port, "{\"initial\":60,\"increment\":0}", game, ta, tb), 0);
+    struct sse_reader r;
+    snprintf(path, sizeof path, "/api/games/%s/events", game);
+    CHECK_EQ_INT(sse_get(&r, port, path, NULL), 200);
+    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}"), 200);
+    CHECK_EQ_INT(ct_post(port, game, "moves", tb, "{\"move\":\"e7e5\"}"), 200);
+    CHECK_EQ_INT(ct_post(port, game, "resign", ta, NULL), 200);
+    json_t *end = ct_event(&r, "end", 3000);
+    CHECK(end != NULL);
+    CHECK_STR(ct_str(end, "result"), "black-wins");
+    json_t *clock = json_object_get(end, "clock");
+    CHECK(json_is_object(clock));
+    CHECK(json_is_null(json_object_get(clock, "running")));
+    CHECK(ct_int(clock, "white") > 0 && ct_int(clock, "white") <= 60000);
+    CHECK_EQ_INT(ct_int(clock, "black"), 60000);
+    json_decref(end);
+    sse_close(&r);
+
+    /* Without a clock: a takeback's event says "clock": null. */
+    CHECK_EQ_INT(ct_people_game(port, "null", game, ta, tb), 0);
+    snprintf(path, sizeof path, "/api/games/%s/events", game);
+    CHECK_EQ_INT(sse_get(&r, port, path, NULL), 200);
+    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}"), 200);
+    json_t *mv = ct_event(&r, "move", 3000);
+    CHECK(mv && json_is_null(json_object_get(mv, "clock")));
+    json_decref(mv);
+    CHECK_EQ_INT(ct_post(port, game, "takeback", ta, NULL), 200);
+    CHECK_EQ_INT(ct_post(port, game, "takeback", tb, "{\"answer\":\"accept\"}"), 200);
+    json_t *tk = ct_event(&r, "takeback", 3000);
+    CHECK(tk != NULL);
+    CHECK_EQ_INT(ct_int(tk, "ply"), 0);
+    CHECK_EQ_INT(ct_int(tk, "takebacks"), 1);
+    CHECK(json_object_get(tk, "clock") && json_is_null(json_object_get(tk, "clock")));
+    json_decref(tk);
+    sse_close(&r);
+    server_stop(srv);
+}
+
+/* An invite link expires too (API.md: 7 days; 300 ms here), not only a seek: its status
+ * reads "expired" and it can be neither accepted nor cancelled. */
+TEST(server_contract_challenges_expire)
+{
+    ct_challenge_ms = 300;
+    struct server *srv = ct_start(":memory:", NULL);
+    ct_challenge_ms = 0;
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"egara-guti\",\"name\":\"Ann\"}", &j),
+                 201);
+    char id[40], tok[40], path[128];
+    snprintf(id, sizeof id, "%s", ct_str(j, "id"));
+    snprintf(tok, sizeof tok, "%s", ct_str(j, "token"));
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/challenges/%s", id);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+    CHECK_STR(ct_str(j, "status"), "open");
+    json_decref(j);
+    usleep(450 * 1000);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+    CHECK_STR(ct_str(j, "status"), "expired");
+    CHECK(json_is_null(json_object_get(j, "game_id")));
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", NULL), 409);
+    snprintf(path, sizeof path, "/api/challenges/%s/cancel", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, tok, NULL, NULL), 409);
+    server_stop(srv);
+}
