@@ -12,10 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_util.h"
 #include "core/error.h"
-#include "http_limits.h"
-#include "http_reply.h"
+#include "http_event_stream.h"
 #include "json_out.h"
 #include "people_json.h"
 #include "server_state.h"
@@ -27,12 +25,9 @@
 enum told { TOLD_NOTHING = -1, TOLD_OPEN, TOLD_ACCEPTED, TOLD_CANCELLED, TOLD_EXPIRED };
 
 struct cstream {
-    struct hub_watch w; /* first: a struct hub_watch * is a struct cstream * */
-    struct server *srv;
-    struct MHD_Connection *mc;
+    struct event_stream es; /* first: a struct event_stream * is a struct cstream * */
     char id[STORE_ID_LEN + 1];
-    int told;                         /* enum told */
-    struct conn_stream_ticket ticket; /* its entry in the connection guard */
+    int told; /* enum told */
 };
 
 static int status_of(const struct store_challenge *c, int64_t now)
@@ -51,13 +46,13 @@ static ssize_t challenge_event(struct cstream *st, char *buf, size_t max)
 {
     struct store_challenge c;
     char err[ERROR_TEXT_MAX];
-    struct store *store = st->srv->store;
+    struct store *store = st->es.srv->store;
     if (store->ops->get_challenge(store, st->id, &c, err, sizeof err) != 0)
         return -1;
     int64_t now = server_now_ms();
     int status = status_of(&c, now);
     if (status == TOLD_OPEN) /* woken when it expires, if nothing comes first */
-        stream_hub_due(st->srv->hub, &st->w, c.expires_ms);
+        stream_hub_due(st->es.srv->hub, &st->es.w, c.expires_ms);
     if (status == st->told)
         return 0;
     struct jout j;
@@ -78,15 +73,10 @@ static ssize_t cstream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     struct cstream *st = cls;
-    struct server *srv = st->srv;
-    struct hub_watch *w = &st->w;
-    stream_hub_lock(srv->hub);
-    bool gone = w->gone, news = w->news, ping = w->ping;
-    w->news = w->ping = false;
-    stream_hub_unlock(srv->hub);
-    if (gone)
+    bool news, ping;
+    if (event_stream_take(&st->es, &news, &ping))
         return MHD_CONTENT_READER_END_WITH_ERROR;
-    if (atomic_load(&srv->stopping) || (st->told != TOLD_NOTHING && st->told != TOLD_OPEN))
+    if (atomic_load(&st->es.srv->stopping) || (st->told != TOLD_NOTHING && st->told != TOLD_OPEN))
         return MHD_CONTENT_READER_END_OF_STREAM; /* the last status went out */
     ssize_t n = 0;
     if (news || ping) {
@@ -98,36 +88,10 @@ static ssize_t cstream_read(void *cls, uint64_t pos, char *buf, size_t max)
         n = snprintf(buf, max, ": ping\n\n");
     if (n)
         return n;
-    /* Nothing to say: park the connection until the hub wakes it (news that came since
-     * the store was read has set w->news, under the hub's mutex: then read again). */
-    stream_hub_lock(srv->hub);
-    if (!w->news && !w->gone && !w->ping) {
-        w->suspended = true;
-        MHD_suspend_connection(st->mc);
-    }
-    stream_hub_unlock(srv->hub);
+    /* Nothing to say: park until the hub wakes it (news that came since the store was
+     * read is seen by the park: then read again). */
+    event_stream_park(&st->es);
     return 0;
-}
-
-static void cstream_wake(struct hub_watch *w)
-{
-    MHD_resume_connection(((struct cstream *)w)->mc);
-}
-
-/* The guard saw the client hang up (under its mutex): end the stream now. */
-static void cstream_gone(void *arg)
-{
-    struct cstream *st = arg;
-    stream_hub_gone(st->srv->hub, &st->w);
-}
-
-static void cstream_free(void *cls)
-{
-    struct cstream *st = cls;
-    if (st->srv->limits)
-        conn_limits_stream_close(st->srv->limits, &st->ticket);
-    stream_hub_remove(st->srv->hub, &st->w);
-    free(st);
 }
 
 enum MHD_Result http_start_challenge_stream(struct server *srv, struct MHD_Connection *mc,
@@ -136,42 +100,12 @@ enum MHD_Result http_start_challenge_stream(struct server *srv, struct MHD_Conne
     struct cstream *st = calloc(1, sizeof *st);
     if (!st)
         return MHD_NO;
-    st->srv = srv;
-    st->mc = mc;
+    st->es.srv = srv;
+    st->es.mc = mc;
     st->told = TOLD_NOTHING;
-    st->w.wake = cstream_wake;
     snprintf(st->id, sizeof st->id, "%.*s", STORE_ID_LEN, ar->challenge);
-    char key[sizeof st->w.id];
+    char key[sizeof st->es.w.id];
     stream_hub_challenge_key(st->id, key, sizeof key);
     /* Added with news set: its first read tells the status from the store at once. */
-    if (!stream_hub_add(srv->hub, &st->w, key, srv->cfg.streams_per_game)) {
-        free(st);
-        return http_send_body(
-            mc, 429,
-            api_error_body("this challenge has %d event streams open already; try later",
-                           srv->cfg.streams_per_game),
-            "application/json");
-    }
-    if (srv->limits &&
-        !conn_limits_stream_open(srv->limits, &st->ticket, mc, client, cstream_gone, st)) {
-        stream_hub_remove(srv->hub, &st->w);
-        free(st);
-        return http_send_body(
-            mc, 429,
-            api_error_body("this address has %d event streams open already; close some",
-                           srv->cfg.streams_per_address),
-            "application/json");
-    }
-    struct MHD_Response *r =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, cstream_read, st, cstream_free);
-    if (!r) {
-        cstream_free(st);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    http_security_headers(r);
-    enum MHD_Result ok = MHD_queue_response(mc, MHD_HTTP_OK, r);
-    MHD_destroy_response(r); /* the stream's free callback runs when the response goes */
-    return ok;
+    return event_stream_start(&st->es, key, "challenge", client, cstream_read, NULL);
 }
