@@ -369,7 +369,9 @@ test('analysis board: a promotion asks which piece (the chooser shared with the 
   await page.click('#promotion [data-promotion="n"]');
   await page.waitForFunction(() => /b8=N/.test(document.querySelector('#tree').textContent));
   assert(await page.isHidden('#promotion'), 'the chooser stays open');
-  assert(await page.$('#board .piece[data-at="b8"][data-piece="N"]'), 'no knight on b8');
+  // (the move list shows the move at once; the board once the server's position is in)
+  await page.waitForSelector('#board .piece[data-at="b8"][data-piece="N"]', { state: 'attached', timeout: 5000 })
+    .catch(() => assert(false, 'no knight on b8'));
   await page.done();
 });
 
