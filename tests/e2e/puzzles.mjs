@@ -2,7 +2,7 @@
 // `./agora serve` with a small puzzle folder of known solutions
 // (tests/e2e/fixtures/puzzles): one puzzle solved (the rating goes up), one failed (it
 // goes down), the hint, the themes explained, the easy track, keyboard play, and the
-// link from the home page.  Last line: "N passed, N failed".
+// link from the home page, drag and drop.  Last line: "N passed, N failed".
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,6 +142,28 @@ test('puzzles: the easy track and keyboard play (arrows and Enter)', async () =>
   for (let r = Number(from[1]); r < Number(to[1]); r++) await page.keyboard.press('ArrowUp');
   assert(await page.evaluate((c) => document.activeElement?.closest('[data-cell]')?.dataset.cell === c, to), 'the arrows did not reach ' + to);
   await page.keyboard.press('Enter');
+  if (id === 'chess-mate1') await page.waitForSelector('#puzzle-status.won');
+  else await page.waitForFunction(() => document.querySelector('.puzzle').dataset.step === '1');
+  await page.done();
+});
+
+test('puzzles: drag and drop a piece; a second click on the chosen piece puts it down', async () => {
+  const page = await open('#/puzzles/chess?track=easy');
+  const id = await waitPuzzle(page);
+  const [from, to] = [SOLUTIONS[id].solver[0].slice(0, 2), SOLUTIONS[id].solver[0].slice(2, 4)];
+  const selected = () => page.$eval(cell(from), (n) => n.classList.contains('m-selected'));
+  await page.click(cell(from));
+  assert(await selected(), 'a click does not choose ' + from);
+  await page.click(cell(from));
+  assert(!(await selected()), 'a second click does not put ' + from + ' down');
+  const box = async (c) => (await page.$(cell(c))).boundingBox();
+  const a = await box(from), b = await box(to);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 15, a.y + a.height / 2, { steps: 3 });
+  assert(await page.$('#puzzle-board .piece.dragging'), 'the piece does not follow the pointer');
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
+  await page.mouse.up();
   if (id === 'chess-mate1') await page.waitForSelector('#puzzle-status.won');
   else await page.waitForFunction(() => document.querySelector('.puzzle').dataset.step === '1');
   await page.done();

@@ -19,6 +19,7 @@ import { animateMove, motionToggle } from './animate.js';
 import { soundOfMove, soundToggle } from './sound.js';
 import { peoplePanel } from './people_panel.js';
 import { promotionBox, showPromotion } from './promotion.js';
+import { attachDrag } from './board-drag.js';
 
 // How each game words its moments; display choices, not rules.
 const UI = {
@@ -404,52 +405,23 @@ export async function showGame(host, id) {
     render();
   }
 
-  // Drag: press on a piece that can move, drop on a destination.
-  function cellAtPoint(x, y) {
-    const node = document.elementFromPoint(x, y);
-    const g = node && node.closest && node.closest('[data-cell]');
-    return g ? g.dataset.cell : null;
-  }
-  boardHost.addEventListener('pointerdown', (e) => {
-    if (e.button !== 0) return;
-    const cell = cellAtPoint(e.clientX, e.clientY);
-    if (!cell) return;
-    let fresh = false;
-    const castles = sel && !sel.path.length && legal().some((m) => m.from === sel.from && m.also_from === cell);
-    if (myTurn() && !busy && !promo && !castles && (!sel || !sel.path.length) && sel?.from !== cell && legal().some((m) => m.from === cell)) {
-      sel = { from: cell, path: [] };
-      focusCell = cell;
-      render();
-      fresh = true;
-    }
-    drag = { cell, fresh, x: e.clientX, y: e.clientY, moved: false, ghost: null };
+  // Drag: press on a piece that can move, drop on a destination (board-drag.js).
+  const detachDrag = attachDrag(boardHost, {
+    svg: () => handle.svg,
+    pick(cell) {
+      const castles = sel && !sel.path.length && legal().some((m) => m.from === sel.from && m.also_from === cell);
+      if (myTurn() && !busy && !promo && !castles && (!sel || !sel.path.length) && sel?.from !== cell && legal().some((m) => m.from === cell)) {
+        sel = { from: cell, path: [] };
+        focusCell = cell;
+        render();
+        return true;
+      }
+      return false;
+    },
+    selected: (cell) => !!sel && sel.from === cell && !sel.path.length,
+    click: (cell) => clickCell(cell),
+    render: () => render(),
   });
-  boardHost.addEventListener('pointermove', (e) => {
-    if (!drag || !sel || sel.from !== drag.cell || sel.path.length) return;
-    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
-    drag.moved = true;
-    if (!drag.ghost) {
-      const piece = handle.svg.querySelector(`.piece[data-at="${CSS.escape(drag.cell)}"]`);
-      if (!piece) return;
-      drag.ghost = piece;
-      piece.classList.add('dragging');
-    }
-    const ctm = handle.svg.getScreenCTM();
-    const dx = (e.clientX - drag.x) / ctm.a, dy = (e.clientY - drag.y) / ctm.d;
-    drag.ghost.setAttribute('transform', `translate(${dx} ${dy})`);
-  });
-  window.addEventListener('pointerup', onPointerUp);
-  function onPointerUp(e) {
-    if (!drag) return;
-    const d = drag;
-    drag = null;
-    if (d.ghost) d.ghost.style.display = 'none';
-    const cell = cellAtPoint(e.clientX, e.clientY);
-    if (d.moved) {
-      if (cell && cell !== d.cell) clickCell(cell);
-      else render();
-    } else if (cell && !d.fresh) clickCell(cell);
-  }
 
   boardHost.addEventListener('keydown', (e) => {
     const g = e.target.closest && e.target.closest('[data-cell]');
@@ -504,6 +476,6 @@ export async function showGame(host, id) {
     clearInterval(poll);
     if (es) es.close();
     if (people) people.close();
-    window.removeEventListener('pointerup', onPointerUp);
+    detachDrag();
   };
 }

@@ -15,6 +15,7 @@ import { cellLabel } from './cells.js';
 import * as api from './api.js';
 import { cellsInText } from './play.js';
 import { promotionBox, showPromotion } from './promotion.js';
+import { attachDrag } from './board-drag.js';
 
 const TOKEN = 'agora.puzzle-token';
 const REPLY_MS = 450; // the computer's reply follows the player's move after a moment
@@ -319,9 +320,21 @@ export async function showPuzzles(host, game, query) {
     render();
   }
 
-  boardHost.addEventListener('click', (e) => {
-    const g = e.target.closest && e.target.closest('[data-cell]');
-    if (g) clickCell(g.dataset.cell);
+  // Click, or drag a piece and drop it (board-drag.js): a drop is a click on its cell.
+  const detachDrag = attachDrag(boardHost, {
+    svg: () => handle && handle.svg,
+    pick(cell) {
+      if (state !== 'solving' || promo || (sel && (sel.path.length || sel.from === cell))) return false;
+      if (sel && candidates().some((m) => m.also_from === cell)) return false; // castling by the rook
+      if (!legal().some((m) => m.from === cell)) return false;
+      sel = { from: cell, path: [] };
+      focusCell = cell;
+      render();
+      return true;
+    },
+    selected: (cell) => !!sel && sel.from === cell && !sel.path.length,
+    click: (cell) => clickCell(cell),
+    render: () => render(),
   });
   boardHost.addEventListener('keydown', (e) => {
     const g = e.target.closest && e.target.closest('[data-cell]');
@@ -387,5 +400,8 @@ export async function showPuzzles(host, game, query) {
   easyBox.addEventListener('change', refilter);
 
   await next();
-  return () => { if (timer) clearTimeout(timer); };
+  return () => {
+    if (timer) clearTimeout(timer);
+    detachDrag();
+  };
 }
