@@ -11,7 +11,7 @@
 // a move is one of its legal_moves; the page only keeps the tree of the moves played.
 import { t, num } from './i18n.js';
 import * as api from './api.js';
-import { drawBoard, neighbourInDirection, pieceSide } from './board.js';
+import { drawBoard, boardKeys, pieceSide } from './board.js';
 import { h } from './dom.js';
 import { cellLabel, pieceName as pieceNameOf } from './cells.js';
 import { promotionBox, showPromotion } from './promotion.js';
@@ -376,20 +376,12 @@ export async function showAnalysis(host, opts) {
     const g = e.target.closest && e.target.closest('[data-cell]');
     if (g) clickCell(g.dataset.cell);
   });
-  boardHost.addEventListener('keydown', (e) => {
-    const g = e.target.closest && e.target.closest('[data-cell]');
-    if (!g) return;
-    e.stopPropagation();
-    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); clickCell(g.dataset.cell); return; }
-    if (e.key === 'Escape') { sel = null; promo = null; render(); return; }
-    const nxt = neighbourInDirection(handle, g.dataset.cell, e.key);
-    if (!nxt) return;
-    e.preventDefault();
-    g.setAttribute('tabindex', '-1');
-    focusCell = nxt;
-    const node = handle.cellNode(nxt);
-    node.setAttribute('tabindex', '0');
-    node.focus();
+  boardKeys(boardHost, {
+    handle: () => handle,
+    activate: clickCell,
+    cancel: () => { sel = null; promo = null; render(); },
+    focused: (cell) => { focusCell = cell; },
+    stop: true,
   });
 
   // Keys anywhere on the page but in fields and on the board: ← → Home End ↑ ↓.

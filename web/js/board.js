@@ -243,6 +243,37 @@ function drawPiece(parent, game, piece, x, y, shape, name, capturing) {
   return g;
 }
 
+/** Keyboard play on a board, the same on every page: Enter or Space on a cell calls
+ *  activate(name), Escape calls cancel() (when given), and the arrows move the focus
+ *  (one cell with tabindex 0) to the cell in that direction, telling focused(name).
+ *  `target` is the element the keys are listened on; handle() the board drawn now;
+ *  stop: keys on the board go no further (a page with keys of its own). */
+export function boardKeys(target, { handle, activate, cancel, focused, stop = false }) {
+  target.addEventListener('keydown', (e) => {
+    const g = e.target.closest && e.target.closest('[data-cell]');
+    if (!g) return;
+    if (stop) e.stopPropagation();
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      activate(g.dataset.cell);
+      return;
+    }
+    if (e.key === 'Escape') {
+      if (cancel) cancel();
+      return;
+    }
+    const board = handle();
+    const to = neighbourInDirection(board, g.dataset.cell, e.key);
+    if (!to) return;
+    e.preventDefault();
+    g.setAttribute('tabindex', '-1');
+    focused(to);
+    const node = board.cellNode(to);
+    node.setAttribute('tabindex', '0');
+    node.focus();
+  });
+}
+
 /** Moves keyboard focus among cells with the arrow keys: the nearest cell that lies
  *  in the pressed direction on screen.  Returns the name to focus, or null. */
 export function neighbourInDirection(handle, from, key) {

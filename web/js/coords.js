@@ -5,7 +5,7 @@
 import { t } from './i18n.js';
 import * as api from './api.js';
 import { h } from './dom.js';
-import { drawBoard, neighbourInDirection } from './board.js';
+import { drawBoard, boardKeys } from './board.js';
 
 const STORE = 'agora.coords';
 export const SECONDS = 30;
@@ -55,21 +55,7 @@ export async function showCoordinates(app, game) {
       const cell = e.target.closest('[data-cell]');
       if (cell) answer(cell.dataset.cell);
     });
-    handle.svg.addEventListener('keydown', (e) => {
-      const cell = e.target.closest('[data-cell]');
-      if (!cell) return;
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        return answer(cell.dataset.cell);
-      }
-      const to = neighbourInDirection(handle, cell.dataset.cell, e.key);
-      if (!to) return;
-      e.preventDefault();
-      cell.setAttribute('tabindex', '-1');
-      handle.cellNode(to).setAttribute('tabindex', '0');
-      handle.cellNode(to).focus();
-      focus = to;
-    });
+    boardKeys(handle.svg, { handle: () => handle, activate: answer, focused: (cell) => { focus = cell; } });
     return handle;
   }
 

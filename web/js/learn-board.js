@@ -5,7 +5,7 @@
 // chains) their display texts are offered as buttons.  Stars and goals are drawn over
 // the cells.  No rules here: the moves are the server's.
 import { t } from './i18n.js';
-import { drawBoard, neighbourInDirection } from './board.js';
+import { drawBoard, boardKeys } from './board.js';
 import { cellLabel } from './cells.js';
 import { piecesOf } from './api.js';
 import { h } from './dom.js';
@@ -110,22 +110,7 @@ export function playBoard(host, { game, layout, state, flipped = false, enabled 
     const cell = e.target.closest('[data-cell]');
     if (cell) pick(cell.dataset.cell);
   });
-  handle.svg.addEventListener('keydown', (e) => {
-    const cell = e.target.closest('[data-cell]');
-    if (!cell) return;
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      return pick(cell.dataset.cell);
-    }
-    const to = neighbourInDirection(handle, cell.dataset.cell, e.key);
-    if (!to) return;
-    e.preventDefault();
-    cell.setAttribute('tabindex', '-1');
-    const n = handle.cellNode(to);
-    n.setAttribute('tabindex', '0');
-    n.focus();
-    mem.focus = to;
-  });
+  boardKeys(handle.svg, { handle: () => handle, activate: pick, focused: (cell) => { mem.focus = cell; } });
   return handle;
 }
 

@@ -10,7 +10,7 @@
 //   - when every legal move is a return (Agon), the return turn is explained.
 import { t, num } from './i18n.js';
 import * as api from './api.js';
-import { drawBoard, neighbourInDirection } from './board.js';
+import { drawBoard, boardKeys } from './board.js';
 import { h } from './dom.js';
 import { showOpeningName } from './opening-name.js';
 import { cellLabel } from './cells.js';
@@ -423,23 +423,11 @@ export async function showGame(host, id) {
     render: () => render(),
   });
 
-  boardHost.addEventListener('keydown', (e) => {
-    const g = e.target.closest && e.target.closest('[data-cell]');
-    if (!g) return;
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      clickCell(g.dataset.cell);
-      return;
-    }
-    if (e.key === 'Escape') { sel = null; promo = null; render(); return; }
-    const next = neighbourInDirection(handle, g.dataset.cell, e.key);
-    if (!next) return;
-    e.preventDefault();
-    g.setAttribute('tabindex', '-1');
-    focusCell = next;
-    const node = handle.cellNode(next);
-    node.setAttribute('tabindex', '0');
-    node.focus();
+  boardKeys(boardHost, {
+    handle: () => handle,
+    activate: clickCell,
+    cancel: () => { sel = null; promo = null; render(); },
+    focused: (cell) => { focusCell = cell; },
   });
 
   // The computer's replies (and any other change) arrive as server-sent events.

@@ -9,7 +9,7 @@
 // next position the server sent; a wrong one shows the winning move.  The attempt is
 // judged by the server, which answers both new ratings.
 import { t, num } from './i18n.js';
-import { drawBoard, neighbourInDirection } from './board.js';
+import { drawBoard, boardKeys } from './board.js';
 import { h } from './dom.js';
 import { cellLabel } from './cells.js';
 import * as api from './api.js';
@@ -336,23 +336,11 @@ export async function showPuzzles(host, game, query) {
     click: (cell) => clickCell(cell),
     render: () => render(),
   });
-  boardHost.addEventListener('keydown', (e) => {
-    const g = e.target.closest && e.target.closest('[data-cell]');
-    if (!g) return;
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      clickCell(g.dataset.cell);
-      return;
-    }
-    if (e.key === 'Escape') { sel = null; promo = null; renderChooser(); render(); return; }
-    const n = neighbourInDirection(handle, g.dataset.cell, e.key);
-    if (!n) return;
-    e.preventDefault();
-    g.setAttribute('tabindex', '-1');
-    focusCell = n;
-    const node = handle.cellNode(n);
-    node.setAttribute('tabindex', '0');
-    node.focus();
+  boardKeys(boardHost, {
+    handle: () => handle,
+    activate: clickCell,
+    cancel: () => { sel = null; promo = null; renderChooser(); render(); },
+    focused: (cell) => { focusCell = cell; },
   });
 
   async function next() {
