@@ -3,8 +3,8 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "server/fair_queue.h"
-#include "server/session.h"
+#include "server/games/fair_queue.h"
+#include "server/games/session.h"
 
 TEST(fair_queue_serves_clients_in_turn)
 {

@@ -12,10 +12,10 @@
 #include "engines/profile.h"
 #include "games/registry.h"
 #include "harness.h"
-#include "server/json_out.h"
-#include "server/ratelimit.h"
+#include "server/common/json_out.h"
+#include "server/common/ratelimit.h"
+#include "server/common/token.h"
 #include "server/server.h"
-#include "server/token.h"
 #include "server_client.h"
 
 /* The tests' configuration: a free port, no web folder, a small cache. */

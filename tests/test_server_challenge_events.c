@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "server/common/stream_hub.h"
 #include "server/server.h"
 #include "server/server_state.h"
-#include "server/stream_hub.h"
 #include "server_client.h"
 
 #define CHALLENGE_BODY                                                                             \
