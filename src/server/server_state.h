@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "server.h"
+#include "server/server_config.h"
 
 struct MHD_Daemon;
 struct analysis_job;

@@ -1,27 +1,27 @@
 /* The analysis board's routes: a bare position's state, a stream of engine lines, and
  * (below) the reviews of games.  No token: nothing here changes a game. */
-#include "analysis_api.h"
+#include "server/analysis/analysis_api.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_jobs.h"
-#include "analysis_json.h"
-#include "api_util.h"
-#include "cache.h"
 #include "core/error.h"
 #include "core/record.h"
 #include "games/registry.h"
-#include "json_out.h"
-#include "openings_api.h"
-#include "review_jobs.h"
-#include "server_state.h"
-#include "session.h"
-#include "state_json.h"
+#include "server/analysis/analysis_jobs.h"
+#include "server/analysis/analysis_json.h"
+#include "server/analysis/review_jobs.h"
+#include "server/common/api_util.h"
+#include "server/common/json_out.h"
+#include "server/common/token.h"
+#include "server/games/cache.h"
+#include "server/games/session.h"
+#include "server/games/state_json.h"
+#include "server/openings/openings_api.h"
+#include "server/server_state.h"
 #include "store/store_gate.h"
-#include "token.h"
 
 #define ANALYSIS_MS_DEFAULT 10000
 

@@ -3,7 +3,7 @@
  * routes to them. */
 #pragma once
 
-#include "api_types.h"
+#include "server/common/api_types.h"
 
 /* The route of `path` if it is one of these (1, with `r` filled), else 0. */
 int analysis_route(struct server *srv, const struct api_request *req, const char *path,

@@ -1,7 +1,7 @@
 /* The analysis threads: a queue of analyses and a few threads of their own, at the
  * lowest scheduling priority, so that analyses never take an engine worker from a
  * game, nor a core the game's worker wants (analysis_jobs.h). */
-#include "analysis_jobs.h"
+#include "server/analysis/analysis_jobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,8 @@
 
 #include "core/error.h"
 #include "engines/profile.h"
-#include "server_state.h"
-#include "session.h"
+#include "server/games/session.h"
+#include "server/server_state.h"
 
 #define WATCH_MS 25
 

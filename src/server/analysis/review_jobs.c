@@ -1,6 +1,6 @@
 /* The review thread: a queue of reviews, each searched position by position at the
  * game's review budget, stored when finished (review_jobs.h). */
-#include "review_jobs.h"
+#include "server/analysis/review_jobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "server_state.h"
-#include "session.h"
+#include "server/games/session.h"
+#include "server/server_state.h"
 
 #define REVIEW_POSITION_MS                                                                         \
     0 /* none: the node budget bounds each position (a time stop in the first                      \

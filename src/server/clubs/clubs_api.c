@@ -1,18 +1,18 @@
 /* The routes of clubs (clubs_api.h). */
-#include "clubs_api.h"
+#include "server/clubs/clubs_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_util.h"
 #include "core/error.h"
-#include "json_out.h"
-#include "people_api.h"
-#include "people_json.h"
-#include "server_state.h"
-#include "session.h"
-#include "token.h"
+#include "server/common/api_util.h"
+#include "server/common/json_out.h"
+#include "server/common/token.h"
+#include "server/games/people_json.h"
+#include "server/games/session.h"
+#include "server/people/people_api.h"
+#include "server/server_state.h"
 
 #define CLUB_MEMBERS_MAX 500
 #define CLUB_GAMES_SHOWN 50

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "api_types.h"
+#include "server/common/api_types.h"
 
 struct server;
 

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session.h"
+#include "server/common/session_waiter.h"
 
 struct analysis_job;
 struct server;

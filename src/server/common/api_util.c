@@ -1,12 +1,12 @@
 /* The routes' shared helpers: error bodies, replies, the body as JSON. */
-#include "api_util.h"
+#include "server/common/api_util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "state_json.h"
+#include "server/games/state_json.h"
 
 /* Messages may quote what the client sent (and cut it anywhere): keep them printable
  * ASCII so they are always valid JSON strings. */

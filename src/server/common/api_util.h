@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "api_types.h"
+#include "server/common/api_types.h"
 
 /* A JSON error body {"error": message} (printable ASCII). */
 char *api_error_body(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,4 +1,4 @@
-#include "json_out.h"
+#include "server/common/json_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "ratelimit.h"
+#include "server/common/ratelimit.h"
 
 #include <pthread.h>
 #include <stdio.h>

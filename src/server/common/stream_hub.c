@@ -1,5 +1,5 @@
 /* Event streams by game id: a hash table of doubly linked lists (stream_hub.h). */
-#include "stream_hub.h"
+#include "server/common/stream_hub.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* Random ids and tokens from getrandom(2), and SHA-256 (FIPS 180-4) so that the
  * database holds only hashes of players' tokens. */
-#include "token.h"
+#include "server/common/token.h"
 
 #include <errno.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * cfg.cache_games.  A session in use (a request, a queued computer move, an event
  * stream) holds a reference and is never evicted; an unused one is dropped when room
  * is needed and rebuilt from the store on its next request. */
-#include "cache.h"
+#include "server/games/cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +10,9 @@
 
 #include "core/error.h"
 #include "games/registry.h"
-#include "people.h"
-#include "server_state.h"
-#include "session.h"
+#include "server/games/people.h"
+#include "server/games/session.h"
+#include "server/server_state.h"
 #include "store/store_gate.h"
 
 static size_t id_bucket(const struct server *srv, const char *id)

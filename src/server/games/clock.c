@@ -1,15 +1,15 @@
 /* The flag's timer (clock.h). */
-#include "clock.h"
+#include "server/games/clock.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "cache.h"
 #include "core/error.h"
-#include "people.h"
-#include "people_rating.h"
-#include "server_state.h"
+#include "server/games/cache.h"
+#include "server/games/people.h"
+#include "server/games/people_rating.h"
+#include "server/server_state.h"
 
 /* Look again at least this often: another server on the same database may have set
  * an earlier deadline than the one this one waits for. */

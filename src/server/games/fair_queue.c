@@ -2,14 +2,14 @@
  * queued form a ring, a client new to it at the front (it has had no turn); each pop
  * takes one move from the ring's first client and sends that client to the back.  A client's entry
  * goes when its queue empties, so the table holds only clients with moves waiting. */
-#include "fair_queue.h"
+#include "server/games/fair_queue.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "server/games/session.h"
 
 #define BUCKETS 256
 

@@ -5,7 +5,7 @@
  * Every rejected request leaves the game untouched: handlers check (404, 403, 400
  * body, 409 turn, 400 move) before they change anything, and a change is made in
  * memory only once the store has committed it. */
-#include "api.h"
+#include "server/games/games_api.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -14,25 +14,25 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analysis_api.h"
-#include "cache.h"
-#include "clubs_api.h"
 #include "core/error.h"
 #include "engines/engine.h"
 #include "engines/profile.h"
 #include "games/registry.h"
-#include "json_out.h"
-#include "openings_api.h"
-#include "people_api.h"
-#include "people_game_api.h"
-#include "puzzles_api.h"
-#include "ratelimit.h"
-#include "server_state.h"
-#include "session.h"
-#include "state_json.h"
+#include "server/analysis/analysis_api.h"
+#include "server/clubs/clubs_api.h"
+#include "server/common/json_out.h"
+#include "server/common/ratelimit.h"
+#include "server/common/token.h"
+#include "server/games/cache.h"
+#include "server/games/people_game_api.h"
+#include "server/games/session.h"
+#include "server/games/state_json.h"
+#include "server/games/workers.h"
+#include "server/openings/openings_api.h"
+#include "server/people/people_api.h"
+#include "server/puzzles/puzzles_api.h"
+#include "server/server_state.h"
 #include "store/store_gate.h"
-#include "token.h"
-#include "workers.h"
 
 #define LIST_LIMIT 100
 

@@ -3,7 +3,7 @@
  * layer (http.c) and the fuzz target (server_request) drive them alike. */
 #pragma once
 
-#include "api_types.h"
-#include "api_util.h"
+#include "server/common/api_types.h"
+#include "server/common/api_util.h"
 
 void api_handle(struct server *srv, const struct api_request *req, struct api_response *resp);

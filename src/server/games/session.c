@@ -3,7 +3,7 @@
  * but session_think and session_commit run under the session's mutex.  Nothing here
  * calls up: a waiting request and the event streams are reached through their hooks
  * (session.h). */
-#include "session.h"
+#include "server/games/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 
 #include "core/error.h"
 #include "engines/engine.h"
-#include "server_state.h"
-#include "stream_hub.h"
+#include "server/common/stream_hub.h"
+#include "server/server_state.h"
 
 int64_t server_now_ms(void)
 {

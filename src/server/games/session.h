@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/game.h"
+#include "server/common/session_waiter.h"
 #include "store/store.h"
 
 struct server;
@@ -24,13 +25,6 @@ struct session;
 struct move_rec {
     char text[MOVE_TEXT_MAX];
     char display[MOVE_TEXT_MAX];
-};
-
-/* Someone waiting for the computer's reply (a suspended request).  session_commit
- * calls answer() once, under s->mu, when the reply is made and committed (error NULL)
- * or could not be stored (error says what failed); then the session forgets it. */
-struct session_waiter {
-    void (*answer)(struct session_waiter *w, struct session *s, const char *error);
 };
 
 /* A reader of the game's moves (an event stream).  When it has read everything it

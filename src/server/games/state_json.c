@@ -1,6 +1,6 @@
 /* A game as JSON for the browser (the shape is in src/server/API.md), the event
  * stream's events, and the move record. */
-#include "state_json.h"
+#include "server/games/state_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +9,9 @@
 
 #include "core/record.h"
 #include "games/registry.h"
-#include "json_out.h"
-#include "people_json.h"
-#include "session.h"
+#include "server/common/json_out.h"
+#include "server/games/people_json.h"
+#include "server/games/session.h"
 
 static const char *side_name(int side)
 {

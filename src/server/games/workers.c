@@ -15,18 +15,18 @@
  * the cap itself; this catches one that overruns).  It also wakes every event stream
  * now and then for a keep-alive comment, which is how streams whose clients went
  * away are noticed and closed. */
-#include "workers.h"
+#include "server/games/workers.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "cache.h"
 #include "core/error.h"
-#include "fair_queue.h"
-#include "server_state.h"
-#include "session.h"
-#include "stream_hub.h"
+#include "server/common/stream_hub.h"
+#include "server/games/cache.h"
+#include "server/games/fair_queue.h"
+#include "server/games/session.h"
+#include "server/server_state.h"
 
 #define PING_MS_DEFAULT 15000
 #define WATCH_MS 20

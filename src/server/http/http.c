@@ -12,28 +12,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis_jobs.h"
-#include "api.h"
-#include "cache.h"
-#include "clock.h"
 #include "core/error.h"
-#include "games/registry.h"
-#include "http_challenge_streams.h"
-#include "http_limits.h"
-#include "http_reply.h"
-#include "http_streams.h"
-#include "openings_api.h"
-#include "people.h"
-#include "people_json.h"
-#include "puzzle_set.h"
-#include "ratelimit.h"
-#include "review_jobs.h"
-#include "server_state.h"
-#include "session.h"
-#include "state_json.h"
+#include "server/analysis/analysis_jobs.h"
+#include "server/common/ratelimit.h"
+#include "server/games/cache.h"
+#include "server/games/games_api.h"
+#include "server/games/session.h"
+#include "server/http/http.h"
+#include "server/http/http_challenge_streams.h"
+#include "server/http/http_limits.h"
+#include "server/http/http_reply.h"
+#include "server/http/http_streams.h"
+#include "server/server_state.h"
 #include "store/store_gate.h"
-#include "stream_hub.h"
-#include "workers.h"
 
 /* One HTTP request's state across the callbacks. */
 struct conn {
@@ -402,154 +393,30 @@ static void on_completed(void *cls, struct MHD_Connection *mc, void **con_cls,
     *con_cls = NULL;
 }
 
-/* ---- the server ---- */
+/* ---- the daemon ---- */
 
-void server_config_default(struct server_config *cfg)
+int http_check_host(const char *host, char *err, size_t err_size)
 {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->host = "127.0.0.1";
-    cfg->port = 8080;
-    cfg->db_path = "agora.db";
-    cfg->sync = STORE_SYNC_NORMAL; /* survives kill -9; see API.md "Guarantees" */
-    cfg->web_dir = "web";
-    cfg->http_threads = 8;
-    cfg->engine_workers = 2;
-    cfg->committers = 8;
-    cfg->move_time_ms = 5000;
-    cfg->cache_games = 0;
-    cfg->cache_mb = 512;
-    cfg->new_games_per_minute = 30;
-    cfg->max_plies = 1000;
-    cfg->analysis_threads = 2;
-    cfg->analysis_nice = 19;
-    cfg->analysis_max = 4;
-    cfg->analysis_per_client = 2;
-    cfg->analysis_ms = 10000;
-    cfg->review_threads = 1;
-    cfg->review_max = 2;
-    cfg->connections_per_address = 64;
-    cfg->streams_per_address = 32;
-    cfg->streams_per_game = 64;
-    cfg->header_ms = 5000;
-    cfg->idle_ms = 60000;
-    cfg->queued_per_address = 8;
-    cfg->db_waiters = 0;
+    struct in_addr a;
+    if (inet_pton(AF_INET, host, &a) != 1)
+        return fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1",
+                    host);
+    return 0;
 }
 
-int server_port(const struct server *srv)
+int http_start(struct server *srv, char *err, size_t err_size)
 {
-    return srv->port;
-}
-
-static void wake_streams(struct session *s)
-{
-    pthread_mutex_lock(&s->mu);
-    session_notify(s);
-    pthread_mutex_unlock(&s->mu);
-}
-
-void server_stop(struct server *srv)
-{
-    if (!srv)
-        return;
-    atomic_store(&srv->stopping, 1);
-    clock_stop(srv);
-    if (srv->buckets) {
-        /* Answer every waiting request (the workers drain the queue), end every stream,
-         * then stop the daemon, which must hold no suspended connection. */
-        workers_stop(srv);
-        analysis_jobs_stop(srv); /* every analysis ends and wakes its stream */
-        review_jobs_stop(srv);
-        cache_each(srv, wake_streams);
-        if (srv->hub)
-            stream_hub_ping_all(srv->hub, false); /* they see `stopping` and end */
-        if (srv->daemon)
-            MHD_stop_daemon(srv->daemon);
-        conn_limits_free(srv->limits);
-        stream_hub_free(srv->hub);
-        cache_free(srv);
-    }
-    if (srv->puzzles)
-        puzzle_set_free(srv->puzzles);
-    free(srv->puzzles);
-    if (srv->store)
-        srv->store->ops->close(srv->store);
-    ratelimit_free(srv->limiter);
-    openings_free(srv);
-    free(srv);
-}
-
-struct server *server_start(const struct server_config *cfg, char *err, size_t err_size)
-{
-    struct server *srv = calloc(1, sizeof *srv);
-    if (!srv) {
-        fail(err, err_size, "out of memory");
-        return NULL;
-    }
-    srv->cfg = *cfg;
-    openings_init(srv);
-    snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
-    srv->cfg.host = srv->host;
-    if (srv->cfg.cache_games <= 0) {
-        /* States differ a lot (chess keeps 18000 plies of history: ~280 KB): budget
-         * by the largest, so any mix of games fits in cache_mb. */
-        size_t largest = 1;
-        for (int i = 0; game_registry[i]; i++)
-            if (game_registry[i]->state_size > largest)
-                largest = game_registry[i]->state_size;
-        size_t budget = (size_t)(srv->cfg.cache_mb > 0 ? srv->cfg.cache_mb : 512) << 20;
-        srv->cfg.cache_games = (int)(budget / largest < 1000000 ? budget / largest : 1000000);
-    }
-    if (srv->cfg.cache_games < 16)
-        srv->cfg.cache_games = 16;
-    if (srv->cfg.http_threads < 1)
-        srv->cfg.http_threads = 1;
-    struct stat sb;
-    if (cfg->web_dir && stat(cfg->web_dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
-        strlen(cfg->web_dir) < sizeof srv->web_dir) {
-        snprintf(srv->web_dir, sizeof srv->web_dir, "%s", cfg->web_dir);
-        srv->have_web = true;
-    }
+    const struct server_config *cfg = &srv->cfg;
     struct sockaddr_in sa;
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)cfg->port);
-    if (!cfg->no_http && inet_pton(AF_INET, srv->host, &sa.sin_addr) != 1) {
-        fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1", srv->host);
-        goto fail;
-    }
-    /* At most db_waiters HTTP threads inside the database at once (store_gate.h): a
-     * locked database cannot take all of them. */
-    int db_waiters = cfg->db_waiters > 0 ? cfg->db_waiters : (srv->cfg.http_threads + 1) / 2;
-    srv->store =
-        store_gate_wrap(store_sqlite_open(cfg->db_path, cfg->sync, err, err_size), db_waiters);
-    if (!srv->store)
-        goto fail;
-    srv->puzzles = calloc(1, sizeof *srv->puzzles);
-    if (!srv->puzzles ||
-        puzzle_set_load(srv->puzzles, cfg->puzzles_dir, srv->store, err, err_size) != 0)
-        goto fail;
-    if (cfg->new_games_per_minute > 0 &&
-        !(srv->limiter = ratelimit_new(cfg->new_games_per_minute))) {
-        fail(err, err_size, "out of memory");
-        goto fail;
-    }
-    cache_init(srv);
-    srv->hub = stream_hub_new();
-    if (!srv->buckets || !srv->hub) {
-        fail(err, err_size, "out of memory");
-        goto fail;
-    }
-    if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0 ||
-        review_jobs_start(srv, err, err_size) != 0 || clock_start(srv, err, err_size) != 0)
-        goto fail;
-    if (cfg->no_http)
-        return srv;
+    if (inet_pton(AF_INET, srv->host, &sa.sin_addr) != 1)
+        return fail(err, err_size, "bad host '%s': expected an IPv4 address such as 127.0.0.1",
+                    srv->host);
     srv->limits = conn_limits_new(cfg->header_ms, cfg->idle_ms, cfg->streams_per_address);
-    if (!srv->limits) {
-        fail(err, err_size, "cannot start the connection guard");
-        goto fail;
-    }
+    if (!srv->limits)
+        return fail(err, err_size, "cannot start the connection guard");
     /* Connections per address: libmicrohttpd's own cap (it closes one over it at once).
      * Behind a proxy every client has the proxy's address: the proxy must cap them. */
     unsigned per_ip = cfg->trust_proxy || cfg->connections_per_address <= 0
@@ -564,44 +431,19 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)HTTP_MEMORY_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT,
         4000u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
-    if (!srv->daemon) {
-        fail(err, err_size, "cannot listen on %s:%d (in use, or not allowed)", srv->host,
-             cfg->port);
-        goto fail;
-    }
+    if (!srv->daemon)
+        return fail(err, err_size, "cannot listen on %s:%d (in use, or not allowed)", srv->host,
+                    cfg->port);
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = di ? di->port : cfg->port;
-    return srv;
-fail:
-    server_stop(srv);
-    return NULL;
+    return 0;
 }
 
-int server_request(struct server *srv, const char *method, const char *url,
-                   const char *authorization, const char *body, size_t body_len, char **out)
+void http_stop(struct server *srv)
 {
-    struct api_request req = {
-        .method = method,
-        .url = url,
-        .authorization = authorization,
-        .client = "fuzz",
-        .body = body,
-        .body_len = body_len,
-        .body_too_large = body_len > SERVER_BODY_MAX,
-    };
-    struct api_response ar;
-    api_handle(srv, &req, &ar);
-    *out = NULL;
-    if (ar.kind == API_DONE) {
-        *out = ar.body;
-        return ar.status;
-    }
-    if (ar.kind == API_STREAM)
-        cache_put(ar.session);
-    if (ar.kind == API_ANALYSIS) { /* no stream to send it to: stopped at once */
-        atomic_store(&ar.job->stop, 1);
-        analysis_job_put(ar.job);
-    }
-    *out = strdup(ar.kind == API_STATIC ? "file" : "stream");
-    return 200;
+    if (srv->daemon)
+        MHD_stop_daemon(srv->daemon);
+    srv->daemon = NULL;
+    conn_limits_free(srv->limits);
+    srv->limits = NULL;
 }

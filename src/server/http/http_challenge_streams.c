@@ -6,20 +6,20 @@
  * nobody writes) is a due time in the hub: the stream has news then too.  It reads the
  * store again at each ping as well, which shows a change made by another server on the
  * same database. */
-#include "http_challenge_streams.h"
+#include "server/http/http_challenge_streams.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "http_event_stream.h"
-#include "json_out.h"
-#include "people_json.h"
-#include "server_state.h"
-#include "session.h"
+#include "server/common/json_out.h"
+#include "server/common/stream_hub.h"
+#include "server/games/people_json.h"
+#include "server/games/session.h"
+#include "server/http/http_event_stream.h"
+#include "server/server_state.h"
 #include "store/store.h"
-#include "stream_hub.h"
 
 /* What a stream has told: nothing yet, or a status (an expired challenge's own). */
 enum told { TOLD_NOTHING = -1, TOLD_OPEN, TOLD_ACCEPTED, TOLD_CANCELLED, TOLD_EXPIRED };

@@ -5,7 +5,7 @@
 
 #include <microhttpd.h>
 
-#include "api_types.h"
+#include "server/common/api_types.h"
 
 struct server;
 

@@ -1,10 +1,10 @@
-#include "http_event_stream.h"
+#include "server/http/http_event_stream.h"
 
 #include <stdlib.h>
 
-#include "api_util.h"
-#include "http_reply.h"
-#include "server_state.h"
+#include "server/common/api_util.h"
+#include "server/http/http_reply.h"
+#include "server/server_state.h"
 
 bool event_stream_take(struct event_stream *es, bool *news, bool *ping)
 {

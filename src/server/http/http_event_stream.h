@@ -8,8 +8,8 @@
 #include <microhttpd.h>
 #include <stdbool.h>
 
-#include "http_limits.h"
-#include "stream_hub.h"
+#include "server/common/stream_hub.h"
+#include "server/http/http_limits.h"
 
 struct server;
 

@@ -1,7 +1,7 @@
 /* The connection guard: request deadlines, event streams per address, streams whose
  * client went (http_limits.h says what and why). */
 #define _GNU_SOURCE /* POLLRDHUP: the peer hung up */
-#include "http_limits.h"
+#include "server/http/http_limits.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "http_reply.h"
+#include "server/http/http_reply.h"
 
 enum phase {
     PHASE_FIRST,   /* connected, the first request not all in: header_ms from the start */

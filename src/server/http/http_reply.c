@@ -1,6 +1,6 @@
 /* Answers over libmicrohttpd (http_reply.h): a body with its type, and the security
  * headers every answer carries. */
-#include "http_reply.h"
+#include "server/http/http_reply.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,20 +1,20 @@
 /* The game's event streams over HTTP (http_streams.h): each waits in the stream hub by
  * its game's id, suspended while there is no news, and reads the game from the cache
  * when there is. */
-#include "http_streams.h"
+#include "server/http/http_streams.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
 #include "core/error.h"
-#include "http_event_stream.h"
-#include "people_json.h"
-#include "server_state.h"
-#include "session.h"
-#include "state_json.h"
-#include "stream_hub.h"
+#include "server/common/stream_hub.h"
+#include "server/games/cache.h"
+#include "server/games/people_json.h"
+#include "server/games/session.h"
+#include "server/games/state_json.h"
+#include "server/http/http_event_stream.h"
+#include "server/server_state.h"
 
 /* An event stream reading a game.  It holds no reference to the game (the cache may
  * drop it): it waits in the stream hub by the game's id and gets the game from the cache

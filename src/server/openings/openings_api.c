@@ -1,18 +1,18 @@
-#include "openings_api.h"
+#include "server/openings/openings_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "api_util.h"
 #include "core/error.h"
 #include "engines/book_names.h"
 #include "engines/profile.h"
 #include "games/registry.h"
-#include "json_out.h"
-#include "server_state.h"
-#include "session.h"
+#include "server/common/api_util.h"
+#include "server/common/json_out.h"
+#include "server/games/session.h"
+#include "server/server_state.h"
 
 void openings_init(struct server *srv)
 {

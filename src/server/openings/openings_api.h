@@ -5,8 +5,8 @@
  * A game's names are read on first use. */
 #pragma once
 
-#include "api_types.h"
 #include "core/game.h"
+#include "server/common/api_types.h"
 
 struct jout;
 struct move_rec;

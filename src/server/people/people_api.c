@@ -1,23 +1,23 @@
 /* The routes of games between people (people_api.h). */
-#include "people_api.h"
+#include "server/people/people_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_util.h"
-#include "cache.h"
 #include "core/error.h"
 #include "games/registry.h"
-#include "json_out.h"
-#include "people.h"
-#include "people_json.h"
-#include "people_rating.h"
-#include "server_state.h"
-#include "session.h"
-#include "state_json.h"
-#include "stream_hub.h"
-#include "token.h"
+#include "server/common/api_util.h"
+#include "server/common/json_out.h"
+#include "server/common/stream_hub.h"
+#include "server/common/token.h"
+#include "server/games/cache.h"
+#include "server/games/people.h"
+#include "server/games/people_json.h"
+#include "server/games/people_rating.h"
+#include "server/games/session.h"
+#include "server/games/state_json.h"
+#include "server/server_state.h"
 
 #define CHALLENGE_TTL_MS (7 * PEOPLE_DAY_MS) /* an invite link stays open a week */
 #define SEEK_TTL_MS (15 * 60 * 1000LL)       /* a seek in the lobby a quarter of an hour */

@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "api_types.h"
+#include "server/common/api_types.h"
 #include "store/store.h"
 
 struct server;

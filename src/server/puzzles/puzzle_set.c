@@ -1,6 +1,6 @@
 /* The shipped puzzles in memory (puzzle_set.h). */
 #define _GNU_SOURCE
-#include "puzzle_set.h"
+#include "server/puzzles/puzzle_set.h"
 
 #include <math.h>
 #include <stdbool.h>

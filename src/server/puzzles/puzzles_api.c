@@ -2,7 +2,7 @@
  * sent, against the stored solution; the ratings are Glicko-2 (src/rating/), one
  * rating period per attempt for the player against the puzzle and for the puzzle
  * against the player.  Written against the game interface: nothing here names a game. */
-#include "puzzles_api.h"
+#include "server/puzzles/puzzles_api.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -10,14 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_util.h"
 #include "engines/profile.h"
 #include "games/registry.h"
-#include "json_out.h"
-#include "puzzle_set.h"
-#include "server_state.h"
-#include "state_json.h"
-#include "token.h"
+#include "server/common/api_util.h"
+#include "server/common/json_out.h"
+#include "server/common/token.h"
+#include "server/games/session.h"
+#include "server/games/state_json.h"
+#include "server/puzzles/puzzle_set.h"
+#include "server/server_state.h"
 
 #define QUERY_VALUE_MAX 64
 

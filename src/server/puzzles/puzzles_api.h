@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "api_types.h"
+#include "server/common/api_types.h"
 
 /* Handles `path` when it is a puzzle route (true), filling r. */
 bool puzzles_route(struct server *srv, const struct api_request *req, const char *path,

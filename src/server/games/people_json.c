@@ -1,16 +1,16 @@
 /* A game between people as JSON (people_json.h). */
-#include "people_json.h"
+#include "server/games/people_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_out.h"
-#include "people.h"
-#include "people_rating.h"
-#include "server_state.h"
-#include "session.h"
-#include "stream_hub.h"
+#include "server/common/json_out.h"
+#include "server/common/stream_hub.h"
+#include "server/games/people.h"
+#include "server/games/people_rating.h"
+#include "server/games/session.h"
+#include "server/server_state.h"
 
 /* The spectators watching the game now: its viewers' event streams, which the stream
  * hub counts (a stream does not keep its game in memory). */

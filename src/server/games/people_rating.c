@@ -1,5 +1,5 @@
 /* Ratings of games between people (people_rating.h). */
-#include "people_rating.h"
+#include "server/games/people_rating.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "rating/glicko2.h"
-#include "server_state.h"
-#include "session.h"
+#include "server/games/session.h"
+#include "server/server_state.h"
 
 const char *people_clock_class(int64_t initial_ms, int64_t increment_ms, int days)
 {

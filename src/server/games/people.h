@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "session.h"
+#include "server/games/session.h"
 
 #define PEOPLE_DAY_MS (24 * 3600 * 1000LL)
 

@@ -1,20 +1,20 @@
 /* The operations on a game between two people (people_game_api.h): each with the
  * acting side's token, after the flag's check. */
-#include "people_game_api.h"
+#include "server/games/people_game_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_util.h"
-#include "clock.h"
 #include "core/error.h"
-#include "people.h"
-#include "people_api.h"
-#include "server_state.h"
-#include "session.h"
-#include "state_json.h"
-#include "token.h"
+#include "server/common/api_util.h"
+#include "server/common/token.h"
+#include "server/games/clock.h"
+#include "server/games/people.h"
+#include "server/games/session.h"
+#include "server/games/state_json.h"
+#include "server/people/people_api.h"
+#include "server/server_state.h"
 
 #define ABANDON_MS (120 * 1000LL) /* away this long: the other may claim */
 #define SEAT_LEN 16               /* hex digits of a player's seat key */

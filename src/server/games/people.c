@@ -1,16 +1,16 @@
 /* A game between two people in the model (people.h).  The clocks are never kept as
  * running counters: they are derived from the stored receipt time of every move, so a
  * restart, a kill -9, or another server on the same database computes the same. */
-#include "people.h"
+#include "server/games/people.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "people_rating.h"
-#include "server_state.h"
-#include "token.h"
+#include "server/common/token.h"
+#include "server/games/people_rating.h"
+#include "server/server_state.h"
 
 /* The side that made ply k (1-based) of the n made: counted back from the side to move. */
 static int mover(const struct session *s, int k)
