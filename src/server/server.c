@@ -18,12 +18,12 @@
 #include "server/common/stream_hub.h"
 #include "server/games/cache.h"
 #include "server/games/clock.h"
-#include "server/games/games_api.h"
 #include "server/games/session.h"
 #include "server/games/workers.h"
 #include "server/http/http.h"
 #include "server/openings/openings_api.h"
 #include "server/puzzles/puzzle_set.h"
+#include "server/routes.h"
 #include "server/server_state.h"
 #include "store/store_gate.h"
 

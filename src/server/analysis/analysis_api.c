@@ -572,43 +572,35 @@ static void handle_review(struct server *srv, const struct api_request *req, con
         api_set_error(r, 404, "no review '%.40s'", id);
 }
 
-int analysis_route(struct server *srv, const struct api_request *req, const char *path,
-                   struct api_response *r)
+void analysis_api_position(struct server *srv, const struct api_request *req,
+                           const struct route_args *a, struct api_response *r)
 {
-    bool post = !strcmp(req->method, "POST");
-    if (!strcmp(path, "/api/positions")) {
-        if (post)
-            handle_position(srv, req, r);
-        else
-            api_set_error(r, 405, "use POST here");
-        return 1;
-    }
-    if (!strcmp(path, "/api/analysis")) {
-        if (post)
-            handle_analysis(srv, req, r);
-        else
-            api_set_error(r, 405, "use POST here");
-        return 1;
-    }
-    if (!strcmp(path, "/api/reviews")) {
-        if (post)
-            handle_import(srv, req, r);
-        else
-            api_set_error(r, 405, "use POST here");
-        return 1;
-    }
-    if (!strncmp(path, "/api/reviews/", 13) && !strchr(path + 13, '/')) {
-        handle_review(srv, req, path + 13, r);
-        return 1;
-    }
-    size_t n = strlen(path);
-    if (!strncmp(path, "/api/games/", 11) && n > 11 + 7 && !strcmp(path + n - 7, "/review")) {
-        char id[64];
-        snprintf(id, sizeof id, "%.*s", (int)(n - 11 - 7 < 63 ? n - 11 - 7 : 63), path + 11);
-        if (!strchr(id, '/')) {
-            handle_game_review(srv, req, id, r);
-            return 1;
-        }
-    }
-    return 0;
+    (void)a;
+    handle_position(srv, req, r);
+}
+
+void analysis_api_start(struct server *srv, const struct api_request *req,
+                        const struct route_args *a, struct api_response *r)
+{
+    (void)a;
+    handle_analysis(srv, req, r);
+}
+
+void analysis_api_import(struct server *srv, const struct api_request *req,
+                         const struct route_args *a, struct api_response *r)
+{
+    (void)a;
+    handle_import(srv, req, r);
+}
+
+void analysis_api_review(struct server *srv, const struct api_request *req,
+                         const struct route_args *a, struct api_response *r)
+{
+    handle_review(srv, req, a->param[0], r);
+}
+
+void analysis_api_game_review(struct server *srv, const struct api_request *req,
+                              const struct route_args *a, struct api_response *r)
+{
+    handle_game_review(srv, req, a->param[0], r);
 }

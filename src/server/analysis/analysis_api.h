@@ -3,8 +3,9 @@
  * routes to them. */
 #pragma once
 
-#include "server/common/api_types.h"
+#include "server/common/route.h"
 
-/* The route of `path` if it is one of these (1, with `r` filled), else 0. */
-int analysis_route(struct server *srv, const struct api_request *req, const char *path,
-                   struct api_response *r);
+/* POST /api/positions, POST /api/analysis, POST /api/reviews, GET /api/reviews/{id},
+ * GET and POST /api/games/{id}/review. */
+route_handler analysis_api_position, analysis_api_start, analysis_api_import, analysis_api_review;
+route_handler analysis_api_game_review;

@@ -442,60 +442,84 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
     reply_club(srv, c, gone ? NULL : &me, 200, NULL, r);
 }
 
-bool clubs_route(struct server *srv, const struct api_request *req, const char *path,
+void clubs_create(struct server *srv, const struct api_request *req, const struct route_args *a,
+                  struct api_response *r)
+{
+    (void)a;
+    handle_create(srv, req, r);
+}
+
+/* The club named by the path's {id} into *c; -1 with a 404 set. */
+static int path_club(struct server *srv, const struct route_args *a, struct store_club *c,
+                     struct api_response *r)
+{
+    return load_club(srv, a->param[0], c, r);
+}
+
+void clubs_get(struct server *srv, const struct api_request *req, const struct route_args *a,
+               struct api_response *r)
+{
+    struct store_club c;
+    struct store_member me;
+    if (path_club(srv, a, &c, r) != 0)
+        return;
+    int rc = caller(srv, req, c.id, &me, r);
+    if (rc >= 0)
+        reply_club(srv, &c, rc == 0 ? &me : NULL, 200, NULL, r);
+}
+
+void clubs_join(struct server *srv, const struct api_request *req, const struct route_args *a,
+                struct api_response *r)
+{
+    struct store_club c;
+    if (path_club(srv, a, &c, r) == 0)
+        handle_join(srv, req, &c, r);
+}
+
+void clubs_leave(struct server *srv, const struct api_request *req, const struct route_args *a,
                  struct api_response *r)
 {
-    if (strncmp(path, "/api/clubs", 10) != 0 || (path[10] && path[10] != '/'))
-        return false;
-    bool post = !strcmp(req->method, "POST");
-    bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
-    if (!path[10]) {
-        if (post)
-            handle_create(srv, req, r);
-        else
-            api_set_error(r, 405, "use POST here");
-        return true;
-    }
-    char id[64] = "", op[32] = "", target[32] = "", op2[32] = "";
-    int n = sscanf(path + 11, "%63[^/]/%31[^/]/%31[^/]/%31[^/]", id, op, target, op2);
     struct store_club c;
-    if (n < 1 || load_club(srv, id, &c, r) != 0) {
-        if (n < 1)
-            api_set_error(r, 404, "no club");
-        return true;
-    }
-    struct store_member me;
-    if (n == 1) {
-        if (!get) {
-            api_set_error(r, 405, "use GET here");
-            return true;
-        }
-        int rc = caller(srv, req, c.id, &me, r);
-        if (rc >= 0)
-            reply_club(srv, &c, rc == 0 ? &me : NULL, 200, NULL, r);
-        return true;
-    }
-    if (!post) {
-        api_set_error(r, 405, "use POST here");
-        return true;
-    }
-    if (n == 2 && !strcmp(op, "join")) {
-        handle_join(srv, req, &c, r);
-    } else if (n == 2 && !strcmp(op, "leave")) {
+    if (path_club(srv, a, &c, r) == 0)
         handle_member_op(srv, req, &c, "", "leave", r);
-    } else if (n == 2 && !strcmp(op, "challenges")) {
-        int rc = caller(srv, req, c.id, &me, r);
-        if (rc > 0)
-            api_set_error(r, 403, "only the club's members challenge in its lobby");
-        else if (rc == 0)
-            people_create_challenge(srv, req, false, c.id, r);
-    } else if (n == 4 && !strcmp(op, "members") &&
-               (!strcmp(op2, "remove") || !strcmp(op2, "admin"))) {
-        handle_member_op(srv, req, &c, target, op2, r);
-    } else {
-        api_set_error(r, 404,
-                      "no such club operation (join, leave, challenges, members/ID/remove, "
-                      "members/ID/admin)");
+}
+
+void clubs_challenge(struct server *srv, const struct api_request *req, const struct route_args *a,
+                     struct api_response *r)
+{
+    struct store_club c;
+    struct store_member me;
+    if (path_club(srv, a, &c, r) != 0)
+        return;
+    int rc = caller(srv, req, c.id, &me, r);
+    if (rc > 0)
+        api_set_error(r, 403, "only the club's members challenge in its lobby");
+    else if (rc == 0)
+        people_create_challenge(srv, req, false, c.id, r);
+}
+
+/* members/{member}/remove and members/{member}/admin: a member id is 16 hex digits, so
+ * one of 32 bytes or more names no path. */
+static void member_op(struct server *srv, const struct api_request *req, const struct route_args *a,
+                      const char *op, struct api_response *r)
+{
+    struct store_club c;
+    if (strlen(a->param[1]) >= 32) {
+        api_set_error(r, 404, "no such API path '%.100s'", a->path);
+        return;
     }
-    return true;
+    if (path_club(srv, a, &c, r) == 0)
+        handle_member_op(srv, req, &c, a->param[1], op, r);
+}
+
+void clubs_member_remove(struct server *srv, const struct api_request *req,
+                         const struct route_args *a, struct api_response *r)
+{
+    member_op(srv, req, a, "remove", r);
+}
+
+void clubs_member_admin(struct server *srv, const struct api_request *req,
+                        const struct route_args *a, struct api_response *r)
+{
+    member_op(srv, req, a, "admin", r);
 }

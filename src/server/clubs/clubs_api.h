@@ -6,10 +6,11 @@
 
 #include <stdbool.h>
 
-#include "server/common/api_types.h"
+#include "server/common/route.h"
 
 struct server;
 
-/* /api/clubs...: true when `path` is one (r is filled). */
-bool clubs_route(struct server *srv, const struct api_request *req, const char *path,
-                 struct api_response *r);
+/* POST /api/clubs, GET /api/clubs/{id}, POST .../{id}/join, .../{id}/leave,
+ * .../{id}/challenges, .../{id}/members/{member}/remove and .../admin. */
+route_handler clubs_create, clubs_get, clubs_join, clubs_leave, clubs_challenge;
+route_handler clubs_member_remove, clubs_member_admin;

@@ -44,6 +44,7 @@ struct api_response {
     int status;
     char *body; /* malloc'ed JSON or text */
     const char *content_type;
+    char allow[32];           /* a 405's methods that would do (the Allow header), or "" */
     struct session *session;  /* API_WAIT: lock it and check; API_STREAM: its game (a ref) */
     int stream_from;          /* API_STREAM: moves the client already has */
     bool stream_viewer;       /* API_STREAM: a spectator's (counted in the game's viewers) */

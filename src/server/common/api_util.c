@@ -6,8 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "server/games/state_json.h"
-
 /* Messages may quote what the client sent (and cut it anywhere): keep them printable
  * ASCII so they are always valid JSON strings. */
 static void printable(char *msg)
@@ -15,6 +13,13 @@ static void printable(char *msg)
     for (; *msg; msg++)
         if ((unsigned char)*msg < 0x20 || (unsigned char)*msg >= 0x7f)
             *msg = '?';
+}
+
+char *json_text(json_t *j)
+{
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return text;
 }
 
 char *api_error_body(const char *fmt, ...)

@@ -7,6 +7,8 @@
 
 #include "server/common/api_types.h"
 
+/* j as compact JSON text (malloc'ed; NULL: out of memory); j is released. */
+char *json_text(json_t *j);
 /* A JSON error body {"error": message} (printable ASCII). */
 char *api_error_body(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Replies: a jansson value (released), a JSON text made elsewhere (NULL: out of memory,

@@ -18,8 +18,7 @@
 #include "engines/engine.h"
 #include "engines/profile.h"
 #include "games/registry.h"
-#include "server/analysis/analysis_api.h"
-#include "server/clubs/clubs_api.h"
+#include "server/common/api_util.h"
 #include "server/common/json_out.h"
 #include "server/common/ratelimit.h"
 #include "server/common/token.h"
@@ -28,9 +27,6 @@
 #include "server/games/session.h"
 #include "server/games/state_json.h"
 #include "server/games/workers.h"
-#include "server/openings/openings_api.h"
-#include "server/people/people_api.h"
-#include "server/puzzles/puzzles_api.h"
 #include "server/server_state.h"
 #include "store/store_gate.h"
 
@@ -447,30 +443,7 @@ static int stream_start(const char *last, int n)
 static void handle_game(struct server *srv, const struct api_request *req, const char *id,
                         const char *op, struct api_response *r)
 {
-    static const struct {
-        const char *op, *method;
-    } ops[] = {
-        {"", "GET"},       {"moves", "POST"},   {"resign", "POST"},    {"draw", "POST"},
-        {"claim", "POST"}, {"events", "GET"},   {"record", "GET"},     {"takeback", "POST"},
-        {"abort", "POST"}, {"rematch", "POST"}, {"claim-win", "POST"},
-    };
-    const char *want = NULL;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !want; i++)
-        if (!strcmp(op, ops[i].op))
-            want = ops[i].method;
-    if (!want) {
-        api_set_error(
-            r, 404,
-            "no such operation '%s' (moves, resign, draw, claim, takeback, abort, rematch, "
-            "claim-win, events, record)",
-            op);
-        return;
-    }
-    bool is_head = !strcmp(req->method, "HEAD") && !strcmp(want, "GET");
-    if (strcmp(req->method, want) != 0 && !is_head) {
-        api_set_error(r, 405, "use %s here", want);
-        return;
-    }
+    bool post = !strcmp(req->method, "POST");
     if (strlen(id) != STORE_ID_LEN || strspn(id, "0123456789abcdef") != STORE_ID_LEN) {
         api_set_error(r, 404, "no game '%.40s'", id);
         return;
@@ -493,7 +466,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         api_set_error(r, 409, "'%s' is for games between people", op);
         goto out;
     }
-    if (!strcmp(want, "POST")) {
+    if (post) {
         if (authorize(req, s, r) != 0 ||
             !(body = api_body_object(req, strcmp(op, "moves") != 0, r)))
             goto out;
@@ -526,118 +499,43 @@ out:
         cache_put(s);
 }
 
-/* A page of another site may make the visitor's browser send a POST here (a form, or a
- * fetch with a "simple" content type).  Browsers name the page's site in Origin on every
- * such request, so a state-changing request is refused when its Origin is not this
- * server's own (scheme://Host), and, without Origin, when its body is declared as
- * anything but JSON (what a form sends).  curl and other clients without Origin that send
- * JSON, or no Content-Type at all, go through.  0 when allowed; otherwise a 403 is set. */
-static int cross_site_check(const struct api_request *req, struct api_response *r)
+/* ---- the routes (routes.c's table): a game's operations by the name in its path ---- */
+
+void games_catalog(struct server *srv, const struct api_request *req, const struct route_args *a,
+                   struct api_response *r)
 {
-    if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
-        return 0;
-    if (req->origin) {
-        const char *o = req->origin, *h = req->host;
-        if (!strncasecmp(o, "http://", 7))
-            o += 7;
-        else if (!strncasecmp(o, "https://", 8))
-            o += 8;
-        else
-            o = NULL;
-        if (!o || !h || !*h || strcasecmp(o, h) != 0) {
-            api_set_error(r, 403,
-                          "cross-site request refused: the Origin '%.100s' is not this "
-                          "server's own",
-                          req->origin);
-            return -1;
-        }
-        return 0;
-    }
-    if (req->content_type) {
-        const char *t = req->content_type;
-        while (*t == ' ' || *t == '\t')
-            t++;
-        size_t n = strcspn(t, "; \t");
-        if (n != 16 || strncasecmp(t, "application/json", 16) != 0) {
-            api_set_error(r, 403,
-                          "a %s without an Origin header must send "
-                          "'Content-Type: application/json' (got '%.60s')",
-                          req->method, req->content_type);
-            return -1;
-        }
-    }
-    return 0;
+    (void)srv, (void)req, (void)a;
+    handle_catalog(r);
 }
 
-void api_handle(struct server *srv, const struct api_request *req, struct api_response *r)
+void games_create(struct server *srv, const struct api_request *req, const struct route_args *a,
+                  struct api_response *r)
 {
-    memset(r, 0, sizeof *r);
-    r->kind = API_DONE;
-    /* Split off the query; only ?last= (streams) is read.  A ?token= is refused: the
-     * token travels only in the Authorization header (URLs end up in logs and history). */
-    char path[512];
-    const char *q = strchr(req->url, '?');
-    size_t plen = q ? (size_t)(q - req->url) : strlen(req->url);
-    if (plen >= sizeof path) {
-        api_set_error(r, 404, "no such path");
-        return;
-    }
-    memcpy(path, req->url, plen);
-    path[plen] = 0;
-    for (const char *p = q; p && *p; p = strchr(p + 1, '&')) {
-        if (!strncmp(p + 1, "token=", 6)) {
-            api_set_error(r, 400,
-                          "the token goes in the 'Authorization: Bearer <token>' header, "
-                          "not in the URL (?token= is refused)");
-            return;
-        }
-    }
-    if (cross_site_check(req, r) != 0)
-        return;
-    if (req->body_too_large) {
-        api_set_error(r, 413, "the body is over %d bytes", SERVER_BODY_MAX);
-        return;
-    }
-    if (strncmp(path, "/api/", 5) != 0 && strcmp(path, "/api") != 0) {
-        if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
-            api_set_error(r, 405, "use GET for files");
-            return;
-        }
-        r->kind = API_STATIC;
-        snprintf(r->path, sizeof r->path, "%s", path);
-        return;
-    }
-    if (analysis_route(srv, req, path, r) || openings_route(srv, req, path, r) ||
-        people_route(srv, req, path, r) || clubs_route(srv, req, path, r) ||
-        puzzles_route(srv, req, path, r))
-        return;
-    if (!strcmp(path, "/api/catalog")) {
-        if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD")) {
-            api_set_error(r, 405, "use GET here");
-            return;
-        }
-        handle_catalog(r);
-        return;
-    }
-    if (!strcmp(path, "/api/games")) {
-        if (!strcmp(req->method, "POST"))
-            handle_create(srv, req, r);
-        else if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
-            handle_list(srv, req, r);
-        else
-            api_set_error(r, 405, "use POST to start a game or GET to list yours");
-        return;
-    }
-    if (!strncmp(path, "/api/games/", 11)) {
-        char id[64] = "";
-        const char *rest = path + 11, *slash = strchr(rest, '/');
-        size_t idlen = slash ? (size_t)(slash - rest) : strlen(rest);
-        if (idlen < sizeof id && !(slash && strchr(slash + 1, '/'))) {
-            memcpy(id, rest, idlen);
-            id[idlen] = 0;
-            handle_game(srv, req, id, slash ? slash + 1 : "", r);
-            return;
-        }
-    }
-    api_set_error(r, 404, "no such API path '%.100s'", path);
+    (void)a;
+    handle_create(srv, req, r);
 }
+
+void games_list(struct server *srv, const struct api_request *req, const struct route_args *a,
+                struct api_response *r)
+{
+    (void)a;
+    handle_list(srv, req, r);
+}
+
+#define GAME_OPERATION(name, op)                                                                   \
+    void name(struct server *srv, const struct api_request *req, const struct route_args *a,       \
+              struct api_response *r)                                                              \
+    {                                                                                              \
+        handle_game(srv, req, a->param[0], op, r);                                                 \
+    }
+GAME_OPERATION(games_state, "")
+GAME_OPERATION(games_moves, "moves")
+GAME_OPERATION(games_resign, "resign")
+GAME_OPERATION(games_draw, "draw")
+GAME_OPERATION(games_claim, "claim")
+GAME_OPERATION(games_takeback, "takeback")
+GAME_OPERATION(games_abort, "abort")
+GAME_OPERATION(games_rematch, "rematch")
+GAME_OPERATION(games_claim_win, "claim-win")
+GAME_OPERATION(games_events, "events")
+GAME_OPERATION(games_record, "record")

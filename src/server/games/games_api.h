@@ -1,9 +1,11 @@
-/* The JSON API (api.c): routing and one handler per operation.  Handlers know nothing
- * of HTTP libraries: they take an api_request and fill an api_response, so the HTTP
- * layer (http.c) and the fuzz target (server_request) drive them alike. */
+/* The routes of games (games_api.c): the catalogue, a new game against the computer,
+ * a visitor's games, and every operation on one game by the name in its path; a game
+ * between two people goes on in people_game_api.c with each side's own token.  The
+ * handlers of routes.c's table. */
 #pragma once
 
-#include "server/common/api_types.h"
-#include "server/common/api_util.h"
+#include "server/common/route.h"
 
-void api_handle(struct server *srv, const struct api_request *req, struct api_response *resp);
+route_handler games_catalog, games_create, games_list;
+route_handler games_state, games_moves, games_resign, games_draw, games_claim, games_takeback;
+route_handler games_abort, games_rematch, games_claim_win, games_events, games_record;

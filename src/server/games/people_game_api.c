@@ -11,9 +11,9 @@
 #include "server/common/token.h"
 #include "server/games/clock.h"
 #include "server/games/people.h"
+#include "server/games/people_rating.h"
 #include "server/games/session.h"
 #include "server/games/state_json.h"
-#include "server/people/people_api.h"
 #include "server/server_state.h"
 
 #define ABANDON_MS (120 * 1000LL) /* away this long: the other may claim */

@@ -3,10 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "core/game.h"
 #include "rating/glicko2.h"
+#include "server/common/token.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
 
@@ -71,4 +73,39 @@ void people_rate(struct server *srv, const char *game_id, int *white_after, int 
     if (srv->store->ops->rate_game(srv->store, game_id, &rater, server_now_ms(), white_after,
                                    black_after, err, sizeof err) < 0)
         fprintf(stderr, "agora: rating game %s: %s\n", game_id, err);
+}
+
+/* The game a challenge starts, for its creator and the acceptor. */
+int people_game_row(struct server *srv, const struct store_challenge *c, const char *acceptor_hash,
+                    const char *acceptor_name, int64_t now, struct store_game *g)
+{
+    memset(g, 0, sizeof *g);
+    uint64_t bits;
+    if (token_random_hex(g->id, STORE_ID_LEN / 2) != 0 || token_random_u64(&bits) != 0)
+        return -1;
+    int creator = c->side == 2 ? (int)(bits & 1) : c->side;
+    snprintf(g->game, sizeof g->game, "%s", c->game);
+    g->human_side = creator;
+    snprintf(g->token_hash, sizeof g->token_hash, "%s", c->creator_hash);
+    snprintf(creator == SIDE_WHITE ? g->white_hash : g->black_hash, sizeof g->white_hash, "%s",
+             c->creator_hash);
+    snprintf(creator == SIDE_WHITE ? g->black_hash : g->white_hash, sizeof g->white_hash, "%s",
+             acceptor_hash);
+    snprintf(creator == SIDE_WHITE ? g->white_name : g->black_name, sizeof g->white_name, "%s",
+             c->creator_name);
+    snprintf(creator == SIDE_WHITE ? g->black_name : g->white_name, sizeof g->white_name, "%s",
+             acceptor_name);
+    g->people = 1;
+    g->clock_initial_ms = c->clock_initial_ms;
+    g->clock_increment_ms = c->clock_increment_ms;
+    g->days = c->days;
+    g->rated = c->rated;
+    g->created_ms = g->updated_ms = now;
+    snprintf(g->club_id, sizeof g->club_id, "%s", c->club_id);
+    if (g->rated) {
+        const char *klass = people_clock_class(c->clock_initial_ms, c->clock_increment_ms, c->days);
+        g->white_rating = people_rating_of(srv, g->white_hash, g->game, klass);
+        g->black_rating = people_rating_of(srv, g->black_hash, g->game, klass);
+    }
+    return 0;
 }

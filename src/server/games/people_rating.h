@@ -19,3 +19,7 @@ int people_rating_of(struct server *srv, const char *token_hash, const char *gam
 /* A finished rated game into the ratings (nothing when it is not one, or done); the
  * players' ratings after it into *white_after, *black_after when given and rated. */
 void people_rate(struct server *srv, const char *game_id, int *white_after, int *black_after);
+/* The game a challenge starts (colours, names, clock, ratings at the start) between its
+ * creator and the acceptor; -1 without randomness. */
+int people_game_row(struct server *srv, const struct store_challenge *c, const char *acceptor_hash,
+                    const char *acceptor_name, int64_t now, struct store_game *g);

@@ -9,6 +9,7 @@
 
 #include "core/record.h"
 #include "games/registry.h"
+#include "server/common/api_util.h"
 #include "server/common/json_out.h"
 #include "server/games/people_json.h"
 #include "server/games/session.h"
@@ -16,13 +17,6 @@
 static const char *side_name(int side)
 {
     return side == SIDE_BLACK ? "black" : "white";
-}
-
-char *json_text(json_t *j)
-{
-    char *text = json_dumps(j, JSON_COMPACT);
-    json_decref(j);
-    return text;
 }
 
 /* ISO 8601 UTC with milliseconds: "2026-11-30T15:55:33.658Z". */

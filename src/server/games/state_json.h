@@ -39,7 +39,6 @@ char *state_text_as(const struct session *s, int viewer, const char *token, cons
 void summary_out(struct jout *j, const struct store_game *row);
 /* A game's board geometry (static): shape, cells with coordinates, edges. */
 json_t *layout_json(const struct game *g);
-char *json_text(json_t *j); /* dumps and releases j */
 /* One event of the stream for move k (1-based) into buf; its length (0: no room). */
 size_t event_move_text(const struct session *s, int k, char *buf, size_t size);
 size_t event_end_text(const struct session *s, char *buf, size_t size);

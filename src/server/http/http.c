@@ -14,15 +14,16 @@
 
 #include "core/error.h"
 #include "server/analysis/analysis_jobs.h"
+#include "server/common/api_util.h"
 #include "server/common/ratelimit.h"
 #include "server/games/cache.h"
-#include "server/games/games_api.h"
 #include "server/games/session.h"
 #include "server/http/http.h"
 #include "server/http/http_challenge_streams.h"
 #include "server/http/http_limits.h"
 #include "server/http/http_reply.h"
 #include "server/http/http_streams.h"
+#include "server/routes.h"
 #include "server/server_state.h"
 #include "store/store_gate.h"
 
@@ -351,7 +352,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     struct api_response ar;
     api_handle(srv, &req, &ar);
     switch (ar.kind) {
-    case API_DONE: return http_send_body(mc, ar.status, ar.body, ar.content_type);
+    case API_DONE: return http_send_answer(mc, ar.status, ar.body, ar.content_type, ar.allow);
     case API_WAIT: {
         struct session *s = ar.session;
         pthread_mutex_lock(&s->mu);

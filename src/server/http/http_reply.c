@@ -16,6 +16,12 @@ void http_security_headers(struct MHD_Response *r)
 
 enum MHD_Result http_send_body(struct MHD_Connection *mc, int status, char *body, const char *type)
 {
+    return http_send_answer(mc, status, body, type, NULL);
+}
+
+enum MHD_Result http_send_answer(struct MHD_Connection *mc, int status, char *body,
+                                 const char *type, const char *allow)
+{
     if (!body)
         return MHD_NO;
     struct MHD_Response *r =
@@ -26,6 +32,8 @@ enum MHD_Result http_send_body(struct MHD_Connection *mc, int status, char *body
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (allow && *allow)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
     http_security_headers(r);
     enum MHD_Result ok = MHD_queue_response(mc, (unsigned)status, r);
     MHD_destroy_response(r);

@@ -19,3 +19,7 @@ void http_security_headers(struct MHD_Response *r);
 /* Queue `body` (malloc'ed, taken over; NULL: MHD_NO) with its content type, no-store
  * and the security headers. */
 enum MHD_Result http_send_body(struct MHD_Connection *mc, int status, char *body, const char *type);
+/* The same, with an Allow header when `allow` is a 405's list of methods ("" or NULL:
+ * none). */
+enum MHD_Result http_send_answer(struct MHD_Connection *mc, int status, char *body,
+                                 const char *type, const char *allow);

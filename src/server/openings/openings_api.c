@@ -148,17 +148,13 @@ static void handle_names(struct server *srv, const struct game *g, struct api_re
     api_set_text(r, 200, jout_finish(&j));
 }
 
-int openings_route(struct server *srv, const struct api_request *req, const char *path,
-                   struct api_response *r)
+void openings_names(struct server *srv, const struct api_request *req, const struct route_args *a,
+                    struct api_response *r)
 {
-    if (strncmp(path, "/api/openings/", 14) != 0)
-        return 0;
-    const struct game *g = strchr(path + 14, '/') ? NULL : game_find(path + 14);
+    (void)req;
+    const struct game *g = game_find(a->param[0]);
     if (!g)
-        api_set_error(r, 404, "unknown game '%.40s'", path + 14);
-    else if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD"))
-        api_set_error(r, 405, "use GET here");
+        api_set_error(r, 404, "unknown game '%.40s'", a->param[0]);
     else
         handle_names(srv, g, r);
-    return 1;
 }

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/game.h"
-#include "server/common/api_types.h"
+#include "server/common/route.h"
 
 struct jout;
 struct move_rec;
@@ -21,6 +21,5 @@ void openings_free(struct server *srv);
 void openings_book_out(struct server *srv, const struct game *g, const char *start,
                        const struct move_rec *moves, int n_moves, const void *st, struct jout *j);
 
-/* GET /api/openings/GAME: 1 when the path is this route's (r is then set), else 0. */
-int openings_route(struct server *srv, const struct api_request *req, const char *path,
-                   struct api_response *r);
+/* GET /api/openings/{game}. */
+route_handler openings_names;

@@ -304,41 +304,6 @@ static void refuse_accept(const struct store_challenge *c, const char *hash, int
         api_set_error(r, 409, "the challenge was taken by someone else");
 }
 
-/* The game a challenge starts, for its creator and the acceptor. */
-int people_game_row(struct server *srv, const struct store_challenge *c, const char *acceptor_hash,
-                    const char *acceptor_name, int64_t now, struct store_game *g)
-{
-    memset(g, 0, sizeof *g);
-    uint64_t bits;
-    if (token_random_hex(g->id, STORE_ID_LEN / 2) != 0 || token_random_u64(&bits) != 0)
-        return -1;
-    int creator = c->side == 2 ? (int)(bits & 1) : c->side;
-    snprintf(g->game, sizeof g->game, "%s", c->game);
-    g->human_side = creator;
-    snprintf(g->token_hash, sizeof g->token_hash, "%s", c->creator_hash);
-    snprintf(creator == SIDE_WHITE ? g->white_hash : g->black_hash, sizeof g->white_hash, "%s",
-             c->creator_hash);
-    snprintf(creator == SIDE_WHITE ? g->black_hash : g->white_hash, sizeof g->white_hash, "%s",
-             acceptor_hash);
-    snprintf(creator == SIDE_WHITE ? g->white_name : g->black_name, sizeof g->white_name, "%s",
-             c->creator_name);
-    snprintf(creator == SIDE_WHITE ? g->black_name : g->white_name, sizeof g->white_name, "%s",
-             acceptor_name);
-    g->people = 1;
-    g->clock_initial_ms = c->clock_initial_ms;
-    g->clock_increment_ms = c->clock_increment_ms;
-    g->days = c->days;
-    g->rated = c->rated;
-    g->created_ms = g->updated_ms = now;
-    snprintf(g->club_id, sizeof g->club_id, "%s", c->club_id);
-    if (g->rated) {
-        const char *klass = challenge_class(c);
-        g->white_rating = people_rating_of(srv, g->white_hash, g->game, klass);
-        g->black_rating = people_rating_of(srv, g->black_hash, g->game, klass);
-    }
-    return 0;
-}
-
 /* Answer with the new game's state as `hash`'s side sees it, with `token`. */
 static void reply_new_game(struct server *srv, const char *game_id, const char *hash,
                            const char *token, int status, struct api_response *r)
@@ -501,55 +466,56 @@ static void handle_me(struct server *srv, const struct api_request *req, struct 
     api_set_text(r, 200, jout_finish(&j));
 }
 
-bool people_route(struct server *srv, const struct api_request *req, const char *path,
-                  struct api_response *r)
+void people_challenge_create(struct server *srv, const struct api_request *req,
+                             const struct route_args *a, struct api_response *r)
 {
-    bool seeks = !strncmp(path, "/api/seeks", 10) && (path[10] == 0 || path[10] == '/');
-    bool chal = !strncmp(path, "/api/challenges", 15) && (path[15] == 0 || path[15] == '/');
-    bool post = !strcmp(req->method, "POST");
-    bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
-    if (!strcmp(path, "/api/me")) {
-        handle_me(srv, req, r);
-        return true;
-    }
-    if (!seeks && !chal)
-        return false;
-    const char *rest = path + (seeks ? 10 : 15);
-    if (!*rest) {
-        if (post)
-            people_create_challenge(srv, req, seeks, NULL, r);
-        else if (seeks && get)
-            handle_list_seeks(srv, r);
-        else
-            api_set_error(r, 405, seeks ? "use GET or POST here" : "use POST here");
-        return true;
-    }
-    char id[64];
-    const char *slash = strchr(rest + 1, '/');
-    size_t n = slash ? (size_t)(slash - rest - 1) : strlen(rest + 1);
-    if (n >= sizeof id) {
-        api_set_error(r, 404, "no challenge");
-        return true;
-    }
-    memcpy(id, rest + 1, n);
-    id[n] = 0;
-    const char *op = slash ? slash + 1 : "";
-    if (!*op || !strcmp(op, "events")) {
-        if (!get)
-            api_set_error(r, 405, "use GET here");
-        else if (*op)
-            handle_challenge_events(srv, id, r);
-        else
-            handle_get_challenge(srv, id, r);
-    } else if (!strcmp(op, "accept") || !strcmp(op, "cancel")) {
-        if (!post)
-            api_set_error(r, 405, "use POST here");
-        else if (op[0] == 'a')
-            handle_accept(srv, req, id, r);
-        else
-            handle_cancel(srv, req, id, r);
-    } else {
-        api_set_error(r, 404, "no such operation '%.40s' (accept, cancel, events)", op);
-    }
-    return true;
+    (void)a;
+    people_create_challenge(srv, req, false, NULL, r);
+}
+
+void people_seek_create(struct server *srv, const struct api_request *req,
+                        const struct route_args *a, struct api_response *r)
+{
+    (void)a;
+    people_create_challenge(srv, req, true, NULL, r);
+}
+
+void people_seeks_list(struct server *srv, const struct api_request *req,
+                       const struct route_args *a, struct api_response *r)
+{
+    (void)req, (void)a;
+    handle_list_seeks(srv, r);
+}
+
+void people_challenge_get(struct server *srv, const struct api_request *req,
+                          const struct route_args *a, struct api_response *r)
+{
+    (void)req;
+    handle_get_challenge(srv, a->param[0], r);
+}
+
+void people_challenge_events(struct server *srv, const struct api_request *req,
+                             const struct route_args *a, struct api_response *r)
+{
+    (void)req;
+    handle_challenge_events(srv, a->param[0], r);
+}
+
+void people_challenge_accept(struct server *srv, const struct api_request *req,
+                             const struct route_args *a, struct api_response *r)
+{
+    handle_accept(srv, req, a->param[0], r);
+}
+
+void people_challenge_cancel(struct server *srv, const struct api_request *req,
+                             const struct route_args *a, struct api_response *r)
+{
+    handle_cancel(srv, req, a->param[0], r);
+}
+
+void people_me(struct server *srv, const struct api_request *req, const struct route_args *a,
+               struct api_response *r)
+{
+    (void)a;
+    handle_me(srv, req, r);
 }

@@ -8,14 +8,17 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "server/common/api_types.h"
+#include "server/common/route.h"
 #include "store/store.h"
 
 struct server;
 
-/* /api/challenges..., /api/seeks..., /api/me: true when `path` is one (r is filled). */
-bool people_route(struct server *srv, const struct api_request *req, const char *path,
-                  struct api_response *r);
+/* POST /api/challenges and /api/seeks, GET /api/seeks, GET .../{id} and .../{id}/events,
+ * POST .../{id}/accept and .../{id}/cancel (a seek is a challenge of the lobby), GET and
+ * POST /api/me. */
+route_handler people_challenge_create, people_seek_create, people_seeks_list;
+route_handler people_challenge_get, people_challenge_events, people_challenge_accept;
+route_handler people_challenge_cancel, people_me;
 /* The visitor's token (32 hex + NUL) and its hash: the one sent when the server knows it
  * (a name, or games under it), else a new one; the name known for it, or "".  0, or a
  * 500 set in r. */
@@ -28,10 +31,6 @@ int people_body_name(json_t *body, char *out, size_t size, bool optional, struct
  * caller checked the membership). */
 void people_create_challenge(struct server *srv, const struct api_request *req, bool lobby,
                              const char *club_id, struct api_response *r);
-/* The game a challenge starts (colours, names, clock, ratings at the start) between its
- * creator and the acceptor; -1 without randomness. */
-int people_game_row(struct server *srv, const struct store_challenge *c, const char *acceptor_hash,
-                    const char *acceptor_name, int64_t now, struct store_game *g);
 /* 0 when token_hash is a member of the club (*out filled when given), 1 when not, -1
  * when the store failed. */
 int people_club_member(struct server *srv, const char *club_id, const char *token_hash,

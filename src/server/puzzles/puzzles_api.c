@@ -464,38 +464,25 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     api_set_text(r, 200, jout_finish(&j));
 }
 
-bool puzzles_route(struct server *srv, const struct api_request *req, const char *path,
-                   struct api_response *r)
+void puzzles_list(struct server *srv, const struct api_request *req, const struct route_args *a,
+                  struct api_response *r)
 {
-    bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
-    if (!strcmp(path, "/api/puzzles")) {
-        if (!get)
-            api_set_error(r, 405, "use GET here");
-        else
-            handle_list(srv, r);
-        return true;
-    }
-    if (!strcmp(path, "/api/puzzles/next")) {
-        if (!get)
-            api_set_error(r, 405, "use GET here");
-        else
-            handle_next(srv, req, r);
-        return true;
-    }
-    if (strncmp(path, "/api/puzzles/", 13) != 0)
-        return false;
-    const char *rest = path + 13, *slash = strchr(rest, '/');
-    char id[PUZZLE_ID_MAX];
-    size_t len = slash ? (size_t)(slash - rest) : 0;
-    if (!slash || strcmp(slash, "/attempts") != 0 || len == 0 || len >= sizeof id) {
-        api_set_error(r, 404, "no such API path '%.100s'", path);
-        return true;
-    }
-    memcpy(id, rest, len);
-    id[len] = 0;
-    if (strcmp(req->method, "POST") != 0)
-        api_set_error(r, 405, "use POST to send an attempt");
+    (void)req, (void)a;
+    handle_list(srv, r);
+}
+
+void puzzles_next(struct server *srv, const struct api_request *req, const struct route_args *a,
+                  struct api_response *r)
+{
+    (void)a;
+    handle_next(srv, req, r);
+}
+
+void puzzles_attempt(struct server *srv, const struct api_request *req, const struct route_args *a,
+                     struct api_response *r)
+{
+    if (strlen(a->param[0]) >= PUZZLE_ID_MAX)
+        api_set_error(r, 404, "no such API path '%.100s'", a->path);
     else
-        handle_attempt(srv, req, id, r);
-    return true;
+        handle_attempt(srv, req, a->param[0], r);
 }

@@ -4,8 +4,7 @@
 
 #include <stdbool.h>
 
-#include "server/common/api_types.h"
+#include "server/common/route.h"
 
-/* Handles `path` when it is a puzzle route (true), filling r. */
-bool puzzles_route(struct server *srv, const struct api_request *req, const char *path,
-                   struct api_response *r);
+/* GET /api/puzzles, GET /api/puzzles/next, POST /api/puzzles/{id}/attempts. */
+route_handler puzzles_list, puzzles_next, puzzles_attempt;
