@@ -554,6 +554,23 @@ TEST(server_full_cache_refuses_new_games)
     CHECK_EQ_INT(api_call(port, "GET", "/api/games", last_token, NULL, &e), 200);
     CHECK_EQ_INT(json_array_size(json_object_get(e, "games")), 1);
     json_decref(e);
+    /* A game between people is made in the same order: room in memory first, so an
+     * accept on a full server takes nothing and the challenge stays open. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
+                          "{\"game\":\"chess\",\"side\":\"white\",\"name\":\"Ann\"}", &e),
+                 201);
+    char cid[64], path[128];
+    snprintf(cid, sizeof cid, "%s", json_string_value(json_object_get(e, "id")));
+    json_decref(e);
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", &e), 503);
+    CHECK(json_is_string(json_object_get(e, "error")));
+    json_decref(e);
+    snprintf(path, sizeof path, "/api/challenges/%s", cid);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &e), 200);
+    CHECK_STR(json_string_value(json_object_get(e, "status")), "open");
+    CHECK(json_is_null(json_object_get(e, "game_id")) || !json_object_get(e, "game_id"));
+    json_decref(e);
     server_stop(srv);
     for (int i = 0; i < 16; i++)
         if (fds[i] >= 0)

@@ -110,7 +110,7 @@ static void add(struct server *srv, struct session *s)
     srv->n_cached++;
 }
 
-int cache_insert(struct server *srv, struct session *s, char *err, size_t err_size)
+static int cache_insert(struct server *srv, struct session *s, char *err, size_t err_size)
 {
     pthread_mutex_lock(&srv->cache_mu);
     bool ok = make_room(srv);
@@ -123,6 +123,38 @@ int cache_insert(struct server *srv, struct session *s, char *err, size_t err_si
         fail(err, err_size, "the server is full: every game in memory is in use; try again soon");
         return 503;
     }
+    return 0;
+}
+
+static void cache_discard(struct server *srv, struct session *s)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    lru_unlink(srv, s);
+    hash_unlink(srv, s);
+    srv->n_cached--;
+    pthread_mutex_unlock(&srv->cache_mu);
+    session_free(s);
+}
+
+int cache_create(struct server *srv, const struct game *g, const struct store_game *row,
+                 cache_store_step *store_step, void *ctx, int *store_rc, struct session **out,
+                 char *err, size_t err_size)
+{
+    struct session *s = session_new(srv, g, row, err, err_size);
+    if (!s)
+        return 500;
+    int code = cache_insert(srv, s, err, err_size);
+    if (code) {
+        session_free(s);
+        return code;
+    }
+    /* Nobody else can reach the new id before the caller gives it out. */
+    *store_rc = store_step(srv, row, ctx, err, err_size);
+    if (*store_rc != 0) {
+        cache_discard(srv, s);
+        return -1;
+    }
+    *out = s;
     return 0;
 }
 
@@ -215,14 +247,4 @@ void cache_each(struct server *srv, void (*fn)(struct session *s))
     for (struct session *s = srv->lru_head; s; s = s->lru_next)
         fn(s);
     pthread_mutex_unlock(&srv->cache_mu);
-}
-
-void cache_discard(struct server *srv, struct session *s)
-{
-    pthread_mutex_lock(&srv->cache_mu);
-    lru_unlink(srv, s);
-    hash_unlink(srv, s);
-    srv->n_cached--;
-    pthread_mutex_unlock(&srv->cache_mu);
-    session_free(s);
 }

@@ -5,19 +5,29 @@
 
 #include <stddef.h>
 
+struct game;
 struct server;
 struct session;
+struct store_game;
 
 void cache_init(struct server *srv);
 void cache_free(struct server *srv);
 /* The game `id` with a reference held, loaded from the store on a miss; 0, or 404
  * when no such game, or 500/503 with a message. */
 int cache_get(struct server *srv, const char *id, struct session **out, char *err, size_t err_size);
-/* Add a new game's session (one reference held); 0, or 503 with a message when every
- * game in memory is in use. */
-int cache_insert(struct server *srv, struct session *s, char *err, size_t err_size);
-/* Take back a session just inserted (its only reference the caller's) and free it. */
-void cache_discard(struct server *srv, struct session *s);
+/* The step of a new game that writes it to the store: 0, or the store's code (< 0 an
+ * error with a message, > 0 a refusal of the step's own, such as a challenge taken). */
+typedef int cache_store_step(struct server *srv, const struct store_game *row, void *ctx, char *err,
+                             size_t err_size);
+/* A new game, in the one order for both kinds of game: room in memory first (a full
+ * server stores no game it cannot play), then the store (store_step: the row written,
+ * or a challenge taken with it), and only then does anyone learn its id.  0 with *out
+ * (one reference held); an HTTP status (500, 503) with a message when there is no room
+ * or memory; -1 when the store step did not write it (*store_rc: what it returned),
+ * and nothing is left of the game. */
+int cache_create(struct server *srv, const struct game *g, const struct store_game *row,
+                 cache_store_step *store_step, void *ctx, int *store_rc, struct session **out,
+                 char *err, size_t err_size);
 /* Another reference, for a caller that already holds one (allowed under s->mu). */
 void cache_ref(struct session *s);
 /* Give a reference back. */

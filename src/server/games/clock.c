@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "server/games/cache.h"
+#include "server/games/deadline.h"
 #include "server/games/people.h"
 #include "server/games/people_rating.h"
 #include "server/server_state.h"
@@ -91,16 +92,4 @@ void clock_stop(struct server *srv)
     srv->ck_running = false;
     pthread_cond_destroy(&srv->ck_cv);
     pthread_mutex_destroy(&srv->ck_mu);
-}
-
-void clock_kick(struct server *srv, int64_t deadline_ms)
-{
-    if (!srv->ck_running || deadline_ms <= 0)
-        return;
-    pthread_mutex_lock(&srv->ck_mu);
-    if (deadline_ms < srv->ck_until) {
-        srv->ck_kicked = true;
-        pthread_cond_signal(&srv->ck_cv);
-    }
-    pthread_mutex_unlock(&srv->ck_mu);
 }

@@ -12,5 +12,3 @@ struct server;
 
 int clock_start(struct server *srv, char *err, size_t err_size);
 void clock_stop(struct server *srv);
-/* A move set a deadline: wake the timer if it is earlier than its next wake. */
-void clock_kick(struct server *srv, int64_t deadline_ms);

@@ -176,6 +176,14 @@ static void count_one(void *ctx, const struct store_game *row)
     (*(int *)ctx)++;
 }
 
+/* A game against the computer is written to the store as it is (cache_create's step). */
+static int store_new_game(struct server *srv, const struct store_game *row, void *ctx, char *err,
+                          size_t err_size)
+{
+    (void)ctx;
+    return srv->store->ops->create_game(srv->store, row, err, err_size);
+}
+
 static void handle_create(struct server *srv, const struct api_request *req, struct api_response *r)
 {
     json_t *body = api_body_object(req, false, r);
@@ -270,23 +278,10 @@ valid:
                                               : (int)(side_bits & 1);
     row.seed >>= 1; /* SQLite integers are signed */
     row.created_ms = row.updated_ms = now;
-    struct session *s = session_new(srv, g, &row, err, sizeof err);
-    if (!s) {
-        api_set_error(r, 500, "%s", err);
-        return;
-    }
-    /* Room in memory first, so a full server stores no game it cannot play.  Nobody
-     * else can reach the new id before this reply gives it out. */
-    int code = cache_insert(srv, s, err, sizeof err);
+    struct session *s;
+    int rc, code = cache_create(srv, g, &row, store_new_game, NULL, &rc, &s, err, sizeof err);
     if (code) {
-        session_free(s);
-        api_set_error(r, code, "%s", err);
-        return;
-    }
-    int rc = srv->store->ops->create_game(srv->store, &row, err, sizeof err);
-    if (rc != 0) {
-        cache_discard(srv, s);
-        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
+        api_set_error(r, code > 0 ? code : rc == STORE_BUSY ? 503 : 500, "%s", err);
         return;
     }
     pthread_mutex_lock(&s->mu);

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "server/common/token.h"
+#include "server/games/deadline.h"
 #include "server/games/people_rating.h"
 #include "server/server_state.h"
 
@@ -108,54 +109,46 @@ void people_touch(struct session *s)
     session_notify(s);
 }
 
-int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err_size)
+/* A move between people is stored with its time of receipt and the deadline it sets
+ * (the policy's commit on session_move's one path). */
+static int commit_people_move(struct session *s, const struct move_policy *p, char *err,
+                              size_t err_size)
 {
-    const struct game *g = s->g;
-    char text[MOVE_TEXT_MAX], display[MOVE_TEXT_MAX];
-    if (reserve_times(s, s->n_moves + 1) != 0)
+    if (reserve_times(s, s->n_moves) != 0)
         return fail(err, err_size, "out of memory");
-    g->move_text(s->st, m, text, sizeof text);
-    game_move_display(g, s->st, m, display, sizeof display);
-    g->make_move(s->st, m);
-    if (session_append(s, text, display) != 0) {
-        g->unmake_move(s->st, m);
-        return fail(err, err_size, "out of memory");
-    }
-    struct game_status gs;
-    g->status(s->st, &gs);
-    int cap = g->max_plies;
-    if (s->srv->cfg.max_plies > 0 && s->srv->cfg.max_plies < cap)
-        cap = s->srv->cfg.max_plies;
-    if (gs.result == RESULT_ONGOING && (g->ply(s->st) >= g->max_plies || s->n_moves >= cap)) {
-        gs.result = RESULT_DRAW;
-        gs.reason = REASON_ADJUDICATION;
-    }
     /* The clocks as they will be once it is stored: its time, then the deadline. */
-    struct store_game saved = s->row;
-    s->move_ms[s->n_moves - 1] = now_ms;
+    s->move_ms[s->n_moves - 1] = p->now_ms;
     s->n_stored = s->n_moves;
-    s->row.result = (int)gs.result;
-    s->row.reason = (int)gs.reason;
-    s->row.updated_ms = now_ms;
+    s->row.updated_ms = p->now_ms;
     struct people_clock c;
-    people_clock(s, now_ms, &c);
+    people_clock(s, p->now_ms, &c);
     int64_t deadline = c.running >= 0 ? c.deadline_ms : 0;
-    if (s->srv->store->ops->add_people_move(s->srv->store, s->row.id, s->n_moves, text,
-                                            s->row.result, s->row.reason, now_ms, deadline, err,
-                                            err_size) != 0) {
-        s->row = saved;
-        s->n_moves--;
-        s->n_stored = s->n_moves;
-        g->unmake_move(s->st, m);
+    if (s->srv->store->ops->add_people_move(s->srv->store, s->row.id, s->n_moves,
+                                            s->moves[s->n_moves - 1].text, s->row.result,
+                                            s->row.reason, p->now_ms, deadline, err, err_size) != 0)
         return -1;
-    }
     s->row.plies = s->n_moves;
     s->row.deadline_ms = deadline;
+    return 0;
+}
+
+/* After the commit: a finished rated game is rated, the offers lapse, and the flag's
+ * timer hears of the new deadline.  The move event then carries the clocks: no
+ * `update`. */
+static void people_move_committed(struct session *s, const struct move_policy *p)
+{
+    (void)p;
     if (s->row.rated && s->row.result != RESULT_ONGOING)
         people_rate(s->srv, s->row.id, &s->row.white_rating_after, &s->row.black_rating_after);
     s->row.draw_offer = s->row.takeback_offer = 0;
-    session_notify(s); /* the move event carries the clocks: no `update` */
-    return 0;
+    deadline_kick(s->srv, s->row.deadline_ms);
+}
+
+int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err_size)
+{
+    const struct move_policy people = {
+        .commit = commit_people_move, .committed = people_move_committed, .now_ms = now_ms};
+    return session_move(s, m, &people, err, err_size);
 }
 
 /* The row's ending as the store has it now (another writer ended the game first). */

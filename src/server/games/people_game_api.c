@@ -9,7 +9,6 @@
 #include "core/error.h"
 #include "server/common/api_util.h"
 #include "server/common/token.h"
-#include "server/games/clock.h"
 #include "server/games/people.h"
 #include "server/games/people_rating.h"
 #include "server/games/session.h"
@@ -67,8 +66,7 @@ static enum result win_for(int side)
     return side == SIDE_WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
 }
 
-static void op_move(struct server *srv, struct session *s, int side, json_t *body, int64_t now,
-                    struct api_response *r)
+static void op_move(struct session *s, int side, json_t *body, int64_t now, struct api_response *r)
 {
     json_t *jm = json_object_get(body, "move");
     char err[ERROR_TEXT_MAX];
@@ -90,7 +88,6 @@ static void op_move(struct server *srv, struct session *s, int side, json_t *bod
         api_set_error(r, 500, "your move could not be stored: %s", err);
         return;
     }
-    clock_kick(srv, s->row.deadline_ms);
     reply(s, side, NULL, r);
 }
 
@@ -339,7 +336,7 @@ static void game_op(struct server *srv, struct session *s, int side, const char 
         return;
     }
     if (!strcmp(op, "moves"))
-        op_move(srv, s, side, body, now, r);
+        op_move(s, side, body, now, r);
     else if (!strcmp(op, "resign")) {
         if (end_or_fail(s, win_for(1 - side), REASON_RESIGNATION, r) == 0)
             reply(s, side, NULL, r);

@@ -115,9 +115,10 @@ bool session_computer_to_move(const struct session *s)
 }
 
 /* Store the moves made since the last commit (s->n_stored .. s->n_moves) with the
- * game's result now, in one transaction; then they are news for the watchers. */
-static int store_moves(struct session *s, char *err, size_t err_size)
+ * game's result now, in one transaction (the computer's games' commit). */
+static int commit_moves(struct session *s, const struct move_policy *p, char *err, size_t err_size)
 {
+    (void)p;
     int count = s->n_moves - s->n_stored;
     if (count <= 0)
         return 0;
@@ -133,7 +134,6 @@ static int store_moves(struct session *s, char *err, size_t err_size)
     s->n_stored = s->n_moves;
     s->row.plies = s->n_moves;
     s->row.updated_ms = now;
-    session_notify(s);
     return 0;
 }
 
@@ -148,19 +148,27 @@ static void drop_unstored(struct session *s)
 
 int session_settle(struct session *s, char *err, size_t err_size)
 {
-    if (store_moves(s, err, err_size) == 0)
+    int waiting = s->n_moves - s->n_stored;
+    if (commit_moves(s, NULL, err, err_size) == 0) {
+        if (waiting > 0)
+            session_notify(s);
         return 0;
+    }
     drop_unstored(s);
     return -1;
 }
 
-int session_play(struct session *s, Move m, bool defer, char *err, size_t err_size)
+int session_move(struct session *s, Move m, const struct move_policy *p, char *err, size_t err_size)
 {
     const struct game *g = s->g;
     char text[MOVE_TEXT_MAX], display[MOVE_TEXT_MAX];
     g->move_text(s->st, m, text, sizeof text);
     game_move_display(g, s->st, m, display, sizeof display);
     g->make_move(s->st, m);
+    if (session_append(s, text, display) != 0) {
+        g->unmake_move(s->st, m);
+        return fail(err, err_size, "out of memory");
+    }
     struct game_status gs;
     g->status(s->st, &gs);
     /* A state holds max_plies moves, and the server may cap games sooner (the rule
@@ -168,32 +176,38 @@ int session_play(struct session *s, Move m, bool defer, char *err, size_t err_si
     int cap = g->max_plies;
     if (s->srv->cfg.max_plies > 0 && s->srv->cfg.max_plies < cap)
         cap = s->srv->cfg.max_plies;
-    if (gs.result == RESULT_ONGOING && (g->ply(s->st) >= g->max_plies || s->n_moves + 1 >= cap)) {
+    if (gs.result == RESULT_ONGOING && (g->ply(s->st) >= g->max_plies || s->n_moves >= cap)) {
         gs.result = RESULT_DRAW;
         gs.reason = REASON_ADJUDICATION;
     }
-    if (session_append(s, text, display) != 0) {
-        g->unmake_move(s->st, m);
-        return fail(err, err_size, "out of memory");
-    }
     /* A move the computer answers waits for the answer: both go in one commit. */
-    if (defer && s->n_moves == s->n_stored + 1 && gs.result == RESULT_ONGOING &&
+    if (p->defer && s->n_moves == s->n_stored + 1 && gs.result == RESULT_ONGOING &&
         (int)g->side_to_move(s->st) != s->row.human_side) {
         s->unstored_move = m;
         return 0;
     }
-    int result = s->row.result, reason = s->row.reason;
+    struct store_game saved = s->row;
+    int stored = s->n_stored;
     s->row.result = (int)gs.result;
     s->row.reason = (int)gs.reason;
-    if (store_moves(s, err, err_size) != 0) {
-        s->row.result = result;
-        s->row.reason = reason;
+    if (p->commit(s, p, err, err_size) != 0) {
+        s->row = saved;
+        s->n_stored = stored;
         s->n_moves--;
         g->unmake_move(s->st, m);
         drop_unstored(s);
         return -1;
     }
+    if (p->committed)
+        p->committed(s, p);
+    session_notify(s);
     return 0;
+}
+
+int session_play(struct session *s, Move m, bool defer, char *err, size_t err_size)
+{
+    const struct move_policy computer = {.commit = commit_moves, .defer = defer};
+    return session_move(s, m, &computer, err, err_size);
 }
 
 /* A fresh state at the game's start position with the first `n` moves made; with
@@ -271,11 +285,6 @@ int session_end(struct session *s, enum result r, int why, char *err, size_t err
 
 void session_notify(struct session *s)
 {
-    for (struct session_watch *w = s->watchers; w; w = w->next)
-        if (w->suspended) {
-            w->suspended = false;
-            w->wake(w);
-        }
     if (s->srv->hub) /* the event streams, which wait by the game's id */
         stream_hub_news(s->srv->hub, s->row.id);
 }

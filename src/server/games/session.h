@@ -27,17 +27,9 @@ struct move_rec {
     char display[MOVE_TEXT_MAX];
 };
 
-/* A reader of the game's moves (an event stream).  When it has read everything it
- * sets `suspended`; session_notify clears it and calls wake() on the next news. */
-struct session_watch {
-    bool suspended; /* it waits for news */
-    bool ping;      /* a keep-alive is due (set by the workers' ticker) */
-    void (*wake)(struct session_watch *w);
-    struct session_watch *next;
-};
-
 /* One game in memory: its row, its state rebuilt from the start and the moves, the
- * request waiting on the computer, and the event streams reading it. */
+ * request waiting on the computer.  The event streams read it by its id (the stream
+ * hub, stream_hub.h). */
 struct session {
     /* The cache's bookkeeping (cache.c), under the server's cache_mu (refs: see
      * cache_ref). */
@@ -63,7 +55,6 @@ struct session {
     int think_ply;                 /* the ply it was found at */
     struct session *commit_next;   /* the commit queue's link (workers.c), under jobs_mu */
     struct session_waiter *waiter; /* to answer when the computer has moved */
-    struct session_watch *watchers;
     /* A game between people (people.h): each stored move's time of receipt and the
      * count of changes other than moves (offers, clocks) the event streams follow (the
      * viewers are counted by the stream hub, stream_hub.h). */
@@ -81,11 +72,29 @@ void session_free(struct session *s);
 void session_status(const struct session *s, struct game_status *out);
 bool session_over(const struct session *s);
 bool session_computer_to_move(const struct session *s);
-/* Make a legal move, commit it, tell the watchers.  -1 (state unchanged) when the
- * store fails.  With `defer`, a move after which the computer is to move is made in
- * memory only: session_commit stores it with the reply (session_settle, when no reply
- * is coming, stores it alone).  A move waiting so is taken back too if the commit of
- * this one fails. */
+/* The one path of a move, for both kinds of game (session_move): its text, make it,
+ * the status (a game the server's cap makes too long is a draw), then the commit, and
+ * back out of everything when the store refuses; after the commit one step tells the
+ * policy (the clock, the rating) and then the event streams.  What differs by kind is
+ * the policy: the computer's games (session_play) commit the human's move with the
+ * computer's reply when `defer`; games between people (people_move) commit each move
+ * with its time of receipt and the deadline it sets. */
+struct move_policy {
+    /* Store the moves s->n_stored .. s->n_moves (s->row has the result they lead to);
+     * 0, or -1 with a message and nothing stored (session_move restores the rest). */
+    int (*commit)(struct session *s, const struct move_policy *p, char *err, size_t err_size);
+    /* After the commit, before the streams hear of it; NULL: nothing. */
+    void (*committed)(struct session *s, const struct move_policy *p);
+    bool defer;     /* a move the computer answers waits to be committed with the reply */
+    int64_t now_ms; /* the move's time of receipt (people.c) */
+};
+/* Make the legal move m along that path.  -1 (state unchanged) when the store fails;
+ * with `defer`, a move waiting for the reply is taken back too if this commit fails. */
+int session_move(struct session *s, Move m, const struct move_policy *p, char *err,
+                 size_t err_size);
+/* session_move with the computer's games' policy: with `defer`, a move after which the
+ * computer is to move is made in memory only: session_commit stores it with the reply
+ * (session_settle, when no reply is coming, stores it alone). */
 int session_play(struct session *s, Move m, bool defer, char *err, size_t err_size);
 /* Commit the move waiting for the computer's reply, if any; -1 (it is taken back)
  * when the store fails. */
@@ -107,7 +116,7 @@ void session_think(struct session *s, const atomic_int *stop);
 void session_commit(struct session *s);
 /* Append a move's texts to the game's list (people.c); -1 without memory. */
 int session_append(struct session *s, const char *text, const char *display);
-/* Wake the suspended watchers: there is news. */
+/* Tell the game's event streams (the stream hub) there is news. */
 void session_notify(struct session *s);
 /* The wall clock in milliseconds (the store's timestamps). */
 int64_t server_now_ms(void);

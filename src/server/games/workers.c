@@ -166,8 +166,6 @@ static void *worker_main(void *arg)
 static void ping_streams(struct session *s)
 {
     pthread_mutex_lock(&s->mu);
-    for (struct session_watch *w = s->watchers; w; w = w->next)
-        w->ping = true;
     session_notify(s);
     pthread_mutex_unlock(&s->mu);
 }

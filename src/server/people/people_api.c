@@ -305,22 +305,27 @@ static void refuse_accept(const struct store_challenge *c, const char *hash, int
 }
 
 /* Answer with the new game's state as `hash`'s side sees it, with `token`. */
-static void reply_new_game(struct server *srv, const char *game_id, const char *hash,
-                           const char *token, int status, struct api_response *r)
+static void reply_new_game(struct session *s, const char *hash, const char *token, int status,
+                           struct api_response *r)
 {
-    struct session *s;
-    char err[ERROR_TEXT_MAX];
-    int code = cache_get(srv, game_id, &s, err, sizeof err);
-    if (code) {
-        api_set_error(r, code, "%s", err);
-        return;
-    }
     pthread_mutex_lock(&s->mu);
     api_set_text(r, status, state_text_as(s, people_side(s, hash), token, NULL));
     pthread_mutex_unlock(&s->mu);
     cache_put(s);
 }
 
+/* Accepting writes the game as the challenge is taken, once (cache_create's step). */
+struct taking {
+    const char *challenge_id, *acceptor_hash;
+    int64_t now;
+};
+static int take_challenge(struct server *srv, const struct store_game *row, void *ctx, char *err,
+                          size_t err_size)
+{
+    const struct taking *t = ctx;
+    return srv->store->ops->accept_challenge(srv->store, t->challenge_id, t->acceptor_hash, row,
+                                             t->now, err, err_size);
+}
 static void handle_accept(struct server *srv, const struct api_request *req, const char *id,
                           struct api_response *r)
 {
@@ -356,18 +361,25 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
         api_set_error(r, 500, "%s", err);
         return;
     }
-    int rc = srv->store->ops->accept_challenge(srv->store, c.id, hash, &g, now, err, sizeof err);
-    if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+    const struct game *kind = game_find(g.game);
+    if (!kind) {
+        api_set_error(r, 500, "challenge %s is of an unknown game '%s'", c.id, g.game);
         return;
     }
-    if (rc > 0) { /* another accept came first: say why from the row as it is now */
+    struct taking take = {.challenge_id = c.id, .acceptor_hash = hash, .now = now};
+    struct session *s;
+    int rc, code = cache_create(srv, kind, &g, take_challenge, &take, &rc, &s, err, sizeof err);
+    if (code > 0 || (code < 0 && rc < 0)) {
+        api_set_error(r, code > 0 ? code : 500, "%s", err);
+        return;
+    }
+    if (code < 0) { /* another accept came first: say why from the row as it is now */
         if (load_challenge(srv, id, &c, r) == 0)
             refuse_accept(&c, hash, now, r);
         return;
     }
     challenge_news(srv, c.id);
-    reply_new_game(srv, g.id, hash, token, 200, r);
+    reply_new_game(s, hash, token, 200, r);
 }
 
 static void handle_cancel(struct server *srv, const struct api_request *req, const char *id,
