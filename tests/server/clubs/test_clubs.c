@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/server.h"
-#include "server_client.h"
 
 static struct server *cl_start(void)
 {

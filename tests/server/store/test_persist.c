@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/server.h"
-#include "server_client.h"
 #include "store/checkpoint.h"
 #include "store/store.h"
 

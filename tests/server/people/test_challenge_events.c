@@ -14,11 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/common/stream_hub.h"
 #include "server/server.h"
 #include "server/server_state.h"
-#include "server_client.h"
 
 #define CHALLENGE_BODY                                                                             \
     "{\"game\":\"chess\",\"clock\":{\"initial\":180,\"increment\":2},\"side\":\"white\","          \

@@ -12,9 +12,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/server.h"
-#include "server_client.h"
 
 /* Send a request without waiting for the answer: the socket. */
 static int send_nowait(int port, const char *method, const char *path, const char *token,

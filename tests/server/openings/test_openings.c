@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../harness.h"
+#include "../server_client.h"
 #include "engines/profile.h"
 #include "games/registry.h"
-#include "harness.h"
 #include "server/server.h"
-#include "server_client.h"
 
 #define BOOK "/usr/share/games/gnuchess/book.bin"
 #define NAMES "/usr/share/pgn-extract/eco.pgn"

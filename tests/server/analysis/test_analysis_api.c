@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../harness.h"
+#include "../server_client.h"
 #include "games/registry.h"
-#include "harness.h"
 #include "server/server.h"
-#include "server_client.h"
 
 #define MATE_IN_ONE "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/server.h"
-#include "server_client.h"
 
 static int64_t ct_challenge_ms; /* an invite link's life for the next ct_start (0: 7 days) */
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/server.h"
-#include "server_client.h"
 
 #define MATE1 "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
 #define MATE2 "8/1R6/1P3k2/4R2p/1P3PP1/2K5/3B4/8 w - - 0 57"

@@ -7,16 +7,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "book_file.h"
+#include "../../book_file.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "cli/cli.h"
 #include "engines/profile.h"
 #include "games/registry.h"
-#include "harness.h"
 #include "server/common/json_out.h"
 #include "server/common/ratelimit.h"
 #include "server/common/token.h"
 #include "server/server.h"
-#include "server_client.h"
 
 /* The tests' configuration: a free port, no web folder, a small cache. */
 static void test_config(struct server_config *cfg, const char *db, int per_minute, int think_ms)

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/server.h"
-#include "server_client.h"
 
 static struct server *start_tb(const char *db, int think_ms)
 {

@@ -12,9 +12,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/server.h"
-#include "server_client.h"
 
 static int connect_from(int port, int last)
 {

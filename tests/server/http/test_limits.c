@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../server_client.h"
 #include "server/server.h"
-#include "server_client.h"
 
 static void sleep_ms(int ms)
 {

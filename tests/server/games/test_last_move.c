@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../harness.h"
+#include "../server_client.h"
 #include "core/rng.h"
 #include "games/registry.h"
-#include "harness.h"
 #include "server/server.h"
-#include "server_client.h"
 
 static struct server *start_plain(void)
 {
