@@ -4,48 +4,11 @@
 #include <string.h>
 
 #include "../../harness.h"
-#include "../server_client.h"
+#include "../fixture.h"
 #include "server/common/json_out.h"
 #include "server/common/ratelimit.h"
 #include "server/common/token.h"
 #include "server/server.h"
-
-/* The tests' configuration: a free port, no web folder, a small cache. */
-static void test_config(struct server_config *cfg, const char *db, int per_minute, int think_ms)
-{
-    server_config_default(cfg);
-    cfg->port = 0;
-    cfg->db_path = db;
-    cfg->web_dir = NULL;
-    cfg->sync = STORE_SYNC_NORMAL;
-    cfg->http_threads = 2;
-    cfg->engine_workers = 2;
-    cfg->cache_games = 64;
-    cfg->new_games_per_minute = per_minute;
-    cfg->test_think_ms = think_ms;
-}
-
-static struct server *start_with(const struct server_config *cfg)
-{
-    char err[256];
-    struct server *srv = server_start(cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static struct server *start_server(const char *db, int per_minute, int think_ms)
-{
-    struct server_config cfg;
-    test_config(&cfg, db, per_minute, think_ms);
-    return start_with(&cfg);
-}
-
-static const char *jstr(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
 
 TEST(server_token_sha256)
 {
@@ -83,7 +46,11 @@ static int create_from(int port, const char *forwarded_for)
 TEST(server_rate_limit_ignores_forwarded_for_by_default)
 {
     /* Without --trust-proxy a client cannot dodge the limit by naming other addresses. */
-    struct server *srv = start_server(":memory:", 2, 0);
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.engine_workers = 2;
+    cfg.new_games_per_minute = 2;
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
@@ -100,9 +67,11 @@ TEST(server_rate_limit_behind_a_trusted_proxy)
     /* With --trust-proxy the limit keys on the last X-Forwarded-For address (the one
      * the proxy appended); what the client put before it changes nothing. */
     struct server_config cfg;
-    test_config(&cfg, ":memory:", 2, 0);
+    fx_config(&cfg);
+    cfg.engine_workers = 2;
+    cfg.new_games_per_minute = 2;
     cfg.trust_proxy = 1;
-    struct server *srv = start_with(&cfg);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
@@ -160,7 +129,7 @@ TEST(server_json_out_writes_valid_json)
     json_error_t e;
     json_t *v = text ? json_loads(text, JSON_REJECT_DUPLICATES, &e) : NULL;
     CHECK_MSG(v != NULL, "not JSON: %s", text ? text : "(null)");
-    CHECK_STR(jstr(v, "q"), "say \"hi\" \\ back?now? caf??");
+    CHECK_STR(fx_str(v, "q"), "say \"hi\" \\ back?now? caf??");
     CHECK_EQ_INT(json_integer_value(json_object_get(v, "n")), -42);
     json_t *list = json_object_get(v, "list");
     CHECK_EQ_INT(json_array_size(list), 103);

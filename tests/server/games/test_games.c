@@ -10,88 +10,27 @@
 
 #include "../../book_file.h"
 #include "../../harness.h"
-#include "../server_client.h"
+#include "../fixture.h"
 #include "engines/profile.h"
 #include "games/registry.h"
 #include "server/common/token.h"
 #include "server/server.h"
 
-/* The tests' configuration: a free port, no web folder, a small cache. */
+/* These tests' settings: the fixture's, with two engine workers. */
 static void test_config(struct server_config *cfg, const char *db, int per_minute, int think_ms)
 {
-    server_config_default(cfg);
-    cfg->port = 0;
+    fx_config(cfg);
     cfg->db_path = db;
-    cfg->web_dir = NULL;
-    cfg->sync = STORE_SYNC_NORMAL;
-    cfg->http_threads = 2;
     cfg->engine_workers = 2;
-    cfg->cache_games = 64;
     cfg->new_games_per_minute = per_minute;
     cfg->test_think_ms = think_ms;
-}
-
-static struct server *start_with(const struct server_config *cfg)
-{
-    char err[256];
-    struct server *srv = server_start(cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
 }
 
 static struct server *start_server(const char *db, int per_minute, int think_ms)
 {
     struct server_config cfg;
     test_config(&cfg, db, per_minute, think_ms);
-    return start_with(&cfg);
-}
-
-/* A new game; fills id and token; returns the state (caller decrefs) or NULL. */
-static json_t *new_game(int port, const char *game, const char *side, const char *position,
-                        char *id, char *token)
-{
-    char body[512];
-    if (position)
-        snprintf(body, sizeof body,
-                 "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\",\"position\":\"%s\"}", game, side,
-                 position);
-    else
-        snprintf(body, sizeof body, "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\"}", game, side);
-    json_t *j;
-    if (api_call(port, "POST", "/api/games", NULL, body, &j) != 201) {
-        json_decref(j);
-        return NULL;
-    }
-    snprintf(id, 40, "%s", json_string_value(json_object_get(j, "id")));
-    snprintf(token, 40, "%s", json_string_value(json_object_get(j, "token")));
-    return j;
-}
-
-static const char *jstr(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-/* The parts of a state that a rejected request must not change. */
-static char *fingerprint(json_t *state)
-{
-    json_t *f =
-        json_pack("{sOsOsOsO}", "position", json_object_get(state, "position"), "moves",
-                  json_object_get(state, "moves"), "status", json_object_get(state, "status"),
-                  "updated", json_object_get(state, "updated"));
-    char *s = json_dumps(f, JSON_SORT_KEYS | JSON_COMPACT);
-    json_decref(f);
-    return s;
-}
-
-static char *fingerprint_of(int port, const char *id)
-{
-    json_t *st = api_get_state(port, id);
-    char *f = st ? fingerprint(st) : strdup("(no state)");
-    json_decref(st);
-    return f;
+    return fx_start(&cfg);
 }
 
 static size_t games_count(void)
@@ -110,24 +49,24 @@ TEST(server_new_game_and_state)
         return;
     int port = server_port(srv);
     char id[40], token[40];
-    json_t *j = new_game(port, "egara", "white", NULL, id, token);
+    json_t *j = fx_new_game(port, "egara", "white", NULL, id, token);
     CHECK(j != NULL);
     if (j) {
         CHECK_EQ_INT(strlen(id), 32);
         CHECK(token_well_formed(token));
-        CHECK_STR(jstr(j, "game"), "egara-guti");
-        CHECK_STR(jstr(j, "human_side"), "white");
-        CHECK_STR(jstr(j, "side_to_move"), "white");
+        CHECK_STR(fx_str(j, "game"), "egara-guti");
+        CHECK_STR(fx_str(j, "human_side"), "white");
+        CHECK_STR(fx_str(j, "side_to_move"), "white");
         CHECK(json_array_size(json_object_get(j, "legal_moves")) == 3);
         json_t *lm = json_array_get(json_object_get(j, "legal_moves"), 0);
         CHECK(json_is_string(json_object_get(lm, "from")) &&
               json_is_array(json_object_get(lm, "captured")));
-        CHECK_STR(jstr(json_object_get(j, "status"), "result"), "ongoing");
+        CHECK_STR(fx_str(json_object_get(j, "status"), "result"), "ongoing");
         CHECK(json_is_string(json_object_get(j, "created")));
         CHECK_EQ_INT(json_array_size(json_object_get(j, "board")), 23);
         json_t *again = api_get_state(port, id);
         CHECK(again && !json_object_get(again, "token"));
-        CHECK_STR(jstr(again, "position"), jstr(j, "position"));
+        CHECK_STR(fx_str(again, "position"), fx_str(j, "position"));
         json_decref(again);
     }
     json_decref(j);
@@ -135,22 +74,22 @@ TEST(server_new_game_and_state)
     CHECK_EQ_INT(api_call(port, "GET", "/api/catalog", NULL, NULL, &cat), 200);
     json_t *eg = NULL;
     for (size_t i = 0; i < json_array_size(json_object_get(cat, "games")); i++)
-        if (!strcmp(jstr(json_array_get(json_object_get(cat, "games"), i), "name"), "egara-guti"))
+        if (!strcmp(fx_str(json_array_get(json_object_get(cat, "games"), i), "name"), "egara-guti"))
             eg = json_array_get(json_object_get(cat, "games"), i);
     CHECK_EQ_INT(json_array_size(json_object_get(cat, "games")), games_count());
-    CHECK_STR(jstr(json_object_get(eg, "layout"), "shape"), "graph");
+    CHECK_STR(fx_str(json_object_get(eg, "layout"), "shape"), "graph");
     CHECK_EQ_INT(json_array_size(json_object_get(json_object_get(eg, "layout"), "cells")), 23);
     CHECK_EQ_INT(json_array_size(json_object_get(json_object_get(eg, "layout"), "edges")), 40);
     json_decref(cat);
     /* Black: the computer (White) opens before the reply. */
-    j = new_game(port, "egara-guti", "black", NULL, id, token);
+    j = fx_new_game(port, "egara-guti", "black", NULL, id, token);
     CHECK(j && json_array_size(json_object_get(j, "moves")) == 1);
-    CHECK_STR(jstr(j, "side_to_move"), "black");
+    CHECK_STR(fx_str(j, "side_to_move"), "black");
     json_decref(j);
     /* A start position. */
-    j = new_game(port, "egara", "white", "1W3/3/3/1/3/3/1B3 w 0", id, token);
+    j = fx_new_game(port, "egara", "white", "1W3/3/3/1/3/3/1B3 w 0", id, token);
     CHECK(j != NULL);
-    CHECK_STR(jstr(j, "start_position"), "1W3/3/3/1/3/3/1B3 w 0");
+    CHECK_STR(fx_str(j, "start_position"), "1W3/3/3/1/3/3/1B3 w 0");
     json_decref(j);
     server_stop(srv);
 }
@@ -159,7 +98,7 @@ TEST(server_new_game_and_state)
 static int play_out(struct test_ctx *t__, int port, const char *game, const char *position)
 {
     char id[40], token[40];
-    json_t *st = new_game(port, game, "white", position, id, token);
+    json_t *st = fx_new_game(port, game, "white", position, id, token);
     CHECK_MSG(st != NULL, "cannot start %s", game);
     int requests = 0;
     while (st && !json_is_true(json_object_get(json_object_get(st, "status"), "over")) &&
@@ -170,7 +109,7 @@ static int play_out(struct test_ctx *t__, int port, const char *game, const char
             break;
         int before = (int)json_integer_value(json_object_get(st, "ply"));
         json_t *next;
-        int code = api_post_move(port, id, token, jstr(lm, "move"), &next);
+        int code = api_post_move(port, id, token, fx_str(lm, "move"), &next);
         CHECK_EQ_INT(code, 200);
         json_decref(st);
         st = next;
@@ -222,18 +161,13 @@ TEST(server_cache_evicts_and_reloads)
     /* 16 games fit in memory; 40 are played, so most are dropped and rebuilt from the
      * store (start position + moves) when they come back. */
     char dir[64], db[128];
-    test_tmpdir(dir, sizeof dir);
-    snprintf(db, sizeof db, "%s/cache.db", dir);
+    fx_tmpdb(dir, sizeof dir, db, sizeof db, "cache.db");
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
+    fx_config_defaults(&cfg);
     cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.sync = STORE_SYNC_NORMAL;
     cfg.cache_games = 16;
     cfg.new_games_per_minute = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
@@ -241,15 +175,15 @@ TEST(server_cache_evicts_and_reloads)
     char ids[N][40], tokens[N][40];
     char *prints[N];
     for (int i = 0; i < N; i++) {
-        json_t *st = new_game(port, "egara", i % 2 ? "black" : "white", NULL, ids[i], tokens[i]);
+        json_t *st = fx_new_game(port, "egara", i % 2 ? "black" : "white", NULL, ids[i], tokens[i]);
         json_t *lm = json_array_get(json_object_get(st, "legal_moves"), 0), *next = NULL;
-        CHECK_EQ_INT(api_post_move(port, ids[i], tokens[i], jstr(lm, "move"), &next), 200);
-        prints[i] = next ? fingerprint(next) : strdup("");
+        CHECK_EQ_INT(api_post_move(port, ids[i], tokens[i], fx_str(lm, "move"), &next), 200);
+        prints[i] = next ? fx_fingerprint(next) : strdup("");
         json_decref(next);
         json_decref(st);
     }
     for (int i = 0; i < N; i++) {
-        char *now = fingerprint_of(port, ids[i]);
+        char *now = fx_fingerprint_of(port, ids[i]);
         CHECK_STR(now, prints[i]);
         free(now);
         free(prints[i]);
@@ -261,29 +195,25 @@ TEST(server_cache_evicts_and_reloads)
 TEST(server_adjudicates_long_games)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
+    fx_config_defaults(&cfg);
     cfg.max_plies = 4;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
     char id[40], token[40];
-    json_t *st = new_game(port, "egara", "white", NULL, id, token);
+    json_t *st = fx_new_game(port, "egara", "white", NULL, id, token);
     for (int i = 0; st && i < 2; i++) {
         json_t *next = NULL;
         json_t *lm = json_array_get(json_object_get(st, "legal_moves"), 0);
-        CHECK_EQ_INT(api_post_move(port, id, token, jstr(lm, "move"), &next), 200);
+        CHECK_EQ_INT(api_post_move(port, id, token, fx_str(lm, "move"), &next), 200);
         json_decref(st);
         st = next;
     }
     json_t *status = json_object_get(st, "status");
     CHECK_EQ_INT(json_integer_value(json_object_get(st, "ply")), 4);
-    CHECK_STR(jstr(status, "result"), "draw");
-    CHECK_STR(jstr(status, "reason"), "adjudication");
+    CHECK_STR(fx_str(status, "result"), "draw");
+    CHECK_STR(fx_str(status, "reason"), "adjudication");
     json_decref(st);
     server_stop(srv);
 }
@@ -298,7 +228,8 @@ TEST(server_chess_claim_and_record)
     int port = server_port(srv);
     char id[40], token[40], path[128];
     /* Fifty moves without a capture or pawn move: White may claim. */
-    json_t *st = new_game(port, "chess", "white", "8/8/8/4k3/8/8/8/R3K3 w - - 100 80", id, token);
+    json_t *st =
+        fx_new_game(port, "chess", "white", "8/8/8/4k3/8/8/8/R3K3 w - - 100 80", id, token);
     CHECK(st != NULL);
     json_t *claims = json_object_get(st, "claims");
     CHECK(json_array_size(claims) == 1 &&
@@ -309,15 +240,15 @@ TEST(server_chess_claim_and_record)
     CHECK_EQ_INT(api_call(port, "POST", path, token, "{\"claim\":\"threefold\"}", &e), 409);
     json_decref(e);
     CHECK_EQ_INT(api_call(port, "POST", path, token, "{\"claim\":\"fifty-moves\"}", &e), 200);
-    CHECK_STR(jstr(json_object_get(e, "status"), "result"), "draw");
-    CHECK_STR(jstr(json_object_get(e, "status"), "reason"), "fifty-move-claim");
+    CHECK_STR(fx_str(json_object_get(e, "status"), "result"), "draw");
+    CHECK_STR(fx_str(json_object_get(e, "status"), "reason"), "fifty-move-claim");
     json_decref(e);
     /* A chess game's record is PGN with SAN. */
-    st = new_game(port, "chess", "white", NULL, id, token);
+    st = fx_new_game(port, "chess", "white", NULL, id, token);
     json_t *next = NULL;
     CHECK_EQ_INT(api_post_move(port, id, token, "e2e4", &next), 200);
-    CHECK_STR(jstr(json_array_get(json_object_get(next, "moves"), 0), "display"), "e4");
-    CHECK_STR(jstr(json_array_get(json_object_get(next, "moves"), 0), "san"), "e4");
+    CHECK_STR(fx_str(json_array_get(json_object_get(next, "moves"), 0), "display"), "e4");
+    CHECK_STR(fx_str(json_array_get(json_object_get(next, "moves"), 0), "san"), "e4");
     json_decref(next);
     json_decref(st);
     snprintf(path, sizeof path, "/api/games/%.40s/record", id);
@@ -327,7 +258,7 @@ TEST(server_chess_claim_and_record)
           !strstr(r.body, "[Variant"));
     http_reply_free(&r);
     /* From a FEN, the PGN numbers its moves from the FEN's move number. */
-    st = new_game(port, "chess", "white", "8/8/8/4k3/8/8/8/R3K3 w - - 0 80", id, token);
+    st = fx_new_game(port, "chess", "white", "8/8/8/4k3/8/8/8/R3K3 w - - 0 80", id, token);
     CHECK_EQ_INT(api_post_move(port, id, token, "a1a2", &next), 200);
     json_decref(next);
     json_decref(st);
@@ -339,13 +270,6 @@ TEST(server_chess_claim_and_record)
     server_stop(srv);
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 TEST(server_watchdog_ends_a_move_over_its_cap)
 {
     /* An engine with no limit of its own (it would search for ever) at level 8: only
@@ -353,14 +277,13 @@ TEST(server_watchdog_ends_a_move_over_its_cap)
      * soon after the cap, with a legal reply, stored: the game goes on, the same after
      * a restart. */
     char dir[64], db[128], id[40], token[40];
-    test_tmpdir(dir, sizeof dir);
-    snprintf(db, sizeof db, "%s/watchdog.db", dir);
+    fx_tmpdb(dir, sizeof dir, db, sizeof db, "watchdog.db");
     struct server_config cfg;
     test_config(&cfg, db, 0, 0);
     cfg.engine_workers = 1;
     cfg.move_time_ms = 150;
     cfg.test_uncapped_engine = 1;
-    struct server *srv = start_with(&cfg);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
@@ -368,21 +291,21 @@ TEST(server_watchdog_ends_a_move_over_its_cap)
     CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL,
                           "{\"game\":\"egara\",\"level\":8,\"side\":\"white\"}", &st),
                  201);
-    snprintf(id, sizeof id, "%s", jstr(st, "id"));
-    snprintf(token, sizeof token, "%s", jstr(st, "token"));
+    snprintf(id, sizeof id, "%s", fx_str(st, "id"));
+    snprintf(token, sizeof token, "%s", fx_str(st, "token"));
     json_decref(st);
     const char *mine[2] = {"d3-d4", NULL};
     for (int round = 0; round < 2; round++) {
         json_t *now = api_get_state(port, id);
         if (!mine[round] && now) /* the second move: any legal one */
-            mine[round] = jstr(json_array_get(json_object_get(now, "legal_moves"), 0), "move");
+            mine[round] = fx_str(json_array_get(json_object_get(now, "legal_moves"), 0), "move");
         char move[16];
         snprintf(move, sizeof move, "%s", mine[round] ? mine[round] : "?");
         json_decref(now);
         json_t *reply = NULL;
-        int64_t t0 = now_ms();
+        int64_t t0 = fx_now_ms();
         CHECK_EQ_INT(api_post_move(port, id, token, move, &reply), 200);
-        int64_t took = now_ms() - t0;
+        int64_t took = fx_now_ms() - t0;
         /* Not before the cap (nothing else stops this engine), and well before a
          * search without end: the cap, the watchdog's 50 ms grace and its 20 ms tick,
          * with room for a slow (sanitizer) build on a busy machine. */
@@ -391,19 +314,19 @@ TEST(server_watchdog_ends_a_move_over_its_cap)
         CHECK_EQ_INT(json_integer_value(json_object_get(reply, "ply")), 2 * (round + 1));
         CHECK(json_is_true(json_object_get(reply, "your_turn")) &&
               json_is_false(json_object_get(reply, "thinking")));
-        CHECK_STR(jstr(json_array_get(json_object_get(reply, "moves"), 2 * round), "move"), move);
+        CHECK_STR(fx_str(json_array_get(json_object_get(reply, "moves"), 2 * round), "move"), move);
         json_t *again = api_get_state(port, id);
-        CHECK(again && !strcmp(jstr(again, "position"), jstr(reply, "position")));
+        CHECK(again && !strcmp(fx_str(again, "position"), fx_str(reply, "position")));
         json_decref(again);
         json_decref(reply);
     }
     json_t *before = api_get_state(port, id);
     server_stop(srv);
-    srv = start_with(&cfg);
+    srv = fx_start(&cfg);
     json_t *after = srv ? api_get_state(server_port(srv), id) : NULL;
     CHECK(before && after);
     if (before && after) {
-        CHECK_STR(jstr(after, "position"), jstr(before, "position"));
+        CHECK_STR(fx_str(after, "position"), fx_str(before, "position"));
         CHECK_EQ_INT(json_integer_value(json_object_get(after, "ply")), 4);
     }
     json_decref(before);
@@ -426,13 +349,13 @@ TEST(server_chess_levels_open_from_the_book)
     struct server_config cfg;
     test_config(&cfg, ":memory:", 0, 0);
     cfg.book = book;
-    struct server *srv = book ? start_with(&cfg) : NULL;
+    struct server *srv = book ? fx_start(&cfg) : NULL;
     CHECK(srv != NULL);
     if (srv) {
         char id[40], token[40];
-        json_t *j = new_game(server_port(srv), "chess", "black", NULL, id, token);
+        json_t *j = fx_new_game(server_port(srv), "chess", "black", NULL, id, token);
         CHECK(j && json_array_size(json_object_get(j, "moves")) == 1);
-        CHECK_STR(jstr(json_array_get(json_object_get(j, "moves"), 0), "san"), "a3");
+        CHECK_STR(fx_str(json_array_get(json_object_get(j, "moves"), 0), "san"), "a3");
         json_decref(j);
         server_stop(srv);
     }

@@ -6,86 +6,8 @@
 #include <unistd.h>
 
 #include "../../harness.h"
-#include "../server_client.h"
+#include "../fixture.h"
 #include "server/server.h"
-
-/* The tests' configuration: a free port, no web folder, a small cache. */
-static void test_config(struct server_config *cfg, const char *db, int per_minute, int think_ms)
-{
-    server_config_default(cfg);
-    cfg->port = 0;
-    cfg->db_path = db;
-    cfg->web_dir = NULL;
-    cfg->sync = STORE_SYNC_NORMAL;
-    cfg->http_threads = 2;
-    cfg->engine_workers = 2;
-    cfg->cache_games = 64;
-    cfg->new_games_per_minute = per_minute;
-    cfg->test_think_ms = think_ms;
-}
-
-static struct server *start_with(const struct server_config *cfg)
-{
-    char err[256];
-    struct server *srv = server_start(cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static struct server *start_server(const char *db, int per_minute, int think_ms)
-{
-    struct server_config cfg;
-    test_config(&cfg, db, per_minute, think_ms);
-    return start_with(&cfg);
-}
-
-/* A new game; fills id and token; returns the state (caller decrefs) or NULL. */
-static json_t *new_game(int port, const char *game, const char *side, const char *position,
-                        char *id, char *token)
-{
-    char body[512];
-    if (position)
-        snprintf(body, sizeof body,
-                 "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\",\"position\":\"%s\"}", game, side,
-                 position);
-    else
-        snprintf(body, sizeof body, "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\"}", game, side);
-    json_t *j;
-    if (api_call(port, "POST", "/api/games", NULL, body, &j) != 201) {
-        json_decref(j);
-        return NULL;
-    }
-    snprintf(id, 40, "%s", json_string_value(json_object_get(j, "id")));
-    snprintf(token, 40, "%s", json_string_value(json_object_get(j, "token")));
-    return j;
-}
-
-static const char *jstr(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-/* The parts of a state that a rejected request must not change. */
-static char *fingerprint(json_t *state)
-{
-    json_t *f =
-        json_pack("{sOsOsOsO}", "position", json_object_get(state, "position"), "moves",
-                  json_object_get(state, "moves"), "status", json_object_get(state, "status"),
-                  "updated", json_object_get(state, "updated"));
-    char *s = json_dumps(f, JSON_SORT_KEYS | JSON_COMPACT);
-    json_decref(f);
-    return s;
-}
-
-static char *fingerprint_of(int port, const char *id)
-{
-    json_t *st = api_get_state(port, id);
-    char *f = st ? fingerprint(st) : strdup("(no state)");
-    json_decref(st);
-    return f;
-}
 
 struct move_job {
     int port;
@@ -104,15 +26,20 @@ static void *move_thread(void *arg)
 
 TEST(server_error_codes)
 {
-    struct server *srv = start_server(":memory:", 3, 300);
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.engine_workers = 2;
+    cfg.new_games_per_minute = 3;
+    cfg.test_think_ms = 300;
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
     char id[40], token[40], path[128];
-    json_t *j = new_game(port, "egara", "white", NULL, id, token), *e = NULL;
+    json_t *j = fx_new_game(port, "egara", "white", NULL, id, token), *e = NULL;
     CHECK(j != NULL);
     json_decref(j);
-    char *before = fingerprint_of(port, id);
+    char *before = fx_fingerprint_of(port, id);
     snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
 #define EXPECT(code, method, p, tok, body)                                                         \
     do {                                                                                           \
@@ -152,7 +79,7 @@ TEST(server_error_codes)
     /* 409: no claim here. */
     snprintf(path, sizeof path, "/api/games/%.40s/claim", id);
     EXPECT(409, "POST", path, token, NULL);
-    char *after = fingerprint_of(port, id);
+    char *after = fx_fingerprint_of(port, id);
     CHECK_STR(after, before);
     free(after);
     free(before);
@@ -170,7 +97,7 @@ TEST(server_error_codes)
     CHECK_EQ_INT(r.status, 413);
     http_reply_free(&r);
     free(body);
-    before = fingerprint_of(port, id);
+    before = fx_fingerprint_of(port, id);
     CHECK(strstr(before, "\"moves\":[]") != NULL);
 
     /* 409: not your turn while the computer thinks (300 ms here). */
@@ -188,8 +115,8 @@ TEST(server_error_codes)
     /* 409: the game is over (resigned). */
     snprintf(path, sizeof path, "/api/games/%.40s/resign", id);
     CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
-    CHECK_STR(jstr(json_object_get(e, "status"), "reason"), "resignation");
-    CHECK_STR(jstr(json_object_get(e, "status"), "result"), "black-wins");
+    CHECK_STR(fx_str(json_object_get(e, "status"), "reason"), "resignation");
+    CHECK_STR(fx_str(json_object_get(e, "status"), "result"), "black-wins");
     json_decref(e);
     EXPECT(409, "POST", path, token, NULL);
     snprintf(path, sizeof path, "/api/games/%.40s/moves", id);
@@ -197,8 +124,8 @@ TEST(server_error_codes)
     free(before);
 
     /* 429: the fourth new game within a minute from one address (limit 3). */
-    json_t *g2 = new_game(port, "egara", "white", NULL, id, token);
-    json_t *g3 = new_game(port, "egara", "white", NULL, id, token);
+    json_t *g2 = fx_new_game(port, "egara", "white", NULL, id, token);
+    json_t *g3 = fx_new_game(port, "egara", "white", NULL, id, token);
     CHECK(g2 && g3);
     json_decref(g2);
     json_decref(g3);
@@ -218,12 +145,9 @@ TEST(server_static_files)
     fputs("<!doctype html><title>hall</title>", f);
     fclose(f);
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
+    fx_config_defaults(&cfg);
     cfg.web_dir = dir;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
@@ -247,7 +171,7 @@ TEST(server_static_files)
     test_rmdir(dir);
     /* No web/ folder: a placeholder page says so. */
     cfg.web_dir = "/nonexistent-agora-web";
-    srv = server_start(&cfg, err, sizeof err);
+    srv = fx_start(&cfg);
     if (!srv)
         return;
     CHECK_EQ_INT(http_call(server_port(srv), "GET", "/", NULL, NULL, 0, NULL, &r), 0);
@@ -262,15 +186,10 @@ TEST(server_serves_the_installable_app)
     /* web/'s manifest as application/manifest+json, the worker as a script, the icons
      * as images, each with the security headers (the worker is 'self'). */
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
+    fx_config(&cfg);
     cfg.web_dir = "web";
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
-    cfg.new_games_per_minute = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    cfg.cache_games = 0; /* server_config_default's: from cache_mb */
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     static const struct {

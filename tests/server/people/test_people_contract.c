@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "../../harness.h"
-#include "../server_client.h"
+#include "../fixture.h"
 #include "server/server.h"
 
 static int64_t ct_challenge_ms; /* an invite link's life for the next ct_start (0: 7 days) */
@@ -17,41 +17,14 @@ static int64_t ct_challenge_ms; /* an invite link's life for the next ct_start (
 static struct server *ct_start(const char *db, const char *puzzles)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.puzzles_dir = puzzles;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
+    fx_config(&cfg);
     cfg.cache_games = 16;
-    cfg.new_games_per_minute = 0;
+    cfg.db_path = db;
+    cfg.puzzles_dir = puzzles;
     cfg.analysis_threads = 0;
     cfg.review_threads = 0;
     cfg.challenge_ms = ct_challenge_ms;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *ct_str(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-static long long ct_int(json_t *j, const char *key)
-{
-    return json_integer_value(json_object_get(j, key));
-}
-
-static int ct_post(int port, const char *game, const char *op, const char *token, const char *body)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/api/games/%.40s/%s", game, op);
-    return api_call(port, "POST", path, token, body, NULL);
+    return fx_start(&cfg);
 }
 
 TEST(server_contract_names_refuse_c1_controls)
@@ -95,13 +68,13 @@ TEST(server_contract_clock_increment_may_be_left_out)
                           "{\"game\":\"agon\",\"clock\":{\"initial\":60},\"name\":\"Ann\"}", &j),
                  201);
     char path[128];
-    snprintf(path, sizeof path, "/api/challenges/%s", ct_str(j, "id"));
+    snprintf(path, sizeof path, "/api/challenges/%s", fx_str(j, "id"));
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
     json_t *clock = json_object_get(j, "clock");
-    CHECK_EQ_INT(ct_int(clock, "initial"), 60);
+    CHECK_EQ_INT(fx_int(clock, "initial"), 60);
     CHECK(json_is_integer(json_object_get(clock, "increment")));
-    CHECK_EQ_INT(ct_int(clock, "increment"), 0);
+    CHECK_EQ_INT(fx_int(clock, "increment"), 0);
     json_decref(j);
     /* Left out is 0, but a wrong type is not: a 400. */
     CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL,
@@ -112,40 +85,13 @@ TEST(server_contract_clock_increment_may_be_left_out)
     server_stop(srv);
 }
 
-/* The next event named `want` on r (others skipped), its data parsed; NULL on timeout. */
-static json_t *ct_event(struct sse_reader *r, const char *want, int timeout_ms)
-{
-    char name[32];
-    char *data;
-    while ((data = sse_next(r, name, sizeof name, timeout_ms))) {
-        json_t *j = strcmp(name, want) ? NULL : json_loads(data, 0, NULL);
-        free(data);
-        if (j)
-            return j;
-    }
-    return NULL;
-}
-
 /* A game between people (white Ann, black Bob) of `clock` (JSON): its id and tokens. */
 static int ct_people_game(int port, const char *clock, char *game, char *ta, char *tb)
 {
-    char body[200], path[128];
+    char body[200];
     snprintf(body, sizeof body,
              "{\"game\":\"chess\",\"side\":\"white\",\"clock\":%s,\"name\":\"Ann\"}", clock);
-    json_t *j = NULL;
-    if (api_call(port, "POST", "/api/challenges", NULL, body, &j) != 201) {
-        json_decref(j);
-        return -1;
-    }
-    snprintf(path, sizeof path, "/api/challenges/%s/accept", ct_str(j, "id"));
-    snprintf(ta, 40, "%s", ct_str(j, "token"));
-    json_decref(j);
-    j = NULL;
-    int st = api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", &j);
-    snprintf(game, 40, "%s", ct_str(j, "id"));
-    snprintf(tb, 40, "%s", ct_str(j, "token"));
-    json_decref(j);
-    return st == 200 ? 0 : -1;
+    return fx_people_game(port, body, game, ta, tb);
 }
 
 /* Issue 17: "both clocks are in every state and event": the end and takeback events
@@ -161,17 +107,17 @@ TEST(server_contract_every_people_event_has_the_clock)
     struct sse_reader r;
     snprintf(path, sizeof path, "/api/games/%s/events", game);
     CHECK_EQ_INT(sse_get(&r, port, path, NULL), 200);
-    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}"), 200);
-    CHECK_EQ_INT(ct_post(port, game, "moves", tb, "{\"move\":\"e7e5\"}"), 200);
-    CHECK_EQ_INT(ct_post(port, game, "resign", ta, NULL), 200);
-    json_t *end = ct_event(&r, "end", 3000);
+    CHECK_EQ_INT(fx_game_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}", NULL), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "moves", tb, "{\"move\":\"e7e5\"}", NULL), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "resign", ta, NULL, NULL), 200);
+    json_t *end = fx_event(&r, "end", 3000);
     CHECK(end != NULL);
-    CHECK_STR(ct_str(end, "result"), "black-wins");
+    CHECK_STR(fx_str(end, "result"), "black-wins");
     json_t *clock = json_object_get(end, "clock");
     CHECK(json_is_object(clock));
     CHECK(json_is_null(json_object_get(clock, "running")));
-    CHECK(ct_int(clock, "white") > 0 && ct_int(clock, "white") <= 60000);
-    CHECK_EQ_INT(ct_int(clock, "black"), 60000);
+    CHECK(fx_int(clock, "white") > 0 && fx_int(clock, "white") <= 60000);
+    CHECK_EQ_INT(fx_int(clock, "black"), 60000);
     json_decref(end);
     sse_close(&r);
 
@@ -179,16 +125,16 @@ TEST(server_contract_every_people_event_has_the_clock)
     CHECK_EQ_INT(ct_people_game(port, "null", game, ta, tb), 0);
     snprintf(path, sizeof path, "/api/games/%s/events", game);
     CHECK_EQ_INT(sse_get(&r, port, path, NULL), 200);
-    CHECK_EQ_INT(ct_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}"), 200);
-    json_t *mv = ct_event(&r, "move", 3000);
+    CHECK_EQ_INT(fx_game_post(port, game, "moves", ta, "{\"move\":\"e2e4\"}", NULL), 200);
+    json_t *mv = fx_event(&r, "move", 3000);
     CHECK(mv && json_is_null(json_object_get(mv, "clock")));
     json_decref(mv);
-    CHECK_EQ_INT(ct_post(port, game, "takeback", ta, NULL), 200);
-    CHECK_EQ_INT(ct_post(port, game, "takeback", tb, "{\"answer\":\"accept\"}"), 200);
-    json_t *tk = ct_event(&r, "takeback", 3000);
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", ta, NULL, NULL), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", tb, "{\"answer\":\"accept\"}", NULL), 200);
+    json_t *tk = fx_event(&r, "takeback", 3000);
     CHECK(tk != NULL);
-    CHECK_EQ_INT(ct_int(tk, "ply"), 0);
-    CHECK_EQ_INT(ct_int(tk, "takebacks"), 1);
+    CHECK_EQ_INT(fx_int(tk, "ply"), 0);
+    CHECK_EQ_INT(fx_int(tk, "takebacks"), 1);
     CHECK(json_object_get(tk, "clock") && json_is_null(json_object_get(tk, "clock")));
     json_decref(tk);
     sse_close(&r);
@@ -210,16 +156,16 @@ TEST(server_contract_challenges_expire)
                           "{\"game\":\"egara-guti\",\"name\":\"Ann\"}", &j),
                  201);
     char id[40], tok[40], path[128];
-    snprintf(id, sizeof id, "%s", ct_str(j, "id"));
-    snprintf(tok, sizeof tok, "%s", ct_str(j, "token"));
+    snprintf(id, sizeof id, "%s", fx_str(j, "id"));
+    snprintf(tok, sizeof tok, "%s", fx_str(j, "token"));
     json_decref(j);
     snprintf(path, sizeof path, "/api/challenges/%s", id);
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
-    CHECK_STR(ct_str(j, "status"), "open");
+    CHECK_STR(fx_str(j, "status"), "open");
     json_decref(j);
     usleep(450 * 1000);
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
-    CHECK_STR(ct_str(j, "status"), "expired");
+    CHECK_STR(fx_str(j, "status"), "expired");
     CHECK(json_is_null(json_object_get(j, "game_id")));
     json_decref(j);
     snprintf(path, sizeof path, "/api/challenges/%s/accept", id);

@@ -7,43 +7,8 @@
 #include <unistd.h>
 
 #include "../../harness.h"
-#include "../server_client.h"
+#include "../fixture.h"
 #include "server/server.h"
-
-static int64_t ct_challenge_ms; /* an invite link's life for the next ct_start (0: 7 days) */
-
-static struct server *ct_start(const char *db, const char *puzzles)
-{
-    struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.puzzles_dir = puzzles;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
-    cfg.cache_games = 16;
-    cfg.new_games_per_minute = 0;
-    cfg.analysis_threads = 0;
-    cfg.review_threads = 0;
-    cfg.challenge_ms = ct_challenge_ms;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *ct_str(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-static long long ct_int(json_t *j, const char *key)
-{
-    return json_integer_value(json_object_get(j, key));
-}
 
 TEST(server_contract_next_puzzle_has_the_streak)
 {
@@ -58,7 +23,14 @@ TEST(server_contract_next_puzzle_has_the_streak)
                "- - 0 1\",\"moves\":[\"a1a8\"],\"themes\":[\"mate-in-1\"],\"rating\":900}\n");
     fclose(f);
     snprintf(path, sizeof path, "%s/a.db", dir);
-    struct server *srv = ct_start(path, dir);
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.cache_games = 16;
+    cfg.db_path = path;
+    cfg.puzzles_dir = dir;
+    cfg.analysis_threads = 0;
+    cfg.review_threads = 0;
+    struct server *srv = fx_start(&cfg);
     CHECK(srv != NULL);
     if (!srv) {
         test_rmdir(dir);
@@ -68,10 +40,10 @@ TEST(server_contract_next_puzzle_has_the_streak)
     json_t *j = NULL;
     CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", NULL, NULL, &j), 200);
     char tok[40];
-    snprintf(tok, sizeof tok, "%s", ct_str(j, "token"));
+    snprintf(tok, sizeof tok, "%s", fx_str(j, "token"));
     CHECK(json_is_integer(json_object_get(j, "streak")));
-    CHECK_EQ_INT(ct_int(j, "streak"), 0);
-    CHECK_EQ_INT(ct_int(json_object_get(j, "player"), "streak"), 0);
+    CHECK_EQ_INT(fx_int(j, "streak"), 0);
+    CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "streak"), 0);
     json_decref(j);
     CHECK_EQ_INT(
         api_call(port, "POST", "/api/puzzles/chess-m1/attempts", tok, "{\"moves\":[\"Ra8#\"]}", &j),
@@ -79,8 +51,8 @@ TEST(server_contract_next_puzzle_has_the_streak)
     CHECK(json_is_true(json_object_get(j, "solved")));
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", tok, NULL, &j), 200);
-    CHECK_EQ_INT(ct_int(j, "streak"), 1);
-    CHECK_EQ_INT(ct_int(json_object_get(j, "player"), "streak"), 1);
+    CHECK_EQ_INT(fx_int(j, "streak"), 1);
+    CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "streak"), 1);
     json_decref(j);
     server_stop(srv);
     test_rmdir(dir);
