@@ -34,7 +34,8 @@ LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lm -pthread
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
-TEST_SRC := $(sort $(wildcard tests/*.c))
+# Every .c under tests/ (the server's tests are in tests/server/, one folder a room).
+TEST_SRC := $(sort $(shell find tests -name '*.c'))
 
 REL_LIB_OBJ := $(LIB_SRC:%.c=build/rel/%.o)
 REL_CLI_OBJ := $(CLI_SRC:%.c=build/rel/%.o)

@@ -12,33 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* A connection to the server from 127.0.0.`last`, or -1. */
-static int connect_from(int port, int last)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    struct sockaddr_in src = {.sin_family = AF_INET};
-    src.sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)last);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&src, sizeof src) != 0 ||
-        connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
 
 /* Read a reply (its head only for an event stream) or until the connection's end, for at most
  * timeout_ms; the status, 0 when the connection ended without a reply, -1 on timeout.  What was
@@ -73,7 +49,7 @@ static int read_head(int fd, int timeout_ms, char *buf, size_t size)
 
 static int get_from(int port, int last, const char *path, char *buf, size_t size)
 {
-    int fd = connect_from(port, last);
+    int fd = fx_connect_from(port, last);
     if (fd < 0)
         return 0;
     char req[256];
@@ -87,24 +63,13 @@ static int get_from(int port, int last, const char *path, char *buf, size_t size
 static struct server *start_limited(int conns, int streams, int per_game, int header_ms)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
-    cfg.cache_games = 64;
-    cfg.new_games_per_minute = 0;
+    fx_config(&cfg);
     cfg.ping_ms = 600000; /* no ping ends a dropped stream in these tests */
     cfg.connections_per_address = conns;
     cfg.streams_per_address = streams;
     cfg.streams_per_game = per_game;
     cfg.header_ms = header_ms;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
+    return fx_start(&cfg);
 }
 
 static void new_game(int port, char *id, size_t size)
@@ -121,7 +86,7 @@ static int open_stream(struct test_ctx *t__, int port, int last, const char *id,
 {
     char req[256], buf[4096];
     *status = 0;
-    int fd = connect_from(port, last);
+    int fd = fx_connect_from(port, last);
     if (fd < 0)
         return -1;
     int n = snprintf(req, sizeof req,
@@ -143,7 +108,7 @@ TEST(server_caps_connections_per_address)
     int held[8];
     static char buf[1 << 17];
     for (int i = 0; i < 8; i++) {
-        held[i] = connect_from(port, 5);
+        held[i] = fx_connect_from(port, 5);
         const char req[] = "GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
         send(held[i], req, sizeof req - 1, MSG_NOSIGNAL);
         CHECK_EQ_INT(read_head(held[i], 3000, buf, sizeof buf), 200);
@@ -153,7 +118,7 @@ TEST(server_caps_connections_per_address)
     /* ... while another address is served at once. */
     CHECK_EQ_INT(get_from(port, 6, "/api/catalog", buf, sizeof buf), 200);
     close(held[0]);
-    sleep_ms(200);
+    fx_sleep_ms(200);
     CHECK_EQ_INT(get_from(port, 5, "/api/catalog", buf, sizeof buf), 200);
     for (int i = 1; i < 8; i++)
         close(held[i]);
@@ -200,7 +165,7 @@ TEST(server_cuts_slow_requests)
     int port = server_port(srv);
     static char buf[1 << 17];
     for (int kept_alive = 0; kept_alive < 2; kept_alive++) {
-        int fd = connect_from(port, 10);
+        int fd = fx_connect_from(port, 10);
         if (kept_alive) { /* one request answered (a short 404) on the connection first */
             const char req[] = "GET /api/games/none HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
             send(fd, req, sizeof req - 1, MSG_NOSIGNAL);
@@ -256,7 +221,7 @@ TEST(server_notices_gone_streams)
         close(c);
         if (status == 200)
             break;
-        sleep_ms(50);
+        fx_sleep_ms(50);
     }
     CHECK_MSG(tries < 20, "the dropped stream still held its place after 1 s");
     server_stop(srv);
@@ -268,16 +233,10 @@ TEST(server_notices_gone_streams)
 TEST(server_streams_do_not_pin_games)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
+    fx_config(&cfg);
     cfg.cache_games = 16;
-    cfg.new_games_per_minute = 0;
     cfg.ping_ms = 600000;
-    struct server *srv = server_start(&cfg, NULL, 0);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../harness.h"
+#include "../fixture.h"
 #include "engines/profile.h"
 #include "games/registry.h"
-#include "harness.h"
 #include "server/server.h"
-#include "server_client.h"
 
 #define BOOK "/usr/share/games/gnuchess/book.bin"
 #define NAMES "/usr/share/pgn-extract/eco.pgn"
@@ -20,19 +20,11 @@
 static struct server *start(const char *db, const struct engine_book *book)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
+    fx_config(&cfg);
+    cfg.new_games_per_minute = 30; /* server_config_default's */
     cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
-    cfg.cache_games = 64;
     cfg.book = book;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
+    return fx_start(&cfg);
 }
 
 static bool legal_has(json_t *pos, const char *move)

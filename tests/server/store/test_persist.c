@@ -14,35 +14,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
 #include "store/checkpoint.h"
 #include "store/store.h"
 
 static struct server *start_at(const char *db, int think_ms)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.http_threads = 2;
+    fx_config(&cfg);
     cfg.engine_workers = 2;
-    cfg.cache_games = 64;
-    cfg.new_games_per_minute = 0;
+    cfg.db_path = db;
     cfg.test_think_ms = think_ms;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *jstr(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
+    return fx_start(&cfg);
 }
 
 static json_t *create(int port, const char *side, const char *auth, char *id, char *token)
@@ -54,14 +39,9 @@ static json_t *create(int port, const char *side, const char *auth, char *id, ch
         json_decref(j);
         return NULL;
     }
-    snprintf(id, 40, "%s", jstr(j, "id"));
-    snprintf(token, 40, "%s", jstr(j, "token"));
+    snprintf(id, 40, "%s", fx_str(j, "id"));
+    snprintf(token, 40, "%s", fx_str(j, "token"));
     return j;
-}
-
-static const char *first_legal(json_t *st)
-{
-    return jstr(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
 }
 
 static bool over(json_t *st)
@@ -76,7 +56,7 @@ static bool moves_prefix(json_t *prefix, json_t *full)
     if (json_array_size(a) > json_array_size(b))
         return false;
     for (size_t i = 0; i < json_array_size(a); i++)
-        if (strcmp(jstr(json_array_get(a, i), "move"), jstr(json_array_get(b, i), "move")))
+        if (strcmp(fx_str(json_array_get(a, i), "move"), fx_str(json_array_get(b, i), "move")))
             return false;
     return true;
 }
@@ -98,7 +78,7 @@ TEST(server_restart_keeps_games)
     json_t *st = create(server_port(a), "white", NULL, id, token);
     for (int i = 0; st && i < 3 && !over(st); i++) {
         json_t *next;
-        CHECK_EQ_INT(api_post_move(server_port(a), id, token, first_legal(st), &next), 200);
+        CHECK_EQ_INT(api_post_move(server_port(a), id, token, fx_first_legal(st), &next), 200);
         json_decref(st);
         st = next;
     }
@@ -111,12 +91,12 @@ TEST(server_restart_keeps_games)
         json_t *again = api_get_state(server_port(b), id);
         CHECK(again != NULL);
         if (again) {
-            CHECK_STR(jstr(again, "position"), jstr(st, "position"));
+            CHECK_STR(fx_str(again, "position"), fx_str(st, "position"));
             CHECK(moves_prefix(st, again) && moves_prefix(again, st));
-            CHECK_STR(jstr(again, "updated"), jstr(st, "updated"));
+            CHECK_STR(fx_str(again, "updated"), fx_str(st, "updated"));
             json_t *next = NULL;
             if (!over(again))
-                CHECK_EQ_INT(api_post_move(server_port(b), id, token, first_legal(again), &next),
+                CHECK_EQ_INT(api_post_move(server_port(b), id, token, fx_first_legal(again), &next),
                              200);
             json_decref(next);
         }
@@ -143,7 +123,7 @@ static void *load_player(void *arg)
     g->acked = st ? json_incref(st) : NULL;
     while (st && !*g->stop && !over(st)) {
         json_t *next = NULL;
-        int code = api_post_move(g->port, g->id, g->token, first_legal(st), &next);
+        int code = api_post_move(g->port, g->id, g->token, fx_first_legal(st), &next);
         json_decref(st);
         st = code == 200 ? next : NULL;
         if (code == 200) {
@@ -199,7 +179,8 @@ TEST(server_kill9_loses_no_acknowledged_move)
             json_t *next = NULL;
             if (!over(now) && json_is_true(json_object_get(now, "your_turn")))
                 CHECK_EQ_INT(
-                    api_post_move(port, games[i].id, games[i].token, first_legal(now), &next), 200);
+                    api_post_move(port, games[i].id, games[i].token, fx_first_legal(now), &next),
+                    200);
             json_decref(next);
         }
         json_decref(now);
@@ -234,7 +215,7 @@ static void *race(void *arg)
         }
         json_t *next = NULL;
         int code = json_is_true(json_object_get(st, "your_turn"))
-                       ? api_post_move(r->port, r->id, r->token, first_legal(st), &next)
+                       ? api_post_move(r->port, r->id, r->token, fx_first_legal(st), &next)
                        : 0;
         if (code == 200 && r->ok < 256)
             r->ok_plies[r->ok++] = (int)json_integer_value(json_object_get(next, "ply"));
@@ -308,7 +289,7 @@ static void *delayed_move(void *arg)
     usleep(150 * 1000);
     json_t *st = api_get_state(r->port, r->id), *next = NULL;
     if (st)
-        r->ok = api_post_move(r->port, r->id, r->token, first_legal(st), &next);
+        r->ok = api_post_move(r->port, r->id, r->token, fx_first_legal(st), &next);
     json_decref(st);
     json_decref(next);
     return NULL;
@@ -419,7 +400,7 @@ TEST(server_history_and_draw_offer)
     /* The token only from the Authorization header: ?token= is refused, naming it. */
     snprintf(path, sizeof path, "/api/games?token=%s", token);
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &list), 400);
-    CHECK(strstr(jstr(list, "error"), "Authorization") != NULL);
+    CHECK(strstr(fx_str(list, "error"), "Authorization") != NULL);
     json_decref(list);
     CHECK_EQ_INT(api_call(port, "GET", path, token, NULL, &list), 400);
     json_decref(list);
@@ -435,8 +416,8 @@ TEST(server_history_and_draw_offer)
     snprintf(path, sizeof path, "/api/games/%.40s/draw", id1);
     json_t *d;
     CHECK_EQ_INT(api_call(port, "POST", path, token, "{}", &d), 200);
-    CHECK_STR(jstr(d, "draw"), "declined");
-    CHECK_STR(jstr(json_object_get(d, "status"), "result"), "ongoing");
+    CHECK_STR(fx_str(d, "draw"), "declined");
+    CHECK_STR(fx_str(json_object_get(d, "status"), "result"), "ongoing");
     json_decref(d);
     json_decref(a);
     json_decref(b);
@@ -446,13 +427,9 @@ TEST(server_history_and_draw_offer)
 TEST(server_stream_keepalive)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
+    fx_config_defaults(&cfg);
     cfg.ping_ms = 100;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     char id[40], token[40], req[256];
@@ -519,17 +496,12 @@ static int send_move_nowait(int port, const char *id, const char *token, const c
 TEST(server_full_cache_refuses_new_games)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
+    fx_config(&cfg);
+    cfg.http_threads = 8;
     cfg.cache_games = 16;
-    cfg.new_games_per_minute = 0;
-    cfg.engine_workers = 1;
     cfg.test_think_ms = 60000; /* the computer's moves wait until the server stops */
     cfg.queued_per_address = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
@@ -631,8 +603,8 @@ TEST(server_move_waits_for_the_reply_commit)
     CHECK(after != NULL);
     if (after) {
         CHECK_EQ_INT(json_integer_value(json_object_get(after, "ply")), 1);
-        CHECK_STR(jstr(json_array_get(json_object_get(after, "moves"), 0), "move"), "d3-d4");
-        CHECK_STR(jstr(json_object_get(after, "status"), "reason"), "resignation");
+        CHECK_STR(fx_str(json_array_get(json_object_get(after, "moves"), 0), "move"), "d3-d4");
+        CHECK_STR(fx_str(json_object_get(after, "status"), "reason"), "resignation");
     }
     json_decref(after);
     server_stop(srv);
@@ -763,7 +735,7 @@ TEST(server_failed_round_commit_changes_nothing)
                  SQLITE_OK);
     json_t *reply = NULL;
     CHECK_EQ_INT(api_post_move(port, id, token, "d3-d4", &reply), 500);
-    CHECK(reply && strstr(jstr(reply, "error"), "your move could not be stored"));
+    CHECK(reply && strstr(fx_str(reply, "error"), "your move could not be stored"));
     json_decref(reply);
     json_t *now = api_get_state(port, id);
     CHECK(now && json_integer_value(json_object_get(now, "ply")) == 0 &&

@@ -12,26 +12,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
-
-static int connect_from(int port, int last)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    struct sockaddr_in src = {.sin_family = AF_INET};
-    src.sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)last);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&src, sizeof src) != 0 ||
-        connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
 
 /* A new game's id, token and first legal move (Egara-guti, level 1, the human white). */
 static int new_game(int port, char *id, char *token, char *move)
@@ -52,7 +35,7 @@ static int new_game(int port, char *id, char *token, char *move)
 /* Send a move from 127.0.0.`last` without waiting for the answer: the socket. */
 static int send_move(int port, int last, const char *id, const char *token, const char *move)
 {
-    int fd = connect_from(port, last);
+    int fd = fx_connect_from(port, last);
     if (fd < 0)
         return -1;
     char body[128], req[512];
@@ -109,18 +92,11 @@ static void collect(struct test_ctx *t__, struct pollfd *p, struct tally *t, int
 TEST(server_shares_engine_time_between_addresses)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
+    fx_config(&cfg);
     cfg.http_threads = 4;
-    cfg.engine_workers = 1;
-    cfg.cache_games = 64;
-    cfg.new_games_per_minute = 0;
     cfg.test_think_ms = 300;
     cfg.queued_per_address = 6;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);

@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
 
 struct pp_opts {
     const char *db;
@@ -27,39 +27,13 @@ struct pp_opts {
 static struct server *pp_start(const struct pp_opts *o)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = o && o->db ? o->db : ":memory:";
-    cfg.web_dir = NULL;
+    fx_config(&cfg);
     cfg.http_threads = 4;
-    cfg.engine_workers = 1;
-    cfg.cache_games = 64;
-    cfg.new_games_per_minute = 0;
+    cfg.db_path = o && o->db ? o->db : ":memory:";
     cfg.seek_ms = o ? o->seek_ms : 0;
     cfg.abandon_ms = o ? o->abandon_ms : 0;
     cfg.ping_ms = 100; /* a closed stream is noticed at its next write */
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *pp_str(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-/* POST a challenge (or a seek); its id and the creator's token. */
-static int pp_challenge(int port, const char *path, const char *body, char *id, char *token)
-{
-    json_t *j = NULL;
-    int st = api_call(port, "POST", path, NULL, body, &j);
-    snprintf(id, 40, "%s", pp_str(j, "id"));
-    snprintf(token, 40, "%s", pp_str(j, "token"));
-    json_decref(j);
-    return st;
+    return fx_start(&cfg);
 }
 
 static int pp_accept(int port, const char *base, const char *id, const char *token,
@@ -71,9 +45,9 @@ static int pp_accept(int port, const char *base, const char *id, const char *tok
     json_t *j = NULL;
     int st = api_call(port, "POST", path, token, body, &j);
     if (game)
-        snprintf(game, 40, "%s", pp_str(j, "id"));
+        snprintf(game, 40, "%s", fx_str(j, "id"));
     if (my_token)
-        snprintf(my_token, 40, "%s", pp_str(j, "token"));
+        snprintf(my_token, 40, "%s", fx_str(j, "token"));
     json_decref(j);
     return st;
 }
@@ -81,22 +55,12 @@ static int pp_accept(int port, const char *base, const char *id, const char *tok
 /* A game of `clock` (JSON) between A (white) and B (black): ids and tokens. */
 static int pp_game(int port, const char *clock, char *game, char *ta, char *tb)
 {
-    char body[256], cid[40];
+    char body[256];
     snprintf(
         body, sizeof body,
         "{\"game\":\"chess\",\"clock\":%s,\"side\":\"white\",\"rated\":false,\"name\":\"Ann\"}",
         clock);
-    if (pp_challenge(port, "/api/challenges", body, cid, ta) != 201)
-        return -1;
-    return pp_accept(port, "/api/challenges", cid, NULL, "Bob", game, tb) == 200 ? 0 : -1;
-}
-
-static int pp_op(int port, const char *game, const char *op, const char *token, const char *body,
-                 json_t **out)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/api/games/%.40s/%s", game, op);
-    return api_call(port, "POST", path, token, body, out);
+    return fx_people_game(port, body, game, ta, tb);
 }
 
 static int pp_move(int port, const char *game, const char *token, const char *move)
@@ -121,22 +85,7 @@ static json_t *pp_state(int port, const char *game, const char *token)
 
 static const char *pp_reason(json_t *st)
 {
-    return pp_str(json_object_get(st, "status"), "reason");
-}
-
-/* The next event named `want` (others skipped), its data parsed; NULL on timeout. */
-static json_t *pp_event(struct sse_reader *r, const char *want, int timeout_ms)
-{
-    char name[32];
-    char *data;
-    while ((data = sse_next(r, name, sizeof name, timeout_ms))) {
-        bool hit = !strcmp(name, want);
-        json_t *j = hit ? json_loads(data, 0, NULL) : NULL;
-        free(data);
-        if (hit)
-            return j;
-    }
-    return NULL;
+    return fx_str(json_object_get(st, "status"), "reason");
 }
 
 TEST(server_people_challenge_contract)
@@ -146,10 +95,10 @@ TEST(server_people_challenge_contract)
         SKIP("no server");
     int port = server_port(srv);
     char cid[40], ta[40], game[40], tb[40];
-    CHECK_EQ_INT(pp_challenge(port, "/api/challenges",
-                              "{\"game\":\"chess\",\"clock\":{\"initial\":300,\"increment\":3},"
-                              "\"days\":null,\"side\":\"white\",\"rated\":true,\"name\":\"Ann\"}",
-                              cid, ta),
+    CHECK_EQ_INT(fx_create(port, "/api/challenges",
+                           "{\"game\":\"chess\",\"clock\":{\"initial\":300,\"increment\":3},"
+                           "\"days\":null,\"side\":\"white\",\"rated\":true,\"name\":\"Ann\"}",
+                           cid, ta),
                  201);
     CHECK_EQ_INT(strlen(cid), 32);
     CHECK_EQ_INT(strlen(ta), 32);
@@ -157,9 +106,9 @@ TEST(server_people_challenge_contract)
     snprintf(path, sizeof path, "/api/challenges/%s", cid);
     json_t *c = NULL;
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &c), 200);
-    CHECK_STR(pp_str(c, "status"), "open");
-    CHECK_STR(pp_str(c, "game"), "chess");
-    CHECK_STR(pp_str(c, "side"), "white");
+    CHECK_STR(fx_str(c, "status"), "open");
+    CHECK_STR(fx_str(c, "game"), "chess");
+    CHECK_STR(fx_str(c, "side"), "white");
     CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(c, "clock"), "initial")), 300);
     CHECK(json_is_null(json_object_get(c, "game_id")));
     json_decref(c);
@@ -171,28 +120,28 @@ TEST(server_people_challenge_contract)
     CHECK_EQ_INT(pp_accept(port, "/api/challenges", cid, NULL, "Cy", NULL, NULL), 409);
     c = NULL;
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &c), 200);
-    CHECK_STR(pp_str(c, "status"), "accepted");
-    CHECK_STR(pp_str(c, "game_id"), game);
+    CHECK_STR(fx_str(c, "status"), "accepted");
+    CHECK_STR(fx_str(c, "game_id"), game);
     json_decref(c);
 
     /* Each side with its own token; the other's, a stranger's or none: 403. */
     CHECK_EQ_INT(pp_move(port, game, NULL, "e2e4"), 403);
     CHECK_EQ_INT(pp_move(port, game, "0123456789abcdef0123456789abcdef", "e2e4"), 403);
     CHECK_EQ_INT(pp_move(port, game, tb, "e2e4"), 403); /* Bob is black: not his move */
-    CHECK_EQ_INT(pp_op(port, game, "resign", NULL, NULL, NULL), 403);
-    CHECK_EQ_INT(pp_op(port, game, "draw", tb, "{\"answer\":\"maybe\"}", NULL), 400);
+    CHECK_EQ_INT(fx_game_post(port, game, "resign", NULL, NULL, NULL), 403);
+    CHECK_EQ_INT(fx_game_post(port, game, "draw", tb, "{\"answer\":\"maybe\"}", NULL), 400);
     CHECK_EQ_INT(pp_move(port, game, ta, "e2e5"), 400);
 
     /* Both players' streams (seat keys) and a spectator's hear every move at once. */
     json_t *sa = pp_state(port, game, ta), *sb = pp_state(port, game, tb);
-    CHECK_STR(pp_str(sa, "you"), "white");
-    CHECK_STR(pp_str(sb, "you"), "black");
+    CHECK_STR(fx_str(sa, "you"), "white");
+    CHECK_STR(fx_str(sb, "you"), "black");
     CHECK(json_is_true(json_object_get(sa, "your_turn")));
     CHECK(json_is_false(json_object_get(sb, "your_turn")));
-    CHECK_STR(pp_str(json_object_get(json_object_get(sa, "players"), "black"), "name"), "Bob");
+    CHECK_STR(fx_str(json_object_get(json_object_get(sa, "players"), "black"), "name"), "Bob");
     char pa[200], pb[200], pw[200];
-    snprintf(pa, sizeof pa, "/api/games/%s/events?seat=%s", game, pp_str(sa, "seat"));
-    snprintf(pb, sizeof pb, "/api/games/%s/events?seat=%s", game, pp_str(sb, "seat"));
+    snprintf(pa, sizeof pa, "/api/games/%s/events?seat=%s", game, fx_str(sa, "seat"));
+    snprintf(pb, sizeof pb, "/api/games/%s/events?seat=%s", game, fx_str(sb, "seat"));
     snprintf(pw, sizeof pw, "/api/games/%s/events", game);
     json_decref(sa);
     json_decref(sb);
@@ -210,9 +159,9 @@ TEST(server_people_challenge_contract)
         CHECK_EQ_INT(pp_move(port, game, i % 2 ? tb : ta, line[i]), 200);
         struct sse_reader *rs[3] = {&ra, &rb, &rw};
         for (int k = 0; k < 3; k++) {
-            json_t *ev = pp_event(rs[k], "move", 3000);
+            json_t *ev = fx_event(rs[k], "move", 3000);
             CHECK_MSG(ev != NULL, "stream %d missed move %d", k, i + 1);
-            CHECK_STR(pp_str(ev, "move"), line[i]);
+            CHECK_STR(fx_str(ev, "move"), line[i]);
             CHECK(json_is_object(json_object_get(ev, "clock")));
             json_decref(ev);
         }
@@ -228,10 +177,10 @@ TEST(server_people_challenge_contract)
     CHECK_EQ_INT(json_integer_value(json_object_get(spect, "ply")), 4);
     json_decref(spect);
     /* Resign: the stream ends with the result. */
-    CHECK_EQ_INT(pp_op(port, game, "resign", tb, NULL, NULL), 200);
-    json_t *end = pp_event(&ra, "end", 3000);
+    CHECK_EQ_INT(fx_game_post(port, game, "resign", tb, NULL, NULL), 200);
+    json_t *end = fx_event(&ra, "end", 3000);
     CHECK(end != NULL);
-    CHECK_STR(pp_str(end, "result"), "white-wins");
+    CHECK_STR(fx_str(end, "result"), "white-wins");
     json_decref(end);
     CHECK_EQ_INT(pp_move(port, game, ta, "f1c4"), 409);
     sse_close(&ra);
@@ -268,7 +217,7 @@ TEST(server_people_bad_input_changes_nothing)
     };
     char id[40], tok[40];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CHECK_MSG(pp_challenge(port, "/api/seeks", bad[i], id, tok) == 400, "accepted: %s", bad[i]);
+        CHECK_MSG(fx_create(port, "/api/seeks", bad[i], id, tok) == 400, "accepted: %s", bad[i]);
     }
     json_t *seeks = NULL;
     CHECK_EQ_INT(api_call(port, "GET", "/api/seeks", NULL, NULL, &seeks), 200);
@@ -281,8 +230,7 @@ TEST(server_people_bad_input_changes_nothing)
     CHECK_EQ_INT(api_call(port, "DELETE", "/api/challenges", NULL, NULL, NULL), 405);
     /* A good one, then a bad accept (a bad name) leaves it open. */
     CHECK_EQ_INT(
-        pp_challenge(port, "/api/challenges", "{\"game\":\"egara\",\"name\":\"Ann\"}", id, tok),
-        201);
+        fx_create(port, "/api/challenges", "{\"game\":\"egara\",\"name\":\"Ann\"}", id, tok), 201);
     char path[128];
     snprintf(path, sizeof path, "/api/challenges/%s/accept", id);
     CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":7}", NULL), 400);
@@ -290,7 +238,7 @@ TEST(server_people_bad_input_changes_nothing)
     json_t *c = NULL;
     snprintf(path, sizeof path, "/api/challenges/%s", id);
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &c), 200);
-    CHECK_STR(pp_str(c, "status"), "open");
+    CHECK_STR(fx_str(c, "status"), "open");
     json_decref(c);
     /* Withdrawn by its creator only. */
     snprintf(path, sizeof path, "/api/challenges/%s/cancel", id);
@@ -315,7 +263,7 @@ TEST(server_people_flag_falls_with_nobody_connected)
     CHECK_EQ_INT(pp_move(port, game, tb, "e7e5"), 200);
     json_t *st = pp_state(port, game, ta);
     json_t *clk = json_object_get(st, "clock");
-    CHECK_STR(pp_str(clk, "running"), "white");
+    CHECK_STR(fx_str(clk, "running"), "white");
     CHECK(json_integer_value(json_object_get(clk, "white")) > 800);
     CHECK_EQ_INT(json_integer_value(json_object_get(clk, "black")), 1000);
     json_decref(st);
@@ -325,8 +273,8 @@ TEST(server_people_flag_falls_with_nobody_connected)
     json_t *list = NULL;
     CHECK_EQ_INT(api_call(port, "GET", "/api/games", tb, NULL, &list), 200);
     json_t *row = json_array_get(json_object_get(list, "games"), 0);
-    CHECK_STR(pp_str(json_object_get(row, "status"), "result"), "black-wins");
-    CHECK_STR(pp_str(json_object_get(row, "status"), "reason"), "time");
+    CHECK_STR(fx_str(json_object_get(row, "status"), "result"), "black-wins");
+    CHECK_STR(fx_str(json_object_get(row, "status"), "reason"), "time");
     json_decref(list);
     st = pp_state(port, game, NULL);
     CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(st, "clock"), "white")), 0);
@@ -355,7 +303,7 @@ TEST(server_people_restart_keeps_the_clocks)
     usleep(300 * 1000);
     CHECK_EQ_INT(pp_move(port, g2, ta2, "c2c4"), 200); /* white spent ~300 ms, gained 5 s */
     json_t *before = pp_state(port, g1, NULL);
-    const char *updated_before = pp_str(before, "updated");
+    const char *updated_before = fx_str(before, "updated");
     (void)updated_before;
     json_decref(before);
     server_stop(srv);
@@ -370,7 +318,7 @@ TEST(server_people_restart_keeps_the_clocks)
     port = server_port(srv);
     json_t *st = pp_state(port, g1, NULL);
     CHECK(st != NULL);
-    CHECK_STR(pp_str(json_object_get(st, "status"), "result"), "black-wins");
+    CHECK_STR(fx_str(json_object_get(st, "status"), "result"), "black-wins");
     CHECK_STR(pp_reason(st), "time");
     CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(st, "clock"), "white")), 0);
     json_decref(st);
@@ -381,7 +329,7 @@ TEST(server_people_restart_keeps_the_clocks)
     long long b = json_integer_value(json_object_get(clk, "black"));
     CHECK_MSG(w > 64000 && w <= 65000, "white %lld", w);
     CHECK_MSG(b < 57600 && b > 50000, "black %lld", b);
-    CHECK_STR(pp_str(clk, "running"), "black");
+    CHECK_STR(fx_str(clk, "running"), "black");
     json_decref(st);
     CHECK_EQ_INT(pp_move(port, g2, tb2, "e7e6"), 200);
     server_stop(srv);
@@ -411,10 +359,10 @@ TEST(server_people_seek_taken_exactly_once)
     int port = server_port(srv);
     for (int round = 0; round < 12; round++) {
         char id[40], tok[40];
-        CHECK_EQ_INT(pp_challenge(port, "/api/seeks",
-                                  "{\"game\":\"agon\",\"clock\":{\"initial\":180,\"increment\":2},"
-                                  "\"name\":\"Seeker\"}",
-                                  id, tok),
+        CHECK_EQ_INT(fx_create(port, "/api/seeks",
+                               "{\"game\":\"agon\",\"clock\":{\"initial\":180,\"increment\":2},"
+                               "\"name\":\"Seeker\"}",
+                               id, tok),
                      201);
         pthread_barrier_t go;
         pthread_barrier_init(&go, NULL, 2);
@@ -443,8 +391,8 @@ TEST(server_people_seeks_expire)
         SKIP("no server");
     int port = server_port(srv);
     char id[40], tok[40];
-    CHECK_EQ_INT(
-        pp_challenge(port, "/api/seeks", "{\"game\":\"chess\",\"name\":\"Early\"}", id, tok), 201);
+    CHECK_EQ_INT(fx_create(port, "/api/seeks", "{\"game\":\"chess\",\"name\":\"Early\"}", id, tok),
+                 201);
     json_t *seeks = NULL;
     CHECK_EQ_INT(api_call(port, "GET", "/api/seeks", NULL, NULL, &seeks), 200);
     CHECK_EQ_INT(json_array_size(json_object_get(seeks, "seeks")), 1);
@@ -458,7 +406,7 @@ TEST(server_people_seeks_expire)
     snprintf(path, sizeof path, "/api/challenges/%s", id);
     json_t *c = NULL;
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &c), 200);
-    CHECK_STR(pp_str(c, "status"), "expired");
+    CHECK_STR(fx_str(c, "status"), "expired");
     json_decref(c);
     CHECK_EQ_INT(pp_accept(port, "/api/seeks", id, NULL, "Late", NULL, NULL), 409);
     server_stop(srv);
@@ -476,74 +424,75 @@ TEST(server_people_offers_takeback_abort_rematch_abandon)
     /* Abort before both have moved. */
     CHECK_EQ_INT(pp_move(port, game, ta, "e2e4"), 200);
     json_t *j = NULL;
-    CHECK_EQ_INT(pp_op(port, game, "abort", tb, NULL, &j), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "abort", tb, NULL, &j), 200);
     CHECK_STR(pp_reason(j), "aborted");
     json_decref(j);
 
     CHECK_EQ_INT(pp_game(port, "null", game, ta, tb), 0);
     CHECK_EQ_INT(pp_move(port, game, ta, "e2e4"), 200);
     CHECK_EQ_INT(pp_move(port, game, tb, "e7e5"), 200);
-    CHECK_EQ_INT(pp_op(port, game, "abort", ta, NULL, NULL), 409);
+    CHECK_EQ_INT(fx_game_post(port, game, "abort", ta, NULL, NULL), 409);
     /* A draw offered, declined; offered again, accepted. */
-    CHECK_EQ_INT(pp_op(port, game, "draw", tb, "{\"answer\":\"accept\"}", NULL), 409);
+    CHECK_EQ_INT(fx_game_post(port, game, "draw", tb, "{\"answer\":\"accept\"}", NULL), 409);
     j = NULL;
-    CHECK_EQ_INT(pp_op(port, game, "draw", ta, NULL, &j), 200);
-    CHECK_STR(pp_str(json_object_get(j, "offers"), "draw"), "white");
+    CHECK_EQ_INT(fx_game_post(port, game, "draw", ta, NULL, &j), 200);
+    CHECK_STR(fx_str(json_object_get(j, "offers"), "draw"), "white");
     json_decref(j);
     j = NULL;
-    CHECK_EQ_INT(pp_op(port, game, "draw", tb, "{\"answer\":\"decline\"}", &j), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "draw", tb, "{\"answer\":\"decline\"}", &j), 200);
     CHECK(json_is_null(json_object_get(json_object_get(j, "offers"), "draw")));
     json_decref(j);
     /* A takeback asked by the last mover, declined, asked again, accepted. */
-    CHECK_EQ_INT(pp_op(port, game, "takeback", ta, NULL, NULL), 409); /* white is to move */
-    CHECK_EQ_INT(pp_op(port, game, "takeback", tb, NULL, NULL), 200);
-    CHECK_EQ_INT(pp_op(port, game, "takeback", tb, "{\"answer\":\"accept\"}", NULL), 409);
-    CHECK_EQ_INT(pp_op(port, game, "takeback", ta, "{\"answer\":\"decline\"}", NULL), 200);
-    CHECK_EQ_INT(pp_op(port, game, "takeback", tb, NULL, NULL), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", ta, NULL, NULL), 409); /* white is to move */
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", tb, NULL, NULL), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", tb, "{\"answer\":\"accept\"}", NULL), 409);
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", ta, "{\"answer\":\"decline\"}", NULL), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", tb, NULL, NULL), 200);
     j = NULL;
-    CHECK_EQ_INT(pp_op(port, game, "takeback", ta, "{\"answer\":\"accept\"}", &j), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", ta, "{\"answer\":\"accept\"}", &j), 200);
     CHECK_EQ_INT(json_integer_value(json_object_get(j, "ply")), 1);
-    CHECK_STR(pp_str(j, "side_to_move"), "black");
+    CHECK_STR(fx_str(j, "side_to_move"), "black");
     json_decref(j);
     CHECK_EQ_INT(pp_move(port, game, tb, "c7c5"), 200);
-    CHECK_EQ_INT(pp_op(port, game, "draw", tb, NULL, NULL), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "draw", tb, NULL, NULL), 200);
     j = NULL;
-    CHECK_EQ_INT(pp_op(port, game, "draw", ta, "{\"answer\":\"accept\"}", &j), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "draw", ta, "{\"answer\":\"accept\"}", &j), 200);
     CHECK_STR(pp_reason(j), "agreement");
     json_decref(j);
     /* Rematch: both ask; colours swapped. */
-    CHECK_EQ_INT(pp_op(port, game, "rematch", ta, NULL, NULL), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "rematch", ta, NULL, NULL), 200);
     j = NULL;
-    CHECK_EQ_INT(pp_op(port, game, "rematch", tb, NULL, &j), 200);
+    CHECK_EQ_INT(fx_game_post(port, game, "rematch", tb, NULL, &j), 200);
     char again[40];
-    snprintf(again, sizeof again, "%s", pp_str(j, "rematch_id"));
+    snprintf(again, sizeof again, "%s", fx_str(j, "rematch_id"));
     json_decref(j);
     CHECK_EQ_INT(strlen(again), 32);
     json_t *st = pp_state(port, again, tb);
-    CHECK_STR(pp_str(st, "you"), "white");
+    CHECK_STR(fx_str(st, "you"), "white");
     json_decref(st);
     /* Abandonment: white (Bob now) stays away; black may claim after 300 ms. */
     CHECK_EQ_INT(pp_move(port, again, tb, "d2d4"), 200);
     CHECK_EQ_INT(pp_move(port, again, ta, "d7d5"), 200);
-    CHECK_EQ_INT(pp_op(port, again, "claim-win", ta, NULL, NULL), 409);
+    CHECK_EQ_INT(fx_game_post(port, again, "claim-win", ta, NULL, NULL), 409);
     usleep(400 * 1000);
-    CHECK_EQ_INT(pp_op(port, again, "claim-win", tb, NULL, NULL), 409); /* his own move */
+    CHECK_EQ_INT(fx_game_post(port, again, "claim-win", tb, NULL, NULL), 409); /* his own move */
     j = NULL;
-    CHECK_EQ_INT(pp_op(port, again, "claim-win", ta, NULL, &j), 200);
+    CHECK_EQ_INT(fx_game_post(port, again, "claim-win", ta, NULL, &j), 200);
     CHECK_STR(pp_reason(j), "abandoned");
-    CHECK_STR(pp_str(json_object_get(j, "status"), "result"), "black-wins");
+    CHECK_STR(fx_str(json_object_get(j, "status"), "result"), "black-wins");
     json_decref(j);
     /* Takebacks are not for games on the clock; claim-win neither while it runs. */
     CHECK_EQ_INT(pp_game(port, "{\"initial\":60,\"increment\":0}", game, ta, tb), 0);
     CHECK_EQ_INT(pp_move(port, game, ta, "e2e4"), 200);
     CHECK_EQ_INT(pp_move(port, game, tb, "e7e5"), 200);
-    CHECK_EQ_INT(pp_op(port, game, "takeback", tb, NULL, NULL), 409);
+    CHECK_EQ_INT(fx_game_post(port, game, "takeback", tb, NULL, NULL), 409);
     usleep(400 * 1000);
-    CHECK_EQ_INT(pp_op(port, game, "claim-win", tb, NULL, NULL), 409);
+    CHECK_EQ_INT(fx_game_post(port, game, "claim-win", tb, NULL, NULL), 409);
     /* The computer's games refuse the people's operations. */
     json_t *cg = NULL;
     CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL, "{\"game\":\"egara\"}", &cg), 201);
-    CHECK_EQ_INT(pp_op(port, pp_str(cg, "id"), "abort", pp_str(cg, "token"), NULL, NULL), 409);
+    CHECK_EQ_INT(fx_game_post(port, fx_str(cg, "id"), "abort", fx_str(cg, "token"), NULL, NULL),
+                 409);
     json_decref(cg);
     server_stop(srv);
 }
@@ -558,20 +507,20 @@ TEST(server_people_ratings)
         SKIP("no server");
     int port = server_port(srv);
     char cid[40], ta[40], tb[40], game[40];
-    CHECK_EQ_INT(pp_challenge(port, "/api/challenges",
-                              "{\"game\":\"chess\",\"rated\":true,\"name\":\"Ann\"}", cid, ta),
+    CHECK_EQ_INT(fx_create(port, "/api/challenges",
+                           "{\"game\":\"chess\",\"rated\":true,\"name\":\"Ann\"}", cid, ta),
                  400);
     const char *blitz = "{\"game\":\"chess\",\"clock\":{\"initial\":180,\"increment\":2},"
                         "\"side\":\"white\",\"rated\":true,\"name\":\"Ann\"}";
-    CHECK_EQ_INT(pp_challenge(port, "/api/challenges", blitz, cid, ta), 201);
+    CHECK_EQ_INT(fx_create(port, "/api/challenges", blitz, cid, ta), 201);
     json_t *st = NULL;
     char path[160], body[96];
     snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
     snprintf(body, sizeof body, "{\"name\":\"Bob\"}");
     CHECK_EQ_INT(api_call(port, "POST", path, NULL, body, &st), 200);
-    snprintf(game, sizeof game, "%s", pp_str(st, "id"));
-    snprintf(tb, sizeof tb, "%s", pp_str(st, "token"));
-    CHECK_STR(pp_str(st, "rating_class"), "blitz");
+    snprintf(game, sizeof game, "%s", fx_str(st, "id"));
+    snprintf(tb, sizeof tb, "%s", fx_str(st, "token"));
+    CHECK_STR(fx_str(st, "rating_class"), "blitz");
     CHECK_EQ_INT(json_integer_value(json_object_get(
                      json_object_get(json_object_get(st, "players"), "white"), "rating")),
                  1500);
@@ -592,14 +541,14 @@ TEST(server_people_ratings)
     char c2[40], c3[40], t2[40], t3[40];
     json_t *c = NULL;
     CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", tb, blitz, &c), 201);
-    snprintf(c2, sizeof c2, "%s", pp_str(c, "id"));
-    snprintf(t2, sizeof t2, "%s", pp_str(c, "token"));
+    snprintf(c2, sizeof c2, "%s", fx_str(c, "id"));
+    snprintf(t2, sizeof t2, "%s", fx_str(c, "token"));
     CHECK_STR(t2, tb); /* a known visitor keeps their token */
     json_decref(c);
     c = NULL;
     CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", ta, blitz, &c), 201);
-    snprintf(c3, sizeof c3, "%s", pp_str(c, "id"));
-    snprintf(t3, sizeof t3, "%s", pp_str(c, "token"));
+    snprintf(c3, sizeof c3, "%s", fx_str(c, "id"));
+    snprintf(t3, sizeof t3, "%s", fx_str(c, "token"));
     json_decref(c);
     snprintf(path, sizeof path, "/api/challenges/%s", c2);
     c = NULL;
@@ -610,7 +559,7 @@ TEST(server_people_ratings)
     c = NULL;
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &c), 200);
     long long ann = json_integer_value(json_object_get(c, "rating"));
-    CHECK_STR(pp_str(c, "rating_class"), "blitz");
+    CHECK_STR(fx_str(c, "rating_class"), "blitz");
     json_decref(c);
     CHECK_MSG(bob > 1600 && ann < 1400 && bob + ann > 2990 && bob + ann < 3010,
               "Bob %lld, Ann %lld", bob, ann);
@@ -634,7 +583,7 @@ TEST(server_people_ratings)
     {
         json_t *elo = json_object_get(g, "level_elo");
         CHECK(json_array_size(elo) == 8);
-        if (!strcmp(pp_str(g, "name"), "chess"))
+        if (!strcmp(fx_str(g, "name"), "chess"))
             CHECK(json_integer_value(json_array_get(elo, 7)) > 2000);
     }
     json_decref(cat);
@@ -670,7 +619,7 @@ TEST(server_people_kill9_keeps_the_clocks)
     json_t *st = pp_state(port, g1, NULL);
     CHECK(st != NULL);
     CHECK_STR(pp_reason(st), "time");
-    CHECK_STR(pp_str(json_object_get(st, "status"), "result"), "black-wins");
+    CHECK_STR(fx_str(json_object_get(st, "status"), "result"), "black-wins");
     json_decref(st);
     st = pp_state(port, g2, b2);
     CHECK_EQ_INT(json_integer_value(json_object_get(st, "ply")), 3);
@@ -694,25 +643,25 @@ TEST(server_people_correspondence_clock)
         SKIP("no server");
     int port = server_port(srv);
     char cid[40], ta[40], game[40], tb[40];
-    CHECK_EQ_INT(pp_challenge(port, "/api/challenges",
-                              "{\"game\":\"egara\",\"days\":3,\"side\":\"white\","
-                              "\"rated\":true,\"name\":\"Ann\"}",
-                              cid, ta),
+    CHECK_EQ_INT(fx_create(port, "/api/challenges",
+                           "{\"game\":\"egara\",\"days\":3,\"side\":\"white\","
+                           "\"rated\":true,\"name\":\"Ann\"}",
+                           cid, ta),
                  201);
     CHECK_EQ_INT(pp_accept(port, "/api/challenges", cid, NULL, "Bob", game, tb), 200);
     json_t *st = pp_state(port, game, ta);
-    CHECK_STR(pp_str(st, "rating_class"), "correspondence");
-    const char *mv = pp_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
+    CHECK_STR(fx_str(st, "rating_class"), "correspondence");
+    const char *mv = fx_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
     CHECK_EQ_INT(pp_move(port, game, ta, mv), 200);
     json_decref(st);
     st = pp_state(port, game, tb);
-    mv = pp_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
+    mv = fx_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
     CHECK_EQ_INT(pp_move(port, game, tb, mv), 200);
     json_decref(st);
     st = pp_state(port, game, NULL);
     json_t *clk = json_object_get(st, "clock");
     CHECK_EQ_INT(json_integer_value(json_object_get(clk, "days")), 3);
-    CHECK_STR(pp_str(clk, "running"), "white");
+    CHECK_STR(fx_str(clk, "running"), "white");
     long long w = json_integer_value(json_object_get(clk, "white"));
     CHECK_MSG(w > 3 * 86400000LL - 5000 && w <= 3 * 86400000LL, "white %lld", w);
     CHECK_EQ_INT(json_integer_value(json_object_get(clk, "black")), 3 * 86400000LL);

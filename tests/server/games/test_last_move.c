@@ -7,34 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../harness.h"
+#include "../fixture.h"
 #include "core/rng.h"
 #include "games/registry.h"
-#include "harness.h"
 #include "server/server.h"
-#include "server_client.h"
 
 static struct server *start_plain(void)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
+    fx_config(&cfg);
     cfg.cache_games = 16;
-    cfg.new_games_per_minute = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *lm_str(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
+    return fx_start(&cfg);
 }
 
 static int has_string(json_t *arr, const char *s)
@@ -102,12 +86,12 @@ TEST(server_last_move_is_the_move_described)
             json_t *lm = json_object_get(j, "last_move");
             CHECK_MSG(json_is_object(lm), "%s ply %d: no last_move", g->name, ply);
             CHECK_EQ_INT((int)json_integer_value(json_object_get(lm, "ply")), ply);
-            CHECK_STR(lm_str(lm, "move"), text);
-            CHECK_STR(lm_str(lm, "side"), side);
-            CHECK_STR(lm_str(lm, "from"), d.from);
-            CHECK_STR(lm_str(lm, "to"), d.to);
-            CHECK_MSG(lm_str(lm, "piece")[0] == piece, "%s %s: piece %s, not %c", g->name, text,
-                      lm_str(lm, "piece"), piece);
+            CHECK_STR(fx_str(lm, "move"), text);
+            CHECK_STR(fx_str(lm, "side"), side);
+            CHECK_STR(fx_str(lm, "from"), d.from);
+            CHECK_STR(fx_str(lm, "to"), d.to);
+            CHECK_MSG(fx_str(lm, "piece")[0] == piece, "%s %s: piece %s, not %c", g->name, text,
+                      fx_str(lm, "piece"), piece);
             json_t *path = json_object_get(lm, "path"), *cap = json_object_get(lm, "captured");
             json_t *tk = json_object_get(lm, "taken");
             CHECK_EQ_INT((int)json_array_size(path), d.path_len);
@@ -147,8 +131,8 @@ TEST(server_last_move_tells_check_capture_promotion)
                           &j),
                  200);
     json_t *lm = json_object_get(j, "last_move");
-    CHECK_STR(lm_str(lm, "display"), "Qe5+");
-    CHECK_STR(lm_str(lm, "piece"), "q");
+    CHECK_STR(fx_str(lm, "display"), "Qe5+");
+    CHECK_STR(fx_str(lm, "piece"), "q");
     CHECK(has_string(json_object_get(lm, "flags"), "check"));
     CHECK(!has_string(json_object_get(lm, "flags"), "capture"));
     /* The legal moves carry the flag too: White's Be2 and Qe2 block, neither checks. */
@@ -162,7 +146,7 @@ TEST(server_last_move_tells_check_capture_promotion)
     lm = json_object_get(j, "last_move");
     CHECK(has_string(json_object_get(lm, "flags"), "capture"));
     CHECK_STR(json_string_value(json_array_get(json_object_get(lm, "taken"), 0)), "p");
-    CHECK_STR(lm_str(lm, "side"), "white");
+    CHECK_STR(fx_str(lm, "side"), "white");
     json_decref(j);
     /* A promotion that checks: the new piece's letter and both flags. */
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
@@ -171,7 +155,7 @@ TEST(server_last_move_tells_check_capture_promotion)
                           &j),
                  200);
     lm = json_object_get(j, "last_move");
-    CHECK_STR(lm_str(lm, "promotion"), "q");
+    CHECK_STR(fx_str(lm, "promotion"), "q");
     CHECK(has_string(json_object_get(lm, "flags"), "promotion"));
     CHECK(has_string(json_object_get(lm, "flags"), "check"));
     json_decref(j);
@@ -197,50 +181,12 @@ TEST(server_catalog_levels_are_rated)
             json_t *l = json_array_get(levels, k);
             CHECK_EQ_INT((int)json_integer_value(json_object_get(l, "level")), (int)k + 1);
             json_t *elo = json_object_get(l, "elo");
-            CHECK_MSG(json_is_integer(elo), "%s level %d has no rating", lm_str(g, "name"),
+            CHECK_MSG(json_is_integer(elo), "%s level %d has no rating", fx_str(g, "name"),
                       (int)k + 1);
             CHECK(json_integer_value(elo) > prev);
             prev = (long)json_integer_value(elo);
         }
     }
     json_decref(cat);
-    server_stop(srv);
-}
-
-TEST(server_serves_the_installable_app)
-{
-    /* web/'s manifest as application/manifest+json, the worker as a script, the icons
-     * as images, each with the security headers (the worker is 'self'). */
-    struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = "web";
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
-    cfg.new_games_per_minute = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        SKIP("no server");
-    static const struct {
-        const char *path, *type;
-    } files[] = {
-        {"/manifest.webmanifest", "application/manifest+json"},
-        {"/sw.js", "text/javascript"},
-        {"/offline-files.json", "application/json"},
-        {"/icons/icon.svg", "image/svg+xml"},
-        {"/icons/icon-192.png", "image/png"},
-    };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        struct http_reply r;
-        CHECK_EQ_INT(http_call(server_port(srv), "GET", files[i].path, NULL, NULL, 0, NULL, &r), 0);
-        CHECK_MSG(r.status == 200, "%s: %d", files[i].path, r.status);
-        char want[128];
-        snprintf(want, sizeof want, "Content-Type: %s", files[i].type);
-        CHECK_MSG(r.head && strstr(r.head, want), "%s:\n%s", files[i].path, r.head ? r.head : "");
-        CHECK(r.head && strstr(r.head, "Content-Security-Policy: default-src 'self'"));
-        http_reply_free(&r);
-    }
     server_stop(srv);
 }

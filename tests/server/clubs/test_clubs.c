@@ -8,33 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
-
-static struct server *cl_start(void)
-{
-    struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
-    cfg.cache_games = 32;
-    cfg.new_games_per_minute = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *cl_str(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
 
 /* The member id of `name` in a club's JSON, or "". */
 static const char *member_id(json_t *club, const char *name)
@@ -43,8 +19,8 @@ static const char *member_id(json_t *club, const char *name)
     size_t i;
     json_array_foreach(json_object_get(club, "members"), i, m)
     {
-        if (!strcmp(cl_str(m, "name"), name))
-            return cl_str(m, "id");
+        if (!strcmp(fx_str(m, "name"), name))
+            return fx_str(m, "id");
     }
     return "";
 }
@@ -57,14 +33,17 @@ static int join(int port, const char *club, const char *code, const char *name, 
     json_t *j = NULL;
     int st = api_call(port, "POST", path, NULL, body, &j);
     if (token)
-        snprintf(token, 40, "%s", cl_str(j, "token"));
+        snprintf(token, 40, "%s", fx_str(j, "token"));
     json_decref(j);
     return st;
 }
 
 TEST(server_clubs_create_join_play_leave)
 {
-    struct server *srv = cl_start();
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.cache_games = 32;
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
@@ -86,12 +65,12 @@ TEST(server_clubs_create_join_play_leave)
                           &club),
                  201);
     char id[40], code[40], ta[40], tb[40], tc[40], path[160];
-    snprintf(id, sizeof id, "%s", cl_str(club, "id"));
-    snprintf(code, sizeof code, "%s", cl_str(club, "invite"));
-    snprintf(ta, sizeof ta, "%s", cl_str(club, "token"));
-    CHECK_STR(cl_str(json_object_get(club, "you"), "role"), "creator");
+    snprintf(id, sizeof id, "%s", fx_str(club, "id"));
+    snprintf(code, sizeof code, "%s", fx_str(club, "invite"));
+    snprintf(ta, sizeof ta, "%s", fx_str(club, "token"));
+    CHECK_STR(fx_str(json_object_get(club, "you"), "role"), "creator");
     CHECK_STR(json_string_value(json_array_get(json_object_get(club, "languages"), 1)), "en");
-    CHECK(strstr(cl_str(club, "invite_url"), code) != NULL);
+    CHECK(strstr(fx_str(club, "invite_url"), code) != NULL);
     json_decref(club);
 
     CHECK_EQ_INT(join(port, id, "0123456789abcdef0123456789abcdef", "Bob", NULL), 403);
@@ -127,13 +106,13 @@ TEST(server_clubs_create_join_play_leave)
     json_t *c = NULL;
     CHECK_EQ_INT(api_call(port, "POST", path, tb, ch, &c), 201);
     char cid[40];
-    snprintf(cid, sizeof cid, "%s", cl_str(c, "id"));
+    snprintf(cid, sizeof cid, "%s", fx_str(c, "id"));
     json_decref(c);
     snprintf(path, sizeof path, "/api/clubs/%s", id);
     club = NULL;
     CHECK_EQ_INT(api_call(port, "GET", path, ta, NULL, &club), 200);
     CHECK_EQ_INT(json_array_size(json_object_get(club, "challenges")), 1);
-    CHECK_STR(cl_str(json_array_get(json_object_get(club, "challenges"), 0), "name"), "Bob");
+    CHECK_STR(fx_str(json_array_get(json_object_get(club, "challenges"), 0), "name"), "Bob");
     json_decref(club);
     json_t *seeks = NULL;
     CHECK_EQ_INT(api_call(port, "GET", "/api/seeks", NULL, NULL, &seeks), 200);
@@ -145,8 +124,8 @@ TEST(server_clubs_create_join_play_leave)
     json_t *st = NULL;
     CHECK_EQ_INT(api_call(port, "POST", path, ta, "{}", &st), 200);
     char game[40];
-    snprintf(game, sizeof game, "%s", cl_str(st, "id"));
-    CHECK_STR(cl_str(st, "you"), "white");
+    snprintf(game, sizeof game, "%s", fx_str(st, "id"));
+    CHECK_STR(fx_str(st, "you"), "white");
     json_decref(st);
     const char *line[] = {"f2f3", "e7e5", "g2g4", "d8h4"};
     for (int i = 0; i < 4; i++) {
@@ -157,13 +136,13 @@ TEST(server_clubs_create_join_play_leave)
     snprintf(path, sizeof path, "/api/clubs/%s", id);
     club = NULL;
     CHECK_EQ_INT(api_call(port, "GET", path, tb, NULL, &club), 200);
-    CHECK_STR(cl_str(json_object_get(club, "you"), "role"), "admin");
+    CHECK_STR(fx_str(json_object_get(club, "you"), "role"), "admin");
     json_t *games = json_object_get(club, "games");
     CHECK_EQ_INT(json_array_size(games), 1);
-    CHECK_STR(cl_str(json_array_get(games, 0), "result"), "black-wins");
+    CHECK_STR(fx_str(json_array_get(games, 0), "result"), "black-wins");
     json_t *res = json_array_get(json_object_get(club, "results"), 0);
     CHECK(res != NULL);
-    bool ann_first = !strcmp(cl_str(res, "a"), "Ann");
+    bool ann_first = !strcmp(fx_str(res, "a"), "Ann");
     CHECK_EQ_INT(json_integer_value(json_object_get(res, ann_first ? "b_wins" : "a_wins")), 1);
     CHECK_EQ_INT(json_integer_value(json_object_get(res, ann_first ? "a_wins" : "b_wins")), 0);
     CHECK_EQ_INT(json_array_size(json_object_get(club, "challenges")), 0);

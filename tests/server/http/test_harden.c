@@ -9,29 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
 #include "store/checkpoint.h"
 #include "store/store.h"
-
-static struct server *start_plain(const char *web_dir)
-{
-    struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = web_dir;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
-    cfg.cache_games = 64;
-    cfg.new_games_per_minute = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
 
 static const char new_game_body[] = "{\"game\":\"egara\",\"level\":1,\"side\":\"white\"}";
 
@@ -52,7 +34,7 @@ static int post_game(int port, const char *headers, int *json_error)
 
 TEST(server_refuses_cross_site_requests)
 {
-    struct server *srv = start_plain(NULL);
+    struct server *srv = fx_start(NULL);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv), jerr = 0;
@@ -134,7 +116,10 @@ TEST(server_security_headers_on_every_answer)
     write_file(path, "<!doctype html><title>hall</title>");
     snprintf(path, sizeof path, "%s/app.js", dir);
     write_file(path, "export {};\n");
-    struct server *srv = start_plain(dir);
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.web_dir = dir;
+    struct server *srv = fx_start(&cfg);
     if (!srv) {
         test_rmdir(dir);
         SKIP("no server");
@@ -174,7 +159,10 @@ TEST(server_static_files_stay_inside_web)
     linked = linked && symlink(outside, path) == 0;
     snprintf(path, sizeof path, "%s/again.html", dir);
     linked = linked && symlink("index.html", path) == 0;
-    struct server *srv = linked ? start_plain(dir) : NULL;
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.web_dir = dir;
+    struct server *srv = linked ? fx_start(&cfg) : NULL;
     if (srv) {
         int port = server_port(srv);
         const char *refused[] = {"/leak.txt", "/sub/secret.txt", "/again.html", "/./index.html"};
@@ -271,7 +259,7 @@ static double seconds_now(void)
  * at once (the body not waited for), a chunked one once it passes the limit. */
 TEST(server_refuses_a_large_body_at_once)
 {
-    struct server *srv = start_plain(NULL);
+    struct server *srv = fx_start(NULL);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);

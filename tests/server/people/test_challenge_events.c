@@ -14,11 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/common/stream_hub.h"
 #include "server/server.h"
 #include "server/server_state.h"
-#include "server_client.h"
 
 #define CHALLENGE_BODY                                                                             \
     "{\"game\":\"chess\",\"clock\":{\"initial\":180,\"increment\":2},\"side\":\"white\","          \
@@ -29,39 +29,14 @@
 static struct server *ce_start(int64_t challenge_ms, int streams_per_address, int ping_ms)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
+    fx_config(&cfg);
     cfg.http_threads = 4;
-    cfg.engine_workers = 1;
-    cfg.new_games_per_minute = 0;
+    cfg.cache_games = 0; /* server_config_default's: from cache_mb */
     cfg.challenge_ms = challenge_ms;
     cfg.ping_ms = ping_ms;
     if (streams_per_address)
         cfg.streams_per_address = streams_per_address;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *ce_str(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-/* POST `body` to `path`: the status, the answer's id and token. */
-static int ce_create(int port, const char *path, const char *body, char *id, char *token)
-{
-    json_t *j = NULL;
-    int st = api_call(port, "POST", path, NULL, body, &j);
-    snprintf(id, 40, "%s", ce_str(j, "id"));
-    snprintf(token, 40, "%s", ce_str(j, "token"));
-    json_decref(j);
-    return st;
+    return fx_start(&cfg);
 }
 
 static int ce_open(struct sse_reader *r, int port, const char *id)
@@ -69,20 +44,6 @@ static int ce_open(struct sse_reader *r, int port, const char *id)
     char path[128];
     snprintf(path, sizeof path, "/api/challenges/%.40s/events", id);
     return sse_get(r, port, path, NULL);
-}
-
-/* The next "challenge" event's data (parsed), NULL when none came in timeout_ms. */
-static json_t *ce_next(struct sse_reader *r, int timeout_ms)
-{
-    char name[32];
-    char *data;
-    while ((data = sse_next(r, name, sizeof name, timeout_ms))) {
-        json_t *j = !strcmp(name, "challenge") ? json_loads(data, 0, NULL) : NULL;
-        free(data);
-        if (j)
-            return j;
-    }
-    return NULL;
 }
 
 /* The server closed the stream within timeout_ms: what remains is comments, then EOF. */
@@ -112,47 +73,47 @@ TEST(server_challenge_events_tell_the_accept)
         SKIP("no server");
     int port = server_port(srv);
     char id[40], ta[40];
-    CHECK_EQ_INT(ce_create(port, "/api/challenges", CHALLENGE_BODY, id, ta), 201);
+    CHECK_EQ_INT(fx_create(port, "/api/challenges", CHALLENGE_BODY, id, ta), 201);
     struct sse_reader r;
     CHECK_EQ_INT(ce_open(&r, port, id), 200);
-    json_t *e = ce_next(&r, 5000); /* at once: open */
+    json_t *e = fx_event(&r, "challenge", 5000); /* at once: open */
     CHECK(e != NULL);
-    CHECK_STR(ce_str(e, "status"), "open");
-    CHECK_STR(ce_str(e, "id"), id);
+    CHECK_STR(fx_str(e, "status"), "open");
+    CHECK_STR(fx_str(e, "id"), id);
     CHECK(json_is_null(json_object_get(e, "game_id")));
     json_decref(e);
-    CHECK(ce_next(&r, 400) == NULL); /* nothing more while it is open (pings only) */
+    CHECK(fx_event(&r, "challenge", 400) == NULL); /* nothing more while it is open (pings only) */
     json_t *st = NULL;
     char path[128];
     snprintf(path, sizeof path, "/api/challenges/%s/accept", id);
     CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", &st), 200);
-    e = ce_next(&r, 5000);
+    e = fx_event(&r, "challenge", 5000);
     CHECK(e != NULL);
-    CHECK_STR(ce_str(e, "status"), "accepted");
-    CHECK_STR(ce_str(e, "game_id"), ce_str(st, "id"));
-    CHECK(strlen(ce_str(e, "game_id")) == 32);
+    CHECK_STR(fx_str(e, "status"), "accepted");
+    CHECK_STR(fx_str(e, "game_id"), fx_str(st, "id"));
+    CHECK(strlen(fx_str(e, "game_id")) == 32);
     json_decref(e);
     json_decref(st);
     CHECK(ce_closed(&r, 3000)); /* no longer open: the stream ends */
     sse_close(&r);
     /* Opened after the accept: the final status at once, then the end. */
     CHECK_EQ_INT(ce_open(&r, port, id), 200);
-    e = ce_next(&r, 5000);
-    CHECK_STR(ce_str(e, "status"), "accepted");
+    e = fx_event(&r, "challenge", 5000);
+    CHECK_STR(fx_str(e, "status"), "accepted");
     json_decref(e);
     CHECK(ce_closed(&r, 3000));
     sse_close(&r);
     /* A seek's stream tells its accept the same way. */
     char sid[40], ts[40];
-    CHECK_EQ_INT(ce_create(port, "/api/seeks", CHALLENGE_BODY, sid, ts), 201);
+    CHECK_EQ_INT(fx_create(port, "/api/seeks", CHALLENGE_BODY, sid, ts), 201);
     CHECK_EQ_INT(ce_open(&r, port, sid), 200);
-    e = ce_next(&r, 5000);
-    CHECK_STR(ce_str(e, "status"), "open");
+    e = fx_event(&r, "challenge", 5000);
+    CHECK_STR(fx_str(e, "status"), "open");
     json_decref(e);
     snprintf(path, sizeof path, "/api/seeks/%s/accept", sid);
     CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Cy\"}", NULL), 200);
-    e = ce_next(&r, 5000);
-    CHECK_STR(ce_str(e, "status"), "accepted");
+    e = fx_event(&r, "challenge", 5000);
+    CHECK_STR(fx_str(e, "status"), "accepted");
     json_decref(e);
     sse_close(&r);
     server_stop(srv);
@@ -165,30 +126,30 @@ TEST(server_challenge_events_cancel_expire_unknown)
         SKIP("no server");
     int port = server_port(srv);
     char id[40], ta[40], path[128];
-    CHECK_EQ_INT(ce_create(port, "/api/challenges", CHALLENGE_BODY, id, ta), 201);
+    CHECK_EQ_INT(fx_create(port, "/api/challenges", CHALLENGE_BODY, id, ta), 201);
     struct sse_reader r;
     CHECK_EQ_INT(ce_open(&r, port, id), 200);
-    json_t *e = ce_next(&r, 5000);
-    CHECK_STR(ce_str(e, "status"), "open");
+    json_t *e = fx_event(&r, "challenge", 5000);
+    CHECK_STR(fx_str(e, "status"), "open");
     json_decref(e);
     snprintf(path, sizeof path, "/api/challenges/%s/cancel", id);
     CHECK_EQ_INT(api_call(port, "POST", path, ta, "{}", NULL), 200);
-    e = ce_next(&r, 5000);
+    e = fx_event(&r, "challenge", 5000);
     CHECK(e != NULL);
-    CHECK_STR(ce_str(e, "status"), "cancelled");
+    CHECK_STR(fx_str(e, "status"), "cancelled");
     json_decref(e);
     CHECK(ce_closed(&r, 3000));
     sse_close(&r);
     /* Expiry (a 1.5 s life): nobody writes; the stream is due in the hub at that time
      * (no ping comes within the minute). */
-    CHECK_EQ_INT(ce_create(server_port(quick), "/api/challenges", CHALLENGE_BODY, id, ta), 201);
+    CHECK_EQ_INT(fx_create(server_port(quick), "/api/challenges", CHALLENGE_BODY, id, ta), 201);
     CHECK_EQ_INT(ce_open(&r, server_port(quick), id), 200);
-    e = ce_next(&r, 5000);
-    CHECK_STR(ce_str(e, "status"), "open");
+    e = fx_event(&r, "challenge", 5000);
+    CHECK_STR(fx_str(e, "status"), "open");
     json_decref(e);
-    e = ce_next(&r, 6000);
+    e = fx_event(&r, "challenge", 6000);
     CHECK(e != NULL);
-    CHECK_STR(ce_str(e, "status"), "expired");
+    CHECK_STR(fx_str(e, "status"), "expired");
     json_decref(e);
     CHECK(ce_closed(&r, 3000));
     sse_close(&r);
@@ -201,7 +162,7 @@ TEST(server_challenge_events_cancel_expire_unknown)
     CHECK_EQ_INT(api_call(port, "GET", "/api/challenges/0123456789abcdef0123456789abcdef/events",
                           NULL, NULL, &j),
                  404);
-    CHECK(strstr(ce_str(j, "error"), "no challenge") != NULL);
+    CHECK(strstr(fx_str(j, "error"), "no challenge") != NULL);
     json_decref(j);
     snprintf(path, sizeof path, "/api/challenges/%s/events", id);
     CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{}", NULL), 405);
@@ -217,8 +178,8 @@ TEST(server_challenge_events_share_the_address_cap)
         SKIP("no server");
     int port = server_port(srv);
     char id[40], ta[40], gid[40], tg[40];
-    CHECK_EQ_INT(ce_create(port, "/api/challenges", CHALLENGE_BODY, id, ta), 201);
-    CHECK_EQ_INT(ce_create(port, "/api/games", "{\"game\":\"egara\"}", gid, tg), 201);
+    CHECK_EQ_INT(fx_create(port, "/api/challenges", CHALLENGE_BODY, id, ta), 201);
+    CHECK_EQ_INT(fx_create(port, "/api/games", "{\"game\":\"egara\"}", gid, tg), 201);
     struct sse_reader r[4];
     char gpath[128];
     snprintf(gpath, sizeof gpath, "/api/games/%s/events", gid);
@@ -228,8 +189,8 @@ TEST(server_challenge_events_share_the_address_cap)
     CHECK_EQ_INT(ce_open(&r[3], port, id), 429);
     CHECK(strstr(r[3].buf, "event streams open already") != NULL);
     sse_close(&r[3]);
-    json_t *e = ce_next(&r[1], 5000);
-    CHECK_STR(ce_str(e, "status"), "open");
+    json_t *e = fx_event(&r[1], "challenge", 5000);
+    CHECK_STR(fx_str(e, "status"), "open");
     json_decref(e);
     CHECK_EQ_INT(stream_hub_count(srv->hub), 3);
     /* A client that hangs up is noticed (no write needed) and frees its place. */
@@ -245,10 +206,10 @@ TEST(server_challenge_events_share_the_address_cap)
     CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", NULL), 200);
     for (int i = 1; i <= 2; i++) {
         json_t *last = NULL;
-        while ((e = ce_next(&r[i], 5000)) && !strcmp(ce_str(e, "status"), "open"))
+        while ((e = fx_event(&r[i], "challenge", 5000)) && !strcmp(fx_str(e, "status"), "open"))
             json_decref(e);
         last = e;
-        CHECK_STR(ce_str(last, "status"), "accepted");
+        CHECK_STR(fx_str(last, "status"), "accepted");
         json_decref(last);
         sse_close(&r[i]);
     }
@@ -281,18 +242,6 @@ static pid_t ce_spawn(int port, const char *db, const char *const *extra)
     return pid;
 }
 
-static long long ce_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static long long ce_int(json_t *j, const char *key)
-{
-    return json_integer_value(json_object_get(j, key));
-}
-
 TEST(server_serve_flags_set_the_people_times)
 {
     if (access("./agora", X_OK) != 0)
@@ -307,29 +256,29 @@ TEST(server_serve_flags_set_the_people_times)
     pid_t pid = ce_spawn(port, db, extra);
     CHECK(pid > 0);
     json_t *j = NULL;
-    long long t0 = ce_now_ms();
+    long long t0 = fx_wall_ms();
     CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL, CHALLENGE_BODY, &j), 201);
-    long long left = ce_int(j, "expires") - t0;
+    long long left = fx_int(j, "expires") - t0;
     CHECK_MSG(left > 85000 && left <= 91000, "a challenge open %lld ms (--challenge-ms 90000)",
               left);
     json_decref(j);
-    t0 = ce_now_ms();
+    t0 = fx_wall_ms();
     CHECK_EQ_INT(api_call(port, "POST", "/api/seeks", NULL, CHALLENGE_BODY, &j), 201);
-    left = ce_int(j, "expires") - t0;
+    left = fx_int(j, "expires") - t0;
     CHECK_MSG(left > 2000 && left <= 5000, "a seek open %lld ms (--seek-ms 4000)", left);
     json_decref(j);
     /* Abandonment after 1 s: a game without a clock, both have moved, white away. */
     char cid[40], ta[40], path[160];
     CHECK_EQ_INT(
-        ce_create(port, "/api/challenges",
+        fx_create(port, "/api/challenges",
                   "{\"game\":\"chess\",\"clock\":null,\"side\":\"white\",\"name\":\"Ann\"}", cid,
                   ta),
         201);
     snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
     CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", &j), 200);
     char game[40], tb[40];
-    snprintf(game, sizeof game, "%s", ce_str(j, "id"));
-    snprintf(tb, sizeof tb, "%s", ce_str(j, "token"));
+    snprintf(game, sizeof game, "%s", fx_str(j, "id"));
+    snprintf(tb, sizeof tb, "%s", fx_str(j, "token"));
     json_decref(j);
     CHECK_EQ_INT(api_post_move(port, game, ta, "e2e4", NULL), 200);
     CHECK_EQ_INT(api_post_move(port, game, tb, "e7e5", NULL), 200);
@@ -337,7 +286,7 @@ TEST(server_serve_flags_set_the_people_times)
     CHECK_EQ_INT(api_call(port, "POST", path, tb, "{}", NULL), 409); /* not yet */
     usleep(1300 * 1000);
     CHECK_EQ_INT(api_call(port, "POST", path, tb, "{}", &j), 200);
-    CHECK_STR(ce_str(json_object_get(j, "status"), "reason"), "abandoned");
+    CHECK_STR(fx_str(json_object_get(j, "status"), "reason"), "abandoned");
     json_decref(j);
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);

@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../harness.h"
+#include "../fixture.h"
 #include "games/registry.h"
-#include "harness.h"
 #include "server/server.h"
-#include "server_client.h"
 
 #define MATE_IN_ONE "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 
@@ -19,14 +19,8 @@ static struct server *start_analysis_server_ms(const char *db, int per_client, i
                                                int64_t nodes_cap, int64_t analysis_ms)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
+    fx_config(&cfg);
     cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
-    cfg.cache_games = 64;
-    cfg.new_games_per_minute = 0;
     cfg.trust_proxy = 1; /* the tests choose client addresses by X-Forwarded-For */
     cfg.analysis_threads = 2;
     cfg.analysis_per_client = per_client;
@@ -34,30 +28,13 @@ static struct server *start_analysis_server_ms(const char *db, int per_client, i
     cfg.analysis_nodes_cap = nodes_cap;
     cfg.review_nodes = 3000;
     cfg.analysis_ms = analysis_ms;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
+    return fx_start(&cfg);
 }
 
 static struct server *start_analysis_server(const char *db, int per_client, int total,
                                             int64_t nodes_cap)
 {
     return start_analysis_server_ms(db, per_client, total, nodes_cap, 10000);
-}
-
-static const char *jstr(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-static int64_t now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 TEST(server_positions_are_the_games_positions)
@@ -85,13 +62,13 @@ TEST(server_positions_are_the_games_positions)
         g->move_text(st, moves[i], text, sizeof text);
         bool found = false;
         for (size_t k = 0; k < json_array_size(lm); k++)
-            found |= !strcmp(jstr(json_array_get(lm, k), "move"), text);
+            found |= !strcmp(fx_str(json_array_get(lm, k), "move"), text);
         CHECK_MSG(found, "legal move %s missing", text);
     }
     char pos[POSITION_TEXT_MAX];
     g->write_position(st, pos, sizeof pos);
-    CHECK_STR(jstr(j, "position"), pos);
-    CHECK_STR(jstr(j, "game"), "egara-guti");
+    CHECK_STR(fx_str(j, "position"), pos);
+    CHECK_STR(fx_str(j, "game"), "egara-guti");
     CHECK_EQ_INT((int)json_integer_value(json_object_get(j, "ply")), 1);
     CHECK_EQ_INT((int)json_array_size(json_object_get(j, "moves")), 1);
     CHECK_EQ_INT((int)json_array_size(json_object_get(j, "board")), 23);
@@ -105,15 +82,16 @@ TEST(server_positions_are_the_games_positions)
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
                           "{\"game\":\"egara\",\"moves\":[\"c3-d4\",\"zz-zz\"]}", &j),
                  400);
-    CHECK_MSG(strstr(jstr(j, "error"), "move 2 'zz-zz'") != NULL, "error: %s", jstr(j, "error"));
+    CHECK_MSG(strstr(fx_str(j, "error"), "move 2 'zz-zz'") != NULL, "error: %s",
+              fx_str(j, "error"));
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL, "{\"game\":", &j), 400);
-    CHECK(strstr(jstr(j, "error"), "malformed JSON") != NULL);
+    CHECK(strstr(fx_str(j, "error"), "malformed JSON") != NULL);
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
                           "{\"game\":\"egara\",\"position\":\"nonsense\"}", &j),
                  400);
-    CHECK(strstr(jstr(j, "error"), "bad \"position\"") != NULL);
+    CHECK(strstr(fx_str(j, "error"), "bad \"position\"") != NULL);
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL, "{\"game\":\"go\"}", &j), 400);
     json_decref(j);
@@ -139,18 +117,18 @@ TEST(server_positions_read_records)
                  200);
     json_t *mv = json_object_get(j, "moves");
     CHECK_EQ_INT((int)json_array_size(mv), 4);
-    CHECK_STR(jstr(json_array_get(mv, 3), "display"), "Nc6");
-    CHECK_STR(jstr(json_array_get(mv, 0), "move"), "e2e4");
+    CHECK_STR(fx_str(json_array_get(mv, 3), "display"), "Nc6");
+    CHECK_STR(fx_str(json_array_get(mv, 0), "move"), "e2e4");
     CHECK(json_is_null(json_object_get(j, "start_position")));
     CHECK_EQ_INT((int)json_integer_value(json_object_get(j, "ply")), 4);
     /* The whole tree: the main line, e5's variation c5 with its comment. */
     json_t *tree = json_object_get(j, "tree");
     CHECK_EQ_INT((int)json_array_size(tree), 4);
-    CHECK_STR(jstr(json_array_get(tree, 0), "comment"), "best");
+    CHECK_STR(fx_str(json_array_get(tree, 0), "comment"), "best");
     json_t *vars = json_object_get(json_array_get(tree, 1), "variations");
     CHECK_EQ_INT((int)json_array_size(vars), 1);
     CHECK_EQ_INT((int)json_array_size(json_array_get(vars, 0)), 2);
-    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 1), "display"), "Nf3");
+    CHECK_STR(fx_str(json_array_get(json_array_get(vars, 0), 1), "display"), "Nf3");
     json_decref(j);
     /* The other games' records name their game; a start of their own is kept. */
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
@@ -158,14 +136,14 @@ TEST(server_positions_read_records)
                           "[FEN \\\"5/3/3/B/W1W/3/5 w\\\"]\\n\\n1. c3xe5 *\"}",
                           &j),
                  200);
-    CHECK_STR(jstr(j, "game"), "egara-guti");
+    CHECK_STR(fx_str(j, "game"), "egara-guti");
     CHECK(json_is_string(json_object_get(j, "start_position")));
     CHECK_EQ_INT((int)json_array_size(json_object_get(j, "moves")), 1);
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
                           "{\"game\":\"chess\",\"record\":\"1. e4 e5 2. Ke3 *\"}", &j),
                  400);
-    CHECK_MSG(strstr(jstr(j, "error"), "Ke3") != NULL, "error: %s", jstr(j, "error"));
+    CHECK_MSG(strstr(fx_str(j, "error"), "Ke3") != NULL, "error: %s", fx_str(j, "error"));
     json_decref(j);
     /* A bad move inside a variation is a 400 naming it; the main line alone is fine. */
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
@@ -173,8 +151,8 @@ TEST(server_positions_read_records)
                           "(2. Ke3)) 2. Nf3 *\"}",
                           &j),
                  400);
-    CHECK_MSG(strstr(jstr(j, "error"), "move 2. Ke3 in a variation") != NULL, "error: %s",
-              jstr(j, "error"));
+    CHECK_MSG(strstr(fx_str(j, "error"), "move 2. Ke3 in a variation") != NULL, "error: %s",
+              fx_str(j, "error"));
     json_decref(j);
     CHECK_EQ_INT(
         api_call(port, "POST", "/api/positions", NULL, "{\"game\":\"chess\",\"record\":7}", &j),
@@ -203,27 +181,27 @@ TEST(server_positions_record_tree)
     json_t *tree = json_object_get(j, "tree");
     CHECK_EQ_INT((int)json_array_size(tree), 4);
     json_t *e4 = json_array_get(tree, 0), *e5 = json_array_get(tree, 1);
-    CHECK_STR(jstr(e4, "move"), "e2e4");
-    CHECK_STR(jstr(e4, "display"), "e4");
-    CHECK_STR(jstr(e4, "comment"), "good \xc3\xa9lan");
+    CHECK_STR(fx_str(e4, "move"), "e2e4");
+    CHECK_STR(fx_str(e4, "display"), "e4");
+    CHECK_STR(fx_str(e4, "comment"), "good \xc3\xa9lan");
     CHECK_EQ_INT((int)json_array_size(json_object_get(e4, "variations")), 0);
-    CHECK_STR(jstr(e5, "comment"), "");
+    CHECK_STR(fx_str(e5, "comment"), "");
     json_t *vars = json_object_get(e5, "variations");
     CHECK_EQ_INT((int)json_array_size(vars), 2);
     json_t *sicilian = json_array_get(vars, 0);
     CHECK_EQ_INT((int)json_array_size(sicilian), 3);
-    CHECK_STR(jstr(json_array_get(sicilian, 0), "move"), "c7c5");
-    CHECK_STR(jstr(json_array_get(sicilian, 0), "comment"), "Sicilian");
+    CHECK_STR(fx_str(json_array_get(sicilian, 0), "move"), "c7c5");
+    CHECK_STR(fx_str(json_array_get(sicilian, 0), "comment"), "Sicilian");
     json_t *nf3 = json_array_get(sicilian, 1);
-    CHECK_STR(jstr(nf3, "display"), "Nf3");
+    CHECK_STR(fx_str(nf3, "display"), "Nf3");
     json_t *inner = json_array_get(json_object_get(nf3, "variations"), 0);
     CHECK_EQ_INT((int)json_array_size(inner), 2);
-    CHECK_STR(jstr(json_array_get(inner, 0), "display"), "Nc3");
-    CHECK_STR(jstr(json_array_get(inner, 0), "comment"), "closed");
-    CHECK_STR(jstr(json_array_get(inner, 1), "move"), "b8c6");
-    CHECK_STR(jstr(json_array_get(sicilian, 2), "display"), "d6");
-    CHECK_STR(jstr(json_array_get(json_array_get(vars, 1), 0), "display"), "e6");
-    CHECK_STR(jstr(json_array_get(tree, 3), "display"), "Nc6");
+    CHECK_STR(fx_str(json_array_get(inner, 0), "display"), "Nc3");
+    CHECK_STR(fx_str(json_array_get(inner, 0), "comment"), "closed");
+    CHECK_STR(fx_str(json_array_get(inner, 1), "move"), "b8c6");
+    CHECK_STR(fx_str(json_array_get(sicilian, 2), "display"), "d6");
+    CHECK_STR(fx_str(json_array_get(json_array_get(vars, 1), 0), "display"), "e6");
+    CHECK_STR(fx_str(json_array_get(tree, 3), "display"), "Nc6");
     json_decref(j);
 
     /* Egara-guti and Agon: their move texts, a variation each. */
@@ -232,14 +210,14 @@ TEST(server_positions_record_tree)
                           "(1. d3-d4 {centre}) e5xc3 2. b2xd4 d5-e5 (2... f6-e5) *\"}",
                           &j),
                  200);
-    CHECK_STR(jstr(j, "game"), "egara-guti");
+    CHECK_STR(fx_str(j, "game"), "egara-guti");
     tree = json_object_get(j, "tree");
     CHECK_EQ_INT((int)json_array_size(tree), 4);
     vars = json_object_get(json_array_get(tree, 0), "variations");
-    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "move"), "d3-d4");
-    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "comment"), "centre");
+    CHECK_STR(fx_str(json_array_get(json_array_get(vars, 0), 0), "move"), "d3-d4");
+    CHECK_STR(fx_str(json_array_get(json_array_get(vars, 0), 0), "comment"), "centre");
     vars = json_object_get(json_array_get(tree, 3), "variations");
-    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "move"), "f6-e5");
+    CHECK_STR(fx_str(json_array_get(json_array_get(vars, 0), 0), "move"), "f6-e5");
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
                           "{\"game\":\"agon\",\"record\":\"1. a5-a4 (1. a5-a6 {or}) *\"}", &j),
@@ -247,14 +225,14 @@ TEST(server_positions_record_tree)
     tree = json_object_get(j, "tree");
     CHECK_EQ_INT((int)json_array_size(tree), 1);
     vars = json_object_get(json_array_get(tree, 0), "variations");
-    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "move"), "a5-a6");
-    CHECK_STR(jstr(json_array_get(json_array_get(vars, 0), 0), "comment"), "or");
+    CHECK_STR(fx_str(json_array_get(json_array_get(vars, 0), 0), "move"), "a5-a6");
+    CHECK_STR(fx_str(json_array_get(json_array_get(vars, 0), 0), "comment"), "or");
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "POST", "/api/positions", NULL,
                           "{\"game\":\"agon\",\"record\":\"1. a5-a4 (1. a5-a6 zz-top) *\"}", &j),
                  400);
-    CHECK_MSG(strstr(jstr(j, "error"), "move 1... zz-top in a variation") != NULL, "error: %s",
-              jstr(j, "error"));
+    CHECK_MSG(strstr(fx_str(j, "error"), "move 1... zz-top in a variation") != NULL, "error: %s",
+              fx_str(j, "error"));
     json_decref(j);
     /* A record without moves: an empty tree; a bare position: none. */
     CHECK_EQ_INT(
@@ -325,7 +303,7 @@ TEST(server_analysis_streams_lines_then_done)
     CHECK_EQ_INT(
         api_call(port, "POST", "/api/analysis", NULL, "{\"game\":\"chess\",\"multipv\":6}", &j),
         400);
-    CHECK(strstr(jstr(j, "error"), "multipv") != NULL);
+    CHECK(strstr(fx_str(j, "error"), "multipv") != NULL);
     json_decref(j);
     CHECK_EQ_INT(
         api_call(port, "POST", "/api/analysis", NULL, "{\"game\":\"chess\",\"nodes\":-5}", &j),
@@ -334,7 +312,7 @@ TEST(server_analysis_streams_lines_then_done)
     CHECK_EQ_INT(api_call(port, "POST", "/api/analysis", NULL,
                           "{\"game\":\"chess\",\"moves\":[\"e2e5\"]}", &j),
                  400);
-    CHECK(strstr(jstr(j, "error"), "move 1 'e2e5'") != NULL);
+    CHECK(strstr(fx_str(j, "error"), "move 1 'e2e5'") != NULL);
     json_decref(j);
     server_stop(srv);
 }
@@ -367,14 +345,14 @@ TEST(server_analysis_limits_and_early_close)
     json_t *j = NULL;
     CHECK_EQ_INT(api_call(port, "GET", "/api/catalog", NULL, NULL, &j), 200);
     json_decref(j);
-    int64_t t0 = now_ms();
+    int64_t t0 = fx_now_ms();
     sse_close(&a1);
     sse_close(&a2);
     sse_close(&b1);
     /* Freed once the searches see their streams gone (at their next line). */
     int status = 0;
     struct sse_reader again;
-    while (now_ms() - t0 < 8000) {
+    while (fx_now_ms() - t0 < 8000) {
         status = sse_post(&again, port, "/api/analysis", "{\"game\":\"egara\",\"nodes\":1000}",
                           "X-Forwarded-For: 10.0.0.1\r\n");
         if (status == 200)
@@ -384,7 +362,7 @@ TEST(server_analysis_limits_and_early_close)
     }
     CHECK_EQ_INT(status, 200);
     fprintf(stderr, "    analysis slots freed %lld ms after the clients closed\n",
-            (long long)(now_ms() - t0));
+            (long long)(fx_now_ms() - t0));
     int done = 0;
     for (char *d; (d = sse_next(&again, event, sizeof event, 20000)); free(d))
         done += !strcmp(event, "done");
@@ -402,7 +380,7 @@ TEST(server_analysis_ends_at_its_time_cap)
         SKIP("no server");
     int port = server_port(srv);
     struct sse_reader r;
-    int64_t t0 = now_ms();
+    int64_t t0 = fx_now_ms();
     CHECK_EQ_INT(sse_post(&r, port, "/api/analysis",
                           "{\"game\":\"egara\",\"multipv\":2,\"nodes\":200000000}", NULL),
                  200);
@@ -411,7 +389,7 @@ TEST(server_analysis_ends_at_its_time_cap)
     for (char *data; (data = sse_next(&r, event, sizeof event, 20000)); free(data))
         if (!strcmp(event, "done"))
             done = json_loads(data, 0, NULL);
-    int64_t took = now_ms() - t0;
+    int64_t took = fx_now_ms() - t0;
     CHECK(done != NULL);
     CHECK_MSG(took < 5000, "took %lld ms", (long long)took);
     json_t *ls = json_object_get(done, "lines");
@@ -426,11 +404,11 @@ TEST(server_analysis_ends_at_its_time_cap)
 /* Poll `path` until its review is done (or timeout_ms); the body, or NULL. */
 static json_t *wait_review(int port, const char *path, int timeout_ms)
 {
-    int64_t t0 = now_ms();
-    while (now_ms() - t0 < timeout_ms) {
+    int64_t t0 = fx_now_ms();
+    while (fx_now_ms() - t0 < timeout_ms) {
         json_t *j = NULL;
         if (api_call(port, "GET", path, NULL, NULL, &j) == 200 &&
-            !strcmp(jstr(j, "status"), "done"))
+            !strcmp(fx_str(j, "status"), "done"))
             return j;
         json_decref(j);
         usleep(50 * 1000);
@@ -451,12 +429,12 @@ TEST(server_review_of_a_game_is_stored)
     CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL,
                           "{\"game\":\"egara\",\"level\":1,\"side\":\"white\"}", &j),
                  201);
-    snprintf(id, sizeof id, "%s", jstr(j, "id"));
-    snprintf(token, sizeof token, "%s", jstr(j, "token"));
+    snprintf(id, sizeof id, "%s", fx_str(j, "id"));
+    snprintf(token, sizeof token, "%s", fx_str(j, "token"));
     json_decref(j);
     for (int k = 0; k < 2; k++) {
         json_t *s = api_get_state(port, id);
-        const char *mv = jstr(json_array_get(json_object_get(s, "legal_moves"), 0), "move");
+        const char *mv = fx_str(json_array_get(json_object_get(s, "legal_moves"), 0), "move");
         char m[32];
         snprintf(m, sizeof m, "%s", mv);
         json_decref(s);
@@ -464,10 +442,10 @@ TEST(server_review_of_a_game_is_stored)
     }
     snprintf(path, sizeof path, "/api/games/%s/review", id);
     CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
-    CHECK_STR(jstr(j, "status"), "none");
+    CHECK_STR(fx_str(j, "status"), "none");
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "POST", path, NULL, NULL, &j), 202);
-    CHECK_STR(jstr(j, "status"), "running");
+    CHECK_STR(fx_str(j, "status"), "running");
     CHECK_EQ_INT((int)json_integer_value(json_object_get(j, "total")), 5);
     json_decref(j);
     /* A second POST while it runs answers the running one (202) or, done, the review. */
@@ -480,7 +458,7 @@ TEST(server_review_of_a_game_is_stored)
     CHECK_EQ_INT((int)json_array_size(plies), 4);
     static const char *const classes[] = {"best", "good", "inaccuracy", "mistake", "blunder"};
     for (size_t i = 0; i < json_array_size(plies); i++) {
-        const char *c = jstr(json_array_get(plies, i), "class");
+        const char *c = fx_str(json_array_get(plies, i), "class");
         bool known = false;
         for (int k = 0; k < 5; k++)
             known |= !strcmp(c, classes[k]);
@@ -499,10 +477,10 @@ TEST(server_review_of_a_game_is_stored)
     CHECK(srv != NULL);
     if (srv) {
         port = server_port(srv);
-        int64_t t0 = now_ms();
+        int64_t t0 = fx_now_ms();
         CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
-        int64_t took = now_ms() - t0;
-        CHECK_STR(jstr(j, "status"), "done");
+        int64_t took = fx_now_ms() - t0;
+        CHECK_STR(fx_str(j, "status"), "done");
         char *second = json_dumps(j, JSON_SORT_KEYS);
         CHECK(first && second && !strcmp(first, second));
         CHECK_MSG(took < 2000, "took %lld ms", (long long)took);
@@ -530,7 +508,7 @@ TEST(server_review_of_an_imported_record)
                           "Qxf9# 1-0\"}",
                           &j),
                  400);
-    CHECK_MSG(strstr(jstr(j, "error"), "Qxf9") != NULL, "error: %s", jstr(j, "error"));
+    CHECK_MSG(strstr(fx_str(j, "error"), "Qxf9") != NULL, "error: %s", fx_str(j, "error"));
     json_decref(j);
     CHECK_EQ_INT(api_call(port, "POST", "/api/reviews", NULL, "{\"record\":5}", &j), 400);
     json_decref(j);
@@ -538,16 +516,16 @@ TEST(server_review_of_an_imported_record)
                           "{\"record\":\"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\"}", &j),
                  202);
     char path[128];
-    snprintf(path, sizeof path, "/api/reviews/%s", jstr(j, "id"));
-    CHECK_STR(jstr(j, "game"), "chess");
+    snprintf(path, sizeof path, "/api/reviews/%s", fx_str(j, "id"));
+    CHECK_STR(fx_str(j, "game"), "chess");
     json_decref(j);
     json_t *rv = wait_review(port, path, 60000);
     CHECK(rv != NULL);
     json_t *plies = json_object_get(rv, "plies");
     CHECK_EQ_INT((int)json_array_size(plies), 7);
-    CHECK_STR(jstr(json_array_get(plies, 6), "display"), "Qxf7#");
+    CHECK_STR(fx_str(json_array_get(plies, 6), "display"), "Qxf7#");
     /* Black's 3...Nf6 allows the mate: the worst class there is. */
-    CHECK_STR(jstr(json_array_get(plies, 5), "class"), "blunder");
+    CHECK_STR(fx_str(json_array_get(plies, 5), "class"), "blunder");
     json_decref(rv);
     CHECK_EQ_INT(
         api_call(port, "GET", "/api/reviews/0123456789abcdef0123456789abcdef", NULL, NULL, &j),

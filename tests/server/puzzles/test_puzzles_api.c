@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
 
 #define MATE1 "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
 #define MATE2 "8/1R6/1P3k2/4R2p/1P3PP1/2K5/3B4/8 w - - 0 57"
@@ -35,32 +35,14 @@ static void write_puzzles(const char *dir)
 static struct server *start(const char *db, const char *puzzles)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.puzzles_dir = puzzles;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
+    fx_config(&cfg);
     cfg.cache_games = 16;
+    cfg.new_games_per_minute = 30; /* server_config_default's */
+    cfg.db_path = db;
+    cfg.puzzles_dir = puzzles;
     cfg.analysis_threads = 0;
     cfg.review_threads = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *jstr(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-static long long jint(json_t *j, const char *key)
-{
-    return json_integer_value(json_object_get(j, key));
+    return fx_start(&cfg);
 }
 
 /* POST an attempt: the status, *out the reply. */
@@ -90,72 +72,72 @@ TEST(server_puzzles_next_and_attempts)
     json_t *games = json_object_get(j, "games");
     json_t *chess = NULL;
     for (size_t i = 0; i < json_array_size(games); i++)
-        if (!strcmp(jstr(json_array_get(games, i), "game"), "chess"))
+        if (!strcmp(fx_str(json_array_get(games, i), "game"), "chess"))
             chess = json_array_get(games, i);
     CHECK(chess != NULL);
-    CHECK_EQ_INT(jint(chess, "count"), 3);
-    CHECK_EQ_INT(jint(chess, "easy"), 2);
+    CHECK_EQ_INT(fx_int(chess, "count"), 3);
+    CHECK_EQ_INT(fx_int(chess, "easy"), 2);
     json_decref(j);
 
     /* A visitor without a token gets one, and a puzzle with its legal moves. */
     CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess&theme=fork", NULL, NULL, &j),
                  200);
     char token[64];
-    snprintf(token, sizeof token, "%s", jstr(j, "token"));
+    snprintf(token, sizeof token, "%s", fx_str(j, "token"));
     CHECK_EQ_INT((long long)strlen(token), 32);
     json_t *p = json_object_get(j, "puzzle");
-    CHECK_STR(jstr(p, "id"), "chess-fork");
-    CHECK_STR(jstr(p, "solver"), "white");
-    CHECK_EQ_INT(jint(p, "solver_moves"), 2);
+    CHECK_STR(fx_str(p, "id"), "chess-fork");
+    CHECK_STR(fx_str(p, "solver"), "white");
+    CHECK_EQ_INT(fx_int(p, "solver_moves"), 2);
     CHECK_EQ_INT((long long)json_array_size(json_object_get(p, "steps")), 2);
     json_t *step0 = json_array_get(json_object_get(p, "steps"), 0);
     CHECK(json_array_size(json_object_get(step0, "legal_moves")) > 5);
     json_t *step1 = json_array_get(json_object_get(p, "steps"), 1);
     CHECK_EQ_INT((long long)json_array_size(json_object_get(step1, "moves")), 2);
     CHECK_STR(json_string_value(json_array_get(json_object_get(p, "solution_display"), 0)), "Ne7+");
-    CHECK_EQ_INT(jint(json_object_get(j, "player"), "rating"), 1500);
+    CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "rating"), 1500);
     json_decref(j);
 
     /* Solved: the player's rating goes up, the puzzle's down. */
     CHECK_EQ_INT(attempt(port, token, "chess-fork", "[\"d5e7\", \"e7c8\"]", &j), 200);
     CHECK(json_is_true(json_object_get(j, "solved")));
     CHECK(json_is_true(json_object_get(j, "counted")));
-    long long up = jint(json_object_get(j, "player"), "rating");
+    long long up = fx_int(json_object_get(j, "player"), "rating");
     CHECK(up > 1500);
-    CHECK(jint(json_object_get(j, "player"), "change") > 0);
-    CHECK(jint(json_object_get(j, "puzzle"), "rating") < 1500);
-    CHECK_EQ_INT(jint(json_object_get(j, "player"), "streak"), 1);
+    CHECK(fx_int(json_object_get(j, "player"), "change") > 0);
+    CHECK(fx_int(json_object_get(j, "puzzle"), "rating") < 1500);
+    CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "streak"), 1);
     json_decref(j);
     /* Again: not counted, nothing changes. */
     CHECK_EQ_INT(attempt(port, token, "chess-fork", "[\"d5e7\", \"e7c8\"]", &j), 200);
     CHECK(json_is_false(json_object_get(j, "counted")));
-    CHECK_EQ_INT(jint(json_object_get(j, "player"), "rating"), up);
-    CHECK_EQ_INT(jint(json_object_get(j, "player"), "change"), 0);
+    CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "rating"), up);
+    CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "change"), 0);
     json_decref(j);
 
     /* The next chess puzzle is another one (the fork is attempted). */
     CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", token, NULL, &j), 200);
-    CHECK(strcmp(jstr(json_object_get(j, "puzzle"), "id"), "chess-fork") != 0);
+    CHECK(strcmp(fx_str(json_object_get(j, "puzzle"), "id"), "chess-fork") != 0);
     CHECK(json_object_get(j, "token") == NULL); /* the visitor's own token is kept */
-    CHECK_EQ_INT(jint(json_object_get(j, "player"), "rating"), up);
+    CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "rating"), up);
     json_decref(j);
 
     /* Failed (a legal move that is not the solution): the rating goes down. */
     CHECK_EQ_INT(attempt(port, token, "chess-mate2", "[\"b7b8\"]", &j), 200);
     CHECK(json_is_false(json_object_get(j, "solved")));
     CHECK(json_is_true(json_object_get(j, "counted")));
-    CHECK(jint(json_object_get(j, "player"), "rating") < up);
-    CHECK(jint(json_object_get(j, "player"), "change") < 0);
-    CHECK(jint(json_object_get(j, "puzzle"), "rating") > 1300);
-    CHECK_EQ_INT(jint(json_object_get(j, "player"), "streak"), 0);
+    CHECK(fx_int(json_object_get(j, "player"), "rating") < up);
+    CHECK(fx_int(json_object_get(j, "player"), "change") < 0);
+    CHECK(fx_int(json_object_get(j, "puzzle"), "rating") > 1300);
+    CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "streak"), 0);
     CHECK_STR(json_string_value(json_array_get(json_object_get(j, "solution"), 0)), "g4g5");
-    long long down = jint(json_object_get(j, "player"), "rating");
+    long long down = fx_int(json_object_get(j, "player"), "rating");
     json_decref(j);
 
     /* The easy track: mates in one and two only. */
     CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess&track=easy", token, NULL, &j),
                  200);
-    CHECK_STR(jstr(json_object_get(j, "puzzle"), "id"), "chess-mate1");
+    CHECK_STR(fx_str(json_object_get(j, "puzzle"), "id"), "chess-mate1");
     json_decref(j);
 
     /* Refusals change nothing. */
@@ -164,7 +146,7 @@ TEST(server_puzzles_next_and_attempts)
     CHECK_EQ_INT(attempt(port, token, "chess-none", "[\"a1a8\"]", NULL), 404);
     CHECK_EQ_INT(attempt(port, token, "chess-mate1", "\"a1a8\"", NULL), 400);
     CHECK_EQ_INT(attempt(port, token, "chess-mate1", "[\"a1a9\"]", &j), 400);
-    CHECK(strstr(jstr(j, "error"), "move 1") != NULL);
+    CHECK(strstr(fx_str(j, "error"), "move 1") != NULL);
     json_decref(j);
     CHECK_EQ_INT(attempt(port, token, "chess-mate1", "[\"a1a8\", \"a8a7\"]", NULL), 400);
     CHECK_EQ_INT(attempt(port, token, "chess-mate2", "[\"b7b8\", \"b8b7\"]", NULL), 400);
@@ -181,9 +163,9 @@ TEST(server_puzzles_next_and_attempts)
     /* The mate in one is still unattempted: a right answer now counts. */
     CHECK_EQ_INT(attempt(port, token, "chess-mate1", "[\"a1a8\"]", &j), 200);
     CHECK(json_is_true(json_object_get(j, "counted")));
-    CHECK(jint(json_object_get(j, "player"), "rating") > down);
-    long long last = jint(json_object_get(j, "player"), "rating");
-    long long mate1 = jint(json_object_get(j, "puzzle"), "rating");
+    CHECK(fx_int(json_object_get(j, "player"), "rating") > down);
+    long long last = fx_int(json_object_get(j, "player"), "rating");
+    long long mate1 = fx_int(json_object_get(j, "puzzle"), "rating");
     json_decref(j);
     server_stop(srv);
 
@@ -193,12 +175,12 @@ TEST(server_puzzles_next_and_attempts)
     if (srv) {
         port = server_port(srv);
         CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", token, NULL, &j), 200);
-        CHECK_EQ_INT(jint(json_object_get(j, "player"), "rating"), last);
-        CHECK_EQ_INT(jint(json_object_get(j, "player"), "attempts"), 3);
+        CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "rating"), last);
+        CHECK_EQ_INT(fx_int(json_object_get(j, "player"), "attempts"), 3);
         json_decref(j);
         CHECK_EQ_INT(attempt(port, token, "chess-mate1", "[\"a1a8\"]", &j), 200);
         CHECK(json_is_false(json_object_get(j, "counted")));
-        CHECK_EQ_INT(jint(json_object_get(j, "puzzle"), "rating"), mate1);
+        CHECK_EQ_INT(fx_int(json_object_get(j, "puzzle"), "rating"), mate1);
         json_decref(j);
         server_stop(srv);
     }
@@ -217,12 +199,10 @@ TEST(server_puzzles_bad_file)
           f);
     fclose(f);
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
+    fx_config_defaults(&cfg);
     cfg.db_path = db;
-    cfg.web_dir = NULL;
     cfg.puzzles_dir = dir;
-    char err[256] = "";
+    char err[256] = ""; /* the refusal's words are checked */
     struct server *srv = server_start(&cfg, err, sizeof err);
     CHECK(srv == NULL);
     CHECK(strstr(err, "agon.jsonl line 1") != NULL);
@@ -273,8 +253,8 @@ TEST(server_puzzles_promotion_piece_judged)
         json_t *j = NULL;
         CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", NULL, NULL, &j), 200);
         char token[64];
-        snprintf(token, sizeof token, "%s", jstr(j, "token"));
-        CHECK_STR(jstr(json_object_get(j, "puzzle"), "id"), "chess-promote");
+        snprintf(token, sizeof token, "%s", fx_str(j, "token"));
+        CHECK_STR(fx_str(json_object_get(j, "puzzle"), "id"), "chess-promote");
         json_decref(j);
         CHECK_EQ_INT(attempt(port, token, "chess-promote", tried[i], &j), 200);
         CHECK(json_is_true(json_object_get(j, "solved")) == solved[i]);

@@ -1,7 +1,7 @@
 /* The database gate forwards every operation of the store it wraps: an operation added
  * to struct store_ops and to the SQLite backend but forgotten in the gate would be a
  * NULL call in the server (the people's clock thread met one). */
-#include "harness.h"
+#include "../../harness.h"
 #include "store/store_gate.h"
 
 #include <string.h>

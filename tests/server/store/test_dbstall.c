@@ -12,9 +12,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
 
 /* Send a request without waiting for the answer: the socket. */
 static int send_nowait(int port, const char *method, const char *path, const char *token,
@@ -58,16 +58,12 @@ TEST(server_locked_database_holds_only_its_requests)
     test_tmpdir(dir, sizeof dir);
     snprintf(db, sizeof db, "%s/stall.db", dir);
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = db;
-    cfg.web_dir = NULL;
+    fx_config(&cfg);
     cfg.http_threads = 4;
+    cfg.cache_games = 0; /* server_config_default's: from cache_mb */
+    cfg.db_path = db;
     cfg.db_waiters = 2;
-    cfg.engine_workers = 1;
-    cfg.new_games_per_minute = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
+    struct server *srv = fx_start(&cfg);
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);

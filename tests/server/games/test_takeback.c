@@ -10,65 +10,24 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "../../harness.h"
+#include "../fixture.h"
 #include "server/server.h"
-#include "server_client.h"
 
 static struct server *start_tb(const char *db, int think_ms)
 {
     struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = db;
-    cfg.web_dir = NULL;
-    cfg.http_threads = 2;
-    cfg.engine_workers = 1;
+    fx_config(&cfg);
     cfg.cache_games = 16;
-    cfg.new_games_per_minute = 0;
+    cfg.db_path = db;
     cfg.test_think_ms = think_ms;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
-static const char *tb_str(json_t *j, const char *key)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    return s ? s : "";
-}
-
-static int tb_int(json_t *j, const char *key)
-{
-    return (int)json_integer_value(json_object_get(j, key));
-}
-
-static json_t *tb_create(int port, const char *side, char *id, char *token)
-{
-    char body[128];
-    snprintf(body, sizeof body, "{\"game\":\"egara\",\"level\":1,\"side\":\"%s\"}", side);
-    json_t *j = NULL;
-    if (api_call(port, "POST", "/api/games", NULL, body, &j) != 201) {
-        json_decref(j);
-        return NULL;
-    }
-    snprintf(id, 40, "%s", tb_str(j, "id"));
-    snprintf(token, 40, "%s", tb_str(j, "token"));
-    return j;
-}
-
-static int takeback(int port, const char *id, const char *token, json_t **out)
-{
-    char path[128];
-    snprintf(path, sizeof path, "/api/games/%.40s/takeback", id);
-    return api_call(port, "POST", path, token, NULL, out);
+    return fx_start(&cfg);
 }
 
 /* Play the first legal move; the state after the computer's reply (caller decrefs). */
 static json_t *play_first(int port, const char *id, const char *token, json_t *st)
 {
-    const char *mv = tb_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
+    const char *mv = fx_first_legal(st);
     json_t *next = NULL;
     if (api_post_move(port, id, token, mv, &next) != 200) {
         json_decref(next);
@@ -89,7 +48,7 @@ static void *takeback_in_thread(void *arg)
     struct mover *m = arg;
     usleep(250 * 1000);
     json_t *e = NULL;
-    m->ok = takeback(m->port, m->id, m->token, &e) == 200;
+    m->ok = fx_game_post(m->port, m->id, "takeback", m->token, NULL, &e) == 200;
     json_decref(e);
     return NULL;
 }
@@ -103,30 +62,31 @@ TEST(server_takeback_undoes_the_move_and_the_reply)
     if (!srv)
         SKIP("no server");
     int port = server_port(srv);
-    json_t *st = tb_create(port, "white", id, token), *e = NULL;
+    json_t *st = fx_new_game(port, "egara", "white", NULL, id, token), *e = NULL;
     CHECK(st != NULL);
     if (!st) {
         server_stop(srv);
         return;
     }
     /* Nothing of the player's yet: 409; another token or none: 403. */
-    CHECK_EQ_INT(takeback(port, id, token, &e), 409);
+    CHECK_EQ_INT(fx_game_post(port, id, "takeback", token, NULL, &e), 409);
     json_decref(e);
-    CHECK_EQ_INT(takeback(port, id, NULL, &e), 403);
+    CHECK_EQ_INT(fx_game_post(port, id, "takeback", NULL, NULL, &e), 403);
     json_decref(e);
-    CHECK_EQ_INT(takeback(port, id, "0123456789abcdef0123456789abcdef", &e), 403);
+    CHECK_EQ_INT(fx_game_post(port, id, "takeback", "0123456789abcdef0123456789abcdef", NULL, &e),
+                 403);
     json_decref(e);
     json_t *start = st;
     st = play_first(port, id, token, start);
-    CHECK(st && tb_int(st, "ply") == 2);
+    CHECK(st && fx_int(st, "ply") == 2);
     json_decref(st);
     /* The move and the reply go: the start again, the player to move. */
     json_t *back = NULL;
-    CHECK_EQ_INT(takeback(port, id, token, &back), 200);
-    CHECK_EQ_INT(tb_int(back, "ply"), 0);
-    CHECK_EQ_INT(tb_int(back, "takebacks"), 1);
-    CHECK_STR(tb_str(back, "position"), tb_str(start, "position"));
-    CHECK_STR(tb_str(back, "side_to_move"), "white");
+    CHECK_EQ_INT(fx_game_post(port, id, "takeback", token, NULL, &back), 200);
+    CHECK_EQ_INT(fx_int(back, "ply"), 0);
+    CHECK_EQ_INT(fx_int(back, "takebacks"), 1);
+    CHECK_STR(fx_str(back, "position"), fx_str(start, "position"));
+    CHECK_STR(fx_str(back, "side_to_move"), "white");
     CHECK(json_array_size(json_object_get(back, "legal_moves")) > 0);
     json_decref(start);
     /* Two rounds, one taken back: ply 2. */
@@ -134,12 +94,12 @@ TEST(server_takeback_undoes_the_move_and_the_reply)
     json_decref(back);
     json_t *two = st;
     st = st ? play_first(port, id, token, st) : NULL;
-    CHECK(st && tb_int(st, "ply") == 4);
+    CHECK(st && fx_int(st, "ply") == 4);
     json_decref(st);
-    CHECK_EQ_INT(takeback(port, id, token, &back), 200);
-    CHECK_EQ_INT(tb_int(back, "ply"), 2);
-    CHECK_EQ_INT(tb_int(back, "takebacks"), 2);
-    CHECK_STR(tb_str(back, "position"), tb_str(two, "position"));
+    CHECK_EQ_INT(fx_game_post(port, id, "takeback", token, NULL, &back), 200);
+    CHECK_EQ_INT(fx_int(back, "ply"), 2);
+    CHECK_EQ_INT(fx_int(back, "takebacks"), 2);
+    CHECK_STR(fx_str(back, "position"), fx_str(two, "position"));
     json_decref(back);
     /* A stream that had read to ply 4 hears of the takeback: the game is at ply 2. */
     char req[256];
@@ -165,12 +125,12 @@ TEST(server_takeback_undoes_the_move_and_the_reply)
         port = server_port(srv);
         json_t *again = api_get_state(port, id);
         CHECK(again != NULL);
-        CHECK_EQ_INT(tb_int(again, "ply"), 2);
-        CHECK_EQ_INT(tb_int(again, "takebacks"), 2);
-        CHECK_STR(tb_str(again, "position"), tb_str(two, "position"));
+        CHECK_EQ_INT(fx_int(again, "ply"), 2);
+        CHECK_EQ_INT(fx_int(again, "takebacks"), 2);
+        CHECK_STR(fx_str(again, "position"), fx_str(two, "position"));
         /* Play on from there: ply 3 is free again. */
         json_t *on = again ? play_first(port, id, token, again) : NULL;
-        CHECK(on && tb_int(on, "ply") == 4);
+        CHECK(on && fx_int(on, "ply") == 4);
         json_decref(on);
         json_decref(again);
         /* A live stream, at the game's end (ply 4), hears of a takeback made meanwhile. */
@@ -188,7 +148,7 @@ TEST(server_takeback_undoes_the_move_and_the_reply)
         snprintf(path, sizeof path, "/api/games/%.40s/resign", id);
         CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
         json_decref(e);
-        CHECK_EQ_INT(takeback(port, id, token, &e), 409);
+        CHECK_EQ_INT(fx_game_post(port, id, "takeback", token, NULL, &e), 409);
         json_decref(e);
     }
     json_decref(two);
@@ -212,15 +172,15 @@ TEST(server_takeback_refused_while_the_computer_thinks)
         SKIP("no server");
     int port = server_port(srv);
     char id[40], token[40];
-    json_t *st = tb_create(port, "white", id, token), *e = NULL;
+    json_t *st = fx_new_game(port, "egara", "white", NULL, id, token), *e = NULL;
     CHECK(st != NULL);
     /* The move waits for the computer's reply (1.5 s); meanwhile: 409. */
     struct mover m = {.port = port, .id = id, .token = token, .st = st};
     pthread_t th;
     pthread_create(&th, NULL, move_in_thread, &m);
     usleep(400 * 1000);
-    CHECK_EQ_INT(takeback(port, id, token, &e), 409);
-    CHECK(e && strstr(tb_str(e, "error"), "thinking"));
+    CHECK_EQ_INT(fx_game_post(port, id, "takeback", token, NULL, &e), 409);
+    CHECK(e && strstr(fx_str(e, "error"), "thinking"));
     json_decref(e);
     pthread_join(th, NULL);
     CHECK(m.ok);

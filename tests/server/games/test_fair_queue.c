@@ -2,7 +2,7 @@
  * turn, a client new to the ring first. */
 #include <stdlib.h>
 
-#include "harness.h"
+#include "../../harness.h"
 #include "server/games/fair_queue.h"
 #include "server/games/session.h"
 

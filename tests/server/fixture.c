@@ -1,0 +1,185 @@
+#include "fixture.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+void fx_config_defaults(struct server_config *cfg)
+{
+    server_config_default(cfg);
+    cfg->port = 0;
+    cfg->db_path = ":memory:";
+    cfg->web_dir = NULL;
+}
+
+void fx_config(struct server_config *cfg)
+{
+    fx_config_defaults(cfg);
+    cfg->http_threads = 2;
+    cfg->engine_workers = 1;
+    cfg->cache_games = 64;
+    cfg->new_games_per_minute = 0;
+}
+
+struct server *fx_start(const struct server_config *cfg)
+{
+    struct server_config plain;
+    if (!cfg) {
+        fx_config(&plain);
+        cfg = &plain;
+    }
+    char err[256] = "";
+    struct server *srv = server_start(cfg, err, sizeof err);
+    if (!srv)
+        fprintf(stderr, "server_start: %s\n", err);
+    return srv;
+}
+
+void fx_tmpdb(char *dir, size_t dir_size, char *db, size_t db_size, const char *name)
+{
+    test_tmpdir(dir, dir_size);
+    snprintf(db, db_size, "%s/%s", dir, name);
+}
+
+const char *fx_str(json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "";
+}
+
+long long fx_int(json_t *j, const char *key)
+{
+    return json_integer_value(json_object_get(j, key));
+}
+
+int fx_create(int port, const char *path, const char *body, char *id, char *token)
+{
+    json_t *j = NULL;
+    int st = api_call(port, "POST", path, NULL, body, &j);
+    snprintf(id, 40, "%s", fx_str(j, "id"));
+    snprintf(token, 40, "%s", fx_str(j, "token"));
+    json_decref(j);
+    return st;
+}
+
+json_t *fx_new_game(int port, const char *game, const char *side, const char *position, char *id,
+                    char *token)
+{
+    char body[512];
+    if (position)
+        snprintf(body, sizeof body,
+                 "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\",\"position\":\"%s\"}", game, side,
+                 position);
+    else
+        snprintf(body, sizeof body, "{\"game\":\"%s\",\"level\":1,\"side\":\"%s\"}", game, side);
+    json_t *j = NULL;
+    if (api_call(port, "POST", "/api/games", NULL, body, &j) != 201) {
+        json_decref(j);
+        return NULL;
+    }
+    snprintf(id, 40, "%s", fx_str(j, "id"));
+    snprintf(token, 40, "%s", fx_str(j, "token"));
+    return j;
+}
+
+int fx_game_post(int port, const char *id, const char *op, const char *token, const char *body,
+                 json_t **out)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%.40s/%s", id, op);
+    return api_call(port, "POST", path, token, body, out);
+}
+
+const char *fx_first_legal(json_t *state)
+{
+    return fx_str(json_array_get(json_object_get(state, "legal_moves"), 0), "move");
+}
+
+json_t *fx_event(struct sse_reader *r, const char *want, int timeout_ms)
+{
+    char name[32];
+    char *data;
+    while ((data = sse_next(r, name, sizeof name, timeout_ms))) {
+        int hit = !strcmp(name, want);
+        json_t *j = hit ? json_loads(data, 0, NULL) : NULL;
+        free(data);
+        if (hit)
+            return j;
+    }
+    return NULL;
+}
+
+int fx_connect_from(int port, int last)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in src = {.sin_family = AF_INET};
+    src.sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)last);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&src, sizeof src) != 0 ||
+        connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int64_t fx_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t fx_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void fx_sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+int fx_people_game(int port, const char *body, char *game, char *creator_token, char *bob_token)
+{
+    char cid[40], path[128];
+    if (fx_create(port, "/api/challenges", body, cid, creator_token) != 201)
+        return -1;
+    snprintf(path, sizeof path, "/api/challenges/%.40s/accept", cid);
+    json_t *j = NULL;
+    int st = api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", &j);
+    snprintf(game, 40, "%s", fx_str(j, "id"));
+    snprintf(bob_token, 40, "%s", fx_str(j, "token"));
+    json_decref(j);
+    return st == 200 ? 0 : -1;
+}
+
+char *fx_fingerprint(json_t *state)
+{
+    json_t *f =
+        json_pack("{sOsOsOsO}", "position", json_object_get(state, "position"), "moves",
+                  json_object_get(state, "moves"), "status", json_object_get(state, "status"),
+                  "updated", json_object_get(state, "updated"));
+    char *s = json_dumps(f, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(f);
+    return s;
+}
+
+char *fx_fingerprint_of(int port, const char *id)
+{
+    json_t *st = api_get_state(port, id);
+    char *f = st ? fx_fingerprint(st) : strdup("(no state)");
+    json_decref(st);
+    return f;
+}
