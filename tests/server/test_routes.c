@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "../harness.h"
+#include "fixture.h"
 #include "server/routes.h"
 #include "server/server.h"
-#include "server_client.h"
 
 TEST(routes_match_takes_the_parameters)
 {
@@ -102,27 +102,9 @@ TEST(routes_table_and_api_md_list_the_same_endpoints)
     }
 }
 
-static struct server *routes_server(void)
-{
-    struct server_config cfg;
-    server_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ":memory:";
-    cfg.web_dir = NULL;
-    cfg.puzzles_dir = NULL;
-    cfg.engine_workers = 1;
-    cfg.analysis_threads = 0;
-    cfg.review_threads = 0;
-    char err[256];
-    struct server *srv = server_start(&cfg, err, sizeof err);
-    if (!srv)
-        fprintf(stderr, "server_start: %s\n", err);
-    return srv;
-}
-
 TEST(routes_answer_404_and_405_with_allow_in_one_place)
 {
-    struct server *srv = routes_server();
+    struct server *srv = fx_start(NULL);
     CHECK(srv != NULL);
     if (!srv)
         return;
