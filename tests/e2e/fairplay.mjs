@@ -1,6 +1,8 @@
 // Browser tests of fair play between people (issue 25), end to end against `./agora
 // serve` (AGORA_BIN) on a free port with a fresh database: names and club texts in
-// Bengali, Assamese and Finnish shown exactly as written.
+// Bengali, Assamese and Finnish shown exactly as written; every action of a game
+// between people (draw offer, accept, decline, takeback ask, accept) done with no
+// "Something went wrong" box.
 // Prints one line per test and, last, "N passed, N failed".
 //   node tests/e2e/fairplay.mjs [name-filter]
 import { startServer, launch } from './browser.mjs';
@@ -113,6 +115,47 @@ test('names and club texts in Bengali, Assamese and Finnish show as written', as
     assert(white.includes(AS_NAME), 'white: ' + white);
     assert(black.includes(FI_NAME), 'black: ' + black);
   }
+  for (const p of [a, b]) await p.done();
+});
+
+test('draw offers and takebacks between people: no "Something went wrong"', async () => {
+  const [a, b] = await game('Ann', 'Bob');
+  const clean = async (what) => {
+    for (const p of [a, b]) {
+      const boxes = await p.errorBoxes();
+      assert(!boxes.length, `${what}: ${boxes.join('; ')}`);
+      assert(await p.$('#board svg'), `${what}: no board`);
+    }
+  };
+  await move(a, 'e2', 'e4');
+  await waitPlies(b, 1);
+  await move(b, 'e7', 'e5');
+  await waitPlies(a, 2);
+  // A draw offered and declined.
+  await a.click('#people-draw');
+  await a.waitForSelector('#draw-sent');
+  await clean('draw offered');
+  await b.waitForSelector('#draw-offered');
+  await b.click('#draw-decline');
+  await b.waitForSelector('#people-draw');
+  await a.waitForSelector('#people-draw');
+  await clean('draw declined');
+  // A takeback asked and accepted.
+  await move(a, 'g1', 'f3');
+  await waitPlies(b, 3);
+  await a.click('#people-takeback');
+  await b.waitForSelector('#takeback-asked');
+  await clean('takeback asked');
+  await b.click('#takeback-accept');
+  for (const p of [a, b]) await waitPlies(p, 2);
+  await clean('takeback accepted');
+  // A draw offered and accepted: the game ends drawn.
+  await b.waitForSelector('#people-draw');
+  await b.click('#people-draw');
+  await a.waitForSelector('#draw-offered');
+  await a.click('#draw-accept');
+  for (const p of [a, b]) await p.waitForSelector('#banner:not([hidden])');
+  await clean('draw accepted');
   for (const p of [a, b]) await p.done();
 });
 
