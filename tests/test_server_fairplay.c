@@ -2,7 +2,8 @@
  * end to end (names, club texts and challenge names in Bengali, Assamese, Finnish and
  * with emoji come back exactly as sent, in the API's answers, a game's state and its
  * record; text that is not UTF-8 is refused with 400 naming the field); every answer of
- * a game between people is its whole state, whatever the operation. */
+ * a game between people is its whole state, whatever the operation; a clock of 0+N
+ * starts with a floor, and its class is that of the clock played. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,5 +329,93 @@ TEST(server_fairplay_every_people_answer_is_the_state)
     fp_op(TEST_CTX, port, game, "moves", ta, "{\"move\":\"g2g4\"}");
     usleep(20 * 1000); /* black away longer than the 1 ms this server allows */
     fp_op(TEST_CTX, port, game, "claim-win", ta, "{}");
+    server_stop(srv);
+}
+
+/* A seek of `clock` (black) taken by another visitor (white): the game's state after
+ * 1. e4 e5, when white's clock runs; the seek as the lobby listed it into *seek. */
+static json_t *fp_seek_game(struct test_ctx *t__, int port, const char *clock, bool rated,
+                            json_t **seek)
+{
+    char body[256], path[160], game[40], tw[40], tb[40];
+    snprintf(body, sizeof body,
+             "{\"game\":\"chess\",\"clock\":%s,\"side\":\"black\",\"rated\":%s,"
+             "\"name\":\"Cy\"}",
+             clock, rated ? "true" : "false");
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/seeks", NULL, body, &j), 201);
+    char id[40];
+    snprintf(id, sizeof id, "%s", fp_str(j, "id"));
+    snprintf(tb, sizeof tb, "%s", fp_str(j, "token"));
+    json_decref(j);
+    *seek = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/seeks", NULL, NULL, &j), 200);
+    json_t *s;
+    size_t i;
+    json_array_foreach(json_object_get(j, "seeks"), i, s)
+    {
+        if (!strcmp(fp_str(s, "id"), id))
+            *seek = json_incref(s);
+    }
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/seeks/%s/accept", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Di\"}", &j), 200);
+    snprintf(game, sizeof game, "%s", fp_str(j, "id"));
+    snprintf(tw, sizeof tw, "%s", fp_str(j, "token"));
+    CHECK_STR(fp_str(j, "you"), "white");
+    json_decref(j);
+    CHECK_EQ_INT(api_post_move(port, game, tw, "e2e4", NULL), 200);
+    CHECK_EQ_INT(api_post_move(port, game, tb, "e7e5", NULL), 200);
+    usleep(300 * 1000); /* the flag fell 0.2 s after this move when the clock began at 0 */
+    return api_get_state(port, game);
+}
+
+static long long fp_int(json_t *j, const char *key)
+{
+    return json_integer_value(json_object_get(j, key));
+}
+
+TEST(server_fairplay_clock_floor)
+{
+    struct server *srv = fp_start();
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *seek = NULL;
+    /* 0+180 rated: played as 180+180, classical (E = 180 + 40 x 180 s). */
+    json_t *st = fp_seek_game(TEST_CTX, port, "{\"initial\":0,\"increment\":180}", true, &seek);
+    json_t *c = json_object_get(seek, "clock");
+    CHECK_EQ_INT(fp_int(c, "initial"), 180);
+    CHECK_EQ_INT(fp_int(c, "increment"), 180);
+    CHECK_STR(fp_str(seek, "rating_class"), "classical");
+    json_decref(seek);
+    c = json_object_get(st, "clock");
+    CHECK_STR(fp_str(json_object_get(st, "status"), "result"), "ongoing");
+    CHECK_EQ_INT(fp_int(c, "initial"), 180);
+    CHECK_STR(fp_str(c, "running"), "white");
+    CHECK_MSG(fp_int(c, "white") > 170000 && fp_int(c, "white") <= 180000, "white has %lld ms",
+              fp_int(c, "white"));
+    CHECK_STR(fp_str(st, "rating_class"), "classical");
+    json_decref(st);
+
+    /* 0+1: played as 3+1 (blitz), white's clock from 3 s. */
+    st = fp_seek_game(TEST_CTX, port, "{\"initial\":0,\"increment\":1}", false, &seek);
+    c = json_object_get(seek, "clock");
+    CHECK_EQ_INT(fp_int(c, "initial"), 3);
+    CHECK_EQ_INT(fp_int(c, "increment"), 1);
+    CHECK_STR(fp_str(seek, "rating_class"), "blitz");
+    json_decref(seek);
+    c = json_object_get(st, "clock");
+    CHECK_STR(fp_str(json_object_get(st, "status"), "result"), "ongoing");
+    CHECK_EQ_INT(fp_int(c, "initial"), 3);
+    CHECK_MSG(fp_int(c, "white") > 2000 && fp_int(c, "white") <= 3000, "white has %lld ms",
+              fp_int(c, "white"));
+    json_decref(st);
+
+    /* A clock with an initial time is played as asked. */
+    st = fp_seek_game(TEST_CTX, port, "{\"initial\":1,\"increment\":0}", false, &seek);
+    CHECK_EQ_INT(fp_int(json_object_get(seek, "clock"), "initial"), 1);
+    json_decref(seek);
+    json_decref(st);
     server_stop(srv);
 }

@@ -159,7 +159,8 @@ static int challenge_fields(json_t *body, struct store_challenge *c, struct api_
                           "0..180} seconds, not both 0, or null");
             return 400;
         }
-        c->clock_initial_ms = ini * 1000;
+        /* The clock as it is played (0+N starts with a floor): its class is its own. */
+        c->clock_initial_ms = people_clock_initial_ms(ini * 1000, inc * 1000);
         c->clock_increment_ms = inc * 1000;
     }
     if (jd && !json_is_null(jd)) {
