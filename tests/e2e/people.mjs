@@ -50,6 +50,11 @@ async function open(hash, lang = 'en') {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (/Content Security Policy|CSP violation/.test(m.text())) errors.push(m.text()); });
+  // A "Something went wrong" box (class "error") is a page error too.
+  await ctx.exposeFunction('__errorBox', (text) => errors.push('error box: ' + text));
+  await ctx.addInitScript(() => new MutationObserver(() => {
+    for (const b of document.querySelectorAll('.error:not([data-seen])')) if (b.textContent.trim()) { b.dataset.seen = '1'; window.__errorBox(b.textContent.trim()); }
+  }).observe(document, { childList: true, subtree: true, characterData: true }));
   await ctx.addInitScript((l) => localStorage.setItem('agora.lang', l), lang);
   page.setDefaultTimeout(20000);
   await page.goto(`${srv.url}/${hash}`);

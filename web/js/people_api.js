@@ -2,7 +2,7 @@
 // seeks, a game's operations with the visitor's own token.  The visitor's token and
 // display name live in localStorage ('agora.visitor'); each game's token is kept by
 // api.js (rememberGame), so the play page acts with it.
-import { ApiError, rememberGame, tokenOf } from './api.js';
+import { ApiError, rememberGame, tokenOf, withBoard } from './api.js';
 
 const VISITOR = 'agora.visitor';
 
@@ -53,8 +53,9 @@ export function rememberOwnGame(gameId, game) {
   rememberGame({ id: gameId, token: visitor().token, game });
 }
 
-/** POST /api/games/{id}/{op} with the game's token (API.md "A game between people"). */
-export const gameOp = (id, op, body = {}) => call('POST', `/api/games/${encodeURIComponent(id)}/${op}`, body, tokenOf(id));
+/** POST /api/games/{id}/{op} with the game's token (API.md "A game between people"):
+ *  the state with what the board needs (layout, pieces), as every answer of a game. */
+export const gameOp = async (id, op, body = {}) => withBoard(await call('POST', `/api/games/${encodeURIComponent(id)}/${op}`, body, tokenOf(id)));
 
 // ---- clubs (API.md "Clubs"); the visitor's clubs are remembered in 'agora.clubs'.
 const CLUBS = 'agora.clubs';

@@ -24,7 +24,7 @@ static bool hex_id(const char *id, size_t len)
     return strlen(id) == len && strspn(id, "0123456789abcdef") == len;
 }
 
-/* A text field: 1..size-1 bytes (0.. when optional), no control characters but
+/* A text field: 1..size-1 bytes of UTF-8 (0.. when optional), no control characters but
  * newlines when `lines`.  0, or a 400 set. */
 static int text_field(json_t *body, const char *key, char *out, size_t size, bool optional,
                       bool lines, struct api_response *r)
@@ -33,7 +33,7 @@ static int text_field(json_t *body, const char *key, char *out, size_t size, boo
     const char *v = json_is_string(j) ? json_string_value(j) : NULL;
     size_t n = v ? json_string_length(j) : 0;
     bool bad = (!j && !optional) || (j && !v) || n >= size || (v && strlen(v) != n) ||
-               (!optional && n == 0);
+               (!optional && n == 0) || (v && !utf8_valid(v, n));
     for (size_t i = 0; !bad && i < n; i++) {
         unsigned char ch = (unsigned char)v[i], next = i + 1 < n ? (unsigned char)v[i + 1] : 0;
         if ((ch < 0x20 && !(lines && ch == '\n')) || ch == 0x7f ||

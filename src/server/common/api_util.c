@@ -3,16 +3,25 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "server/common/json_out.h"
+
 /* Messages may quote what the client sent (and cut it anywhere): keep them printable
- * ASCII so they are always valid JSON strings. */
+ * UTF-8 so they are always valid JSON strings (a control character, or a byte that is
+ * not UTF-8, becomes '?'). */
 static void printable(char *msg)
 {
-    for (; *msg; msg++)
-        if ((unsigned char)*msg < 0x20 || (unsigned char)*msg >= 0x7f)
-            *msg = '?';
+    size_t n = strlen(msg), k;
+    for (size_t i = 0; i < n; i += k) {
+        k = utf8_char_len(msg + i, n - i);
+        if (!k || (unsigned char)msg[i] < 0x20 || msg[i] == 0x7f) {
+            msg[i] = '?';
+            k = 1;
+        }
+    }
 }
 
 char *json_text(json_t *j)
@@ -77,6 +86,63 @@ const char *api_bearer(const struct api_request *req)
     return a;
 }
 
+/* Whether a string in j (a value, or in an array or object in it) holds a NUL. */
+static bool holds_nul(json_t *j)
+{
+    const char *key;
+    json_t *v;
+    size_t i;
+    if (json_is_string(j))
+        return strlen(json_string_value(j)) != json_string_length(j);
+    bool nul = false;
+    if (json_is_array(j))
+        json_array_foreach(j, i, v)
+        {
+            nul |= holds_nul(v);
+        }
+    if (json_is_object(j))
+        json_object_foreach(j, key, v)
+        {
+            nul |= holds_nul(v);
+        }
+    return nul;
+}
+
+/* A body that is not UTF-8: a 400 that names the field where it can.  Read again with
+ * each stray byte as \u0000 (no text the API takes holds a NUL), the first top-level
+ * field whose text holds a NUL is the one. */
+static void not_utf8(const struct api_request *req, struct api_response *r)
+{
+    size_t n = req->body_len, at = n, k;
+    char *copy = malloc(6 * n + 1), *o = copy;
+    for (size_t i = 0; copy && i < n; i += k) {
+        k = utf8_char_len(req->body + i, n - i);
+        if (k) {
+            memcpy(o, req->body + i, k);
+            o += k;
+        } else {
+            at = at < n ? at : i;
+            memcpy(o, "\\u0000", 6);
+            o += 6;
+            k = 1;
+        }
+    }
+    json_t *j = copy ? json_loadb(copy, (size_t)(o - copy), JSON_ALLOW_NUL, NULL) : NULL;
+    free(copy);
+    const char *key, *field = NULL;
+    json_t *v;
+    json_object_foreach(j, key, v)
+    {
+        if (!field && holds_nul(v))
+            field = key;
+    }
+    if (field)
+        api_set_error(r, 400, "bad \"%.40s\": the text is not valid UTF-8", field);
+    else
+        api_set_error(r, 400, "malformed JSON: the body is not valid UTF-8 (byte %zu)", at + 1);
+    json_decref(j);
+}
+
 /* The body as a JSON object; NULL (after a 400) when malformed.  An empty body is {}
  * when `optional`. */
 json_t *api_body_object(const struct api_request *req, bool optional, struct api_response *r)
@@ -92,6 +158,10 @@ json_t *api_body_object(const struct api_request *req, bool optional, struct api
     }
     json_error_t jerr;
     json_t *j = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!j && !utf8_valid(req->body, req->body_len)) {
+        not_utf8(req, r);
+        return NULL;
+    }
     if (!j) {
         api_set_error(r, 400, "malformed JSON: %s (line %d, column %d)", jerr.text, jerr.line,
                       jerr.column);

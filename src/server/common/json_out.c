@@ -49,20 +49,82 @@ static void sep(struct jout *j)
     j->need_comma = true;
 }
 
+size_t utf8_char_len(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (n == 0)
+        return 0;
+    if (u[0] < 0x80)
+        return 1;
+    /* The lead byte: the length, and the range of the second byte that rules out
+     * overlong forms, surrogates (U+D800..U+DFFF) and code points past U+10FFFF. */
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (u[0] >= 0xc2 && u[0] <= 0xdf)
+        len = 2;
+    else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+        len = 3;
+        lo = u[0] == 0xe0 ? 0xa0 : 0x80;
+        hi = u[0] == 0xed ? 0x9f : 0xbf;
+    } else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+        len = 4;
+        lo = u[0] == 0xf0 ? 0x90 : 0x80;
+        hi = u[0] == 0xf4 ? 0x8f : 0xbf;
+    } else
+        return 0;
+    if (n < len || u[1] < lo || u[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if (u[i] < 0x80 || u[i] > 0xbf)
+            return 0;
+    return len;
+}
+
+bool utf8_valid(const char *s, size_t n)
+{
+    for (size_t i = 0, k; i < n; i += k)
+        if (!(k = utf8_char_len(s + i, n - i)))
+            return false;
+    return true;
+}
+
+/* A JSON string: UTF-8 as it is, with only what JSON requires escaped ('"', '\\',
+ * C0 controls); DEL and C1 controls pass as they are; a byte that is not UTF-8
+ * becomes U+FFFD, so the answer is always valid UTF-8. */
 static void quoted(struct jout *j, const char *s)
 {
+    static const char hex[] = "0123456789abcdef";
     size_t n = strlen(s);
-    if (!room(j, 2 * n + 2)) /* every byte escaped at most as "\\x" */
+    if (!room(j, 6 * n + 2)) /* every byte escaped at most as "\u00XX" */
         return;
     char *o = j->buf + j->len;
     *o++ = '"';
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            *o++ = '\\';
-            *o++ = (char)c;
+    for (size_t i = 0, k; i < n; i += k) {
+        unsigned char c = (unsigned char)s[i];
+        k = utf8_char_len(s + i, n - i);
+        const char *esc = c == '"'    ? "\\\""
+                          : c == '\\' ? "\\\\"
+                          : c == '\n' ? "\\n"
+                          : c == '\r' ? "\\r"
+                          : c == '\t' ? "\\t"
+                          : c == '\b' ? "\\b"
+                          : c == '\f' ? "\\f"
+                                      : NULL;
+        if (esc) {
+            memcpy(o, esc, 2);
+            o += 2;
+        } else if (c < 0x20) {
+            memcpy(o, "\\u00", 4);
+            o[4] = hex[c >> 4];
+            o[5] = hex[c & 15];
+            o += 6;
+        } else if (k) {
+            memcpy(o, s + i, k);
+            o += k;
         } else {
-            *o++ = c >= 0x20 && c < 0x7f ? (char)c : '?';
+            memcpy(o, "\xef\xbf\xbd", 3); /* U+FFFD */
+            o += 3;
+            k = 1;
         }
     }
     *o++ = '"';

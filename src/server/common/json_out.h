@@ -1,9 +1,9 @@
 /* JSON text written straight into one growing buffer: the server's hot replies (a
  * game's state after every move, its events) without building a tree of values
- * first.  Commas are placed by the writer; strings are escaped (bytes outside
- * printable ASCII become '?': every text here is ASCII — game texts, names, and
- * start positions that passed their game's parser).  Out of memory is remembered
- * and reported once, by jout_finish. */
+ * first.  Commas are placed by the writer; strings are UTF-8 as they are, with only
+ * what JSON requires escaped ('"', '\\', C0 controls; DEL and C1 pass as they are),
+ * and a byte that is not UTF-8 written as U+FFFD.  Out of memory is remembered and
+ * reported once, by jout_finish. */
 #pragma once
 
 #include <stdbool.h>
@@ -34,3 +34,10 @@ void jout_kint(struct jout *j, const char *key, long long v);
 void jout_kbool(struct jout *j, const char *key, bool v);
 /* The text (malloc'ed, the caller frees), or NULL when memory ran out. */
 char *jout_finish(struct jout *j);
+
+/* The length of the well-formed UTF-8 character at s (of n bytes): 1 to 4, or 0 when
+ * it is not one (a stray or missing continuation byte, an overlong form, a surrogate,
+ * past U+10FFFF, or n == 0). */
+size_t utf8_char_len(const char *s, size_t n);
+/* n bytes at s are well-formed UTF-8. */
+bool utf8_valid(const char *s, size_t n);

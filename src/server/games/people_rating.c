@@ -22,6 +22,14 @@ const char *people_clock_class(int64_t initial_ms, int64_t increment_ms, int day
     return expected_s < 8 * 60 ? "blitz" : expected_s < 25 * 60 ? "rapid" : "classical";
 }
 
+int64_t people_clock_initial_ms(int64_t initial_ms, int64_t increment_ms)
+{
+    const int64_t floor_ms = 3000;
+    if (initial_ms > 0 || increment_ms <= 0)
+        return initial_ms;
+    return increment_ms > floor_ms ? increment_ms : floor_ms;
+}
+
 static const char *row_class(const struct store_game *row)
 {
     if (row->reason == REASON_ABORTED || row->result == RESULT_ONGOING)

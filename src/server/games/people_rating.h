@@ -13,6 +13,10 @@ struct server;
 /* The class of a game's clock ("blitz", "rapid", "classical", "correspondence"), or
  * NULL for none. */
 const char *people_clock_class(int64_t initial_ms, int64_t increment_ms, int days);
+/* The initial time a clock asked as initial_ms + increment_ms is played with (the
+ * challenge, its game and its class all hold this one): an initial time of 0 starts
+ * with the increment or 3 seconds, the larger; any other is played as asked. */
+int64_t people_clock_initial_ms(int64_t initial_ms, int64_t increment_ms);
 /* A player's rating now, rounded (1500 for a new one). */
 int people_rating_of(struct server *srv, const char *token_hash, const char *game,
                      const char *klass);

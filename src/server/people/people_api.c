@@ -65,8 +65,9 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
     return 0;
 }
 
-/* A display name from the body's "name": 1 to 40 bytes, no control characters, spaces
- * trimmed.  0 (out filled, or left as it was when absent and `optional`), or 400. */
+/* A display name from the body's "name": 1 to 40 bytes of UTF-8, no control
+ * characters, spaces trimmed.  0 (out filled, or left as it was when absent and
+ * `optional`), or 400. */
 int people_body_name(json_t *body, char *out, size_t size, bool optional, struct api_response *r)
 {
     json_t *jn = json_object_get(body, "name");
@@ -78,7 +79,7 @@ int people_body_name(json_t *body, char *out, size_t size, bool optional, struct
         n++, len--;
     while (n && len && n[len - 1] == ' ')
         len--;
-    bool bad = !n || !len || len >= size || strlen(n) < len;
+    bool bad = !n || !len || len >= size || strlen(n) < len || !utf8_valid(n, len);
     /* Control characters: C0, DEL and C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F). */
     for (size_t i = 0; !bad && i < len; i++) {
         unsigned char ch = (unsigned char)n[i], next = i + 1 < len ? (unsigned char)n[i + 1] : 0;
@@ -158,7 +159,8 @@ static int challenge_fields(json_t *body, struct store_challenge *c, struct api_
                           "0..180} seconds, not both 0, or null");
             return 400;
         }
-        c->clock_initial_ms = ini * 1000;
+        /* The clock as it is played (0+N starts with a floor): its class is its own. */
+        c->clock_initial_ms = people_clock_initial_ms(ini * 1000, inc * 1000);
         c->clock_increment_ms = inc * 1000;
     }
     if (jd && !json_is_null(jd)) {

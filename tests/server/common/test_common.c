@@ -129,7 +129,7 @@ TEST(server_json_out_writes_valid_json)
     json_error_t e;
     json_t *v = text ? json_loads(text, JSON_REJECT_DUPLICATES, &e) : NULL;
     CHECK_MSG(v != NULL, "not JSON: %s", text ? text : "(null)");
-    CHECK_STR(fx_str(v, "q"), "say \"hi\" \\ back?now? caf??");
+    CHECK_STR(fx_str(v, "q"), "say \"hi\" \\ back\tnow\x01 caf\xc3\xa9");
     CHECK_EQ_INT(json_integer_value(json_object_get(v, "n")), -42);
     json_t *list = json_object_get(v, "list");
     CHECK_EQ_INT(json_array_size(list), 103);
