@@ -46,6 +46,7 @@ struct store_game {
     int rated_done;                             /* the result went into the ratings (rate_game) */
     char club_id[STORE_ID_LEN + 1];             /* a club's challenge started it; "" otherwise */
     int white_rating_after, black_rating_after; /* once rated (rate_game); else 0 */
+    int plies_max; /* people games: the most plies it ever had (takebacks do not lower it) */
 };
 
 /* A player's Glicko-2 rating in one game and rating class (the numbers of

@@ -269,9 +269,12 @@ struct move_ctx {
     int64_t now, deadline;
 };
 
+/* A people game's plies column keeps the most plies it ever had (a takeback does not
+ * lower it): store_game.plies_max, "both sides have moved" even after takebacks. */
 static const char sql_people_row[] =
-    "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4, plies = ?5, deadline_ms = ?6,"
-    " draw_offer = 0, takeback_offer = 0 WHERE id = ?1 AND people = 1 AND result = 0";
+    "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4, plies = max(plies, ?5),"
+    " deadline_ms = ?6, draw_offer = 0, takeback_offer = 0"
+    " WHERE id = ?1 AND people = 1 AND result = 0";
 static const char sql_people_move[] =
     "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)";
 

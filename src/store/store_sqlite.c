@@ -53,7 +53,7 @@ enum stmt_id {
     " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
     " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
     " deadline_ms, white_rating, black_rating, rated_done, club_id, white_rating_after,"           \
-    " black_rating_after"
+    " black_rating_after, plies"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
@@ -290,6 +290,7 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *row)
     copy_text(row->club_id, sizeof row->club_id, sqlite3_column_text(st, 30));
     row->white_rating_after = sqlite3_column_int(st, 31);
     row->black_rating_after = sqlite3_column_int(st, 32);
+    row->plies_max = sqlite3_column_int(st, 33);
 }
 
 const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";

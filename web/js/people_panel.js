@@ -85,7 +85,7 @@ export function peoplePanel(initial, { act, refresh }) {
         button('draw-accept', t('people.accept'), () => act(() => gameOp(S.id, 'draw', { answer: 'accept' })), 'primary'), ' ',
         button('draw-decline', t('people.decline'), () => act(() => gameOp(S.id, 'draw', { answer: 'decline' })))));
       else if (o.draw === me()) items.push(h('p', { class: 'muted', id: 'draw-sent' }, t('people.draw.sent')));
-      else items.push(button('people-draw', t('play.offerdraw'), () => act(() => gameOp(S.id, 'draw'))));
+      else if (!S.can_abort) items.push(button('people-draw', t('play.offerdraw'), () => act(() => gameOp(S.id, 'draw'))));
       if (!S.clock) {
         if (o.takeback === opp()) items.push(h('p', { class: 'offer', id: 'takeback-asked' }, t('people.takeback.asked'), ' ',
           button('takeback-accept', t('people.accept'), () => act(() => gameOp(S.id, 'takeback', { answer: 'accept' })), 'primary'), ' ',
@@ -93,7 +93,7 @@ export function peoplePanel(initial, { act, refresh }) {
         else if (S.side_to_move !== me() && S.moves.length) items.push(button('people-takeback', t('people.takeback.ask'), () => act(() => gameOp(S.id, 'takeback'))));
         if (S.side_to_move !== me()) items.push(button('claim-win', t('people.claimwin'), () => act(() => gameOp(S.id, 'claim-win'))));
       }
-      if (S.moves.length < 2) items.push(button('abort', t('people.abort'), () => act(() => gameOp(S.id, 'abort'))));
+      if (S.can_abort) items.push(button('abort', t('people.abort'), () => act(() => gameOp(S.id, 'abort'))));
       if (!confirmResign) items.push(button('people-resign', t('play.resign'), () => { confirmResign = true; renderActions(); }));
       else items.push(h('span', { class: 'confirm' }, t('play.resign.sure'), ' ',
         button('people-resign-yes', t('play.resign.yes'), () => { confirmResign = false; act(() => gameOp(S.id, 'resign')); }, 'danger'), ' ',

@@ -59,6 +59,11 @@ void people_clock(const struct session *s, int64_t now_ms, struct people_clock *
             c->left_ms[i] = 0;
 }
 
+bool people_both_moved(const struct session *s)
+{
+    return s->row.plies_max >= 2;
+}
+
 int people_side(const struct session *s, const char *token_hash)
 {
     if (!s->row.people || !token_hash)
@@ -128,6 +133,8 @@ static int commit_people_move(struct session *s, const struct move_policy *p, ch
                                             s->row.reason, p->now_ms, deadline, err, err_size) != 0)
         return -1;
     s->row.plies = s->n_moves;
+    if (s->row.plies_max < s->n_moves)
+        s->row.plies_max = s->n_moves;
     s->row.deadline_ms = deadline;
     return 0;
 }

@@ -22,6 +22,9 @@ struct people_clock {
 
 /* The clocks at `now_ms` (a finished game's stand still at its end). */
 void people_clock(const struct session *s, int64_t now_ms, struct people_clock *out);
+/* Both sides have moved (ever: a takeback does not undo it).  Before, the game can only
+ * be aborted (resigning aborts it; no draw offers) and is never rated. */
+bool people_both_moved(const struct session *s);
 /* The side a token hash plays in s (SIDE_WHITE, SIDE_BLACK), or -1. */
 int people_side(const struct session *s, const char *token_hash);
 /* Load the receipt times of the stored moves (after session_replay). */

@@ -112,6 +112,10 @@ static void op_draw(struct session *s, int side, json_t *body, struct api_respon
     int answer = answer_of(body, r);
     if (answer < 0)
         return;
+    if (!people_both_moved(s)) { /* no draw, rated or not, for a game not yet played */
+        api_set_error(r, 409, "before both sides have moved the game can only be aborted");
+        return;
+    }
     bool theirs = s->row.draw_offer == 2 - side; /* the opponent's offer stands */
     if (answer && !theirs) {
         api_set_error(r, 409, "no draw offer of your opponent's to answer");
@@ -224,7 +228,7 @@ static void op_claim_win(struct server *srv, struct session *s, int side, int64_
         return;
     }
     /* Barely started (before both have moved): aborted, not won. */
-    bool barely = s->n_stored < 2;
+    bool barely = !people_both_moved(s);
     if (end_or_fail(s, barely ? RESULT_DRAW : win_for(side),
                     barely ? REASON_ABORTED : REASON_ABANDONED, r) == 0)
         reply(s, side, NULL, r);
@@ -338,7 +342,11 @@ static void game_op(struct server *srv, struct session *s, int side, const char 
     if (!strcmp(op, "moves"))
         op_move(s, side, body, now, r);
     else if (!strcmp(op, "resign")) {
-        if (end_or_fail(s, win_for(1 - side), REASON_RESIGNATION, r) == 0)
+        /* Before both sides have moved a game can only be aborted: resigning aborts it
+         * (never a rated loss). */
+        bool both = people_both_moved(s);
+        if (end_or_fail(s, both ? win_for(1 - side) : RESULT_DRAW,
+                        both ? REASON_RESIGNATION : REASON_ABORTED, r) == 0)
             reply(s, side, NULL, r);
     } else if (!strcmp(op, "draw"))
         op_draw(s, side, body, r);
@@ -347,7 +355,7 @@ static void game_op(struct server *srv, struct session *s, int side, const char 
     else if (!strcmp(op, "takeback"))
         op_takeback(s, side, body, r);
     else if (!strcmp(op, "abort")) {
-        if (s->n_stored >= 2)
+        if (people_both_moved(s)) /* ever: takebacks do not reopen it */
             api_set_error(r, 409, "too late to abort: both sides have moved");
         else if (end_or_fail(s, RESULT_DRAW, REASON_ABORTED, r) == 0)
             reply(s, side, NULL, r);

@@ -107,6 +107,8 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
         jout_str(j, klass);
     else
         jout_null(j);
+    /* Before both sides have moved the game can only be aborted (and is never rated). */
+    jout_kbool(j, "can_abort", !session_over(s) && !people_both_moved(s));
     people_clock_out(j, s, now_ms);
     offers_out(j, s);
     jout_kint(j, "viewers", viewers(s));

@@ -32,7 +32,8 @@ int64_t people_clock_initial_ms(int64_t initial_ms, int64_t increment_ms)
 
 static const char *row_class(const struct store_game *row)
 {
-    if (row->reason == REASON_ABORTED || row->result == RESULT_ONGOING)
+    /* Never before both sides have moved (such a game can only be aborted). */
+    if (row->reason == REASON_ABORTED || row->result == RESULT_ONGOING || row->plies_max < 2)
         return NULL;
     return people_clock_class(row->clock_initial_ms, row->clock_increment_ms, row->days);
 }
