@@ -63,8 +63,8 @@ bool stream_hub_add(struct stream_hub *h, struct hub_watch *w, const char *id, i
     pthread_mutex_lock(&h->mu);
     int same = 0;
     for (struct hub_watch *o = h->buckets[b]; o; o = o->next)
-        same += !strcmp(o->id, w->id);
-    bool ok = per_game <= 0 || same < per_game;
+        same += !o->player && !strcmp(o->id, w->id);
+    bool ok = w->player || per_game <= 0 || same < per_game;
     if (ok) {
         w->next = h->buckets[b];
         if (w->next)
@@ -190,8 +190,15 @@ int stream_hub_viewers(struct stream_hub *h, const char *id)
 {
     int n = 0;
     pthread_mutex_lock(&h->mu);
-    for (struct hub_watch *w = h->buckets[bucket_of(id)]; w; w = w->next)
-        n += w->viewer && !strcmp(w->id, id);
+    for (struct hub_watch *w = h->buckets[bucket_of(id)]; w; w = w->next) {
+        if (!w->viewer || strcmp(w->id, id))
+            continue;
+        /* Counted once per address: at its first stream in the list. */
+        bool first = true;
+        for (struct hub_watch *o = h->buckets[bucket_of(id)]; first && o != w; o = o->next)
+            first = !(o->viewer && !strcmp(o->id, id) && !strcmp(o->addr, w->addr));
+        n += first;
+    }
     pthread_mutex_unlock(&h->mu);
     return n;
 }

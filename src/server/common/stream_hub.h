@@ -23,6 +23,10 @@ struct hub_watch {
     bool linked;    /* in the hub (stream_hub_add succeeded) */
     bool viewer;    /* a spectator's stream (set before stream_hub_add): counted in the
                        game's viewers, and its coming and going is news to the others */
+    bool player;    /* a player's stream of their own game (set before stream_hub_add):
+                       never counted in the per-game cap, so spectators cannot fill it */
+    char addr[64];  /* the client's address (set before stream_hub_add): viewers are
+                       counted by address, not by socket */
     int64_t due_ms; /* news at this time (Unix ms) even if nothing happens: stream_hub_due */
     void (*wake)(struct hub_watch *w);
     struct hub_watch *prev, *next;
@@ -31,7 +35,8 @@ struct hub_watch {
 struct stream_hub *stream_hub_new(void);
 void stream_hub_free(struct stream_hub *h);
 /* Add w for game `id` (news set, so its first read looks at the game); false when the
- * game has per_game streams already (0: no cap). */
+ * game has per_game streams already (0: no cap), not counting players' streams (a
+ * player's own stream is always added). */
 bool stream_hub_add(struct stream_hub *h, struct hub_watch *w, const char *id, int per_game);
 /* Take w out (nothing when it is not in). */
 void stream_hub_remove(struct stream_hub *h, struct hub_watch *w);
@@ -51,7 +56,8 @@ void stream_hub_lock(struct stream_hub *h);
 void stream_hub_unlock(struct stream_hub *h);
 /* Streams open now. */
 int stream_hub_count(struct stream_hub *h);
-/* The spectators' streams open now on game `id`. */
+/* The spectators watching game `id` now: the addresses of its spectators' streams
+ * (many streams from one address are one viewer). */
 int stream_hub_viewers(struct stream_hub *h, const char *id);
 /* A challenge's streams wait under the key "challenge:ID" (a game's id has no colon, so
  * the two never meet); news of the challenge is stream_hub_news on that key.  key must

@@ -1,5 +1,6 @@
 #include "server/http/http_event_stream.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "server/common/api_util.h"
@@ -58,6 +59,7 @@ enum MHD_Result event_stream_start(struct event_stream *es, const char *key, con
     struct server *srv = es->srv;
     struct MHD_Connection *mc = es->mc;
     es->w.wake = wake;
+    snprintf(es->w.addr, sizeof es->w.addr, "%s", client ? client : "");
     if (!stream_hub_add(srv->hub, &es->w, key, srv->cfg.streams_per_game)) {
         free(es);
         return http_send_body(mc, 429,

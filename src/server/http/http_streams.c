@@ -133,6 +133,8 @@ enum MHD_Result http_start_stream(struct server *srv, struct MHD_Connection *mc,
     pthread_mutex_lock(&s->mu);
     st->takebacks = s->row.takebacks;
     st->version = s->version;
+    /* A player's own stream (their token or seat key) is never refused for spectators. */
+    st->es.w.player = s->row.people && !ar->stream_viewer;
     snprintf(id, sizeof id, "%s", s->row.id);
     pthread_mutex_unlock(&s->mu);
     cache_put(s); /* the stream does not keep the game in memory */
