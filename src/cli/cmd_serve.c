@@ -5,7 +5,9 @@
  *             [--analysis-ms N] [--analysis-nice 0..19] [--connections-per-address N]
  *             [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]
  *             [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]
- *             [--challenge-ms N] [--seek-ms N]
+ *             [--challenge-ms N] [--seek-ms N] [--seeks-per-token N]
+ *             [--seeks-per-address N] [--people-per-minute N] [--draw-offers-per-minute N]
+ *             [--rated-per-pair N]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -30,7 +32,16 @@ static const char serve_usage[] =
     "  --challenge-ms N  an invite link stays open this long (1000..2592000000; default\n"
     "                    604800000, 7 days)\n"
     "  --seek-ms N       a seek stays in the lobby this long (1000..86400000; default\n"
-    "                    900000, 15 minutes)\n";
+    "                    900000, 15 minutes)\n"
+    "limits of games between people (0: none):\n"
+    "  --seeks-per-token N         open seeks at once per token (0..16; default 3)\n"
+    "  --seeks-per-address N       open seeks at once per address (0..16; default 6)\n"
+    "  --people-per-minute N       challenges, seeks and accepts a minute per token, 3N\n"
+    "                              per address (default 20)\n"
+    "  --draw-offers-per-minute N  draw offers a minute per token, 3N per address\n"
+    "                              (default 10)\n"
+    "  --rated-per-pair N          rated games of the same two players that count in\n"
+    "                              24 hours; later ones are unrated (default 5)\n";
 
 int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
@@ -122,6 +133,26 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "streams-per-address", val, 0, 4000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.streams_per_address = (int)v;
+        } else if (!strcmp(opt, "--seeks-per-token")) {
+            if (cli_int(io, "seeks-per-token", val, 0, 16, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.seeks_per_token = (int)v;
+        } else if (!strcmp(opt, "--seeks-per-address")) {
+            if (cli_int(io, "seeks-per-address", val, 0, 16, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.seeks_per_address = (int)v;
+        } else if (!strcmp(opt, "--people-per-minute")) {
+            if (cli_int(io, "people-per-minute", val, 0, 1000000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.people_per_minute = (int)v;
+        } else if (!strcmp(opt, "--draw-offers-per-minute")) {
+            if (cli_int(io, "draw-offers-per-minute", val, 0, 1000000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.draw_offers_per_minute = (int)v;
+        } else if (!strcmp(opt, "--rated-per-pair")) {
+            if (cli_int(io, "rated-per-pair", val, 0, 1000000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.rated_per_pair = (int)v;
         } else if (!strcmp(opt, "--streams-per-game")) {
             if (cli_int(io, "streams-per-game", val, 0, 4000, &v) != 0)
                 return CLI_BAD_INPUT;

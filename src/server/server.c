@@ -15,6 +15,7 @@
 #include "server/analysis/analysis_jobs.h"
 #include "server/analysis/review_jobs.h"
 #include "server/common/ratelimit.h"
+#include "server/common/seek_caps.h"
 #include "server/common/stream_hub.h"
 #include "server/games/cache.h"
 #include "server/games/clock.h"
@@ -53,6 +54,11 @@ void server_config_default(struct server_config *cfg)
     cfg->connections_per_address = 64;
     cfg->streams_per_address = 32;
     cfg->streams_per_game = 64;
+    cfg->seeks_per_token = 3;
+    cfg->seeks_per_address = 6;
+    cfg->people_per_minute = 20;
+    cfg->draw_offers_per_minute = 10;
+    cfg->rated_per_pair = 5;
     cfg->header_ms = 5000;
     cfg->idle_ms = 60000;
     cfg->queued_per_address = 8;
@@ -96,6 +102,11 @@ void server_stop(struct server *srv)
     if (srv->store)
         srv->store->ops->close(srv->store);
     ratelimit_free(srv->limiter);
+    ratelimit_free(srv->people_by_token);
+    ratelimit_free(srv->people_by_addr);
+    ratelimit_free(srv->draws_by_token);
+    ratelimit_free(srv->draws_by_addr);
+    seek_caps_free(srv->seek_caps);
     openings_free(srv);
     free(srv);
 }
@@ -146,6 +157,17 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         goto fail;
     if (cfg->new_games_per_minute > 0 &&
         !(srv->limiter = ratelimit_new(cfg->new_games_per_minute))) {
+        fail(err, err_size, "out of memory");
+        goto fail;
+    }
+    /* Games between people: the caps per token and per address (API.md "Limits of
+     * games between people"). */
+    int people = cfg->people_per_minute, draws = cfg->draw_offers_per_minute;
+    if ((people > 0 && (!(srv->people_by_token = ratelimit_new(people)) ||
+                        !(srv->people_by_addr = ratelimit_new(3 * people)))) ||
+        (draws > 0 && (!(srv->draws_by_token = ratelimit_new(draws)) ||
+                       !(srv->draws_by_addr = ratelimit_new(3 * draws)))) ||
+        !(srv->seek_caps = seek_caps_new())) {
         fail(err, err_size, "out of memory");
         goto fail;
     }

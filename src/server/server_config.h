@@ -43,6 +43,15 @@ struct server_config {
     int64_t challenge_ms;           /* an invite link's life (0: 7 days) */
     int64_t seek_ms;                /* a seek's life in the lobby (0: 15 minutes) */
     int64_t abandon_ms;             /* away this long, the opponent may claim (0: 120 s) */
+    int seeks_per_token;            /* open seeks in the lobby at once per token (429 beyond;
+                                       0: no cap; at most 16) */
+    int seeks_per_address;          /* the same per client address (0: no cap; at most 16) */
+    int people_per_minute;          /* challenges, seeks and accepts a minute per token, three
+                                       times as many per address (429 beyond; 0: no cap) */
+    int draw_offers_per_minute;     /* draw offers a minute per token, three times as many per
+                                       address (429 beyond; 0: no cap) */
+    int rated_per_pair;             /* rated games between the same two players that count in
+                                       24 hours; later ones are played unrated (0: no cap) */
     int connections_per_address;    /* open at once from one address (0: no cap; off behind a
                                        proxy, which must cap them) */
     int streams_per_address;        /* event streams open at once from one address (429 beyond) */

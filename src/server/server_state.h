@@ -25,6 +25,7 @@ struct fair_queue;
 struct stream_hub;
 struct review_job;
 struct ratelimit;
+struct seek_caps;
 struct puzzle_set;
 struct session;
 struct store;
@@ -40,6 +41,11 @@ struct server {
     int port;
     atomic_int stopping;
     struct ratelimit *limiter;
+    /* Games between people (people_api.c): challenges, seeks and accepts, and draw
+     * offers, a minute per token and per address (NULL: no cap); open seeks per token
+     * and per address. */
+    struct ratelimit *people_by_token, *people_by_addr, *draws_by_token, *draws_by_addr;
+    struct seek_caps *seek_caps;
     struct conn_limits *limits; /* http_limits.c: request deadlines, streams per address */
     struct stream_hub *hub;     /* stream_hub.c: the event streams by game id */
     struct puzzle_set *puzzles; /* puzzle_set.c: the shipped puzzles and their ratings */

@@ -84,6 +84,8 @@ int sqp_get_rating(struct store *s, const char *token_hash, const char *game, co
 int sqp_rate_game(struct store *s, const char *id, const struct store_rater *rater, int64_t now_ms,
                   int *white_after, int *black_after, char *err, size_t err_size);
 int sqp_unrated_games(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);
+int sqp_count_rated_pair(struct store *s, const char *hash_a, const char *hash_b, int64_t since_ms,
+                         int *count, char *err, size_t err_size);
 int sqp_get_player(struct store *s, const char *token_hash, char *name, size_t name_size, char *err,
                    size_t err_size);
 
@@ -94,4 +96,5 @@ int sqp_get_player(struct store *s, const char *token_hash, char *name, size_t n
     .end_people_game = sqp_end_people_game, .set_offers = sqp_set_offers,                          \
     .load_move_times = sqp_load_move_times, .next_deadline = sqp_next_deadline,                    \
     .due_games = sqp_due_games, .put_player = sqp_put_player, .get_player = sqp_get_player,        \
-    .get_rating = sqp_get_rating, .rate_game = sqp_rate_game, .unrated_games = sqp_unrated_games
+    .get_rating = sqp_get_rating, .rate_game = sqp_rate_game, .unrated_games = sqp_unrated_games,  \
+    .count_rated_pair = sqp_count_rated_pair

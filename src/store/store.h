@@ -46,7 +46,9 @@ struct store_game {
     int rated_done;                             /* the result went into the ratings (rate_game) */
     char club_id[STORE_ID_LEN + 1];             /* a club's challenge started it; "" otherwise */
     int white_rating_after, black_rating_after; /* once rated (rate_game); else 0 */
-    int plies_max; /* people games: the most plies it ever had (takebacks do not lower it) */
+    int plies_max;    /* people games: the most plies it ever had (takebacks do not lower it) */
+    int rated_capped; /* asked rated, played unrated: its two players' rated games of the day
+                         were counted already (the server's cap per pair) */
 };
 
 /* A player's Glicko-2 rating in one game and rating class (the numbers of
@@ -180,7 +182,8 @@ struct store_ops {
     /* The creator withdraws an open challenge; 1 when it is not theirs or not open. */
     int (*cancel_challenge)(struct store *s, const char *id, const char *creator_hash,
                             int64_t now_ms, char *err, size_t err_size);
-    /* The open, unexpired seeks (lobby = 1), oldest first, at most `limit`. */
+    /* The open, unexpired seeks (lobby = 1), at most `limit`: newest first, the creators
+     * in turn (each creator's newest, then each one's second newest...). */
     int (*list_seeks)(struct store *s, int64_t now_ms, int limit, store_challenge_fn fn, void *ctx,
                       char *err, size_t err_size);
     /* A people game's move at `now_ms` (its time of receipt), the game's result after it
@@ -213,6 +216,11 @@ struct store_ops {
     int (*rate_game)(struct store *s, const char *id, const struct store_rater *rater,
                      int64_t now_ms, int *white_after, int *black_after, char *err,
                      size_t err_size);
+    /* The rated games between the two players (either colours) created after `since_ms`
+     * that are on or whose result went into the ratings (not those rated as nothing,
+     * aborted): *count. */
+    int (*count_rated_pair)(struct store *s, const char *hash_a, const char *hash_b,
+                            int64_t since_ms, int *count, char *err, size_t err_size);
     /* The finished rated games not yet in the ratings (a crash between the end and
      * rate_game): the clock's timer rates them on start. */
     int (*unrated_games)(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);

@@ -214,6 +214,12 @@ static int gt_unrated_games(struct store *base, store_id_fn fn, void *ctx, char 
     GATED(unrated_games(g->inner, fn, ctx, err, err_size));
 }
 
+static int gt_count_rated_pair(struct store *base, const char *hash_a, const char *hash_b,
+                               int64_t since_ms, int *count, char *err, size_t err_size)
+{
+    GATED(count_rated_pair(g->inner, hash_a, hash_b, since_ms, count, err, err_size));
+}
+
 static int gt_create_club(struct store *base, const struct store_club *c,
                           const struct store_member *m, char *err, size_t err_size)
 {
@@ -328,6 +334,7 @@ static const struct store_ops gated_ops = {
     .get_rating = gt_get_rating,
     .rate_game = gt_rate_game,
     .unrated_games = gt_unrated_games,
+    .count_rated_pair = gt_count_rated_pair,
     .create_club = gt_create_club,
     .get_club = gt_get_club,
     .list_members = gt_list_members,

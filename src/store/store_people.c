@@ -139,8 +139,8 @@ static const char sql_insert_people_game[] =
     "INSERT INTO games (id, game, level, human_side, start, token_hash, seed, created_ms,"
     " updated_ms, result, reason, plies, people, white_hash, black_hash, white_name,"
     " black_name, clock_initial_ms, clock_increment_ms, days, rated, white_rating, black_rating,"
-    " club_id) VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?6, 0, 0, 0, 1, ?7, ?8, ?9, ?10, ?11, ?12,"
-    " ?13, ?14, ?15, ?16, ?17)";
+    " club_id, rated_capped) VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?6, 0, 0, 0, 1, ?7, ?8, ?9,"
+    " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
 
 static int insert_people_game(struct store *s, const struct store_game *g)
 {
@@ -164,6 +164,7 @@ static int insert_people_game(struct store *s, const struct store_game *g)
     sqlite3_bind_int(st, 15, g->white_rating);
     sqlite3_bind_int(st, 16, g->black_rating);
     sqlite3_bind_text(st, 17, g->club_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 18, g->rated_capped);
     return done(st);
 }
 
@@ -229,10 +230,13 @@ struct seeks_ctx {
     void *ctx;
 };
 
+/* Newest first, the creators in turn: every creator's newest seek, then every creator's
+ * second newest..., so one creator's many seeks cannot hide the others'. */
 static const char sql_seeks[] =
-    "SELECT " CHALLENGE_COLUMNS " FROM challenges"
-    " WHERE lobby = 1 AND status = 0 AND expires_ms > ?1 AND club_id = ''"
-    " ORDER BY created_ms, id LIMIT ?2";
+    "SELECT " CHALLENGE_COLUMNS " FROM (SELECT " CHALLENGE_COLUMNS ","
+    " row_number() OVER (PARTITION BY creator_hash ORDER BY created_ms DESC, id) AS turn"
+    " FROM challenges WHERE lobby = 1 AND status = 0 AND expires_ms > ?1 AND club_id = '')"
+    " ORDER BY turn, created_ms DESC, id LIMIT ?2";
 
 static int list_seeks(struct store *s, sqlite3 *db, void *ctx)
 {
@@ -606,6 +610,42 @@ int sqp_rate_game(struct store *s, const char *id, const struct store_rater *rat
 {
     struct rate_ctx q = {id, rater, now_ms, white_after, black_after};
     return sqlite_store_write(s, rate_game, &q, "rate game", err, err_size);
+}
+
+struct pair_ctx {
+    const char *a, *b;
+    int64_t since;
+    int *count;
+};
+
+/* On, or over and put into the ratings (an aborted game is not: rate_game's class). */
+static const char sql_rated_pair[] =
+    "SELECT count(*) FROM games WHERE people = 1 AND rated = 1 AND created_ms > ?3"
+    " AND (result = 0 OR white_rating_after <> 0) AND ((white_hash = ?1 AND black_hash = ?2)"
+    " OR (white_hash = ?2 AND black_hash = ?1))";
+
+static int rated_pair(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct pair_ctx *q = ctx;
+    sqlite3_stmt *st = sqlite_store_stmt(s, sql_rated_pair);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, q->a, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, q->b, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, q->since);
+    int step = sqlite3_step(st);
+    *q->count = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return step == SQLITE_ROW ? 0 : -1;
+}
+
+int sqp_count_rated_pair(struct store *s, const char *hash_a, const char *hash_b, int64_t since_ms,
+                         int *count, char *err, size_t err_size)
+{
+    struct pair_ctx q = {hash_a, hash_b, since_ms, count};
+    return sqlite_store_read(s, rated_pair, &q, "count rated games of a pair", err, err_size);
 }
 
 static const char sql_unrated[] = "SELECT id FROM games WHERE people = 1 AND rated = 1"

@@ -53,7 +53,7 @@ enum stmt_id {
     " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
     " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
     " deadline_ms, white_rating, black_rating, rated_done, club_id, white_rating_after,"           \
-    " black_rating_after, plies"
+    " black_rating_after, plies, rated_capped"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
@@ -157,6 +157,8 @@ static const char *const migration[] = {
     " updated_ms INTEGER NOT NULL, PRIMARY KEY (token_hash, game, class)) WITHOUT ROWID;",
     /* 3 -> 4: puzzles: ratings of players and puzzles, and the attempts (store_puzzles.c) */
     STORE_PUZZLES_SCHEMA,
+    /* 4 -> 5: a game asked rated and played unrated (the cap of rated games per pair) */
+    "ALTER TABLE games ADD COLUMN rated_capped INTEGER NOT NULL DEFAULT 0;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 
@@ -291,6 +293,7 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *row)
     row->white_rating_after = sqlite3_column_int(st, 31);
     row->black_rating_after = sqlite3_column_int(st, 32);
     row->plies_max = sqlite3_column_int(st, 33);
+    row->rated_capped = sqlite3_column_int(st, 34);
 }
 
 const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";

@@ -117,7 +117,9 @@ export function peoplePanel(initial, { act, refresh }) {
     const top = (S.you || 'white') === 'white' ? 'black' : 'white';
     const row = (side) => h('p', { class: 'player ' + side, id: `player-${side}` },
       h('span', { class: 'who' }, name(side), S.you === side ? ` (${t('people.you')})` : ''), ' ', clocks[side]);
-    rows.replaceChildren(row(top), row(top === 'white' ? 'black' : 'white'));
+    // Asked rated, played unrated: the pair's rated games of the day were counted (API.md).
+    const capped = S.rated_capped ? [h('p', { class: 'muted', id: 'rated-capped' }, t('people.rated.capped'))] : [];
+    rows.replaceChildren(row(top), row(top === 'white' ? 'black' : 'white'), ...capped);
     viewers.textContent = t('people.viewers', { n: num(S.viewers || 0) });
     const link = `${location.origin}/#/game/${S.id}`;
     watch.replaceChildren(h('label', { for: 'watch-url' }, t('people.watchlink')), ' ',

@@ -76,6 +76,17 @@ bool ratelimit_take(struct ratelimit *rl, const char *addr, int64_t now_ms)
     return ok;
 }
 
+int ratelimit_take_pair(struct ratelimit *by_addr, const char *addr, struct ratelimit *by_key,
+                        const char *key, int64_t now_ms)
+{
+    /* The key first: a client refused for its own key does not use its address's. */
+    if (by_key && key && !ratelimit_take(by_key, key, now_ms))
+        return 2;
+    if (by_addr && addr && !ratelimit_take(by_addr, addr, now_ms))
+        return 1;
+    return 0;
+}
+
 /* The last address of an X-Forwarded-For list ("client, proxy1, proxy2"): the one
  * our own proxy appended, the only one a client cannot choose.  Copied into out when
  * it looks like an IPv4 or IPv6 address; false otherwise. */

@@ -12,6 +12,12 @@ struct ratelimit *ratelimit_new(int per_minute);
 void ratelimit_free(struct ratelimit *rl);
 /* true when `addr` may start one more game now (and counts it). */
 bool ratelimit_take(struct ratelimit *rl, const char *addr, int64_t now_ms);
+/* One action of a client known by its address and by a key of its own (a token's
+ * hash), counted in both limiters (either NULL, or its name NULL: not counted).  0 when
+ * both allow it; 2 when the key is at its limit (the address's is then not taken), 1
+ * when the address is. */
+int ratelimit_take_pair(struct ratelimit *by_addr, const char *addr, struct ratelimit *by_key,
+                        const char *key, int64_t now_ms);
 /* The client address behind a reverse proxy: the last entry of its X-Forwarded-For
  * header (the one the proxy appended; a client chooses only those before it), copied
  * into out.  false when there is no header or the entry is not an IPv4/IPv6 address. */

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "server/common/api_util.h"
+#include "server/common/ratelimit.h"
 #include "server/common/token.h"
 #include "server/games/people.h"
 #include "server/games/people_rating.h"
@@ -106,7 +107,24 @@ static int answer_of(json_t *body, struct api_response *r)
     return -1;
 }
 
-static void op_draw(struct session *s, int side, json_t *body, struct api_response *r)
+/* A draw offer of `side`'s from the request's address: within the limits a minute?
+ * (Each is an event to the opponent; API.md "Limits of games between people".) */
+static bool draw_offer_allowed(struct server *srv, const struct api_request *req,
+                               const struct session *s, int side, struct api_response *r)
+{
+    int rc = ratelimit_take_pair(srv->draws_by_addr, req->client, srv->draws_by_token,
+                                 side == SIDE_WHITE ? s->row.white_hash : s->row.black_hash,
+                                 server_now_ms());
+    if (rc)
+        api_set_error(
+            r, 429, "too many draw offers from this %s: at most %d a minute; wait a minute",
+            rc == 1 ? "address" : "player",
+            rc == 1 ? 3 * srv->cfg.draw_offers_per_minute : srv->cfg.draw_offers_per_minute);
+    return rc == 0;
+}
+
+static void op_draw(struct server *srv, const struct api_request *req, struct session *s, int side,
+                    json_t *body, struct api_response *r)
 {
     char err[ERROR_TEXT_MAX];
     int answer = answer_of(body, r);
@@ -134,6 +152,8 @@ static void op_draw(struct session *s, int side, json_t *body, struct api_respon
             reply(s, side, "accepted", r);
         return;
     }
+    if (!draw_offer_allowed(srv, req, s, side, r))
+        return;
     if (people_offers(s, side + 1, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id,
                       err, sizeof err) != 0)
         api_set_error(r, 500, "%s", err);
@@ -284,8 +304,8 @@ static void op_rematch(struct server *srv, struct session *s, int side, struct a
     reply(s, side, NULL, r);
 }
 
-static void game_op(struct server *srv, struct session *s, int side, const char *op, json_t *body,
-                    int64_t now, struct api_response *r);
+static void game_op(struct server *srv, const struct api_request *req, struct session *s, int side,
+                    const char *op, json_t *body, int64_t now, struct api_response *r);
 
 void people_game_op(struct server *srv, const struct api_request *req, struct session *s,
                     const char *op, struct api_response *r)
@@ -320,12 +340,12 @@ void people_game_op(struct server *srv, const struct api_request *req, struct se
     }
     json_t *body = api_body_object(req, strcmp(op, "moves") != 0, r);
     if (body)
-        game_op(srv, s, side, op, body, now, r);
+        game_op(srv, req, s, side, op, body, now, r);
     json_decref(body);
 }
 
-static void game_op(struct server *srv, struct session *s, int side, const char *op, json_t *body,
-                    int64_t now, struct api_response *r)
+static void game_op(struct server *srv, const struct api_request *req, struct session *s, int side,
+                    const char *op, json_t *body, int64_t now, struct api_response *r)
 {
     bool over = session_over(s);
     if (!strcmp(op, "rematch")) {
@@ -349,7 +369,7 @@ static void game_op(struct server *srv, struct session *s, int side, const char 
                         both ? REASON_RESIGNATION : REASON_ABORTED, r) == 0)
             reply(s, side, NULL, r);
     } else if (!strcmp(op, "draw"))
-        op_draw(s, side, body, r);
+        op_draw(srv, req, s, side, body, r);
     else if (!strcmp(op, "claim"))
         op_claim(s, side, body, r);
     else if (!strcmp(op, "takeback"))

@@ -100,6 +100,8 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
     }
     jout_close(j, '}');
     jout_kbool(j, "rated", s->row.rated != 0);
+    /* Asked rated, played unrated: the two had played their rated games of the day. */
+    jout_kbool(j, "rated_capped", s->row.rated_capped != 0);
     const char *klass =
         people_clock_class(s->row.clock_initial_ms, s->row.clock_increment_ms, s->row.days);
     jout_key(j, "rating_class");

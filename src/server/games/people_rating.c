@@ -30,6 +30,8 @@ int64_t people_clock_initial_ms(int64_t initial_ms, int64_t increment_ms)
     return increment_ms > floor_ms ? increment_ms : floor_ms;
 }
 
+#define PAIR_WINDOW_MS (24 * 3600 * 1000LL) /* the cap of rated games per pair: a day */
+
 static const char *row_class(const struct store_game *row)
 {
     /* Never before both sides have moved (such a game can only be aborted). */
@@ -110,6 +112,17 @@ int people_game_row(struct server *srv, const struct store_challenge *c, const c
     g->days = c->days;
     g->rated = c->rated;
     g->created_ms = g->updated_ms = now;
+    /* The same two players' rated games count for their ratings at most rated_per_pair
+     * times in 24 hours: later ones are played unrated, and say so (API.md "Ratings"). */
+    int cap = srv->cfg.rated_per_pair, count = 0;
+    char err[ERROR_TEXT_MAX];
+    if (g->rated && cap > 0 &&
+        srv->store->ops->count_rated_pair(srv->store, c->creator_hash, acceptor_hash,
+                                          now - PAIR_WINDOW_MS, &count, err, sizeof err) == 0 &&
+        count >= cap) {
+        g->rated = 0;
+        g->rated_capped = 1;
+    }
     snprintf(g->club_id, sizeof g->club_id, "%s", c->club_id);
     if (g->rated) {
         const char *klass = people_clock_class(c->clock_initial_ms, c->clock_increment_ms, c->days);

@@ -9,6 +9,8 @@
 #include "games/registry.h"
 #include "server/common/api_util.h"
 #include "server/common/json_out.h"
+#include "server/common/ratelimit.h"
+#include "server/common/seek_caps.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
@@ -194,6 +196,63 @@ static int challenge_fields(json_t *body, struct store_challenge *c, struct api_
     return 0;
 }
 
+/* A challenge, a seek or an accept of `hash`'s from the request's address: within the
+ * limits a minute (API.md "Limits of games between people")?  0, or 429 with r set. */
+static int people_limit(struct server *srv, const struct api_request *req, const char *hash,
+                        struct api_response *r)
+{
+    int rc = ratelimit_take_pair(srv->people_by_addr, req->client, srv->people_by_token, hash,
+                                 server_now_ms());
+    if (rc)
+        api_set_error(r, 429,
+                      "too many challenges, seeks and accepts from this %s: at most %d a "
+                      "minute; wait a minute",
+                      rc == 1 ? "address" : "player",
+                      rc == 1 ? 3 * srv->cfg.people_per_minute : srv->cfg.people_per_minute);
+    return rc ? 429 : 0;
+}
+
+/* The lobby's caps of open seeks, per token and per address: a place for the new seek
+ * c is taken (seek_caps.h), after the seeks remembered that are no longer open are
+ * forgotten.  0, or 429 with r set. */
+static int seek_place(struct server *srv, const struct api_request *req,
+                      const struct store_challenge *c, int64_t now, struct api_response *r)
+{
+    char by_token[80], by_addr[80], err[ERROR_TEXT_MAX];
+    snprintf(by_token, sizeof by_token, "t:%s", c->creator_hash);
+    snprintf(by_addr, sizeof by_addr, "a:%s", req->client ? req->client : "");
+    const char *keys[2] = {by_token, by_addr};
+    int caps[2] = {srv->cfg.seeks_per_token, req->client ? srv->cfg.seeks_per_address : 0};
+    for (int k = 0; k < 2; k++) {
+        char ids[SEEK_CAPS_MAX][SEEK_CAPS_ID];
+        int n = caps[k] > 0 ? seek_caps_list(srv->seek_caps, keys[k], now, ids) : 0;
+        for (int i = 0; i < n; i++) {
+            struct store_challenge o;
+            int rc = srv->store->ops->get_challenge(srv->store, ids[i], &o, err, sizeof err);
+            if (rc > 0 || (rc == 0 && (o.status != CHALLENGE_OPEN || o.expires_ms <= now)))
+                seek_caps_forget(srv->seek_caps, keys[k], ids[i]);
+        }
+    }
+    int full;
+    if (seek_caps_take(srv->seek_caps, 2, keys, caps, c->id, c->expires_ms, now, &full))
+        return 0;
+    api_set_error(r, 429,
+                  "%s %d open seeks in the lobby already: wait for one to be taken, or "
+                  "withdraw one",
+                  full == 0 ? "you have" : "this address has", caps[full]);
+    return 429;
+}
+
+static void seek_unplace(struct server *srv, const struct api_request *req,
+                         const struct store_challenge *c)
+{
+    char key[80];
+    snprintf(key, sizeof key, "t:%s", c->creator_hash);
+    seek_caps_forget(srv->seek_caps, key, c->id);
+    snprintf(key, sizeof key, "a:%s", req->client ? req->client : "");
+    seek_caps_forget(srv->seek_caps, key, c->id);
+}
+
 void people_create_challenge(struct server *srv, const struct api_request *req, bool lobby,
                              const char *club_id, struct api_response *r)
 {
@@ -210,7 +269,7 @@ void people_create_challenge(struct server *srv, const struct api_request *req, 
     if (!bad)
         bad = people_body_name(body, c.creator_name, sizeof c.creator_name, true, r);
     json_decref(body);
-    if (bad)
+    if (bad || people_limit(srv, req, c.creator_hash, r) != 0)
         return;
     int64_t now = server_now_ms();
     if (token_random_hex(c.id, STORE_ID_LEN / 2) != 0) {
@@ -225,9 +284,14 @@ void people_create_challenge(struct server *srv, const struct api_request *req, 
     c.created_ms = now;
     c.expires_ms = now + (lobby ? ttl(srv->cfg.seek_ms, SEEK_TTL_MS)
                                 : ttl(srv->cfg.challenge_ms, CHALLENGE_TTL_MS));
+    bool seek = lobby && !c.club_id[0]; /* in the public lobby */
+    if (seek && seek_place(srv, req, &c, now, r) != 0)
+        return;
     if (srv->store->ops->put_player(srv->store, c.creator_hash, c.creator_name, now, err,
                                     sizeof err) != 0 ||
         srv->store->ops->put_challenge(srv->store, &c, err, sizeof err) != 0) {
+        if (seek)
+            seek_unplace(srv, req, &c);
         api_set_error(r, 500, "%s", err);
         return;
     }
@@ -343,7 +407,7 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
     if (!bad)
         bad = people_body_name(body, name, sizeof name, true, r);
     json_decref(body);
-    if (bad)
+    if (bad || people_limit(srv, req, hash, r) != 0)
         return;
     int64_t now = server_now_ms();
     if (c.club_id[0] && people_club_member(srv, c.club_id, hash, NULL) != 0) {

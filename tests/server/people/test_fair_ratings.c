@@ -1,7 +1,8 @@
 /* Ratings mean what they say (issue 25, point 3), against a real server on loopback:
  * before both players have moved a game can only be aborted and is never rated (a
  * resignation there aborts it, a draw offer is refused), and takebacks do not reopen
- * the abort. */
+ * the abort; challenges, accepts and draw offers have limits a minute per token and per
+ * address (429 JSON); the same two players' rated games count at most 5 times a day. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,5 +187,165 @@ TEST(server_fair_takebacks_do_not_reopen_the_abort)
     CHECK_EQ_INT(fr_post(port, game, "abort", tb, NULL, &st), 200);
     CHECK_STR(fr_reason(st), "aborted");
     json_decref(st);
+    server_stop(srv);
+}
+
+/* A challenge from an address of its own (X-Forwarded-For, with --trust-proxy): the
+ * status; its id and token into cid and tok when given. */
+static int fr_challenge_from(int port, const char *addr, const char *token, const char *path,
+                             char *cid, char *tok)
+{
+    char headers[96];
+    snprintf(headers, sizeof headers, "X-Forwarded-For: %s\r\n", addr);
+    const char *body = "{\"game\":\"chess\",\"clock\":" BLITZ ",\"name\":\"Ann\"}";
+    struct http_reply r;
+    if (http_call(port, "POST", path, token, body, strlen(body), headers, &r) != 0)
+        return 0;
+    json_t *j = http_json(&r);
+    if (cid)
+        snprintf(cid, 40, "%s", fx_str(j, "id"));
+    if (tok)
+        snprintf(tok, 40, "%s", fx_str(j, "token"));
+    int status = r.status;
+    if (status == 429 && !json_is_string(json_object_get(j, "error")))
+        status = -429; /* a refusal is JSON */
+    json_decref(j);
+    http_reply_free(&r);
+    return status;
+}
+
+static int fr_accept_from(int port, const char *addr, const char *cid)
+{
+    char headers[96], path[128];
+    snprintf(headers, sizeof headers, "X-Forwarded-For: %s\r\n", addr);
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    const char *body = "{\"name\":\"Bob\"}";
+    struct http_reply r;
+    if (http_call(port, "POST", path, NULL, body, strlen(body), headers, &r) != 0)
+        return 0;
+    int status = r.status;
+    http_reply_free(&r);
+    return status;
+}
+
+/* 1488 challenge/accept pairs from one address in a minute passed: with the defaults an
+ * address makes at most 60 a minute (20 per token), and the refusal is 429 JSON. */
+TEST(server_fair_challenges_and_accepts_are_limited)
+{
+    struct server_config cfg;
+    fx_config(&cfg); /* the default limits of games between people */
+    cfg.trust_proxy = 1;
+    struct server *srv = fx_start(&cfg);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char cid[40], tok[40] = "", keep[40] = "";
+    /* One token: 20 a minute. */
+    int made = 0, st;
+    while ((st = fr_challenge_from(port, "10.0.0.1", tok[0] ? tok : NULL, "/api/challenges", cid,
+                                   tok)) == 201 &&
+           made < 100)
+        made++;
+    CHECK_EQ_INT(st, 429);
+    CHECK_EQ_INT(made, 20);
+    snprintf(keep, sizeof keep, "%s", cid);
+    /* New tokens from the same address: 60 a minute in all, accepts counted too. */
+    int pairs = 0;
+    for (int i = 0; i < 100; i++) {
+        if ((st = fr_challenge_from(port, "10.0.0.1", NULL, "/api/challenges", cid, NULL)) != 201)
+            break;
+        made++;
+        if ((st = fr_accept_from(port, "10.0.0.1", cid)) != 200)
+            break;
+        made++, pairs++;
+    }
+    CHECK_EQ_INT(st, 429);
+    CHECK_EQ_INT(made, 60);
+    CHECK_MSG(pairs >= 19 && pairs <= 20, "%d pairs", pairs);
+    /* Another address is not held back, nor a seek from it. */
+    CHECK_EQ_INT(fr_challenge_from(port, "10.0.0.2", NULL, "/api/challenges", cid, NULL), 201);
+    CHECK_EQ_INT(fr_accept_from(port, "10.0.0.3", cid), 200);
+    CHECK_EQ_INT(fr_challenge_from(port, "10.0.0.2", NULL, "/api/seeks", cid, NULL), 201);
+    server_stop(srv);
+}
+
+/* 100 offer/decline cycles in 0.2 s, each an event to the opponent: at most 10 offers a
+ * minute per player (30 per address) by default. */
+TEST(server_fair_draw_offers_are_limited)
+{
+    struct server *srv = fr_start();
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char ta[40] = "", tb[40] = "", game[40];
+    CHECK_EQ_INT(fr_game(port, BLITZ, false, ta, tb, game), 0);
+    CHECK_EQ_INT(fr_move(port, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fr_move(port, game, tb, "e7e5"), 200);
+    int offers = 0, st = 0;
+    for (int i = 0; i < 40; i++) {
+        json_t *j = NULL;
+        if ((st = fr_post(port, game, "draw", ta, NULL, &j)) != 200) {
+            CHECK(json_is_string(json_object_get(j, "error")));
+            json_decref(j);
+            break;
+        }
+        json_decref(j);
+        offers++;
+        CHECK_EQ_INT(fr_post(port, game, "draw", tb, "{\"answer\":\"decline\"}", NULL), 200);
+    }
+    CHECK_EQ_INT(st, 429);
+    CHECK_EQ_INT(offers, 10);
+    /* The opponent's own offers are theirs to make, and answering is not limited. */
+    CHECK_EQ_INT(fr_post(port, game, "draw", tb, NULL, NULL), 200);
+    json_t *j = NULL;
+    CHECK_EQ_INT(fr_post(port, game, "draw", ta, "{\"answer\":\"accept\"}", &j), 200);
+    CHECK_STR(fr_reason(j), "agreement");
+    json_decref(j);
+    server_stop(srv);
+}
+
+/* Two tokens cannot farm a rating: the same two players' rated games count at most 5
+ * times in 24 hours; later ones are played unrated and say so (rated_capped). */
+TEST(server_fair_rated_games_per_pair_are_capped)
+{
+    struct server *srv = fr_start();
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char ta[40] = "", tb[40] = "", tc[40] = "", game[40];
+    /* An aborted rated game counts for nothing, not even the cap. */
+    CHECK_EQ_INT(fr_game(port, BLITZ, true, ta, tb, game), 0);
+    CHECK_EQ_INT(fr_post(port, game, "abort", ta, NULL, NULL), 200);
+    long long last = 1500;
+    for (int i = 0; i < 7; i++) {
+        /* Either may be the challenge's creator: the pair is the same. */
+        char *first = i % 2 ? tb : ta, *second = i % 2 ? ta : tb;
+        CHECK_EQ_INT(fr_game(port, BLITZ, true, first, second, game), 0);
+        char path[128];
+        snprintf(path, sizeof path, "/api/games/%s", game);
+        json_t *st = NULL;
+        CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &st), 200);
+        CHECK_MSG(json_is_boolean(json_object_get(st, "rated")) &&
+                      json_is_true(json_object_get(st, "rated")) == (i < 5),
+                  "game %d rated: %s", i + 1,
+                  json_is_true(json_object_get(st, "rated")) ? "yes" : "no");
+        CHECK(json_is_true(json_object_get(st, "rated_capped")) == (i >= 5));
+        json_decref(st);
+        /* Ann (ta) loses every game. */
+        const char *white = first, *black = second;
+        CHECK_EQ_INT(fr_move(port, game, white, "e2e4"), 200);
+        CHECK_EQ_INT(fr_move(port, game, black, "e7e5"), 200);
+        CHECK_EQ_INT(fr_post(port, game, "resign", ta, NULL, NULL), 200);
+        long long now = fr_rating(port, ta);
+        CHECK_MSG(i < 5 ? now < last : now == last, "game %d: Ann %lld after %lld", i + 1, now,
+                  last);
+        last = now;
+    }
+    /* Another opponent's rated game counts as ever. */
+    CHECK_EQ_INT(fr_game(port, BLITZ, true, tc, ta, game), 0);
+    CHECK_EQ_INT(fr_move(port, game, tc, "e2e4"), 200);
+    CHECK_EQ_INT(fr_move(port, game, ta, "e7e5"), 200);
+    CHECK_EQ_INT(fr_post(port, game, "resign", ta, NULL, NULL), 200);
+    CHECK(fr_rating(port, ta) < last);
     server_stop(srv);
 }
