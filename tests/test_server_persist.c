@@ -17,7 +17,7 @@
 #include "harness.h"
 #include "server/server.h"
 #include "server_client.h"
-#include "store/checkpoint.h"
+#include "store/sqlite/checkpoint.h"
 #include "store/store.h"
 
 static struct server *start_at(const char *db, int think_ms)

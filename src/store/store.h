@@ -112,7 +112,7 @@ typedef void (*store_id_fn)(void *ctx, const char *id);
 /* Called once per game by list_games, newest first. */
 typedef void (*store_game_fn)(void *ctx, const struct store_game *row);
 
-/* Puzzles (store_puzzles.c): the Glicko-2 rating of a player (a token's hash, per
+/* Puzzles (sqlite/puzzles.c): the Glicko-2 rating of a player (a token's hash, per
  * game) or of a puzzle, with its counts. */
 struct store_puzzle_rating {
     double rating, deviation, volatility;

@@ -1,4 +1,4 @@
-/* Between the files of the SQLite backend (store_sqlite.c, store_people.c): a write
+/* Between the files of the SQLite backend (backend.c, people.c, clubs.c): a write
  * in the group commit, a read under the connection's mutex, cached statements, the
  * game row's reader.  Not for anyone above the store. */
 #pragma once
@@ -6,7 +6,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "store.h"
+#include "store/store.h"
 
 #define SQLITE_EXTRA_STMTS 32
 
@@ -23,18 +23,18 @@ int sqlite_store_read(struct store *s, sqlite_fn fn, void *ctx, const char *what
 /* The prepared statement of `sql` (a string constant, known by its address), made on
  * first use; only inside sqlite_store_write/read.  NULL when it does not prepare. */
 sqlite3_stmt *sqlite_store_stmt(struct store *s, const char *sql);
-/* A row of "SELECT <the game columns>" (store_sqlite.c's GAME_COLUMNS). */
+/* A row of "SELECT <the game columns>" (backend.c's GAME_COLUMNS). */
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row);
 /* "SELECT <the game columns> FROM games WHERE id = ?1". */
 extern const char sqlite_select_game_sql[];
 /* The games of club ?1, newest first, at most ?2. */
 extern const char sqlite_club_games_sql[];
 
-/* A row of "SELECT <sqlite_challenge_columns> FROM challenges" (store_people.c). */
+/* A row of "SELECT <sqlite_challenge_columns> FROM challenges" (people.c). */
 extern const char sqlite_challenge_columns[];
 void sqlite_read_challenge(sqlite3_stmt *st, struct store_challenge *c);
 
-/* store_clubs.c's ops. */
+/* clubs.c's ops. */
 int sqc_create_club(struct store *s, const struct store_club *c, const struct store_member *m,
                     char *err, size_t err_size);
 int sqc_get_club(struct store *s, const char *id, struct store_club *c, char *err, size_t err_size);
@@ -55,7 +55,7 @@ int sqc_club_challenges(struct store *s, const char *club_id, int64_t now_ms, st
     .join_club = sqc_join_club, .set_member = sqc_set_member, .club_results = sqc_club_results,    \
     .club_games = sqc_club_games, .club_challenges = sqc_club_challenges
 
-/* store_people.c's ops, for the backend's table. */
+/* people.c's ops, for the backend's table. */
 int sqp_put_challenge(struct store *s, const struct store_challenge *c, char *err, size_t err_size);
 int sqp_get_challenge(struct store *s, const char *id, struct store_challenge *c, char *err,
                       size_t err_size);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "sqlite_private.h"
+#include "store/sqlite/private.h"
 
 static void text(char *dst, size_t size, const unsigned char *src)
 {

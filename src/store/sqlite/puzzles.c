@@ -1,7 +1,7 @@
-/* The puzzles' statements (store_puzzles.h).  Each call prepares its statements (a few
+/* The puzzles' statements (puzzles.h).  Each call prepares its statements (a few
  * microseconds, next to a commit's cost) and runs under the store's connection mutex,
  * as the store's other one-off statements do. */
-#include "store_puzzles.h"
+#include "store/sqlite/puzzles.h"
 
 #include "core/error.h"
 

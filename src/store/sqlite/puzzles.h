@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store/store.h"
 
 /* Ratings of players (per token hash and game) and of puzzles, and one row per counted
  * attempt (a token's first attempt of a puzzle). */

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
 #include "core/error.h"
-#include "sqlite_private.h"
-#include "store.h"
-#include "store_puzzles.h"
+#include "store/sqlite/checkpoint.h"
+#include "store/sqlite/private.h"
+#include "store/sqlite/puzzles.h"
+#include "store/store.h"
 
 enum stmt_id {
     ST_INSERT_GAME,
@@ -155,7 +155,7 @@ static const char *const migration[] = {
     " token_hash TEXT NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL, rating REAL NOT NULL,"
     " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
     " updated_ms INTEGER NOT NULL, PRIMARY KEY (token_hash, game, class)) WITHOUT ROWID;",
-    /* 3 -> 4: puzzles: ratings of players and puzzles, and the attempts (store_puzzles.c) */
+    /* 3 -> 4: puzzles: ratings of players and puzzles, and the attempts (sqlite/puzzles.c) */
     STORE_PUZZLES_SCHEMA,
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
@@ -202,7 +202,7 @@ static int migrate(sqlite3 *db, char **msg)
 enum write_kind { W_GAME, W_MOVE, W_RESULT, W_TAKEBACK, W_CUSTOM };
 struct write {
     enum write_kind kind;
-    sqlite_fn fn; /* W_CUSTOM: the write (sqlite_private.h), its context and name */
+    sqlite_fn fn; /* W_CUSTOM: the write (private.h), its context and name */
     void *ctx;
     const char *what;
     const struct store_game *row; /* W_GAME */
