@@ -25,7 +25,7 @@ static void test_config(struct server_config *cfg, const char *db, int per_minut
     cfg->port = 0;
     cfg->db_path = db;
     cfg->web_dir = NULL;
-    cfg->sync = STORE_SYNC_NORMAL;
+    cfg->sync = STORE_SURVIVES_KILL;
     cfg->http_threads = 2;
     cfg->engine_workers = 2;
     cfg->cache_games = 64;
@@ -369,7 +369,7 @@ TEST(server_cache_evicts_and_reloads)
     cfg.port = 0;
     cfg.db_path = db;
     cfg.web_dir = NULL;
-    cfg.sync = STORE_SYNC_NORMAL;
+    cfg.sync = STORE_SURVIVES_KILL;
     cfg.cache_games = 16;
     cfg.new_games_per_minute = 0;
     char err[256];

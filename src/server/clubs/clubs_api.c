@@ -81,9 +81,7 @@ static int load_club(struct server *srv, const char *id, struct store_club *c,
                      struct api_response *r)
 {
     char err[ERROR_TEXT_MAX];
-    int rc = hex_id(id, STORE_ID_LEN)
-                 ? srv->store->ops->get_club(srv->store, id, c, err, sizeof err)
-                 : 1;
+    int rc = hex_id(id, STORE_ID_LEN) ? store_get_club(srv->store, id, c, err, sizeof err) : 1;
     if (rc == 1)
         api_set_error(r, 404, "no club '%.40s'", id);
     else if (rc != 0)
@@ -214,8 +212,8 @@ static void reply_club(struct server *srv, const struct store_club *c,
     struct results res = {NULL, 0, 0};
     struct jout j;
     jout_init(&j, 8192);
-    if (!l.m || srv->store->ops->list_members(srv->store, c->id, member_one, &l, err, sizeof err) ||
-        srv->store->ops->club_results(srv->store, c->id, result_one, &res, err, sizeof err)) {
+    if (!l.m || store_list_members(srv->store, c->id, member_one, &l, err, sizeof err) ||
+        store_club_results(srv->store, c->id, result_one, &res, err, sizeof err)) {
         free(l.m);
         free(res.p);
         free(jout_finish(&j));
@@ -281,14 +279,13 @@ static void reply_club(struct server *srv, const struct store_club *c,
     jout_close(&j, ']');
     jout_key(&j, "challenges");
     jout_open(&j, '[');
-    int rc = srv->store->ops->club_challenges(srv->store, c->id, server_now_ms(), challenge_one, &j,
-                                              err, sizeof err);
+    int rc = store_club_challenges(srv->store, c->id, server_now_ms(), challenge_one, &j, err,
+                                   sizeof err);
     jout_close(&j, ']');
     jout_key(&j, "games");
     jout_open(&j, '[');
     if (rc == 0)
-        rc = srv->store->ops->club_games(srv->store, c->id, CLUB_GAMES_SHOWN, game_one, &j, err,
-                                         sizeof err);
+        rc = store_club_games(srv->store, c->id, CLUB_GAMES_SHOWN, game_one, &j, err, sizeof err);
     jout_close(&j, ']');
     if (token)
         jout_kstr(&j, "token", token);
@@ -334,9 +331,8 @@ static void handle_create(struct server *srv, const struct api_request *req, str
         return;
     }
     c.created_ms = server_now_ms();
-    if (srv->store->ops->put_player(srv->store, c.creator_hash, name, c.created_ms, err,
-                                    sizeof err) != 0 ||
-        srv->store->ops->create_club(srv->store, &c, &m, err, sizeof err) != 0) {
+    if (store_put_player(srv->store, c.creator_hash, name, c.created_ms, err, sizeof err) != 0 ||
+        store_create_club(srv->store, &c, &m, err, sizeof err) != 0) {
         api_set_error(r, 500, "%s", err);
         return;
     }
@@ -370,9 +366,8 @@ static void handle_join(struct server *srv, const struct api_request *req,
         return;
     }
     snprintf(m.name, sizeof m.name, "%s", name);
-    if (srv->store->ops->put_player(srv->store, hash, name, server_now_ms(), err, sizeof err) !=
-            0 ||
-        srv->store->ops->join_club(srv->store, c->id, &m, err, sizeof err) != 0) {
+    if (store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err) != 0 ||
+        store_join_club(srv->store, c->id, &m, err, sizeof err) != 0) {
         api_set_error(r, 500, "%s", err);
         return;
     }
@@ -429,7 +424,7 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         api_set_error(r, 409, "no such member");
         return;
     }
-    rc = srv->store->ops->set_member(srv->store, c->id, target, role, err, sizeof err);
+    rc = store_set_member(srv->store, c->id, target, role, err, sizeof err);
     if (rc < 0) {
         api_set_error(r, 500, "%s", err);
         return;

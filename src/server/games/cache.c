@@ -132,7 +132,7 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
     struct store_game row;
     char(*moves)[MOVE_TEXT_MAX] = NULL;
     int n = 0;
-    int rc = srv->store->ops->load_game(srv->store, id, &row, &moves, &n, err, err_size);
+    int rc = store_load_game(srv->store, id, &row, &moves, &n, err, err_size);
     if (rc != 0) {
         *code = rc == 1 ? 404 : rc == STORE_BUSY ? 503 : 500;
         if (rc == 1)

@@ -162,8 +162,7 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
     jout_open(&j, '{');
     jout_key(&j, "games");
     jout_open(&j, '[');
-    int rc =
-        srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err);
+    int rc = store_list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err);
     if (rc != 0) {
         free(jout_finish(&j));
         api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
@@ -254,8 +253,8 @@ valid:
     if (old && token_well_formed(old)) {
         int count = 0;
         token_hash(old, row.token_hash);
-        if (srv->store->ops->list_games(srv->store, row.token_hash, 1, count_one, &count, err,
-                                        sizeof err) == 0 &&
+        if (store_list_games(srv->store, row.token_hash, 1, count_one, &count, err, sizeof err) ==
+                0 &&
             count > 0)
             snprintf(token, sizeof token, "%s", old);
     }
@@ -287,7 +286,7 @@ valid:
         api_set_error(r, code, "%s", err);
         return;
     }
-    int rc = srv->store->ops->create_game(srv->store, &row, err, sizeof err);
+    int rc = store_create_game(srv->store, &row, err, sizeof err);
     if (rc != 0) {
         cache_discard(srv, s);
         api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);

@@ -88,8 +88,7 @@ int people_load(struct session *s, char *err, size_t err_size)
 {
     int64_t *times;
     int n;
-    if (s->srv->store->ops->load_move_times(s->srv->store, s->row.id, &times, &n, err, err_size) !=
-        0)
+    if (store_load_move_times(s->srv->store, s->row.id, &times, &n, err, err_size) != 0)
         return -1;
     if (n != s->n_stored) {
         free(times);
@@ -140,9 +139,8 @@ int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err
     struct people_clock c;
     people_clock(s, now_ms, &c);
     int64_t deadline = c.running >= 0 ? c.deadline_ms : 0;
-    if (s->srv->store->ops->add_people_move(s->srv->store, s->row.id, s->n_moves, text,
-                                            s->row.result, s->row.reason, now_ms, deadline, err,
-                                            err_size) != 0) {
+    if (store_add_people_move(s->srv->store, s->row.id, s->n_moves, text, s->row.result,
+                              s->row.reason, now_ms, deadline, err, err_size) != 0) {
         s->row = saved;
         s->n_moves--;
         s->n_stored = s->n_moves;
@@ -165,8 +163,7 @@ static void reload_row(struct session *s)
     char(*moves)[MOVE_TEXT_MAX] = NULL;
     int n = 0;
     char err[ERROR_TEXT_MAX];
-    if (s->srv->store->ops->load_game(s->srv->store, s->row.id, &row, &moves, &n, err,
-                                      sizeof err) == 0) {
+    if (store_load_game(s->srv->store, s->row.id, &row, &moves, &n, err, sizeof err) == 0) {
         s->row.result = row.result;
         s->row.reason = row.reason;
         s->row.updated_ms = row.updated_ms;
@@ -178,8 +175,7 @@ static void reload_row(struct session *s)
 int people_end(struct session *s, enum result r, int reason, int64_t at_ms, char *err,
                size_t err_size)
 {
-    int rc = s->srv->store->ops->end_people_game(s->srv->store, s->row.id, (int)r, reason, at_ms,
-                                                 err, err_size);
+    int rc = store_end_people_game(s->srv->store, s->row.id, (int)r, reason, at_ms, err, err_size);
     if (rc < 0)
         return -1;
     if (rc > 0) {
@@ -223,8 +219,8 @@ int people_check_flag(struct session *s, int64_t now_ms, char *err, size_t err_s
 int people_offers(struct session *s, int draw, int takeback, int rematch, const char *rematch_id,
                   char *err, size_t err_size)
 {
-    if (s->srv->store->ops->set_offers(s->srv->store, s->row.id, draw, takeback, rematch,
-                                       rematch_id, server_now_ms(), err, err_size) != 0)
+    if (store_set_offers(s->srv->store, s->row.id, draw, takeback, rematch, rematch_id,
+                         server_now_ms(), err, err_size) != 0)
         return -1;
     s->row.draw_offer = draw;
     s->row.takeback_offer = takeback;
@@ -240,8 +236,7 @@ int people_takeback(struct session *s, char *err, size_t err_size)
         return fail(err, err_size, "no move to take back");
     int keep = s->n_stored - 1;
     Move last = s->g->history_move(s->st, s->g->ply(s->st) - 1);
-    if (s->srv->store->ops->take_back(s->srv->store, s->row.id, keep, server_now_ms(), err,
-                                      err_size) != 0)
+    if (store_take_back(s->srv->store, s->row.id, keep, server_now_ms(), err, err_size) != 0)
         return -1;
     s->g->unmake_move(s->st, last);
     s->n_moves = s->n_stored = keep;

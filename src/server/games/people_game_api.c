@@ -273,9 +273,8 @@ static void op_rematch(struct server *srv, struct session *s, int side, struct a
         api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
-    if (srv->store->ops->put_challenge(srv->store, &c, err, sizeof err) != 0 ||
-        srv->store->ops->accept_challenge(srv->store, c.id, my_hash, &g, now, err, sizeof err) !=
-            0 ||
+    if (store_put_challenge(srv->store, &c, err, sizeof err) != 0 ||
+        store_accept_challenge(srv->store, c.id, my_hash, &g, now, err, sizeof err) != 0 ||
         people_offers(s, 0, 0, 0, g.id, err, sizeof err) != 0) {
         api_set_error(r, 500, "the rematch could not be made: %s", err);
         return;

@@ -59,8 +59,7 @@ int people_rating_of(struct server *srv, const char *token_hash, const char *gam
 {
     struct store_rating r;
     char err[ERROR_TEXT_MAX];
-    if (!klass ||
-        srv->store->ops->get_rating(srv->store, token_hash, game, klass, &r, err, sizeof err) != 0)
+    if (!klass || store_get_rating(srv->store, token_hash, game, klass, &r, err, sizeof err) != 0)
         r.games = 0;
     return (int)lround(from_store(&r).rating);
 }
@@ -68,7 +67,7 @@ int people_rating_of(struct server *srv, const char *token_hash, const char *gam
 void people_rate(struct server *srv, const char *game_id, int *white_after, int *black_after)
 {
     char err[ERROR_TEXT_MAX];
-    if (srv->store->ops->rate_game(srv->store, game_id, &rater, server_now_ms(), white_after,
-                                   black_after, err, sizeof err) < 0)
+    if (store_rate_game(srv->store, game_id, &rater, server_now_ms(), white_after, black_after, err,
+                        sizeof err) < 0)
         fprintf(stderr, "agora: rating game %s: %s\n", game_id, err);
 }

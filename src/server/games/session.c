@@ -127,8 +127,8 @@ static int store_moves(struct session *s, char *err, size_t err_size)
     for (int i = 0; i < count; i++)
         texts[i] = s->moves[s->n_stored + i].text;
     int64_t now = server_now_ms();
-    if (s->srv->store->ops->add_moves(s->srv->store, s->row.id, s->n_stored + 1, count, texts,
-                                      s->row.result, s->row.reason, now, err, err_size) != 0)
+    if (store_add_moves(s->srv->store, s->row.id, s->n_stored + 1, count, texts, s->row.result,
+                        s->row.reason, now, err, err_size) != 0)
         return -1;
     s->n_stored = s->n_moves;
     s->row.plies = s->n_moves;
@@ -239,7 +239,7 @@ int session_takeback(struct session *s, char *err, size_t err_size)
     if (!(st = rebuild(s, keep, NULL, err, err_size)))
         return -1;
     int64_t now = server_now_ms();
-    if (s->srv->store->ops->take_back(s->srv->store, s->row.id, keep, now, err, err_size) != 0) {
+    if (store_take_back(s->srv->store, s->row.id, keep, now, err, err_size) != 0) {
         free(st);
         return -1;
     }
@@ -259,8 +259,7 @@ int session_end(struct session *s, enum result r, int why, char *err, size_t err
     if (session_settle(s, err, err_size) != 0)
         return -1;
     int64_t now = server_now_ms();
-    if (s->srv->store->ops->set_result(s->srv->store, s->row.id, (int)r, (int)why, now, err,
-                                       err_size) != 0)
+    if (store_set_result(s->srv->store, s->row.id, (int)r, (int)why, now, err, err_size) != 0)
         return -1;
     s->row.result = (int)r;
     s->row.reason = (int)why;

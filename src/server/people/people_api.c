@@ -47,11 +47,10 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
     if (old && token_well_formed(old)) {
         token_hash(old, hash);
         int count = 0;
-        int rc =
-            srv->store->ops->get_player(srv->store, hash, known_name, name_size, err, sizeof err);
-        if (rc == 0 || (srv->store->ops->list_games(srv->store, hash, 1, count_one, &count, err,
-                                                    sizeof err) == 0 &&
-                        count > 0))
+        int rc = store_get_player(srv->store, hash, known_name, name_size, err, sizeof err);
+        if (rc == 0 ||
+            (store_list_games(srv->store, hash, 1, count_one, &count, err, sizeof err) == 0 &&
+             count > 0))
             snprintf(token, TOKEN_HEX_LEN + 1, "%s", old);
     }
     if (!token[0]) {
@@ -117,7 +116,7 @@ int people_club_member(struct server *srv, const char *club_id, const char *toke
 {
     char err[ERROR_TEXT_MAX];
     struct find_member f = {token_hash, out, false};
-    if (srv->store->ops->list_members(srv->store, club_id, find_one, &f, err, sizeof err) != 0)
+    if (store_list_members(srv->store, club_id, find_one, &f, err, sizeof err) != 0)
         return -1;
     return f.found ? 0 : 1;
 }
@@ -223,9 +222,8 @@ void people_create_challenge(struct server *srv, const struct api_request *req, 
     c.created_ms = now;
     c.expires_ms = now + (lobby ? ttl(srv->cfg.seek_ms, SEEK_TTL_MS)
                                 : ttl(srv->cfg.challenge_ms, CHALLENGE_TTL_MS));
-    if (srv->store->ops->put_player(srv->store, c.creator_hash, c.creator_name, now, err,
-                                    sizeof err) != 0 ||
-        srv->store->ops->put_challenge(srv->store, &c, err, sizeof err) != 0) {
+    if (store_put_player(srv->store, c.creator_hash, c.creator_name, now, err, sizeof err) != 0 ||
+        store_put_challenge(srv->store, &c, err, sizeof err) != 0) {
         api_set_error(r, 500, "%s", err);
         return;
     }
@@ -247,8 +245,7 @@ static int load_challenge(struct server *srv, const char *id, struct store_chall
                           struct api_response *r)
 {
     char err[ERROR_TEXT_MAX];
-    int rc =
-        well_formed_id(id) ? srv->store->ops->get_challenge(srv->store, id, c, err, sizeof err) : 1;
+    int rc = well_formed_id(id) ? store_get_challenge(srv->store, id, c, err, sizeof err) : 1;
     if (rc == 1)
         api_set_error(r, 404, "no challenge '%.40s'", id);
     else if (rc != 0)
@@ -387,11 +384,11 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
         api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
-    if (srv->store->ops->put_player(srv->store, hash, name, now, err, sizeof err) != 0) {
+    if (store_put_player(srv->store, hash, name, now, err, sizeof err) != 0) {
         api_set_error(r, 500, "%s", err);
         return;
     }
-    int rc = srv->store->ops->accept_challenge(srv->store, c.id, hash, &g, now, err, sizeof err);
+    int rc = store_accept_challenge(srv->store, c.id, hash, &g, now, err, sizeof err);
     if (rc < 0) {
         api_set_error(r, 500, "%s", err);
         return;
@@ -418,8 +415,7 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
         api_set_error(r, 403, "only the challenge's creator may withdraw it");
         return;
     }
-    int rc =
-        srv->store->ops->cancel_challenge(srv->store, id, hash, server_now_ms(), err, sizeof err);
+    int rc = store_cancel_challenge(srv->store, id, hash, server_now_ms(), err, sizeof err);
     if (rc < 0) {
         api_set_error(r, 500, "%s", err);
         return;
@@ -445,8 +441,7 @@ static void handle_list_seeks(struct server *srv, struct api_response *r)
     jout_open(&j, '{');
     jout_key(&j, "seeks");
     jout_open(&j, '[');
-    if (srv->store->ops->list_seeks(srv->store, server_now_ms(), 200, seek_one, &j, err,
-                                    sizeof err) != 0) {
+    if (store_list_seeks(srv->store, server_now_ms(), 200, seek_one, &j, err, sizeof err) != 0) {
         free(jout_finish(&j));
         api_set_error(r, 500, "%s", err);
         return;
@@ -467,7 +462,7 @@ static void handle_me(struct server *srv, const struct api_request *req, struct 
             return;
         }
         token_hash(tok, hash);
-        int rc = srv->store->ops->get_player(srv->store, hash, name, sizeof name, err, sizeof err);
+        int rc = store_get_player(srv->store, hash, name, sizeof name, err, sizeof err);
         if (rc != 0) {
             api_set_error(r, rc > 0 ? 404 : 500, "%s", rc > 0 ? "no name chosen yet" : err);
             return;
@@ -482,8 +477,7 @@ static void handle_me(struct server *srv, const struct api_request *req, struct 
         json_decref(body);
         if (bad)
             return;
-        if (srv->store->ops->put_player(srv->store, hash, name, server_now_ms(), err, sizeof err) !=
-            0) {
+        if (store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err) != 0) {
             api_set_error(r, 500, "%s", err);
             return;
         }

@@ -69,7 +69,7 @@ static void player_rating(struct server *srv, const char *hash, const struct gam
 {
     char err[ERROR_TEXT_MAX];
     struct glicko2 initial = glicko2_initial();
-    if (srv->store->ops->puzzle_player(srv->store, hash, g->name, out, err, sizeof err) != 0)
+    if (store_puzzle_player(srv->store, hash, g->name, out, err, sizeof err) != 0)
         *out = (struct store_puzzle_rating){
             initial.rating, initial.deviation, initial.volatility, 0, 0, 0};
 }
@@ -254,8 +254,8 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     struct store_puzzle_rating pr;
     player_rating(srv, hash, g, &pr);
     struct seen_ids seen = {0};
-    if (!fresh && srv->store->ops->puzzle_attempted(srv->store, hash, g->name, seen_add, &seen, err,
-                                                    sizeof err) != 0) {
+    if (!fresh &&
+        store_puzzle_attempted(srv->store, hash, g->name, seen_add, &seen, err, sizeof err) != 0) {
         free(seen.id);
         api_set_error(r, 500, "%s", err);
         return;
@@ -427,7 +427,7 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
         .puzzle = {z1.rating, z1.deviation, z1.volatility, z_attempts + 1, z_solved + solved, 0},
     };
     snprintf(a.token_hash, sizeof a.token_hash, "%s", hash);
-    int rc = srv->store->ops->puzzle_attempt(srv->store, &a, err, sizeof err);
+    int rc = store_puzzle_attempt(srv->store, &a, err, sizeof err);
     if (rc == 0) {
         pthread_mutex_lock(&ps->mu);
         it->r = z1;

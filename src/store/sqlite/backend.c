@@ -20,6 +20,7 @@
 #include "store/sqlite/checkpoint.h"
 #include "store/sqlite/private.h"
 #include "store/sqlite/puzzles.h"
+#include "store/sqlite/sqlite.h"
 #include "store/store.h"
 
 enum stmt_id {
@@ -515,16 +516,16 @@ sqlite3_stmt *sqlite_store_stmt(struct store *base, const char *sql)
     return NULL;
 }
 
-static int sq_create_game(struct store *base, const struct store_game *row, char *err,
-                          size_t err_size)
+int sqlite_store_create_game(struct store *base, const struct store_game *row, char *err,
+                             size_t err_size)
 {
     struct write w = {.kind = W_GAME, .row = row};
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
-static int sq_add_moves(struct store *base, const char *id, int first_ply, int count,
-                        const char *const *moves, int result, int reason, int64_t now_ms, char *err,
-                        size_t err_size)
+int sqlite_store_add_moves(struct store *base, const char *id, int first_ply, int count,
+                           const char *const *moves, int result, int reason, int64_t now_ms,
+                           char *err, size_t err_size)
 {
     if (count < 1 || first_ply < 1)
         return fail(err, err_size, "store move: no moves given");
@@ -539,16 +540,16 @@ static int sq_add_moves(struct store *base, const char *id, int first_ply, int c
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
-static int sq_set_result(struct store *base, const char *id, int result, int reason, int64_t now_ms,
-                         char *err, size_t err_size)
+int sqlite_store_set_result(struct store *base, const char *id, int result, int reason,
+                            int64_t now_ms, char *err, size_t err_size)
 {
     struct write w = {
         .kind = W_RESULT, .id = id, .result = result, .reason = reason, .now_ms = now_ms};
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
-static int sq_take_back(struct store *base, const char *id, int keep_plies, int64_t now_ms,
-                        char *err, size_t err_size)
+int sqlite_store_take_back(struct store *base, const char *id, int keep_plies, int64_t now_ms,
+                           char *err, size_t err_size)
 {
     if (keep_plies < 0)
         return fail(err, err_size, "take back: no ply given");
@@ -556,8 +557,8 @@ static int sq_take_back(struct store *base, const char *id, int keep_plies, int6
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
-static int sq_load_game(struct store *base, const char *id, struct store_game *row,
-                        char (**moves)[MOVE_TEXT_MAX], int *count, char *err, size_t err_size)
+int sqlite_store_load_game(struct store *base, const char *id, struct store_game *row,
+                           char (**moves)[MOVE_TEXT_MAX], int *count, char *err, size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     *moves = NULL;
@@ -607,8 +608,8 @@ out:
     return rc;
 }
 
-static int sq_list_games(struct store *base, const char *token_hash, int limit, store_game_fn fn,
-                         void *ctx, char *err, size_t err_size)
+int sqlite_store_list_games(struct store *base, const char *token_hash, int limit, store_game_fn fn,
+                            void *ctx, char *err, size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     pthread_mutex_lock(&s->mu);
@@ -628,8 +629,8 @@ static int sq_list_games(struct store *base, const char *token_hash, int limit, 
     return rc;
 }
 
-static int sq_put_review(struct store *base, const char *id, const char *game, const char *body,
-                         int64_t now_ms, char *err, size_t err_size)
+int sqlite_store_put_review(struct store *base, const char *id, const char *game, const char *body,
+                            int64_t now_ms, char *err, size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     pthread_mutex_lock(&s->mu); /* one statement, its own transaction, between batches */
@@ -644,8 +645,8 @@ static int sq_put_review(struct store *base, const char *id, const char *game, c
     return rc;
 }
 
-static int sq_get_review(struct store *base, const char *id, char **body, char *err,
-                         size_t err_size)
+int sqlite_store_get_review(struct store *base, const char *id, char **body, char *err,
+                            size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     *body = NULL;
@@ -683,53 +684,43 @@ static void sq_close(struct store *base)
     free(s);
 }
 
-static int sq_puzzle_player(struct store *base, const char *token_hash, const char *game,
-                            struct store_puzzle_rating *out, char *err, size_t err_size)
+int sqlite_store_puzzle_player(struct store *base, const char *token_hash, const char *game,
+                               struct store_puzzle_rating *out, char *err, size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     return store_puzzles_player(s->db, &s->mu, token_hash, game, out, err, err_size);
 }
 
-static int sq_puzzle_ratings(struct store *base, store_puzzle_rating_fn fn, void *ctx, char *err,
-                             size_t err_size)
+int sqlite_store_puzzle_ratings(struct store *base, store_puzzle_rating_fn fn, void *ctx, char *err,
+                                size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     return store_puzzles_ratings(s->db, &s->mu, fn, ctx, err, err_size);
 }
 
-static int sq_puzzle_attempted(struct store *base, const char *token_hash, const char *game,
-                               store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size)
+int sqlite_store_puzzle_attempted(struct store *base, const char *token_hash, const char *game,
+                                  store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     return store_puzzles_attempted(s->db, &s->mu, token_hash, game, fn, ctx, err, err_size);
 }
 
-static int sq_puzzle_attempt(struct store *base, const struct store_puzzle_attempt *a, char *err,
-                             size_t err_size)
+int sqlite_store_puzzle_attempt(struct store *base, const struct store_puzzle_attempt *a, char *err,
+                                size_t err_size)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     return store_puzzles_attempt(s->db, &s->mu, a, err, err_size);
 }
 
 static const struct store_ops sqlite_ops = {
-    .create_game = sq_create_game,
-    .add_moves = sq_add_moves,
-    .set_result = sq_set_result,
-    .take_back = sq_take_back,
-    .load_game = sq_load_game,
-    .list_games = sq_list_games,
-    .put_review = sq_put_review,
-    .get_review = sq_get_review,
-    SQLITE_PEOPLE_OPS,
-    SQLITE_CLUB_OPS,
-    .puzzle_player = sq_puzzle_player,
-    .puzzle_ratings = sq_puzzle_ratings,
-    .puzzle_attempted = sq_puzzle_attempted,
-    .puzzle_attempt = sq_puzzle_attempt,
+#define STORE_OP(name, params, args) .name = sqlite_store_##name,
+#include "store/store_ops.def"
+#undef STORE_OP
     .close = sq_close,
 };
 
-struct store *store_sqlite_open(const char *path, enum store_sync sync, char *err, size_t err_size)
+struct store *store_sqlite_open(const char *path, enum store_durability durability, char *err,
+                                size_t err_size)
 {
     struct sqlite_store *s = calloc(1, sizeof *s);
     if (!s) {
@@ -754,7 +745,8 @@ struct store *store_sqlite_open(const char *path, enum store_sync sync, char *er
     snprintf(pragmas, sizeof pragmas,
              "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA journal_size_limit=%d; "
              "PRAGMA wal_autocheckpoint=%d;",
-             sync == STORE_SYNC_FULL ? "FULL" : "NORMAL", CKPT_WAL_LIMIT, CKPT_PAGES);
+             durability == STORE_SURVIVES_POWER_LOSS ? "FULL" : "NORMAL", CKPT_WAL_LIMIT,
+             CKPT_PAGES);
     char *msg = NULL;
     if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
         sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(s->db, &msg) != 0) {

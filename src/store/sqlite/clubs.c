@@ -68,8 +68,8 @@ static int create_club(struct store *s, sqlite3 *db, void *ctx)
     return put_member(s, q->c->id, q->m);
 }
 
-int sqc_create_club(struct store *s, const struct store_club *c, const struct store_member *m,
-                    char *err, size_t err_size)
+int sqlite_store_create_club(struct store *s, const struct store_club *c,
+                             const struct store_member *m, char *err, size_t err_size)
 {
     struct club_ctx q = {c, m};
     return sqlite_store_write(s, create_club, &q, "create club", err, err_size);
@@ -107,7 +107,8 @@ static int get_club(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
 }
 
-int sqc_get_club(struct store *s, const char *id, struct store_club *c, char *err, size_t err_size)
+int sqlite_store_get_club(struct store *s, const char *id, struct store_club *c, char *err,
+                          size_t err_size)
 {
     struct get_ctx g = {id, c};
     return sqlite_store_read(s, get_club, &g, "load club", err, err_size);
@@ -147,8 +148,8 @@ static int list_members(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_DONE ? 0 : -1;
 }
 
-int sqc_list_members(struct store *s, const char *club_id, store_member_fn fn, void *ctx, char *err,
-                     size_t err_size)
+int sqlite_store_list_members(struct store *s, const char *club_id, store_member_fn fn, void *ctx,
+                              char *err, size_t err_size)
 {
     struct list_ctx l = {club_id, fn, ctx};
     return sqlite_store_read(s, list_members, &l, "list members", err, err_size);
@@ -166,8 +167,8 @@ static int join_club(struct store *s, sqlite3 *db, void *ctx)
     return put_member(s, j->club_id, j->m);
 }
 
-int sqc_join_club(struct store *s, const char *club_id, const struct store_member *m, char *err,
-                  size_t err_size)
+int sqlite_store_join_club(struct store *s, const char *club_id, const struct store_member *m,
+                           char *err, size_t err_size)
 {
     struct join_ctx j = {club_id, m};
     return sqlite_store_write(s, join_club, &j, "join club", err, err_size);
@@ -198,8 +199,8 @@ static int set_member(struct store *s, sqlite3 *db, void *ctx)
     return sqlite3_changes(db) == 1 ? 0 : 1;
 }
 
-int sqc_set_member(struct store *s, const char *club_id, const char *member_id, int role, char *err,
-                   size_t err_size)
+int sqlite_store_set_member(struct store *s, const char *club_id, const char *member_id, int role,
+                            char *err, size_t err_size)
 {
     struct role_ctx r = {club_id, member_id, role};
     return sqlite_store_write(s, set_member, &r, "club member", err, err_size);
@@ -233,8 +234,8 @@ static int club_results(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_DONE ? 0 : -1;
 }
 
-int sqc_club_results(struct store *s, const char *club_id, store_result_fn fn, void *ctx, char *err,
-                     size_t err_size)
+int sqlite_store_club_results(struct store *s, const char *club_id, store_result_fn fn, void *ctx,
+                              char *err, size_t err_size)
 {
     struct results_ctx r = {club_id, fn, ctx};
     return sqlite_store_read(s, club_results, &r, "club results", err, err_size);
@@ -267,8 +268,8 @@ static int club_games(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_DONE ? 0 : -1;
 }
 
-int sqc_club_games(struct store *s, const char *club_id, int limit, store_game_fn fn, void *ctx,
-                   char *err, size_t err_size)
+int sqlite_store_club_games(struct store *s, const char *club_id, int limit, store_game_fn fn,
+                            void *ctx, char *err, size_t err_size)
 {
     struct games_ctx g = {club_id, limit, fn, ctx};
     return sqlite_store_read(s, club_games, &g, "club games", err, err_size);
@@ -307,8 +308,8 @@ static int club_challenges(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_DONE ? 0 : -1;
 }
 
-int sqc_club_challenges(struct store *s, const char *club_id, int64_t now_ms, store_challenge_fn fn,
-                        void *ctx, char *err, size_t err_size)
+int sqlite_store_club_challenges(struct store *s, const char *club_id, int64_t now_ms,
+                                 store_challenge_fn fn, void *ctx, char *err, size_t err_size)
 {
     struct open_ctx o = {club_id, now_ms, fn, ctx};
     return sqlite_store_read(s, club_challenges, &o, "club challenges", err, err_size);

@@ -88,7 +88,8 @@ static int put_challenge(struct store *s, sqlite3 *db, void *ctx)
     return done(st);
 }
 
-int sqp_put_challenge(struct store *s, const struct store_challenge *c, char *err, size_t err_size)
+int sqlite_store_put_challenge(struct store *s, const struct store_challenge *c, char *err,
+                               size_t err_size)
 {
     return sqlite_store_write(s, put_challenge, (void *)c, "store challenge", err, err_size);
 }
@@ -117,8 +118,8 @@ static int get_challenge(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
 }
 
-int sqp_get_challenge(struct store *s, const char *id, struct store_challenge *c, char *err,
-                      size_t err_size)
+int sqlite_store_get_challenge(struct store *s, const char *id, struct store_challenge *c,
+                               char *err, size_t err_size)
 {
     struct get_challenge_ctx g = {id, c};
     return sqlite_store_read(s, get_challenge, &g, "load challenge", err, err_size);
@@ -184,8 +185,9 @@ static int accept_challenge(struct store *s, sqlite3 *db, void *ctx)
     return insert_people_game(s, a->g);
 }
 
-int sqp_accept_challenge(struct store *s, const char *id, const char *acceptor_hash,
-                         const struct store_game *game, int64_t now_ms, char *err, size_t err_size)
+int sqlite_store_accept_challenge(struct store *s, const char *id, const char *acceptor_hash,
+                                  const struct store_game *game, int64_t now_ms, char *err,
+                                  size_t err_size)
 {
     struct accept_ctx a = {id, acceptor_hash, game, now_ms};
     return sqlite_store_write(s, accept_challenge, &a, "accept challenge", err, err_size);
@@ -215,8 +217,8 @@ static int cancel_challenge(struct store *s, sqlite3 *db, void *ctx)
     return sqlite3_changes(db) == 1 ? 0 : 1;
 }
 
-int sqp_cancel_challenge(struct store *s, const char *id, const char *creator_hash, int64_t now_ms,
-                         char *err, size_t err_size)
+int sqlite_store_cancel_challenge(struct store *s, const char *id, const char *creator_hash,
+                                  int64_t now_ms, char *err, size_t err_size)
 {
     struct cancel_ctx a = {id, creator_hash, now_ms};
     return sqlite_store_write(s, cancel_challenge, &a, "cancel challenge", err, err_size);
@@ -254,8 +256,8 @@ static int list_seeks(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_DONE ? 0 : -1;
 }
 
-int sqp_list_seeks(struct store *s, int64_t now_ms, int limit, store_challenge_fn fn, void *ctx,
-                   char *err, size_t err_size)
+int sqlite_store_list_seeks(struct store *s, int64_t now_ms, int limit, store_challenge_fn fn,
+                            void *ctx, char *err, size_t err_size)
 {
     struct seeks_ctx q = {now_ms, limit, fn, ctx};
     return sqlite_store_read(s, list_seeks, &q, "list seeks", err, err_size);
@@ -298,8 +300,9 @@ static int add_people_move(struct store *s, sqlite3 *db, void *ctx)
     return done(st); /* fails when the ply is stored already: another writer was first */
 }
 
-int sqp_add_people_move(struct store *s, const char *id, int ply, const char *move, int result,
-                        int reason, int64_t now_ms, int64_t deadline_ms, char *err, size_t err_size)
+int sqlite_store_add_people_move(struct store *s, const char *id, int ply, const char *move,
+                                 int result, int reason, int64_t now_ms, int64_t deadline_ms,
+                                 char *err, size_t err_size)
 {
     struct move_ctx m = {id, move, ply, result, reason, now_ms, deadline_ms};
     return sqlite_store_write(s, add_people_move, &m, "store move", err, err_size);
@@ -324,8 +327,8 @@ static int end_people_game(struct store *s, sqlite3 *db, void *ctx)
     return sqlite3_changes(db) == 1 ? 0 : 1;
 }
 
-int sqp_end_people_game(struct store *s, const char *id, int result, int reason, int64_t at_ms,
-                        char *err, size_t err_size)
+int sqlite_store_end_people_game(struct store *s, const char *id, int result, int reason,
+                                 int64_t at_ms, char *err, size_t err_size)
 {
     struct move_ctx m = {.id = id, .result = result, .reason = reason, .now = at_ms};
     return sqlite_store_write(s, end_people_game, &m, "end game", err, err_size);
@@ -356,8 +359,8 @@ static int set_offers(struct store *s, sqlite3 *db, void *ctx)
     return sqlite3_changes(db) == 1 ? 0 : -1;
 }
 
-int sqp_set_offers(struct store *s, const char *id, int draw, int takeback, int rematch,
-                   const char *rematch_id, int64_t now_ms, char *err, size_t err_size)
+int sqlite_store_set_offers(struct store *s, const char *id, int draw, int takeback, int rematch,
+                            const char *rematch_id, int64_t now_ms, char *err, size_t err_size)
 {
     (void)now_ms;
     struct offers_ctx o = {id, rematch_id, draw, takeback, rematch};
@@ -399,8 +402,8 @@ static int load_times(struct store *s, sqlite3 *db, void *ctx)
     return rc == 0 && step == SQLITE_DONE ? 0 : -1;
 }
 
-int sqp_load_move_times(struct store *s, const char *id, int64_t **times, int *count, char *err,
-                        size_t err_size)
+int sqlite_store_load_move_times(struct store *s, const char *id, int64_t **times, int *count,
+                                 char *err, size_t err_size)
 {
     struct times_ctx t = {id, NULL, 0, 0};
     int rc = sqlite_store_read(s, load_times, &t, "load move times", err, err_size);
@@ -431,7 +434,7 @@ static int next_deadline(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
 }
 
-int sqp_next_deadline(struct store *s, int64_t *when, char *err, size_t err_size)
+int sqlite_store_next_deadline(struct store *s, int64_t *when, char *err, size_t err_size)
 {
     return sqlite_store_read(s, next_deadline, when, "next deadline", err, err_size);
 }
@@ -462,8 +465,8 @@ static int due_games(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
 }
 
-int sqp_due_games(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, char *err,
-                  size_t err_size)
+int sqlite_store_due_games(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, char *err,
+                           size_t err_size)
 {
     /* Ids first, the callbacks after the connection's mutex is given back: a callback
      * uses the store itself. */
@@ -510,8 +513,8 @@ static int get_rating(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
 }
 
-int sqp_get_rating(struct store *s, const char *token_hash, const char *game, const char *klass,
-                   struct store_rating *out, char *err, size_t err_size)
+int sqlite_store_get_rating(struct store *s, const char *token_hash, const char *game,
+                            const char *klass, struct store_rating *out, char *err, size_t err_size)
 {
     struct rating_ctx r = {token_hash, game, klass, out};
     return sqlite_store_read(s, get_rating, &r, "load rating", err, err_size);
@@ -598,8 +601,9 @@ static int rate_game(struct store *s, sqlite3 *db, void *ctx)
     return 0;
 }
 
-int sqp_rate_game(struct store *s, const char *id, const struct store_rater *rater, int64_t now_ms,
-                  int *white_after, int *black_after, char *err, size_t err_size)
+int sqlite_store_rate_game(struct store *s, const char *id, const struct store_rater *rater,
+                           int64_t now_ms, int *white_after, int *black_after, char *err,
+                           size_t err_size)
 {
     struct rate_ctx q = {id, rater, now_ms, white_after, black_after};
     return sqlite_store_write(s, rate_game, &q, "rate game", err, err_size);
@@ -622,7 +626,8 @@ static int unrated(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
 }
 
-int sqp_unrated_games(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size)
+int sqlite_store_unrated_games(struct store *s, store_id_fn fn, void *ctx, char *err,
+                               size_t err_size)
 {
     struct due_ctx d = {0, malloc(DUE_MAX * sizeof *d.ids), 0};
     if (!d.ids)
@@ -654,8 +659,8 @@ static int put_player(struct store *s, sqlite3 *db, void *ctx)
     return done(st);
 }
 
-int sqp_put_player(struct store *s, const char *token_hash, const char *name, int64_t now_ms,
-                   char *err, size_t err_size)
+int sqlite_store_put_player(struct store *s, const char *token_hash, const char *name,
+                            int64_t now_ms, char *err, size_t err_size)
 {
     const void *a[3] = {token_hash, name, &now_ms};
     return sqlite_store_write(s, put_player, (void *)a, "store name", err, err_size);
@@ -685,8 +690,8 @@ static int get_player(struct store *s, sqlite3 *db, void *ctx)
     return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
 }
 
-int sqp_get_player(struct store *s, const char *token_hash, char *name, size_t name_size, char *err,
-                   size_t err_size)
+int sqlite_store_get_player(struct store *s, const char *token_hash, char *name, size_t name_size,
+                            char *err, size_t err_size)
 {
     struct player_ctx p = {token_hash, name, name_size};
     return sqlite_store_read(s, get_player, &p, "load name", err, err_size);

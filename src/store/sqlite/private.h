@@ -34,64 +34,10 @@ extern const char sqlite_club_games_sql[];
 extern const char sqlite_challenge_columns[];
 void sqlite_read_challenge(sqlite3_stmt *st, struct store_challenge *c);
 
-/* clubs.c's ops. */
-int sqc_create_club(struct store *s, const struct store_club *c, const struct store_member *m,
-                    char *err, size_t err_size);
-int sqc_get_club(struct store *s, const char *id, struct store_club *c, char *err, size_t err_size);
-int sqc_list_members(struct store *s, const char *club_id, store_member_fn fn, void *ctx, char *err,
-                     size_t err_size);
-int sqc_join_club(struct store *s, const char *club_id, const struct store_member *m, char *err,
-                  size_t err_size);
-int sqc_set_member(struct store *s, const char *club_id, const char *member_id, int role, char *err,
-                   size_t err_size);
-int sqc_club_results(struct store *s, const char *club_id, store_result_fn fn, void *ctx, char *err,
-                     size_t err_size);
-int sqc_club_games(struct store *s, const char *club_id, int limit, store_game_fn fn, void *ctx,
-                   char *err, size_t err_size);
-int sqc_club_challenges(struct store *s, const char *club_id, int64_t now_ms, store_challenge_fn fn,
-                        void *ctx, char *err, size_t err_size);
-#define SQLITE_CLUB_OPS                                                                            \
-    .create_club = sqc_create_club, .get_club = sqc_get_club, .list_members = sqc_list_members,    \
-    .join_club = sqc_join_club, .set_member = sqc_set_member, .club_results = sqc_club_results,    \
-    .club_games = sqc_club_games, .club_challenges = sqc_club_challenges
-
-/* people.c's ops, for the backend's table. */
-int sqp_put_challenge(struct store *s, const struct store_challenge *c, char *err, size_t err_size);
-int sqp_get_challenge(struct store *s, const char *id, struct store_challenge *c, char *err,
-                      size_t err_size);
-int sqp_accept_challenge(struct store *s, const char *id, const char *acceptor_hash,
-                         const struct store_game *game, int64_t now_ms, char *err, size_t err_size);
-int sqp_cancel_challenge(struct store *s, const char *id, const char *creator_hash, int64_t now_ms,
-                         char *err, size_t err_size);
-int sqp_list_seeks(struct store *s, int64_t now_ms, int limit, store_challenge_fn fn, void *ctx,
-                   char *err, size_t err_size);
-int sqp_add_people_move(struct store *s, const char *id, int ply, const char *move, int result,
-                        int reason, int64_t now_ms, int64_t deadline_ms, char *err,
-                        size_t err_size);
-int sqp_end_people_game(struct store *s, const char *id, int result, int reason, int64_t at_ms,
-                        char *err, size_t err_size);
-int sqp_set_offers(struct store *s, const char *id, int draw, int takeback, int rematch,
-                   const char *rematch_id, int64_t now_ms, char *err, size_t err_size);
-int sqp_load_move_times(struct store *s, const char *id, int64_t **times, int *count, char *err,
-                        size_t err_size);
-int sqp_next_deadline(struct store *s, int64_t *when, char *err, size_t err_size);
-int sqp_due_games(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, char *err,
-                  size_t err_size);
-int sqp_put_player(struct store *s, const char *token_hash, const char *name, int64_t now_ms,
-                   char *err, size_t err_size);
-int sqp_get_rating(struct store *s, const char *token_hash, const char *game, const char *klass,
-                   struct store_rating *out, char *err, size_t err_size);
-int sqp_rate_game(struct store *s, const char *id, const struct store_rater *rater, int64_t now_ms,
-                  int *white_after, int *black_after, char *err, size_t err_size);
-int sqp_unrated_games(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);
-int sqp_get_player(struct store *s, const char *token_hash, char *name, size_t name_size, char *err,
-                   size_t err_size);
-
-#define SQLITE_PEOPLE_OPS                                                                          \
-    .put_challenge = sqp_put_challenge, .get_challenge = sqp_get_challenge,                        \
-    .accept_challenge = sqp_accept_challenge, .cancel_challenge = sqp_cancel_challenge,            \
-    .list_seeks = sqp_list_seeks, .add_people_move = sqp_add_people_move,                          \
-    .end_people_game = sqp_end_people_game, .set_offers = sqp_set_offers,                          \
-    .load_move_times = sqp_load_move_times, .next_deadline = sqp_next_deadline,                    \
-    .due_games = sqp_due_games, .put_player = sqp_put_player, .get_player = sqp_get_player,        \
-    .get_rating = sqp_get_rating, .rate_game = sqp_rate_game, .unrated_games = sqp_unrated_games
+/* The backend's function for each operation of store_ops.def (backend.c: games,
+ * reviews, puzzles; people.c: challenges, people's games, ratings, players; clubs.c:
+ * clubs), gathered into its table by backend.c. */
+#define STORE_OP(name, params, args)                                                               \
+    int sqlite_store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size);
+#include "store/store_ops.def"
+#undef STORE_OP
