@@ -13,7 +13,7 @@
 #include "server/games/people.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
-#include "store/store_gate.h"
+#include "store/store.h"
 
 static size_t id_bucket(const struct server *srv, const char *id)
 {
@@ -146,13 +146,13 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
     else
         s = session_new(srv, g, &row, err, err_size);
     if (s && (session_replay(s, moves, n, err, err_size) != 0 ||
-              (row.people && people_load(s, err, err_size) != 0))) {
+              (row.people && (rc = people_load(s, err, err_size)) != 0))) {
         session_free(s);
         s = NULL;
     }
     free(moves);
     if (!s)
-        *code = 500;
+        *code = rc == STORE_BUSY ? 503 : 500;
     return s;
 }
 

@@ -32,7 +32,7 @@
 #include "server/people/people_api.h"
 #include "server/puzzles/puzzles_api.h"
 #include "server/server_state.h"
-#include "store/store_gate.h"
+#include "store/store.h"
 
 #define LIST_LIMIT 100
 
@@ -72,9 +72,10 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
 {
     workers_schedule_from(s, req->client);
     char err[ERROR_TEXT_MAX];
-    if (!s->job_pending && session_settle(s, err, sizeof err) != 0) {
+    int rc = s->job_pending ? 0 : session_settle(s, err, sizeof err);
+    if (rc != 0) {
         /* No reply is coming (the server is stopping): the move goes alone or not at all. */
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     if (s->job_pending && req->waiter && !s->waiter) {
@@ -165,7 +166,7 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
     int rc = store_list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err);
     if (rc != 0) {
         free(jout_finish(&j));
-        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     jout_close(&j, ']');
@@ -253,9 +254,13 @@ valid:
     if (old && token_well_formed(old)) {
         int count = 0;
         token_hash(old, row.token_hash);
-        if (store_list_games(srv->store, row.token_hash, 1, count_one, &count, err, sizeof err) ==
-                0 &&
-            count > 0)
+        int rc =
+            store_list_games(srv->store, row.token_hash, 1, count_one, &count, err, sizeof err);
+        if (rc != 0) { /* whether the token is known is not known: no new one */
+            api_store_error(r, rc, "%s", err);
+            return;
+        }
+        if (count > 0)
             snprintf(token, sizeof token, "%s", old);
     }
     uint64_t side_bits;
@@ -289,7 +294,7 @@ valid:
     int rc = store_create_game(srv->store, &row, err, sizeof err);
     if (rc != 0) {
         cache_discard(srv, s);
-        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     pthread_mutex_lock(&s->mu);
@@ -336,8 +341,9 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
     /* When this request can wait for the computer's reply, the move is committed with
      * the reply (one transaction, then one answer). */
     bool defer = req->waiter && !s->waiter && srv->cfg.engine_workers > 0;
-    if (session_play(s, m, defer, err, sizeof err) != 0) {
-        api_set_error(r, 500, "%s", err);
+    int rc = session_play(s, m, defer, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     reply_state(srv, req, s, 200, NULL, r);
@@ -398,7 +404,7 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
         rc = session_end(s, end.result, end.reason, err, sizeof err);
     }
     if (rc != 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     api_set_text(r, 200, state_text(s, NULL, draw));
@@ -423,7 +429,7 @@ static void handle_takeback(struct server *srv, const struct api_request *req, s
         return;
     }
     if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     reply_state(srv, req, s, 200, NULL, r);

@@ -88,8 +88,9 @@ int people_load(struct session *s, char *err, size_t err_size)
 {
     int64_t *times;
     int n;
-    if (store_load_move_times(s->srv->store, s->row.id, &times, &n, err, err_size) != 0)
-        return -1;
+    int rc = store_load_move_times(s->srv->store, s->row.id, &times, &n, err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     if (n != s->n_stored) {
         free(times);
         return fail(err, err_size, "game %s: %d move times for %d moves", s->row.id, n,
@@ -139,13 +140,14 @@ int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err
     struct people_clock c;
     people_clock(s, now_ms, &c);
     int64_t deadline = c.running >= 0 ? c.deadline_ms : 0;
-    if (store_add_people_move(s->srv->store, s->row.id, s->n_moves, text, s->row.result,
-                              s->row.reason, now_ms, deadline, err, err_size) != 0) {
+    int rc = store_add_people_move(s->srv->store, s->row.id, s->n_moves, text, s->row.result,
+                                   s->row.reason, now_ms, deadline, err, err_size);
+    if (rc != 0) {
         s->row = saved;
         s->n_moves--;
         s->n_stored = s->n_moves;
         g->unmake_move(s->st, m);
-        return -1;
+        return rc < 0 ? rc : -1;
     }
     s->row.plies = s->n_moves;
     s->row.deadline_ms = deadline;
@@ -177,7 +179,7 @@ int people_end(struct session *s, enum result r, int reason, int64_t at_ms, char
 {
     int rc = store_end_people_game(s->srv->store, s->row.id, (int)r, reason, at_ms, err, err_size);
     if (rc < 0)
-        return -1;
+        return rc;
     if (rc > 0) {
         reload_row(s);
     } else {
@@ -211,17 +213,17 @@ int people_check_flag(struct session *s, int64_t now_ms, char *err, size_t err_s
         reason = REASON_TIMEOUT_DRAW;
     }
     /* Ended at the moment the flag fell, however late this is noticed (a restart). */
-    if (people_end(s, r, reason, c.deadline_ms, err, err_size) < 0)
-        return -1;
-    return 1;
+    int rc = people_end(s, r, reason, c.deadline_ms, err, err_size);
+    return rc < 0 ? rc : 1;
 }
 
 int people_offers(struct session *s, int draw, int takeback, int rematch, const char *rematch_id,
                   char *err, size_t err_size)
 {
-    if (store_set_offers(s->srv->store, s->row.id, draw, takeback, rematch, rematch_id,
-                         server_now_ms(), err, err_size) != 0)
-        return -1;
+    int rc = store_set_offers(s->srv->store, s->row.id, draw, takeback, rematch, rematch_id,
+                              server_now_ms(), err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     s->row.draw_offer = draw;
     s->row.takeback_offer = takeback;
     s->row.rematch_offer = rematch;
@@ -236,8 +238,9 @@ int people_takeback(struct session *s, char *err, size_t err_size)
         return fail(err, err_size, "no move to take back");
     int keep = s->n_stored - 1;
     Move last = s->g->history_move(s->st, s->g->ply(s->st) - 1);
-    if (store_take_back(s->srv->store, s->row.id, keep, server_now_ms(), err, err_size) != 0)
-        return -1;
+    int rc = store_take_back(s->srv->store, s->row.id, keep, server_now_ms(), err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     s->g->unmake_move(s->st, last);
     s->n_moves = s->n_stored = keep;
     s->row.plies = keep;

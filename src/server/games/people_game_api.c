@@ -56,7 +56,7 @@ static int end_or_fail(struct session *s, enum result res, int reason, struct ap
     char err[ERROR_TEXT_MAX];
     int rc = people_end(s, res, reason, server_now_ms(), err, sizeof err);
     if (rc < 0)
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
     else if (rc > 0)
         api_set_error(r, 409, "the game is over");
     return rc;
@@ -86,8 +86,9 @@ static void op_move(struct server *srv, struct session *s, int side, json_t *bod
         api_set_error(r, 400, "%s", err);
         return;
     }
-    if (people_move(s, m, now, err, sizeof err) != 0) {
-        api_set_error(r, 500, "your move could not be stored: %s", err);
+    int rc = people_move(s, m, now, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "your move could not be stored: %s", err);
         return;
     }
     clock_kick(srv, s->row.deadline_ms);
@@ -121,9 +122,10 @@ static void op_draw(struct session *s, int side, json_t *body, struct api_respon
         return;
     }
     if (answer == 2) {
-        if (people_offers(s, 0, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id, err,
-                          sizeof err) != 0)
-            api_set_error(r, 500, "%s", err);
+        int rc = people_offers(s, 0, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id,
+                               err, sizeof err);
+        if (rc != 0)
+            api_store_error(r, rc, "%s", err);
         else
             reply(s, side, "declined", r);
         return;
@@ -133,9 +135,10 @@ static void op_draw(struct session *s, int side, json_t *body, struct api_respon
             reply(s, side, "accepted", r);
         return;
     }
-    if (people_offers(s, side + 1, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id,
-                      err, sizeof err) != 0)
-        api_set_error(r, 500, "%s", err);
+    int rc = people_offers(s, side + 1, s->row.takeback_offer, s->row.rematch_offer,
+                           s->row.rematch_id, err, sizeof err);
+    if (rc != 0)
+        api_store_error(r, rc, "%s", err);
     else
         reply(s, side, "offered", r);
 }
@@ -180,9 +183,10 @@ static void op_takeback(struct session *s, int side, json_t *body, struct api_re
             api_set_error(r, 409, "no move of yours to take back");
             return;
         }
-        if (people_offers(s, s->row.draw_offer, side + 1, s->row.rematch_offer, s->row.rematch_id,
-                          err, sizeof err) != 0)
-            api_set_error(r, 500, "%s", err);
+        int rc = people_offers(s, s->row.draw_offer, side + 1, s->row.rematch_offer,
+                               s->row.rematch_id, err, sizeof err);
+        if (rc != 0)
+            api_store_error(r, rc, "%s", err);
         else
             reply(s, side, NULL, r);
         return;
@@ -195,7 +199,7 @@ static void op_takeback(struct session *s, int side, json_t *body, struct api_re
                          : people_offers(s, s->row.draw_offer, 0, s->row.rematch_offer,
                                          s->row.rematch_id, err, sizeof err);
     if (rc != 0)
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
     else
         reply(s, side, NULL, r);
 }
@@ -241,8 +245,9 @@ static void op_rematch(struct server *srv, struct session *s, int side, struct a
         return;
     }
     if (s->row.rematch_offer != 2 - side) {
-        if (people_offers(s, 0, 0, side + 1, "", err, sizeof err) != 0)
-            api_set_error(r, 500, "%s", err);
+        int rc = people_offers(s, 0, 0, side + 1, "", err, sizeof err);
+        if (rc != 0)
+            api_store_error(r, rc, "%s", err);
         else
             reply(s, side, NULL, r);
         return;
@@ -273,10 +278,13 @@ static void op_rematch(struct server *srv, struct session *s, int side, struct a
         api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
-    if (store_put_challenge(srv->store, &c, err, sizeof err) != 0 ||
-        store_accept_challenge(srv->store, c.id, my_hash, &g, now, err, sizeof err) != 0 ||
-        people_offers(s, 0, 0, 0, g.id, err, sizeof err) != 0) {
-        api_set_error(r, 500, "the rematch could not be made: %s", err);
+    int rc = store_put_challenge(srv->store, &c, err, sizeof err);
+    if (rc == 0)
+        rc = store_accept_challenge(srv->store, c.id, my_hash, &g, now, err, sizeof err);
+    if (rc == 0)
+        rc = people_offers(s, 0, 0, 0, g.id, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "the rematch could not be made: %s", err);
         return;
     }
     reply(s, side, NULL, r);
@@ -291,8 +299,9 @@ void people_game_op(struct server *srv, const struct api_request *req, struct se
     char err[ERROR_TEXT_MAX];
     int64_t now = server_now_ms();
     /* A flag that fell ends the game before anything else is looked at. */
-    if (people_check_flag(s, now, err, sizeof err) < 0) {
-        api_set_error(r, 500, "%s", err);
+    int rc = people_check_flag(s, now, err, sizeof err);
+    if (rc < 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     int side = request_side(req, s);

@@ -81,6 +81,8 @@ void session_free(struct session *s);
 void session_status(const struct session *s, struct game_status *out);
 bool session_over(const struct session *s);
 bool session_computer_to_move(const struct session *s);
+/* Below, "-1 when the store fails" is the store's answer: -1, or STORE_BUSY when its
+ * gate refused the call (store.h), which the routes answer with 503 (api_store_error). */
 /* Make a legal move, commit it, tell the watchers.  -1 (state unchanged) when the
  * store fails.  With `defer`, a move after which the computer is to move is made in
  * memory only: session_commit stores it with the reply (session_settle, when no reply

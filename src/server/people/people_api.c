@@ -48,9 +48,16 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
         token_hash(old, hash);
         int count = 0;
         int rc = store_get_player(srv->store, hash, known_name, name_size, err, sizeof err);
-        if (rc == 0 ||
-            (store_list_games(srv->store, hash, 1, count_one, &count, err, sizeof err) == 0 &&
-             count > 0))
+        bool known = rc == 0;
+        if (rc == 1) { /* no name: a visitor who played a game is known too */
+            rc = store_list_games(srv->store, hash, 1, count_one, &count, err, sizeof err);
+            known = rc == 0 && count > 0;
+        }
+        if (rc < 0) { /* not a new visitor: whether the token is known is not known */
+            api_store_error(r, rc, "%s", err);
+            return rc == STORE_BUSY ? 503 : 500;
+        }
+        if (known)
             snprintf(token, TOKEN_HEX_LEN + 1, "%s", old);
     }
     if (!token[0]) {
@@ -116,8 +123,9 @@ int people_club_member(struct server *srv, const char *club_id, const char *toke
 {
     char err[ERROR_TEXT_MAX];
     struct find_member f = {token_hash, out, false};
-    if (store_list_members(srv->store, club_id, find_one, &f, err, sizeof err) != 0)
-        return -1;
+    int rc = store_list_members(srv->store, club_id, find_one, &f, err, sizeof err);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     return f.found ? 0 : 1;
 }
 
@@ -222,9 +230,11 @@ void people_create_challenge(struct server *srv, const struct api_request *req, 
     c.created_ms = now;
     c.expires_ms = now + (lobby ? ttl(srv->cfg.seek_ms, SEEK_TTL_MS)
                                 : ttl(srv->cfg.challenge_ms, CHALLENGE_TTL_MS));
-    if (store_put_player(srv->store, c.creator_hash, c.creator_name, now, err, sizeof err) != 0 ||
-        store_put_challenge(srv->store, &c, err, sizeof err) != 0) {
-        api_set_error(r, 500, "%s", err);
+    int rc = store_put_player(srv->store, c.creator_hash, c.creator_name, now, err, sizeof err);
+    if (rc == 0)
+        rc = store_put_challenge(srv->store, &c, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     struct jout j;
@@ -249,7 +259,7 @@ static int load_challenge(struct server *srv, const char *id, struct store_chall
     if (rc == 1)
         api_set_error(r, 404, "no challenge '%.40s'", id);
     else if (rc != 0)
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
     return rc;
 }
 
@@ -371,7 +381,12 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
     if (bad)
         return;
     int64_t now = server_now_ms();
-    if (c.club_id[0] && people_club_member(srv, c.club_id, hash, NULL) != 0) {
+    int member = c.club_id[0] ? people_club_member(srv, c.club_id, hash, NULL) : 0;
+    if (member < 0) {
+        api_store_error(r, member, "the club's members could not be read");
+        return;
+    }
+    if (member > 0) {
         api_set_error(r, 403, "this challenge is for the club's members: join the club first");
         return;
     }
@@ -384,13 +399,11 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
         api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
-    if (store_put_player(srv->store, hash, name, now, err, sizeof err) != 0) {
-        api_set_error(r, 500, "%s", err);
-        return;
-    }
-    int rc = store_accept_challenge(srv->store, c.id, hash, &g, now, err, sizeof err);
+    int rc = store_put_player(srv->store, hash, name, now, err, sizeof err);
+    if (rc == 0)
+        rc = store_accept_challenge(srv->store, c.id, hash, &g, now, err, sizeof err);
     if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     if (rc > 0) { /* another accept came first: say why from the row as it is now */
@@ -417,7 +430,7 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
     }
     int rc = store_cancel_challenge(srv->store, id, hash, server_now_ms(), err, sizeof err);
     if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     if (rc > 0) {
@@ -441,9 +454,10 @@ static void handle_list_seeks(struct server *srv, struct api_response *r)
     jout_open(&j, '{');
     jout_key(&j, "seeks");
     jout_open(&j, '[');
-    if (store_list_seeks(srv->store, server_now_ms(), 200, seek_one, &j, err, sizeof err) != 0) {
+    int rc = store_list_seeks(srv->store, server_now_ms(), 200, seek_one, &j, err, sizeof err);
+    if (rc != 0) {
         free(jout_finish(&j));
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     jout_close(&j, ']');
@@ -463,8 +477,12 @@ static void handle_me(struct server *srv, const struct api_request *req, struct 
         }
         token_hash(tok, hash);
         int rc = store_get_player(srv->store, hash, name, sizeof name, err, sizeof err);
+        if (rc > 0) {
+            api_set_error(r, 404, "no name chosen yet");
+            return;
+        }
         if (rc != 0) {
-            api_set_error(r, rc > 0 ? 404 : 500, "%s", rc > 0 ? "no name chosen yet" : err);
+            api_store_error(r, rc, "%s", err);
             return;
         }
     } else if (!strcmp(req->method, "POST")) {
@@ -477,8 +495,9 @@ static void handle_me(struct server *srv, const struct api_request *req, struct 
         json_decref(body);
         if (bad)
             return;
-        if (store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err) != 0) {
-            api_set_error(r, 500, "%s", err);
+        int rc = store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err);
+        if (rc != 0) {
+            api_store_error(r, rc, "%s", err);
             return;
         }
     } else {

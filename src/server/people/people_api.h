@@ -17,8 +17,9 @@ struct server;
 bool people_route(struct server *srv, const struct api_request *req, const char *path,
                   struct api_response *r);
 /* The visitor's token (32 hex + NUL) and its hash: the one sent when the server knows it
- * (a name, or games under it), else a new one; the name known for it, or "".  0, or a
- * 500 set in r. */
+ * (a name, or games under it), else a new one; the name known for it, or "".  0, or the
+ * status set in r (500, or 503 when the store is busy and cannot say whether it knows
+ * the token). */
 int people_visitor_token(struct server *srv, const struct api_request *req, char *token, char *hash,
                          char *known_name, size_t name_size, struct api_response *r);
 /* The body's "name" (1..size-1 bytes, no control characters, trimmed) into out; when
@@ -32,7 +33,7 @@ void people_create_challenge(struct server *srv, const struct api_request *req, 
  * creator and the acceptor; -1 without randomness. */
 int people_game_row(struct server *srv, const struct store_challenge *c, const char *acceptor_hash,
                     const char *acceptor_name, int64_t now, struct store_game *g);
-/* 0 when token_hash is a member of the club (*out filled when given), 1 when not, -1
- * when the store failed. */
+/* 0 when token_hash is a member of the club (*out filled when given), 1 when not, < 0
+ * (the store's answer: -1 or STORE_BUSY) when the store failed. */
 int people_club_member(struct server *srv, const char *club_id, const char *token_hash,
                        struct store_member *out);
