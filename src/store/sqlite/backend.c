@@ -31,8 +31,6 @@ enum stmt_id {
     ST_SELECT_MOVES,
     ST_SELECT_BY_TOKEN,
     ST_GAME_EXISTS,
-    ST_PUT_REVIEW,
-    ST_GET_REVIEW,
     ST_DELETE_MOVES,
     ST_COUNT_TAKEBACK,
     ST_BEGIN,
@@ -69,9 +67,6 @@ static const char *const stmt_sql[ST_COUNT] = {
                            " WHERE token_hash = ?1 OR white_hash = ?1 OR black_hash = ?1"
                            " ORDER BY created_ms DESC, id LIMIT ?2",
     [ST_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
-    [ST_PUT_REVIEW] = "INSERT OR REPLACE INTO reviews (id, game, created_ms, body)"
-                      " VALUES (?1, ?2, ?3, ?4)",
-    [ST_GET_REVIEW] = "SELECT body FROM reviews WHERE id = ?1",
     [ST_DELETE_MOVES] = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
     [ST_COUNT_TAKEBACK] =
         "UPDATE games SET takebacks = takebacks + 1, updated_ms = ?2 WHERE id = ?1"
@@ -625,44 +620,6 @@ int sqlite_store_list_games(struct store *base, const char *token_hash, int limi
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     int rc = step == SQLITE_DONE ? 0 : db_fail(s, err, err_size, "list games");
-    pthread_mutex_unlock(&s->mu);
-    return rc;
-}
-
-int sqlite_store_put_review(struct store *base, const char *id, const char *game, const char *body,
-                            int64_t now_ms, char *err, size_t err_size)
-{
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    pthread_mutex_lock(&s->mu); /* one statement, its own transaction, between batches */
-    sqlite3_stmt *st = s->stmt[ST_PUT_REVIEW];
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, now_ms);
-    sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
-    int rc = run(s, st) == 0 ? 0 : db_fail(s, err, err_size, "store review");
-    sqlite3_clear_bindings(st);
-    pthread_mutex_unlock(&s->mu);
-    return rc;
-}
-
-int sqlite_store_get_review(struct store *base, const char *id, char **body, char *err,
-                            size_t err_size)
-{
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    *body = NULL;
-    pthread_mutex_lock(&s->mu);
-    sqlite3_stmt *st = s->stmt[ST_GET_REVIEW];
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    int step = sqlite3_step(st), rc;
-    if (step == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(st, 0);
-        *body = strdup(t ? (const char *)t : "");
-        rc = *body ? 0 : fail(err, err_size, "out of memory");
-    } else {
-        rc = step == SQLITE_DONE ? 1 : db_fail(s, err, err_size, "load review");
-    }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
     pthread_mutex_unlock(&s->mu);
     return rc;
 }

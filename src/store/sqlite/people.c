@@ -10,20 +10,6 @@
 #include "core/error.h"
 #include "store/sqlite/private.h"
 
-static void text(char *dst, size_t size, const unsigned char *src)
-{
-    snprintf(dst, size, "%s", src ? (const char *)src : "");
-}
-
-/* Step a statement that returns no rows and reset it: 0, or -1. */
-static int done(sqlite3_stmt *st)
-{
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
 #define CHALLENGE_COLUMNS                                                                          \
     "id, game, clock_initial_ms, clock_increment_ms, days, side, rated, lobby, creator_hash,"      \
     " creator_name, status, game_id, created_ms, expires_ms, creator_rating, club_id"
@@ -31,22 +17,22 @@ static int done(sqlite3_stmt *st)
 static void read_challenge(sqlite3_stmt *st, struct store_challenge *c)
 {
     memset(c, 0, sizeof *c);
-    text(c->id, sizeof c->id, sqlite3_column_text(st, 0));
-    text(c->game, sizeof c->game, sqlite3_column_text(st, 1));
+    sq_text(st, 0, c->id, sizeof c->id);
+    sq_text(st, 1, c->game, sizeof c->game);
     c->clock_initial_ms = sqlite3_column_int64(st, 2);
     c->clock_increment_ms = sqlite3_column_int64(st, 3);
     c->days = sqlite3_column_int(st, 4);
     c->side = sqlite3_column_int(st, 5);
     c->rated = sqlite3_column_int(st, 6);
     c->lobby = sqlite3_column_int(st, 7);
-    text(c->creator_hash, sizeof c->creator_hash, sqlite3_column_text(st, 8));
-    text(c->creator_name, sizeof c->creator_name, sqlite3_column_text(st, 9));
+    sq_text(st, 8, c->creator_hash, sizeof c->creator_hash);
+    sq_text(st, 9, c->creator_name, sizeof c->creator_name);
     c->status = sqlite3_column_int(st, 10);
-    text(c->game_id, sizeof c->game_id, sqlite3_column_text(st, 11));
+    sq_text(st, 11, c->game_id, sizeof c->game_id);
     c->created_ms = sqlite3_column_int64(st, 12);
     c->expires_ms = sqlite3_column_int64(st, 13);
     c->creator_rating = sqlite3_column_int(st, 14);
-    text(c->club_id, sizeof c->club_id, sqlite3_column_text(st, 15));
+    sq_text(st, 15, c->club_id, sizeof c->club_id);
 }
 
 void sqlite_read_challenge(sqlite3_stmt *st, struct store_challenge *c)
@@ -66,26 +52,10 @@ static int put_challenge(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     const struct store_challenge *c = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_put_challenge);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, c->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, c->game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, c->clock_initial_ms);
-    sqlite3_bind_int64(st, 4, c->clock_increment_ms);
-    sqlite3_bind_int(st, 5, c->days);
-    sqlite3_bind_int(st, 6, c->side);
-    sqlite3_bind_int(st, 7, c->rated);
-    sqlite3_bind_int(st, 8, c->lobby);
-    sqlite3_bind_text(st, 9, c->creator_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 10, c->creator_name, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 11, c->status);
-    sqlite3_bind_text(st, 12, c->game_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 13, c->created_ms);
-    sqlite3_bind_int64(st, 14, c->expires_ms);
-    sqlite3_bind_int(st, 15, c->creator_rating);
-    sqlite3_bind_text(st, 16, c->club_id, -1, SQLITE_STATIC);
-    return done(st);
+    return sq_done(sq_bind(s, sql_put_challenge, "ttIIiiiittitIIit", c->id, c->game,
+                           c->clock_initial_ms, c->clock_increment_ms, c->days, c->side, c->rated,
+                           c->lobby, c->creator_hash, c->creator_name, c->status, c->game_id,
+                           c->created_ms, c->expires_ms, c->creator_rating, c->club_id));
 }
 
 int sqlite_store_put_challenge(struct store *s, const struct store_challenge *c, char *err,
@@ -106,16 +76,12 @@ static int get_challenge(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct get_challenge_ctx *g = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_get_challenge);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    sqlite3_stmt *st = sq_bind(s, sql_get_challenge, "t", g->id);
+    int row = sq_row(st);
+    if (row > 0)
         read_challenge(st, g->c);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
+    sq_end(st);
+    return sq_found(row);
 }
 
 int sqlite_store_get_challenge(struct store *s, const char *id, struct store_challenge *c,
@@ -145,40 +111,17 @@ static const char sql_insert_people_game[] =
 
 static int insert_people_game(struct store *s, const struct store_game *g)
 {
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_insert_people_game);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, g->game, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, g->human_side);
-    sqlite3_bind_text(st, 4, g->start, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, g->token_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 6, g->created_ms);
-    sqlite3_bind_text(st, 7, g->white_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 8, g->black_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 9, g->white_name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 10, g->black_name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 11, g->clock_initial_ms);
-    sqlite3_bind_int64(st, 12, g->clock_increment_ms);
-    sqlite3_bind_int(st, 13, g->days);
-    sqlite3_bind_int(st, 14, g->rated);
-    sqlite3_bind_int(st, 15, g->white_rating);
-    sqlite3_bind_int(st, 16, g->black_rating);
-    sqlite3_bind_text(st, 17, g->club_id, -1, SQLITE_STATIC);
-    return done(st);
+    return sq_done(sq_bind(s, sql_insert_people_game, "ttittIttttIIiiiit", g->id, g->game,
+                           g->human_side, g->start, g->token_hash, g->created_ms, g->white_hash,
+                           g->black_hash, g->white_name, g->black_name, g->clock_initial_ms,
+                           g->clock_increment_ms, g->days, g->rated, g->white_rating,
+                           g->black_rating, g->club_id));
 }
 
 static int accept_challenge(struct store *s, sqlite3 *db, void *ctx)
 {
     struct accept_ctx *a = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_take);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, a->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, a->g->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, a->now);
-    sqlite3_bind_text(st, 4, a->acceptor, -1, SQLITE_STATIC);
-    if (done(st) != 0)
+    if (sq_done(sq_bind(s, sql_take, "ttIt", a->id, a->g->id, a->now, a->acceptor)) != 0)
         return -1;
     if (sqlite3_changes(db) != 1)
         return 1;
@@ -206,13 +149,7 @@ struct cancel_ctx {
 static int cancel_challenge(struct store *s, sqlite3 *db, void *ctx)
 {
     const struct cancel_ctx *a = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_cancel);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, a->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, a->creator_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, a->now_ms);
-    if (done(st) != 0)
+    if (sq_done(sq_bind(s, sql_cancel, "ttI", a->id, a->creator_hash, a->now_ms)) != 0)
         return -1;
     return sqlite3_changes(db) == 1 ? 0 : 1;
 }
@@ -240,20 +177,14 @@ static int list_seeks(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct seeks_ctx *q = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_seeks);
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, q->now);
-    sqlite3_bind_int(st, 2, q->limit);
-    int step;
+    sqlite3_stmt *st = sq_bind(s, sql_seeks, "Ii", q->now, q->limit);
+    int row;
     struct store_challenge c;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((row = sq_row(st)) > 0) {
         read_challenge(st, &c);
         q->fn(q->ctx, &c);
     }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_DONE ? 0 : -1;
+    return row;
 }
 
 int sqlite_store_list_seeks(struct store *s, int64_t now_ms, int limit, store_challenge_fn fn,
@@ -280,24 +211,12 @@ static const char sql_people_move[] =
 static int add_people_move(struct store *s, sqlite3 *db, void *ctx)
 {
     struct move_ctx *m = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_people_row);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, m->result);
-    sqlite3_bind_int(st, 3, m->reason);
-    sqlite3_bind_int64(st, 4, m->now);
-    sqlite3_bind_int(st, 5, m->ply);
-    sqlite3_bind_int64(st, 6, m->deadline);
-    if (done(st) != 0 || sqlite3_changes(db) != 1)
+    if (sq_done(sq_bind(s, sql_people_row, "tiiIiI", m->id, m->result, m->reason, m->now, m->ply,
+                        m->deadline)) != 0 ||
+        sqlite3_changes(db) != 1)
         return -1; /* unknown, not a people game, or over */
-    if (!(st = sqlite_store_stmt(s, sql_people_move)))
-        return -1;
-    sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, m->ply);
-    sqlite3_bind_text(st, 3, m->move, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, m->now);
-    return done(st); /* fails when the ply is stored already: another writer was first */
+    /* Fails when the ply is stored already: another writer was first. */
+    return sq_done(sq_bind(s, sql_people_move, "titI", m->id, m->ply, m->move, m->now));
 }
 
 int sqlite_store_add_people_move(struct store *s, const char *id, int ply, const char *move,
@@ -315,14 +234,7 @@ static const char sql_end_people[] =
 static int end_people_game(struct store *s, sqlite3 *db, void *ctx)
 {
     struct move_ctx *m = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_end_people);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, m->result);
-    sqlite3_bind_int(st, 3, m->reason);
-    sqlite3_bind_int64(st, 4, m->now);
-    if (done(st) != 0)
+    if (sq_done(sq_bind(s, sql_end_people, "tiiI", m->id, m->result, m->reason, m->now)) != 0)
         return -1;
     return sqlite3_changes(db) == 1 ? 0 : 1;
 }
@@ -346,15 +258,8 @@ static const char sql_offers[] =
 static int set_offers(struct store *s, sqlite3 *db, void *ctx)
 {
     struct offers_ctx *o = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_offers);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, o->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, o->draw);
-    sqlite3_bind_int(st, 3, o->takeback);
-    sqlite3_bind_int(st, 4, o->rematch);
-    sqlite3_bind_text(st, 5, o->rematch_id ? o->rematch_id : "", -1, SQLITE_STATIC);
-    if (done(st) != 0)
+    if (sq_done(sq_bind(s, sql_offers, "tiiit", o->id, o->draw, o->takeback, o->rematch,
+                        o->rematch_id)) != 0)
         return -1;
     return sqlite3_changes(db) == 1 ? 0 : -1;
 }
@@ -379,27 +284,22 @@ static int load_times(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct times_ctx *t = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_times);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, t->id, -1, SQLITE_STATIC);
-    int step, rc = 0;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    sqlite3_stmt *st = sq_bind(s, sql_times, "t", t->id);
+    int row;
+    while ((row = sq_row(st)) > 0) {
         if (t->n == t->cap) {
             int cap = t->cap ? 2 * t->cap : 64;
             int64_t *m = realloc(t->times, sizeof *m * (size_t)cap);
             if (!m) {
-                rc = -1;
-                break;
+                sq_end(st);
+                return -1;
             }
             t->times = m;
             t->cap = cap;
         }
         t->times[t->n++] = sqlite3_column_int64(st, 1);
     }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return rc == 0 && step == SQLITE_DONE ? 0 : -1;
+    return row;
 }
 
 int sqlite_store_load_move_times(struct store *s, const char *id, int64_t **times, int *count,
@@ -424,14 +324,12 @@ static const char sql_next_deadline[] = "SELECT deadline_ms FROM games"
 static int next_deadline(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_next_deadline);
-    if (!st)
-        return -1;
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    sqlite3_stmt *st = sq_bind(s, sql_next_deadline, "");
+    int row = sq_row(st);
+    if (row > 0)
         *(int64_t *)ctx = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
-    return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
+    sq_end(st);
+    return sq_found(row);
 }
 
 int sqlite_store_next_deadline(struct store *s, int64_t *when, char *err, size_t err_size)
@@ -439,30 +337,19 @@ int sqlite_store_next_deadline(struct store *s, int64_t *when, char *err, size_t
     return sqlite_store_read(s, next_deadline, when, "next deadline", err, err_size);
 }
 
-struct due_ctx {
-    int64_t now;
-    char (*ids)[STORE_ID_LEN + 1];
-    int n;
-};
-
-#define DUE_MAX 256
 static const char sql_due[] = "SELECT id FROM games WHERE deadline_ms > 0 AND result = 0"
                               " AND deadline_ms <= ?1 ORDER BY deadline_ms LIMIT 256";
 
 static int due_games(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
-    struct due_ctx *d = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_due);
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, d->now);
-    int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW && d->n < DUE_MAX)
-        text(d->ids[d->n++], sizeof d->ids[0], sqlite3_column_text(st, 0));
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
+    struct sqlite_ids *d = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_due, "I", d->now);
+    int row;
+    while ((row = sq_row(st)) > 0 && d->n < SQLITE_IDS_MAX)
+        sq_text(st, 0, d->ids[d->n++], sizeof d->ids[0]);
+    sq_end(st);
+    return row < 0 ? -1 : 0;
 }
 
 int sqlite_store_due_games(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, char *err,
@@ -470,7 +357,7 @@ int sqlite_store_due_games(struct store *s, int64_t now_ms, store_id_fn fn, void
 {
     /* Ids first, the callbacks after the connection's mutex is given back: a callback
      * uses the store itself. */
-    struct due_ctx d = {now_ms, malloc(DUE_MAX * sizeof *d.ids), 0};
+    struct sqlite_ids d = {now_ms, malloc(SQLITE_IDS_MAX * sizeof *d.ids), 0};
     if (!d.ids)
         return fail(err, err_size, "out of memory");
     int rc = sqlite_store_read(s, due_games, &d, "due games", err, err_size);
@@ -494,23 +381,17 @@ static int get_rating(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct rating_ctx *r = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_get_rating);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, r->hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, r->game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, r->klass, -1, SQLITE_STATIC);
-    int step = sqlite3_step(st);
+    sqlite3_stmt *st = sq_bind(s, sql_get_rating, "ttt", r->hash, r->game, r->klass);
+    int row = sq_row(st);
     memset(r->out, 0, sizeof *r->out);
-    if (step == SQLITE_ROW) {
+    if (row > 0) {
         r->out->rating = sqlite3_column_double(st, 0);
         r->out->deviation = sqlite3_column_double(st, 1);
         r->out->volatility = sqlite3_column_double(st, 2);
         r->out->games = sqlite3_column_int(st, 3);
     }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
+    sq_end(st);
+    return sq_found(row);
 }
 
 int sqlite_store_get_rating(struct store *s, const char *token_hash, const char *game,
@@ -539,41 +420,24 @@ static const char sql_put_rating[] =
 static int put_rating(struct store *s, const char *hash, const char *game, const char *klass,
                       const struct store_rating *r, int64_t now)
 {
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_put_rating);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, klass, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 4, r->rating);
-    sqlite3_bind_double(st, 5, r->deviation);
-    sqlite3_bind_double(st, 6, r->volatility);
-    sqlite3_bind_int(st, 7, r->games);
-    sqlite3_bind_int64(st, 8, now);
-    return done(st);
+    return sq_done(sq_bind(s, sql_put_rating, "tttdddiI", hash, game, klass, r->rating,
+                           r->deviation, r->volatility, r->games, now));
 }
 
 static int rate_game(struct store *s, sqlite3 *db, void *ctx)
 {
     struct rate_ctx *q = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_mark_rated);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, q->id, -1, SQLITE_STATIC);
-    if (done(st) != 0)
+    if (sq_done(sq_bind(s, sql_mark_rated, "t", q->id)) != 0)
         return -1;
     if (sqlite3_changes(db) != 1)
         return 1; /* rated already, or not a finished rated game */
     struct store_game row;
-    if (!(st = sqlite_store_stmt(s, sqlite_select_game_sql)))
-        return -1;
-    sqlite3_bind_text(st, 1, q->id, -1, SQLITE_STATIC);
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    sqlite3_stmt *st = sq_bind(s, sqlite_select_game_sql, "t", q->id);
+    int found = sq_row(st);
+    if (found > 0)
         sqlite_read_game_row(st, &row);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (step != SQLITE_ROW)
+    sq_end(st);
+    if (found <= 0)
         return -1;
     const char *klass = q->rater->klass(&row);
     if (!klass)
@@ -587,12 +451,8 @@ static int rate_game(struct store *s, sqlite3 *db, void *ctx)
     if (put_rating(s, row.white_hash, row.game, klass, &w2, q->now) != 0 ||
         put_rating(s, row.black_hash, row.game, klass, &b2, q->now) != 0)
         return -1;
-    if (!(st = sqlite_store_stmt(s, sql_rating_after)))
-        return -1;
-    sqlite3_bind_text(st, 1, q->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, (int)(w2.rating + 0.5));
-    sqlite3_bind_int(st, 3, (int)(b2.rating + 0.5));
-    if (done(st) != 0)
+    if (sq_done(sq_bind(s, sql_rating_after, "tii", q->id, (int)(w2.rating + 0.5),
+                        (int)(b2.rating + 0.5))) != 0)
         return -1;
     if (q->white_after) {
         *q->white_after = (int)(w2.rating + 0.5);
@@ -615,21 +475,19 @@ static const char sql_unrated[] = "SELECT id FROM games WHERE people = 1 AND rat
 static int unrated(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
-    struct due_ctx *d = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_unrated);
-    if (!st)
-        return -1;
-    int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW && d->n < DUE_MAX)
-        text(d->ids[d->n++], sizeof d->ids[0], sqlite3_column_text(st, 0));
-    sqlite3_reset(st);
-    return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
+    struct sqlite_ids *d = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_unrated, "");
+    int row;
+    while ((row = sq_row(st)) > 0 && d->n < SQLITE_IDS_MAX)
+        sq_text(st, 0, d->ids[d->n++], sizeof d->ids[0]);
+    sq_end(st);
+    return row < 0 ? -1 : 0;
 }
 
 int sqlite_store_unrated_games(struct store *s, store_id_fn fn, void *ctx, char *err,
                                size_t err_size)
 {
-    struct due_ctx d = {0, malloc(DUE_MAX * sizeof *d.ids), 0};
+    struct sqlite_ids d = {0, malloc(SQLITE_IDS_MAX * sizeof *d.ids), 0};
     if (!d.ids)
         return fail(err, err_size, "out of memory");
     int rc = sqlite_store_read(s, unrated, &d, "unrated games", err, err_size);
@@ -650,13 +508,8 @@ static int put_player(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     const void *const *a = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_put_player);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, a[0], -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, a[1], -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, *(const int64_t *)a[2]);
-    return done(st);
+    return sq_done(sq_bind(s, sql_put_player, "ttI", (const char *)a[0], (const char *)a[1],
+                           *(const int64_t *)a[2]));
 }
 
 int sqlite_store_put_player(struct store *s, const char *token_hash, const char *name,
@@ -678,16 +531,12 @@ static int get_player(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct player_ctx *p = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_get_player);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, p->hash, -1, SQLITE_STATIC);
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        text(p->name, p->size, sqlite3_column_text(st, 0));
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
+    sqlite3_stmt *st = sq_bind(s, sql_get_player, "t", p->hash);
+    int row = sq_row(st);
+    if (row > 0)
+        sq_text(st, 0, p->name, p->size);
+    sq_end(st);
+    return sq_found(row);
 }
 
 int sqlite_store_get_player(struct store *s, const char *token_hash, char *name, size_t name_size,
