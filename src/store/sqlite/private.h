@@ -1,4 +1,4 @@
-/* Between the files of the SQLite backend (backend.c, people.c, clubs.c): a write
+/* Between the files of the SQLite backend (src/store/sqlite/): a write
  * in the group commit, a read under the connection's mutex, cached statements, the
  * game row's reader.  Not for anyone above the store. */
 #pragma once
@@ -62,9 +62,10 @@ extern const char sqlite_club_games_sql[];
 extern const char sqlite_challenge_columns[];
 void sqlite_read_challenge(sqlite3_stmt *st, struct store_challenge *c);
 
-/* The backend's function for each operation of store_ops.def (backend.c: games,
- * reviews, puzzles; people.c: challenges, people's games, ratings, players; clubs.c:
- * clubs), gathered into its table by backend.c. */
+/* The backend's function for each operation of store_ops.def, one file a concern
+ * (backend.c: games, and puzzles' entry points; reviews.c; people.c: challenges and
+ * people's games; ratings.c; clubs.c; players.c), gathered into its table by
+ * backend.c. */
 #define STORE_OP(name, params, args)                                                               \
     int sqlite_store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size);
 #include "store/store_ops.def"
