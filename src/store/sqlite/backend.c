@@ -641,34 +641,6 @@ static void sq_close(struct store *base)
     free(s);
 }
 
-int sqlite_store_puzzle_player(struct store *base, const char *token_hash, const char *game,
-                               struct store_puzzle_rating *out, char *err, size_t err_size)
-{
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    return store_puzzles_player(s->db, &s->mu, token_hash, game, out, err, err_size);
-}
-
-int sqlite_store_puzzle_ratings(struct store *base, store_puzzle_rating_fn fn, void *ctx, char *err,
-                                size_t err_size)
-{
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    return store_puzzles_ratings(s->db, &s->mu, fn, ctx, err, err_size);
-}
-
-int sqlite_store_puzzle_attempted(struct store *base, const char *token_hash, const char *game,
-                                  store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size)
-{
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    return store_puzzles_attempted(s->db, &s->mu, token_hash, game, fn, ctx, err, err_size);
-}
-
-int sqlite_store_puzzle_attempt(struct store *base, const struct store_puzzle_attempt *a, char *err,
-                                size_t err_size)
-{
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    return store_puzzles_attempt(s->db, &s->mu, a, err, err_size);
-}
-
 static const struct store_ops sqlite_ops = {
 #define STORE_OP(name, params, args) .name = sqlite_store_##name,
 #include "store/store_ops.def"

@@ -1,14 +1,10 @@
-/* The puzzles' statements (puzzles.h).  Each call prepares its statements (a few
- * microseconds, next to a commit's cost) and runs under the store's connection mutex,
- * as the store's other one-off statements do. */
+/* The SQLite backend's part for puzzles (store.h "Puzzles"): the ratings of players
+ * (per token hash and game) and of puzzles, and one row per counted attempt.  Reads
+ * under the connection's mutex (sqlite_store_read), the attempt in the group commit
+ * (sqlite_store_write). */
 #include "store/sqlite/puzzles.h"
 
-#include "core/error.h"
-
-static int db_fail(sqlite3 *db, char *err, size_t err_size, const char *what)
-{
-    return fail(err, err_size, "database: %s: %s", what, sqlite3_errmsg(db));
-}
+#include "store/sqlite/private.h"
 
 static void read_rating(sqlite3_stmt *st, int col, struct store_puzzle_rating *out)
 {
@@ -19,166 +15,112 @@ static void read_rating(sqlite3_stmt *st, int col, struct store_puzzle_rating *o
     out->solved = sqlite3_column_int(st, col + 4);
 }
 
-int store_puzzles_player(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash, const char *game,
-                         struct store_puzzle_rating *out, char *err, size_t err_size)
+struct puzzle_ctx {
+    const char *token_hash, *game;
+    struct store_puzzle_rating *out;
+    store_puzzle_rating_fn rating_fn;
+    store_puzzle_id_fn id_fn;
+    void *ctx;
+};
+
+static const char sql_player[] = "SELECT rating, deviation, volatility, attempts, solved, streak"
+                                 " FROM puzzle_players WHERE token_hash = ?1 AND game = ?2";
+
+static int player(struct store *s, sqlite3 *db, void *ctx)
 {
-    pthread_mutex_lock(mu);
-    sqlite3_stmt *st = NULL;
-    int rc;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT rating, deviation, volatility, attempts, solved, streak"
-                           " FROM puzzle_players WHERE token_hash = ?1 AND game = ?2",
-                           -1, &st, NULL) != SQLITE_OK) {
-        rc = db_fail(db, err, err_size, "puzzle player");
-    } else {
-        sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
-        int step = sqlite3_step(st);
-        if (step == SQLITE_ROW) {
-            read_rating(st, 0, out);
-            out->streak = sqlite3_column_int(st, 5);
-            rc = 0;
-        } else {
-            rc = step == SQLITE_DONE ? 1 : db_fail(db, err, err_size, "puzzle player");
-        }
+    (void)db;
+    struct puzzle_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_player, "tt", p->token_hash, p->game);
+    int row = sq_row(st);
+    if (row > 0) {
+        read_rating(st, 0, p->out);
+        p->out->streak = sqlite3_column_int(st, 5);
     }
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(mu);
-    return rc;
+    sq_end(st);
+    return sq_found(row);
 }
 
-int store_puzzles_ratings(sqlite3 *db, pthread_mutex_t *mu, store_puzzle_rating_fn fn, void *ctx,
-                          char *err, size_t err_size)
+int sqlite_store_puzzle_player(struct store *s, const char *token_hash, const char *game,
+                               struct store_puzzle_rating *out, char *err, size_t err_size)
 {
-    pthread_mutex_lock(mu);
-    sqlite3_stmt *st = NULL;
-    int rc = 0;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT puzzle_id, rating, deviation, volatility, attempts, solved"
-                           " FROM puzzle_ratings",
-                           -1, &st, NULL) != SQLITE_OK) {
-        rc = db_fail(db, err, err_size, "puzzle ratings");
-    } else {
-        int step;
-        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-            struct store_puzzle_rating r = {0};
-            read_rating(st, 1, &r);
-            fn(ctx, (const char *)sqlite3_column_text(st, 0), &r);
-        }
-        if (step != SQLITE_DONE)
-            rc = db_fail(db, err, err_size, "puzzle ratings");
+    struct puzzle_ctx p = {.token_hash = token_hash, .game = game, .out = out};
+    return sqlite_store_read(s, player, &p, "puzzle player", err, err_size);
+}
+
+static const char sql_ratings[] = "SELECT puzzle_id, rating, deviation, volatility, attempts,"
+                                  " solved FROM puzzle_ratings";
+
+static int ratings(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct puzzle_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_ratings, "");
+    int row;
+    while ((row = sq_row(st)) > 0) {
+        struct store_puzzle_rating r = {0};
+        read_rating(st, 1, &r);
+        p->rating_fn(p->ctx, (const char *)sqlite3_column_text(st, 0), &r);
     }
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(mu);
-    return rc;
+    return row;
 }
 
-int store_puzzles_attempted(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash,
-                            const char *game, store_puzzle_id_fn fn, void *ctx, char *err,
-                            size_t err_size)
+int sqlite_store_puzzle_ratings(struct store *s, store_puzzle_rating_fn fn, void *ctx, char *err,
+                                size_t err_size)
 {
-    pthread_mutex_lock(mu);
-    sqlite3_stmt *st = NULL;
-    int rc = 0;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT puzzle_id FROM puzzle_attempts"
-                           " WHERE token_hash = ?1 AND game = ?2",
-                           -1, &st, NULL) != SQLITE_OK) {
-        rc = db_fail(db, err, err_size, "puzzle attempts");
-    } else {
-        sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
-        int step;
-        while ((step = sqlite3_step(st)) == SQLITE_ROW)
-            fn(ctx, (const char *)sqlite3_column_text(st, 0));
-        if (step != SQLITE_DONE)
-            rc = db_fail(db, err, err_size, "puzzle attempts");
-    }
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(mu);
-    return rc;
+    struct puzzle_ctx p = {.rating_fn = fn, .ctx = ctx};
+    return sqlite_store_read(s, ratings, &p, "puzzle ratings", err, err_size);
 }
 
-static int exec(sqlite3 *db, const char *sql)
+static const char sql_attempted[] = "SELECT puzzle_id FROM puzzle_attempts"
+                                    " WHERE token_hash = ?1 AND game = ?2";
+
+static int attempted(struct store *s, sqlite3 *db, void *ctx)
 {
-    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    (void)db;
+    struct puzzle_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_attempted, "tt", p->token_hash, p->game);
+    int row;
+    while ((row = sq_row(st)) > 0)
+        p->id_fn(p->ctx, (const char *)sqlite3_column_text(st, 0));
+    return row;
 }
 
-static int bind_rating(sqlite3_stmt *st, int first, const struct store_puzzle_rating *r)
+int sqlite_store_puzzle_attempted(struct store *s, const char *token_hash, const char *game,
+                                  store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size)
 {
-    return sqlite3_bind_double(st, first, r->rating) |
-           sqlite3_bind_double(st, first + 1, r->deviation) |
-           sqlite3_bind_double(st, first + 2, r->volatility) |
-           sqlite3_bind_int(st, first + 3, r->attempts) |
-           sqlite3_bind_int(st, first + 4, r->solved);
+    struct puzzle_ctx p = {.token_hash = token_hash, .game = game, .id_fn = fn, .ctx = ctx};
+    return sqlite_store_read(s, attempted, &p, "puzzle attempts", err, err_size);
 }
 
-/* One statement run to its end: 0, or -1. */
-static int run_one(sqlite3 *db, const char *sql, sqlite3_stmt **out)
+static const char sql_attempt[] =
+    "INSERT OR IGNORE INTO puzzle_attempts (token_hash, game, puzzle_id, solved, created_ms)"
+    " VALUES (?1, ?2, ?3, ?4, ?5)";
+static const char sql_put_player[] =
+    "INSERT OR REPLACE INTO puzzle_players (token_hash, game, rating, deviation, volatility,"
+    " attempts, solved, streak, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+static const char sql_put_puzzle[] =
+    "INSERT OR REPLACE INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts,"
+    " solved) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+static int attempt(struct store *s, sqlite3 *db, void *ctx)
 {
-    return sqlite3_prepare_v2(db, sql, -1, out, NULL) == SQLITE_OK ? 0 : -1;
+    const struct store_puzzle_attempt *a = ctx;
+    const struct store_puzzle_rating *p = &a->player, *z = &a->puzzle;
+    if (sq_done(sq_bind(s, sql_attempt, "tttiI", a->token_hash, a->game, a->puzzle_id, a->solved,
+                        a->now_ms)) != 0)
+        return -1;
+    if (sqlite3_changes(db) == 0)
+        return 1; /* attempted already: nothing changes */
+    if (sq_done(sq_bind(s, sql_put_player, "ttdddiiiI", a->token_hash, a->game, p->rating,
+                        p->deviation, p->volatility, p->attempts, p->solved, p->streak,
+                        a->now_ms)) != 0)
+        return -1;
+    return sq_done(sq_bind(s, sql_put_puzzle, "tdddii", a->puzzle_id, z->rating, z->deviation,
+                           z->volatility, z->attempts, z->solved));
 }
 
-int store_puzzles_attempt(sqlite3 *db, pthread_mutex_t *mu, const struct store_puzzle_attempt *a,
-                          char *err, size_t err_size)
+int sqlite_store_puzzle_attempt(struct store *s, const struct store_puzzle_attempt *a, char *err,
+                                size_t err_size)
 {
-    pthread_mutex_lock(mu);
-    sqlite3_stmt *ins = NULL, *pl = NULL, *pz = NULL;
-    int rc = -1;
-    if (exec(db, "BEGIN IMMEDIATE") != 0) {
-        rc = db_fail(db, err, err_size, "begin");
-        goto out;
-    }
-    if (run_one(db,
-                "INSERT OR IGNORE INTO puzzle_attempts (token_hash, game, puzzle_id, solved,"
-                " created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-                &ins) != 0)
-        goto fail;
-    sqlite3_bind_text(ins, 1, a->token_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(ins, 2, a->game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(ins, 3, a->puzzle_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(ins, 4, a->solved);
-    sqlite3_bind_int64(ins, 5, a->now_ms);
-    if (sqlite3_step(ins) != SQLITE_DONE)
-        goto fail;
-    if (sqlite3_changes(db) == 0) { /* attempted already: nothing changes */
-        exec(db, "ROLLBACK");
-        rc = 1;
-        goto out;
-    }
-    if (run_one(db,
-                "INSERT OR REPLACE INTO puzzle_players (token_hash, game, rating, deviation,"
-                " volatility, attempts, solved, streak, updated_ms)"
-                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                &pl) != 0)
-        goto fail;
-    sqlite3_bind_text(pl, 1, a->token_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(pl, 2, a->game, -1, SQLITE_STATIC);
-    bind_rating(pl, 3, &a->player);
-    sqlite3_bind_int(pl, 8, a->player.streak);
-    sqlite3_bind_int64(pl, 9, a->now_ms);
-    if (sqlite3_step(pl) != SQLITE_DONE)
-        goto fail;
-    if (run_one(db,
-                "INSERT OR REPLACE INTO puzzle_ratings (puzzle_id, rating, deviation, volatility,"
-                " attempts, solved) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                &pz) != 0)
-        goto fail;
-    sqlite3_bind_text(pz, 1, a->puzzle_id, -1, SQLITE_STATIC);
-    bind_rating(pz, 2, &a->puzzle);
-    if (sqlite3_step(pz) != SQLITE_DONE)
-        goto fail;
-    if (exec(db, "COMMIT") != 0)
-        goto fail;
-    rc = 0;
-    goto out;
-fail:
-    rc = db_fail(db, err, err_size, "puzzle attempt");
-    exec(db, "ROLLBACK");
-out:
-    sqlite3_finalize(ins);
-    sqlite3_finalize(pl);
-    sqlite3_finalize(pz);
-    pthread_mutex_unlock(mu);
-    return rc;
+    return sqlite_store_write(s, attempt, (void *)a, "puzzle attempt", err, err_size);
 }
