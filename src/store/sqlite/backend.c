@@ -1,7 +1,10 @@
 /* The SQLite backend of the store: one connection in WAL mode, prepared statements,
- * one mutex.  SQLite serialises writers anyway, and the server keeps the active games
- * in memory, so reads here are rare (loading a game, listing a visitor's games): one
- * connection under a mutex is simpler than a pool and not slower.
+ * one mutex.  This file holds the connection (its schema and migrations, the group
+ * commit, the statement cache, the table of operations); the operations are in one
+ * file a concern beside it (games.c, reviews.c, people.c, ratings.c, clubs.c,
+ * players.c, puzzles.c), over the statement helper (stmt.c).  SQLite serialises writers anyway, and
+ * the server keeps the active games in memory, so reads here are rare (loading a game, listing a
+ * visitor's games): one connection under a mutex is simpler than a pool and not slower.
  *
  * Writes use group commit: a writer queues its write and waits; whoever finds no
  * commit under way becomes the leader, takes every queued write, applies each inside
@@ -23,16 +26,8 @@
 #include "store/sqlite/sqlite.h"
 #include "store/store.h"
 
+/* The group commit's own statements (the operations' are in the cache, extra[]). */
 enum stmt_id {
-    ST_INSERT_GAME,
-    ST_INSERT_MOVE,
-    ST_UPDATE_GAME,
-    ST_SELECT_GAME,
-    ST_SELECT_MOVES,
-    ST_SELECT_BY_TOKEN,
-    ST_GAME_EXISTS,
-    ST_DELETE_MOVES,
-    ST_COUNT_TAKEBACK,
     ST_BEGIN,
     ST_COMMIT,
     ST_ROLLBACK,
@@ -42,41 +37,9 @@ enum stmt_id {
     ST_COUNT
 };
 
-/* A game's row as read_game_row takes it.  A move commit writes only the moves table
- * (one b-tree page, not two: the games row changes only when the game ends), so the
- * ply count and the time of the last change are read from the moves. */
-#define GAME_COLUMNS                                                                               \
-    "id, game, level, human_side, start, token_hash, seed, created_ms,"                            \
-    " max(updated_ms, COALESCE((SELECT max(created_ms) FROM moves WHERE game_id = games.id), 0))," \
-    " result, reason, (SELECT count(*) FROM moves WHERE game_id = games.id), takebacks,"           \
-    " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
-    " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
-    " deadline_ms, white_rating, black_rating, rated_done, club_id, white_rating_after,"           \
-    " black_rating_after"
-
 static const char *const stmt_sql[ST_COUNT] = {
-    [ST_INSERT_GAME] = "INSERT INTO games (id, game, level, human_side, start, token_hash, seed,"
-                       " created_ms, updated_ms, result, reason, plies)"
-                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0)",
-    [ST_INSERT_MOVE] = "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)",
-    [ST_UPDATE_GAME] = "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4,"
-                       " plies = COALESCE(?5, plies) WHERE id = ?1",
-    [ST_SELECT_GAME] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
-    [ST_SELECT_MOVES] = "SELECT ply, move FROM moves WHERE game_id = ?1 ORDER BY ply",
-    [ST_SELECT_BY_TOKEN] = "SELECT " GAME_COLUMNS " FROM games"
-                           " WHERE token_hash = ?1 OR white_hash = ?1 OR black_hash = ?1"
-                           " ORDER BY created_ms DESC, id LIMIT ?2",
-    [ST_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
-    [ST_DELETE_MOVES] = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
-    [ST_COUNT_TAKEBACK] =
-        "UPDATE games SET takebacks = takebacks + 1, updated_ms = ?2 WHERE id = ?1"
-        " AND result = 0",
-    [ST_BEGIN] = "BEGIN IMMEDIATE",
-    [ST_COMMIT] = "COMMIT",
-    [ST_ROLLBACK] = "ROLLBACK",
-    [ST_SAVEPOINT] = "SAVEPOINT w",
-    [ST_RELEASE] = "RELEASE w",
-    [ST_ROLLBACK_TO] = "ROLLBACK TO w",
+    [ST_BEGIN] = "BEGIN IMMEDIATE", [ST_COMMIT] = "COMMIT",     [ST_ROLLBACK] = "ROLLBACK",
+    [ST_SAVEPOINT] = "SAVEPOINT w", [ST_RELEASE] = "RELEASE w", [ST_ROLLBACK_TO] = "ROLLBACK TO w",
 };
 
 static const char schema[] =
@@ -194,18 +157,11 @@ static int migrate(sqlite3 *db, char **msg)
     return 0;
 }
 
-/* One queued write. */
-enum write_kind { W_GAME, W_MOVE, W_RESULT, W_TAKEBACK, W_CUSTOM };
+/* One queued write: an operation's (private.h), its context and name. */
 struct write {
-    enum write_kind kind;
-    sqlite_fn fn; /* W_CUSTOM: the write (private.h), its context and name */
+    sqlite_fn fn;
     void *ctx;
     const char *what;
-    const struct store_game *row; /* W_GAME */
-    const char *id;
-    const char *const *moves; /* W_MOVE: `count` of them from ply `ply`; W_TAKEBACK: keep `ply` */
-    int ply, count, result, reason;
-    int64_t now_ms;
     int rc;
     bool done;
     char err[ERROR_TEXT_MAX];
@@ -245,152 +201,19 @@ static int run(struct sqlite_store *s, sqlite3_stmt *st)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static void copy_text(char *dst, size_t size, const unsigned char *src)
-{
-    snprintf(dst, size, "%s", src ? (const char *)src : "");
-}
-
-static void read_game_row(sqlite3_stmt *st, struct store_game *row)
-{
-    memset(row, 0, sizeof *row);
-    copy_text(row->id, sizeof row->id, sqlite3_column_text(st, 0));
-    copy_text(row->game, sizeof row->game, sqlite3_column_text(st, 1));
-    row->level = sqlite3_column_int(st, 2);
-    row->human_side = sqlite3_column_int(st, 3);
-    copy_text(row->start, sizeof row->start, sqlite3_column_text(st, 4));
-    copy_text(row->token_hash, sizeof row->token_hash, sqlite3_column_text(st, 5));
-    row->seed = (uint64_t)sqlite3_column_int64(st, 6);
-    row->created_ms = sqlite3_column_int64(st, 7);
-    row->updated_ms = sqlite3_column_int64(st, 8);
-    row->result = sqlite3_column_int(st, 9);
-    row->reason = sqlite3_column_int(st, 10);
-    row->plies = sqlite3_column_int(st, 11);
-    row->takebacks = sqlite3_column_int(st, 12);
-    row->people = sqlite3_column_int(st, 13);
-    copy_text(row->white_hash, sizeof row->white_hash, sqlite3_column_text(st, 14));
-    copy_text(row->black_hash, sizeof row->black_hash, sqlite3_column_text(st, 15));
-    copy_text(row->white_name, sizeof row->white_name, sqlite3_column_text(st, 16));
-    copy_text(row->black_name, sizeof row->black_name, sqlite3_column_text(st, 17));
-    row->clock_initial_ms = sqlite3_column_int64(st, 18);
-    row->clock_increment_ms = sqlite3_column_int64(st, 19);
-    row->days = sqlite3_column_int(st, 20);
-    row->rated = sqlite3_column_int(st, 21);
-    row->draw_offer = sqlite3_column_int(st, 22);
-    row->takeback_offer = sqlite3_column_int(st, 23);
-    row->rematch_offer = sqlite3_column_int(st, 24);
-    copy_text(row->rematch_id, sizeof row->rematch_id, sqlite3_column_text(st, 25));
-    row->deadline_ms = sqlite3_column_int64(st, 26);
-    row->white_rating = sqlite3_column_int(st, 27);
-    row->black_rating = sqlite3_column_int(st, 28);
-    row->rated_done = sqlite3_column_int(st, 29);
-    copy_text(row->club_id, sizeof row->club_id, sqlite3_column_text(st, 30));
-    row->white_rating_after = sqlite3_column_int(st, 31);
-    row->black_rating_after = sqlite3_column_int(st, 32);
-}
-
-const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
-const char sqlite_club_games_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE club_id = ?1"
-                                     " ORDER BY created_ms DESC, id LIMIT ?2";
-
-void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row)
-{
-    read_game_row(st, row);
-}
-
-static int insert_game(struct sqlite_store *s, const struct store_game *row)
-{
-    sqlite3_stmt *st = s->stmt[ST_INSERT_GAME];
-    sqlite3_bind_text(st, 1, row->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, row->game, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, row->level);
-    sqlite3_bind_int(st, 4, row->human_side);
-    sqlite3_bind_text(st, 5, row->start, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 6, row->token_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, (sqlite3_int64)row->seed);
-    sqlite3_bind_int64(st, 8, row->created_ms);
-    sqlite3_bind_int64(st, 9, row->updated_ms);
-    sqlite3_bind_int(st, 10, row->result);
-    sqlite3_bind_int(st, 11, row->reason);
-    return run(s, st);
-}
-
-static int update_game(struct sqlite_store *s, const char *id, int result, int reason,
-                       int64_t now_ms, int plies)
-{
-    sqlite3_stmt *st = s->stmt[ST_UPDATE_GAME];
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, result);
-    sqlite3_bind_int(st, 3, reason);
-    sqlite3_bind_int64(st, 4, now_ms);
-    if (plies >= 0)
-        sqlite3_bind_int(st, 5, plies);
-    else
-        sqlite3_bind_null(st, 5);
-    if (run(s, st) != 0)
-        return -1;
-    return sqlite3_changes(s->db) == 1 ? 0 : -1;
-}
-
-static int insert_moves(struct sqlite_store *s, const struct write *w)
-{
-    sqlite3_stmt *st = s->stmt[ST_GAME_EXISTS];
-    sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
-    int found = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (!found)
-        return -1;
-    st = s->stmt[ST_INSERT_MOVE];
-    for (int i = 0; i < w->count; i++) {
-        sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 2, w->ply + i);
-        sqlite3_bind_text(st, 3, w->moves[i], -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 4, w->now_ms);
-        if (run(s, st) != 0)
-            return -1;
-    }
-    /* The games row only when the game ends (see GAME_COLUMNS); it must exist. */
-    if (w->result != 0)
-        return update_game(s, w->id, w->result, w->reason, w->now_ms, w->ply + w->count - 1);
-    return 0;
-}
-
-/* A takeback: the moves after ply w->ply go and the game's count of takebacks grows,
- * in the one transaction (of an unfinished game: none is taken back after the end). */
-static int take_back(struct sqlite_store *s, const struct write *w)
-{
-    sqlite3_stmt *st = s->stmt[ST_COUNT_TAKEBACK];
-    sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, w->now_ms);
-    if (run(s, st) != 0 || sqlite3_changes(s->db) != 1)
-        return -1;
-    st = s->stmt[ST_DELETE_MOVES];
-    sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, w->ply);
-    return run(s, st);
-}
-
 static int write_one(struct sqlite_store *s, struct write *w)
 {
-    if (w->kind == W_CUSTOM) {
-        int rc = w->fn(&s->base, s->db, w->ctx);
-        if (rc > 0)
-            w->rc = 1; /* refused: rolled back like a failure, without an error */
-        return rc;
-    }
-    return w->kind == W_GAME       ? insert_game(s, w->row)
-           : w->kind == W_MOVE     ? insert_moves(s, w)
-           : w->kind == W_TAKEBACK ? take_back(s, w)
-                                   : update_game(s, w->id, w->result, w->reason, w->now_ms, -1);
+    int rc = w->fn(&s->base, s->db, w->ctx);
+    if (rc > 0)
+        w->rc = 1; /* refused: rolled back like a failure, without an error */
+    return rc;
 }
 
 /* One write inside the open transaction, in its own savepoint when it shares the
  * transaction with others (alone, a failure rolls the transaction back instead). */
 static void apply_write(struct sqlite_store *s, struct write *w, bool alone)
 {
-    static const char *const what[] = {"create game", "store moves", "end game", "take back",
-                                       "write"};
-    const char *name = w->kind == W_CUSTOM && w->what ? w->what : what[w->kind];
+    const char *name = w->what ? w->what : "write";
     if (alone) {
         int rc = write_one(s, w);
         if (rc < 0)
@@ -479,7 +302,7 @@ static int submit(struct sqlite_store *s, struct write *w, char *err, size_t err
 int sqlite_store_write(struct store *base, sqlite_fn fn, void *ctx, const char *what, char *err,
                        size_t err_size)
 {
-    struct write w = {.kind = W_CUSTOM, .fn = fn, .ctx = ctx, .what = what};
+    struct write w = {.fn = fn, .ctx = ctx, .what = what};
     return submit((struct sqlite_store *)base, &w, err, err_size);
 }
 
@@ -509,119 +332,6 @@ sqlite3_stmt *sqlite_store_stmt(struct store *base, const char *sql)
         }
     }
     return NULL;
-}
-
-int sqlite_store_create_game(struct store *base, const struct store_game *row, char *err,
-                             size_t err_size)
-{
-    struct write w = {.kind = W_GAME, .row = row};
-    return submit((struct sqlite_store *)base, &w, err, err_size);
-}
-
-int sqlite_store_add_moves(struct store *base, const char *id, int first_ply, int count,
-                           const char *const *moves, int result, int reason, int64_t now_ms,
-                           char *err, size_t err_size)
-{
-    if (count < 1 || first_ply < 1)
-        return fail(err, err_size, "store move: no moves given");
-    struct write w = {.kind = W_MOVE,
-                      .id = id,
-                      .ply = first_ply,
-                      .count = count,
-                      .moves = moves,
-                      .result = result,
-                      .reason = reason,
-                      .now_ms = now_ms};
-    return submit((struct sqlite_store *)base, &w, err, err_size);
-}
-
-int sqlite_store_set_result(struct store *base, const char *id, int result, int reason,
-                            int64_t now_ms, char *err, size_t err_size)
-{
-    struct write w = {
-        .kind = W_RESULT, .id = id, .result = result, .reason = reason, .now_ms = now_ms};
-    return submit((struct sqlite_store *)base, &w, err, err_size);
-}
-
-int sqlite_store_take_back(struct store *base, const char *id, int keep_plies, int64_t now_ms,
-                           char *err, size_t err_size)
-{
-    if (keep_plies < 0)
-        return fail(err, err_size, "take back: no ply given");
-    struct write w = {.kind = W_TAKEBACK, .id = id, .ply = keep_plies, .now_ms = now_ms};
-    return submit((struct sqlite_store *)base, &w, err, err_size);
-}
-
-int sqlite_store_load_game(struct store *base, const char *id, struct store_game *row,
-                           char (**moves)[MOVE_TEXT_MAX], int *count, char *err, size_t err_size)
-{
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    *moves = NULL;
-    *count = 0;
-    pthread_mutex_lock(&s->mu);
-    int rc = -1;
-    sqlite3_stmt *st = s->stmt[ST_SELECT_GAME];
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        read_game_row(st, row);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (step == SQLITE_DONE) {
-        rc = 1;
-        goto out;
-    }
-    if (step != SQLITE_ROW) {
-        db_fail(s, err, err_size, "load game");
-        goto out;
-    }
-    char(*list)[MOVE_TEXT_MAX] = malloc(MOVE_TEXT_MAX * (size_t)(row->plies + 1));
-    if (!list) {
-        fail(err, err_size, "out of memory");
-        goto out;
-    }
-    int n = 0;
-    st = s->stmt[ST_SELECT_MOVES];
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW && n < row->plies) {
-        if (sqlite3_column_int(st, 0) != n + 1)
-            break;
-        copy_text(list[n++], MOVE_TEXT_MAX, sqlite3_column_text(st, 1));
-    }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (n != row->plies) {
-        free(list);
-        fail(err, err_size, "database: game %s has %d of its %d moves", id, n, row->plies);
-        goto out;
-    }
-    *moves = list;
-    *count = n;
-    rc = 0;
-out:
-    pthread_mutex_unlock(&s->mu);
-    return rc;
-}
-
-int sqlite_store_list_games(struct store *base, const char *token_hash, int limit, store_game_fn fn,
-                            void *ctx, char *err, size_t err_size)
-{
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    pthread_mutex_lock(&s->mu);
-    sqlite3_stmt *st = s->stmt[ST_SELECT_BY_TOKEN];
-    sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, limit);
-    int step;
-    struct store_game row;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        read_game_row(st, &row);
-        fn(ctx, &row);
-    }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    int rc = step == SQLITE_DONE ? 0 : db_fail(s, err, err_size, "list games");
-    pthread_mutex_unlock(&s->mu);
-    return rc;
 }
 
 static void sq_close(struct store *base)

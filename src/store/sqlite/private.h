@@ -51,7 +51,7 @@ struct sqlite_ids {
     int n;
 };
 
-/* A row of "SELECT <the game columns>" (backend.c's GAME_COLUMNS). */
+/* A row of "SELECT <the game columns>" (games.c's GAME_COLUMNS). */
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row);
 /* "SELECT <the game columns> FROM games WHERE id = ?1". */
 extern const char sqlite_select_game_sql[];
@@ -63,9 +63,8 @@ extern const char sqlite_challenge_columns[];
 void sqlite_read_challenge(sqlite3_stmt *st, struct store_challenge *c);
 
 /* The backend's function for each operation of store_ops.def, one file a concern
- * (backend.c: games, and puzzles' entry points; reviews.c; people.c: challenges and
- * people's games; ratings.c; clubs.c; players.c), gathered into its table by
- * backend.c. */
+ * (games.c, reviews.c, people.c: challenges and people's games, ratings.c, clubs.c,
+ * players.c, puzzles.c), gathered into its table by backend.c. */
 #define STORE_OP(name, params, args)                                                               \
     int sqlite_store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size);
 #include "store/store_ops.def"
