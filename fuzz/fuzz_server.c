@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct server_config cfg;
         server_config_default(&cfg);
         cfg.db_path = ":memory:";
-        cfg.sync = STORE_SYNC_NORMAL;
+        cfg.sync = STORE_SURVIVES_KILL;
         cfg.engine_workers = 0;
         /* The computer thinks inline here, on the fuzzer's thread: without a small cap
          * every input that starts a game with the computer to move (or moves in one)

@@ -80,7 +80,7 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
         } else if (!strcmp(opt, "--sync")) {
             if (strcmp(val, "full") && strcmp(val, "normal"))
                 return cli_error(io, "serve: bad --sync '%s' (full or normal)", val);
-            cfg.sync = !strcmp(val, "full") ? STORE_SYNC_FULL : STORE_SYNC_NORMAL;
+            cfg.sync = !strcmp(val, "full") ? STORE_SURVIVES_POWER_LOSS : STORE_SURVIVES_KILL;
         } else if (!strcmp(opt, "--workers")) {
             if (cli_int(io, "workers", val, 1, 64, &v) != 0)
                 return CLI_BAD_INPUT;

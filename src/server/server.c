@@ -26,7 +26,7 @@
 #include "server/puzzles/puzzle_set.h"
 #include "server/routes.h"
 #include "server/server_state.h"
-#include "store/store_gate.h"
+#include "store/store.h"
 
 void server_config_default(struct server_config *cfg)
 {
@@ -34,7 +34,7 @@ void server_config_default(struct server_config *cfg)
     cfg->host = "127.0.0.1";
     cfg->port = 8080;
     cfg->db_path = "agora.db";
-    cfg->sync = STORE_SYNC_NORMAL; /* survives kill -9; see API.md "Guarantees" */
+    cfg->sync = STORE_SURVIVES_KILL; /* survives kill -9; see API.md "Guarantees" */
     cfg->web_dir = "web";
     cfg->http_threads = 8;
     cfg->engine_workers = 2;
@@ -100,7 +100,7 @@ void server_stop(struct server *srv)
         puzzle_set_free(srv->puzzles);
     free(srv->puzzles);
     if (srv->store)
-        srv->store->ops->close(srv->store);
+        store_close(srv->store);
     ratelimit_free(srv->limiter);
     ratelimit_free(srv->people_by_token);
     ratelimit_free(srv->people_by_addr);
@@ -147,8 +147,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     /* At most db_waiters HTTP threads inside the database at once (store_gate.h): a
      * locked database cannot take all of them. */
     int db_waiters = cfg->db_waiters > 0 ? cfg->db_waiters : (srv->cfg.http_threads + 1) / 2;
-    srv->store =
-        store_gate_wrap(store_sqlite_open(cfg->db_path, cfg->sync, err, err_size), db_waiters);
+    struct store_options opt = {.durability = cfg->sync, .max_waiting = db_waiters};
+    srv->store = store_open(cfg->db_path, &opt, err, err_size);
     if (!srv->store)
         goto fail;
     srv->puzzles = calloc(1, sizeof *srv->puzzles);

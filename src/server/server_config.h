@@ -10,10 +10,11 @@
 struct engine_book; /* src/engines/profile.h */
 
 struct server_config {
-    const char *host;         /* address to listen on: "127.0.0.1" */
-    int port;                 /* 0: any free port (see server_port) */
-    const char *db_path;      /* SQLite file, ":memory:" for tests */
-    enum store_sync sync;     /* see store.h */
+    const char *host;    /* address to listen on: "127.0.0.1" */
+    int port;            /* 0: any free port (see server_port) */
+    const char *db_path; /* SQLite file, ":memory:" for tests */
+    /* --sync: see store.h */
+    enum store_durability sync;
     const char *web_dir;      /* static files; NULL or missing: a placeholder page */
     const char *puzzles_dir;  /* the puzzles (DIR/GAME.jsonl); NULL or missing: none (`agora
                                  serve`: data/puzzles) */

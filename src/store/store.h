@@ -1,13 +1,16 @@
 /* Storage of games and moves, behind an interface.
  *
- * The server talks to a `struct store` only through its `ops` table, so a second
- * backend (PostgreSQL over libpq, for several stateless servers behind one database)
- * can replace the SQLite one without touching the server.  Every function is safe to
- * call from any thread (a backend serialises internally as it must), returns 0 on
- * success and -1 with one line in `err` on failure.  A write returns only after it is
- * durable (committed): the server acknowledges a move only after add_moves returns 0. */
+ * The server talks to a `struct store` only through the calls below (store_<name>,
+ * one per operation of store_ops.def), so a second backend (PostgreSQL over libpq,
+ * for several stateless servers behind one database) can replace the SQLite one
+ * (src/store/sqlite/) without touching the server; store_open picks one by its URL.
+ * Every call is safe from any thread (a backend serialises internally as it must),
+ * returns 0 on success and -1 with one line in `err` on failure (STORE_BUSY when the
+ * gate refuses it).  A write returns only after it is durable (committed): the server
+ * acknowledges a move only after store_add_moves returns 0. */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/types.h"
@@ -115,7 +118,7 @@ typedef void (*store_id_fn)(void *ctx, const char *id);
 /* Called once per game by list_games, newest first. */
 typedef void (*store_game_fn)(void *ctx, const struct store_game *row);
 
-/* Puzzles (store_puzzles.c): the Glicko-2 rating of a player (a token's hash, per
+/* Puzzles (sqlite/puzzles.c): the Glicko-2 rating of a player (a token's hash, per
  * game) or of a puzzle, with its counts. */
 struct store_puzzle_rating {
     double rating, deviation, volatility;
@@ -135,147 +138,56 @@ typedef void (*store_puzzle_rating_fn)(void *ctx, const char *puzzle_id,
 typedef void (*store_puzzle_id_fn)(void *ctx, const char *puzzle_id);
 
 struct store;
-struct store_ops {
-    int (*create_game)(struct store *s, const struct store_game *row, char *err, size_t err_size);
-    /* Append `count` moves numbered from `first_ply` (1-based) and the game's new
-     * result, updated time and ply count, all in one transaction (the human's move
-     * and the computer's reply go together).  Fails, storing none, if one of those
-     * plies is already stored. */
-    int (*add_moves)(struct store *s, const char *id, int first_ply, int count,
-                     const char *const *moves, int result, int reason, int64_t now_ms, char *err,
-                     size_t err_size);
-    /* End a game without a move (resignation, agreement, claim). */
-    int (*set_result)(struct store *s, const char *id, int result, int reason, int64_t now_ms,
-                      char *err, size_t err_size);
-    /* A takeback: the moves after ply `keep_plies` are removed and the game's count of
-     * takebacks grows by one, in one transaction; fails, changing nothing, when the
-     * game is over or unknown. */
-    int (*take_back)(struct store *s, const char *id, int keep_plies, int64_t now_ms, char *err,
-                     size_t err_size);
-    /* The game row and its moves in order (`*moves` is malloc'ed, `*count` of them,
-     * MOVE_TEXT_MAX bytes each).  Returns 1 when there is no such game. */
-    int (*load_game)(struct store *s, const char *id, struct store_game *row,
-                     char (**moves)[MOVE_TEXT_MAX], int *count, char *err, size_t err_size);
-    /* The games whose token hash is `token_hash`, newest first, at most `limit`. */
-    int (*list_games)(struct store *s, const char *token_hash, int limit, store_game_fn fn,
-                      void *ctx, char *err, size_t err_size);
-    /* A finished review (src/server/API.md: the analysis of a stored game, under the
-     * game's id, or of an imported record, under its own), kept as the JSON text the
-     * server answers with; one with the same id is replaced. */
-    int (*put_review)(struct store *s, const char *id, const char *game, const char *body,
-                      int64_t now_ms, char *err, size_t err_size);
-    /* The review `id` (*body malloc'ed, the caller frees).  Returns 1 when there is none. */
-    int (*get_review)(struct store *s, const char *id, char **body, char *err, size_t err_size);
+struct store_gate;
 
-    /* People (src/server/API.md "People"); each write is one transaction. */
-    int (*put_challenge)(struct store *s, const struct store_challenge *c, char *err,
-                         size_t err_size);
-    /* 1 when there is no such challenge. */
-    int (*get_challenge)(struct store *s, const char *id, struct store_challenge *c, char *err,
-                         size_t err_size);
-    /* Take the open, unexpired challenge `id` for `acceptor_hash` (not its creator's) and
-     * create `game` (a people game), in one transaction and one conditional UPDATE, so
-     * of two accepts only one succeeds; 1 (nothing changed) when it is not to be taken. */
-    int (*accept_challenge)(struct store *s, const char *id, const char *acceptor_hash,
-                            const struct store_game *game, int64_t now_ms, char *err,
-                            size_t err_size);
-    /* The creator withdraws an open challenge; 1 when it is not theirs or not open. */
-    int (*cancel_challenge)(struct store *s, const char *id, const char *creator_hash,
-                            int64_t now_ms, char *err, size_t err_size);
-    /* The open, unexpired seeks (lobby = 1), at most `limit`: newest first, the creators
-     * in turn (each creator's newest, then each one's second newest...). */
-    int (*list_seeks)(struct store *s, int64_t now_ms, int limit, store_challenge_fn fn, void *ctx,
-                      char *err, size_t err_size);
-    /* A people game's move at `now_ms` (its time of receipt), the game's result after it
-     * and the new deadline of the clock then running; the offers are cleared.  Fails,
-     * storing nothing, when the ply is already stored (another writer) or the game over. */
-    int (*add_people_move)(struct store *s, const char *id, int ply, const char *move, int result,
-                           int reason, int64_t now_ms, int64_t deadline_ms, char *err,
-                           size_t err_size);
-    /* End a people game (time, resignation, agreement, abort...) at `at_ms`, only if it is
-     * still on: 1 (nothing changed) when it is over already. */
-    int (*end_people_game)(struct store *s, const char *id, int result, int reason, int64_t at_ms,
-                           char *err, size_t err_size);
-    /* The standing offers and the rematch's id. */
-    int (*set_offers)(struct store *s, const char *id, int draw, int takeback, int rematch,
-                      const char *rematch_id, int64_t now_ms, char *err, size_t err_size);
-    /* The receipt time of every stored move, in ply order (*times malloc'ed). */
-    int (*load_move_times)(struct store *s, const char *id, int64_t **times, int *count, char *err,
-                           size_t err_size);
-    /* The earliest deadline of a game on the clock; 1 when none runs. */
-    int (*next_deadline)(struct store *s, int64_t *when, char *err, size_t err_size);
-    /* The games on the clock whose deadline is at or before `now_ms`. */
-    int (*due_games)(struct store *s, int64_t now_ms, store_id_fn fn, void *ctx, char *err,
-                     size_t err_size);
-    /* A player's rating in a game and class; 1 when they have none yet. */
-    int (*get_rating)(struct store *s, const char *token_hash, const char *game, const char *klass,
-                      struct store_rating *out, char *err, size_t err_size);
-    /* Put a finished rated game into both players' ratings, exactly once (a conditional
-     * UPDATE marks it), in one transaction, keeping the ratings after it in the game's
-     * row (and in *white_after, *black_after when given); 1 when there was nothing to do. */
-    int (*rate_game)(struct store *s, const char *id, const struct store_rater *rater,
-                     int64_t now_ms, int *white_after, int *black_after, char *err,
-                     size_t err_size);
-    /* The rated games between the two players (either colours) created after `since_ms`
-     * that are on or whose result went into the ratings (not those rated as nothing,
-     * aborted): *count. */
-    int (*count_rated_pair)(struct store *s, const char *hash_a, const char *hash_b,
-                            int64_t since_ms, int *count, char *err, size_t err_size);
-    /* The finished rated games not yet in the ratings (a crash between the end and
-     * rate_game): the clock's timer rates them on start. */
-    int (*unrated_games)(struct store *s, store_id_fn fn, void *ctx, char *err, size_t err_size);
-    /* Clubs: a club and its creator's membership in one transaction; one club; its
-     * members (creator first, then by joining); a member joins (or renames); a member's
-     * role set, or (role -1) the member removed, never the creator (1 when no such
-     * member); the results between members (finished, not aborted games of the club's
-     * challenges); its games, newest first; its open challenges. */
-    int (*create_club)(struct store *s, const struct store_club *c, const struct store_member *m,
-                       char *err, size_t err_size);
-    int (*get_club)(struct store *s, const char *id, struct store_club *c, char *err,
-                    size_t err_size);
-    int (*list_members)(struct store *s, const char *club_id, store_member_fn fn, void *ctx,
-                        char *err, size_t err_size);
-    int (*join_club)(struct store *s, const char *club_id, const struct store_member *m, char *err,
-                     size_t err_size);
-    int (*set_member)(struct store *s, const char *club_id, const char *member_id, int role,
-                      char *err, size_t err_size);
-    int (*club_results)(struct store *s, const char *club_id, store_result_fn fn, void *ctx,
-                        char *err, size_t err_size);
-    int (*club_games)(struct store *s, const char *club_id, int limit, store_game_fn fn, void *ctx,
-                      char *err, size_t err_size);
-    int (*club_challenges)(struct store *s, const char *club_id, int64_t now_ms,
-                           store_challenge_fn fn, void *ctx, char *err, size_t err_size);
-    /* A visitor's display name, by token hash; get: 1 when none is known. */
-    int (*put_player)(struct store *s, const char *token_hash, const char *name, int64_t now_ms,
-                      char *err, size_t err_size);
-    int (*get_player)(struct store *s, const char *token_hash, char *name, size_t name_size,
-                      char *err, size_t err_size);
-    /* The player's puzzle rating in `game`: 0, or 1 when it has none yet. */
-    int (*puzzle_player)(struct store *s, const char *token_hash, const char *game,
-                         struct store_puzzle_rating *out, char *err, size_t err_size);
-    /* Every puzzle's stored rating (those attempted at least once). */
-    int (*puzzle_ratings)(struct store *s, store_puzzle_rating_fn fn, void *ctx, char *err,
-                          size_t err_size);
-    /* The puzzles of `game` the player has attempted. */
-    int (*puzzle_attempted)(struct store *s, const char *token_hash, const char *game,
-                            store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size);
-    /* Record a counted attempt and both new ratings in one transaction: 0; 1 (storing
-     * nothing) when the player has attempted this puzzle already. */
-    int (*puzzle_attempt)(struct store *s, const struct store_puzzle_attempt *a, char *err,
-                          size_t err_size);
+/* The answer of an operation refused by the gate (store_gate.h: the database is stuck
+ * and enough requests wait for it already); never returned by a backend itself. */
+#define STORE_BUSY (-2)
+
+/* Spreads an operation's parenthesised parameter or argument list (store_ops.def). */
+#define STORE_LIST(...) __VA_ARGS__
+
+/* A backend's table: one function per operation of store_ops.def, then close. */
+struct store_ops {
+#define STORE_OP(name, params, args)                                                               \
+    int (*name)(struct store * s, STORE_LIST params, char *err, size_t err_size);
+#include "store/store_ops.def"
+#undef STORE_OP
     void (*close)(struct store *s);
 };
 
+/* A backend's store begins with this (the backend's own state follows). */
 struct store {
     const struct store_ops *ops;
+    struct store_gate *gate; /* NULL: no bound (store_open's max_waiting 0) */
 };
 
-/* Durability of a commit in SQLite's WAL mode:
- *   STORE_SYNC_FULL    fsync on every commit: survives power loss;
- *   STORE_SYNC_NORMAL  the commit reaches the OS, fsync at checkpoints: survives a
- *                      killed process (kill -9) but a power loss may drop the last
- *                      commits.  The server's default. */
-enum store_sync { STORE_SYNC_FULL, STORE_SYNC_NORMAL };
+/* The calls: store_<name>(s, <the operation's parameters>, err, err_size) for every
+ * operation of store_ops.def, each through the gate, then the backend's function. */
+#define STORE_OP(name, params, args)                                                               \
+    int store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size);
+#include "store/store_ops.def"
+#undef STORE_OP
 
-/* Open (creating on first use) the SQLite database at `path` (":memory:" for tests). */
-struct store *store_sqlite_open(const char *path, enum store_sync sync, char *err, size_t err_size);
+/* What a write's return promises (the server's --sync):
+ *   STORE_SURVIVES_POWER_LOSS  the write is on the disk: it survives a power loss;
+ *   STORE_SURVIVES_KILL        it survives a killed process (kill -9), but a power
+ *                              loss may drop the last writes.  The server's default. */
+enum store_durability { STORE_SURVIVES_POWER_LOSS, STORE_SURVIVES_KILL };
+
+struct store_options {
+    enum store_durability durability;
+    /* The gate (store_gate.h): at most this many marked threads wait inside the store
+     * once it is stuck; 0: no bound. */
+    int max_waiting;
+};
+
+/* Open the store at `url`, creating it on first use; the backend is told by the URL:
+ *   a file path, ":memory:" (for tests), or "sqlite:" and either: SQLite;
+ *   "<scheme>://..." of a backend not built in: refused, the message naming those
+ *   built in.
+ * `opt` NULL: STORE_SURVIVES_KILL, no gate.  NULL with one line in err on failure. */
+struct store *store_open(const char *url, const struct store_options *opt, char *err,
+                         size_t err_size);
+/* Close a store (NULL: nothing), its gate with it. */
+void store_close(struct store *s);

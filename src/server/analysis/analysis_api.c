@@ -21,7 +21,7 @@
 #include "server/games/state_json.h"
 #include "server/openings/openings_api.h"
 #include "server/server_state.h"
-#include "store/store_gate.h"
+#include "store/store.h"
 
 #define ANALYSIS_MS_DEFAULT 10000
 
@@ -441,9 +441,9 @@ static void running_reply(struct api_response *r, int status, struct review_job 
 static int stored_review(struct server *srv, const char *id, int plies, struct api_response *r)
 {
     char *body = NULL, err[ERROR_TEXT_MAX];
-    int rc = srv->store->ops->get_review(srv->store, id, &body, err, sizeof err);
+    int rc = store_get_review(srv->store, id, &body, err, sizeof err);
     if (rc < 0) {
-        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return -1;
     }
     if (rc == 1)

@@ -132,8 +132,7 @@ static void run(struct review_job *j)
     j->n_reviewed = n;
     char *text = j->format ? j->format(j) : NULL;
     if (text)
-        srv->store->ops->put_review(srv->store, j->id, j->g->name, text, server_now_ms(), err,
-                                    sizeof err);
+        store_put_review(srv->store, j->id, j->g->name, text, server_now_ms(), err, sizeof err);
     free(text);
 }
 

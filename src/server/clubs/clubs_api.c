@@ -81,13 +81,11 @@ static int load_club(struct server *srv, const char *id, struct store_club *c,
                      struct api_response *r)
 {
     char err[ERROR_TEXT_MAX];
-    int rc = hex_id(id, STORE_ID_LEN)
-                 ? srv->store->ops->get_club(srv->store, id, c, err, sizeof err)
-                 : 1;
+    int rc = hex_id(id, STORE_ID_LEN) ? store_get_club(srv->store, id, c, err, sizeof err) : 1;
     if (rc == 1)
         api_set_error(r, 404, "no club '%.40s'", id);
     else if (rc != 0)
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
     return rc;
 }
 
@@ -103,7 +101,7 @@ static int caller(struct server *srv, const struct api_request *req, const char 
     token_hash(tok, hash);
     int rc = people_club_member(srv, club_id, hash, m);
     if (rc < 0)
-        api_set_error(r, 500, "the club's members could not be read");
+        api_store_error(r, rc, "the club's members could not be read");
     return rc;
 }
 
@@ -214,12 +212,13 @@ static void reply_club(struct server *srv, const struct store_club *c,
     struct results res = {NULL, 0, 0};
     struct jout j;
     jout_init(&j, 8192);
-    if (!l.m || srv->store->ops->list_members(srv->store, c->id, member_one, &l, err, sizeof err) ||
-        srv->store->ops->club_results(srv->store, c->id, result_one, &res, err, sizeof err)) {
-        free(l.m);
+    int rc = -1;
+    if (!l.m || (rc = store_list_members(srv->store, c->id, member_one, &l, err, sizeof err)) ||
+        (rc = store_club_results(srv->store, c->id, result_one, &res, err, sizeof err))) {
         free(res.p);
         free(jout_finish(&j));
-        api_set_error(r, 500, "%s", l.m ? err : "out of memory");
+        api_store_error(r, rc, "%s", l.m ? err : "out of memory");
+        free(l.m);
         return;
     }
     jout_open(&j, '{');
@@ -281,14 +280,13 @@ static void reply_club(struct server *srv, const struct store_club *c,
     jout_close(&j, ']');
     jout_key(&j, "challenges");
     jout_open(&j, '[');
-    int rc = srv->store->ops->club_challenges(srv->store, c->id, server_now_ms(), challenge_one, &j,
-                                              err, sizeof err);
+    rc = store_club_challenges(srv->store, c->id, server_now_ms(), challenge_one, &j, err,
+                               sizeof err);
     jout_close(&j, ']');
     jout_key(&j, "games");
     jout_open(&j, '[');
     if (rc == 0)
-        rc = srv->store->ops->club_games(srv->store, c->id, CLUB_GAMES_SHOWN, game_one, &j, err,
-                                         sizeof err);
+        rc = store_club_games(srv->store, c->id, CLUB_GAMES_SHOWN, game_one, &j, err, sizeof err);
     jout_close(&j, ']');
     if (token)
         jout_kstr(&j, "token", token);
@@ -298,7 +296,7 @@ static void reply_club(struct server *srv, const struct store_club *c,
     char *text = jout_finish(&j);
     if (rc != 0) {
         free(text);
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     api_set_text(r, status, text);
@@ -334,10 +332,11 @@ static void handle_create(struct server *srv, const struct api_request *req, str
         return;
     }
     c.created_ms = server_now_ms();
-    if (srv->store->ops->put_player(srv->store, c.creator_hash, name, c.created_ms, err,
-                                    sizeof err) != 0 ||
-        srv->store->ops->create_club(srv->store, &c, &m, err, sizeof err) != 0) {
-        api_set_error(r, 500, "%s", err);
+    int rc = store_put_player(srv->store, c.creator_hash, name, c.created_ms, err, sizeof err);
+    if (rc == 0)
+        rc = store_create_club(srv->store, &c, &m, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     reply_club(srv, &c, &m, 201, token, r);
@@ -364,16 +363,15 @@ static void handle_join(struct server *srv, const struct api_request *req,
         return;
     }
     struct store_member m;
-    int known = people_club_member(srv, c->id, hash, &m);
+    int rc, known = people_club_member(srv, c->id, hash, &m);
     if (known < 0 || (known > 0 && new_member(&m, hash, name, CLUB_MEMBER) != 0)) {
-        api_set_error(r, 500, "the club's members could not be read");
+        api_store_error(r, known, "the club's members could not be read");
         return;
     }
     snprintf(m.name, sizeof m.name, "%s", name);
-    if (srv->store->ops->put_player(srv->store, hash, name, server_now_ms(), err, sizeof err) !=
-            0 ||
-        srv->store->ops->join_club(srv->store, c->id, &m, err, sizeof err) != 0) {
-        api_set_error(r, 500, "%s", err);
+    if ((rc = store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err)) != 0 ||
+        (rc = store_join_club(srv->store, c->id, &m, err, sizeof err)) != 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     reply_club(srv, c, &m, 200, token, r);
@@ -429,9 +427,9 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         api_set_error(r, 409, "no such member");
         return;
     }
-    rc = srv->store->ops->set_member(srv->store, c->id, target, role, err, sizeof err);
+    rc = store_set_member(srv->store, c->id, target, role, err, sizeof err);
     if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     if (rc > 0) {

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "server/common/json_out.h"
+#include "store/store.h"
 
 /* Messages may quote what the client sent (and cut it anywhere): keep them printable
  * UTF-8 so they are always valid JSON strings (a control character, or a byte that is
@@ -61,17 +62,31 @@ void api_set_text(struct api_response *r, int status, char *text)
     r->content_type = "application/json";
 }
 
-void api_set_error(struct api_response *r, int status, const char *fmt, ...)
+__attribute__((format(printf, 3, 0))) static void set_error(struct api_response *r, int status,
+                                                            const char *fmt, va_list ap)
 {
     char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     printable(msg);
     json_t *j = json_object();
     json_object_set_new(j, "error", json_string(msg));
     api_set_json(r, status, j);
+}
+
+void api_set_error(struct api_response *r, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_error(r, status, fmt, ap);
+    va_end(ap);
+}
+
+void api_store_error(struct api_response *r, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_error(r, rc == STORE_BUSY ? 503 : 500, fmt, ap);
+    va_end(ap);
 }
 
 /* The bearer token of the request, or NULL. */

@@ -13,7 +13,7 @@
 #include "server/games/people.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
-#include "store/store_gate.h"
+#include "store/store.h"
 
 static size_t id_bucket(const struct server *srv, const char *id)
 {
@@ -164,7 +164,7 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
     struct store_game row;
     char(*moves)[MOVE_TEXT_MAX] = NULL;
     int n = 0;
-    int rc = srv->store->ops->load_game(srv->store, id, &row, &moves, &n, err, err_size);
+    int rc = store_load_game(srv->store, id, &row, &moves, &n, err, err_size);
     if (rc != 0) {
         *code = rc == 1 ? 404 : rc == STORE_BUSY ? 503 : 500;
         if (rc == 1)
@@ -178,13 +178,13 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
     else
         s = session_new(srv, g, &row, err, err_size);
     if (s && (session_replay(s, moves, n, err, err_size) != 0 ||
-              (row.people && people_load(s, err, err_size) != 0))) {
+              (row.people && (rc = people_load(s, err, err_size)) != 0))) {
         session_free(s);
         s = NULL;
     }
     free(moves);
     if (!s)
-        *code = 500;
+        *code = rc == STORE_BUSY ? 503 : 500;
     return s;
 }
 

@@ -42,16 +42,16 @@ static void *timer(void *arg)
     struct server *srv = arg;
     char err[ERROR_TEXT_MAX];
     /* Rated games that ended just before a crash, not yet in the ratings. */
-    if (srv->store->ops->unrated_games(srv->store, rate_one, srv, err, sizeof err) != 0)
+    if (store_unrated_games(srv->store, rate_one, srv, err, sizeof err) != 0)
         fprintf(stderr, "agora: ratings: %s\n", err);
     pthread_mutex_lock(&srv->ck_mu);
     while (!atomic_load(&srv->stopping)) {
         srv->ck_kicked = false;
         pthread_mutex_unlock(&srv->ck_mu);
         int64_t now = server_now_ms(), next = 0;
-        if (srv->store->ops->due_games(srv->store, now, flag_one, srv, err, sizeof err) != 0)
+        if (store_due_games(srv->store, now, flag_one, srv, err, sizeof err) != 0)
             fprintf(stderr, "agora: clock: %s\n", err);
-        int rc = srv->store->ops->next_deadline(srv->store, &next, err, sizeof err);
+        int rc = store_next_deadline(srv->store, &next, err, sizeof err);
         int64_t until = now + CLOCK_POLL_MS;
         if (rc == 0 && next < until)
             until = next;

@@ -28,7 +28,7 @@
 #include "server/games/state_json.h"
 #include "server/games/workers.h"
 #include "server/server_state.h"
-#include "store/store_gate.h"
+#include "store/store.h"
 
 #define LIST_LIMIT 100
 
@@ -68,9 +68,10 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
 {
     workers_schedule_from(s, req->client);
     char err[ERROR_TEXT_MAX];
-    if (!s->job_pending && session_settle(s, err, sizeof err) != 0) {
+    int rc = s->job_pending ? 0 : session_settle(s, err, sizeof err);
+    if (rc != 0) {
         /* No reply is coming (the server is stopping): the move goes alone or not at all. */
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     if (s->job_pending && req->waiter && !s->waiter) {
@@ -158,11 +159,10 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
     jout_open(&j, '{');
     jout_key(&j, "games");
     jout_open(&j, '[');
-    int rc =
-        srv->store->ops->list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err);
+    int rc = store_list_games(srv->store, hash, LIST_LIMIT, list_one, &j, err, sizeof err);
     if (rc != 0) {
         free(jout_finish(&j));
-        api_set_error(r, rc == STORE_BUSY ? 503 : 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     jout_close(&j, ']');
@@ -181,7 +181,7 @@ static int store_new_game(struct server *srv, const struct store_game *row, void
                           size_t err_size)
 {
     (void)ctx;
-    return srv->store->ops->create_game(srv->store, row, err, err_size);
+    return store_create_game(srv->store, row, err, err_size);
 }
 
 static void handle_create(struct server *srv, const struct api_request *req, struct api_response *r)
@@ -258,9 +258,13 @@ valid:
     if (old && token_well_formed(old)) {
         int count = 0;
         token_hash(old, row.token_hash);
-        if (srv->store->ops->list_games(srv->store, row.token_hash, 1, count_one, &count, err,
-                                        sizeof err) == 0 &&
-            count > 0)
+        int rc =
+            store_list_games(srv->store, row.token_hash, 1, count_one, &count, err, sizeof err);
+        if (rc != 0) { /* whether the token is known is not known: no new one */
+            api_store_error(r, rc, "%s", err);
+            return;
+        }
+        if (count > 0)
             snprintf(token, sizeof token, "%s", old);
     }
     uint64_t side_bits;
@@ -281,7 +285,10 @@ valid:
     struct session *s;
     int rc, code = cache_create(srv, g, &row, store_new_game, NULL, &rc, &s, err, sizeof err);
     if (code) {
-        api_set_error(r, code > 0 ? code : rc == STORE_BUSY ? 503 : 500, "%s", err);
+        if (code > 0)
+            api_set_error(r, code, "%s", err);
+        else
+            api_store_error(r, rc, "%s", err);
         return;
     }
     pthread_mutex_lock(&s->mu);
@@ -328,8 +335,9 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
     /* When this request can wait for the computer's reply, the move is committed with
      * the reply (one transaction, then one answer). */
     bool defer = req->waiter && !s->waiter && srv->cfg.engine_workers > 0;
-    if (session_play(s, m, defer, err, sizeof err) != 0) {
-        api_set_error(r, 500, "%s", err);
+    int rc = session_play(s, m, defer, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     reply_state(srv, req, s, 200, NULL, r);
@@ -390,7 +398,7 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
         rc = session_end(s, end.result, end.reason, err, sizeof err);
     }
     if (rc != 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     api_set_text(r, 200, state_text(s, NULL, draw));
@@ -415,7 +423,7 @@ static void handle_takeback(struct server *srv, const struct api_request *req, s
         return;
     }
     if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     reply_state(srv, req, s, 200, NULL, r);

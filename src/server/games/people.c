@@ -94,9 +94,9 @@ int people_load(struct session *s, char *err, size_t err_size)
 {
     int64_t *times;
     int n;
-    if (s->srv->store->ops->load_move_times(s->srv->store, s->row.id, &times, &n, err, err_size) !=
-        0)
-        return -1;
+    int rc = store_load_move_times(s->srv->store, s->row.id, &times, &n, err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     if (n != s->n_stored) {
         free(times);
         return fail(err, err_size, "game %s: %d move times for %d moves", s->row.id, n,
@@ -128,10 +128,11 @@ static int commit_people_move(struct session *s, const struct move_policy *p, ch
     struct people_clock c;
     people_clock(s, p->now_ms, &c);
     int64_t deadline = c.running >= 0 ? c.deadline_ms : 0;
-    if (s->srv->store->ops->add_people_move(s->srv->store, s->row.id, s->n_moves,
-                                            s->moves[s->n_moves - 1].text, s->row.result,
-                                            s->row.reason, p->now_ms, deadline, err, err_size) != 0)
-        return -1;
+    int rc =
+        store_add_people_move(s->srv->store, s->row.id, s->n_moves, s->moves[s->n_moves - 1].text,
+                              s->row.result, s->row.reason, p->now_ms, deadline, err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     s->row.plies = s->n_moves;
     if (s->row.plies_max < s->n_moves)
         s->row.plies_max = s->n_moves;
@@ -165,8 +166,7 @@ static void reload_row(struct session *s)
     char(*moves)[MOVE_TEXT_MAX] = NULL;
     int n = 0;
     char err[ERROR_TEXT_MAX];
-    if (s->srv->store->ops->load_game(s->srv->store, s->row.id, &row, &moves, &n, err,
-                                      sizeof err) == 0) {
+    if (store_load_game(s->srv->store, s->row.id, &row, &moves, &n, err, sizeof err) == 0) {
         s->row.result = row.result;
         s->row.reason = row.reason;
         s->row.updated_ms = row.updated_ms;
@@ -178,10 +178,9 @@ static void reload_row(struct session *s)
 int people_end(struct session *s, enum result r, int reason, int64_t at_ms, char *err,
                size_t err_size)
 {
-    int rc = s->srv->store->ops->end_people_game(s->srv->store, s->row.id, (int)r, reason, at_ms,
-                                                 err, err_size);
+    int rc = store_end_people_game(s->srv->store, s->row.id, (int)r, reason, at_ms, err, err_size);
     if (rc < 0)
-        return -1;
+        return rc;
     if (rc > 0) {
         reload_row(s);
     } else {
@@ -215,17 +214,17 @@ int people_check_flag(struct session *s, int64_t now_ms, char *err, size_t err_s
         reason = REASON_TIMEOUT_DRAW;
     }
     /* Ended at the moment the flag fell, however late this is noticed (a restart). */
-    if (people_end(s, r, reason, c.deadline_ms, err, err_size) < 0)
-        return -1;
-    return 1;
+    int rc = people_end(s, r, reason, c.deadline_ms, err, err_size);
+    return rc < 0 ? rc : 1;
 }
 
 int people_offers(struct session *s, int draw, int takeback, int rematch, const char *rematch_id,
                   char *err, size_t err_size)
 {
-    if (s->srv->store->ops->set_offers(s->srv->store, s->row.id, draw, takeback, rematch,
-                                       rematch_id, server_now_ms(), err, err_size) != 0)
-        return -1;
+    int rc = store_set_offers(s->srv->store, s->row.id, draw, takeback, rematch, rematch_id,
+                              server_now_ms(), err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     s->row.draw_offer = draw;
     s->row.takeback_offer = takeback;
     s->row.rematch_offer = rematch;
@@ -240,9 +239,9 @@ int people_takeback(struct session *s, char *err, size_t err_size)
         return fail(err, err_size, "no move to take back");
     int keep = s->n_stored - 1;
     Move last = s->g->history_move(s->st, s->g->ply(s->st) - 1);
-    if (s->srv->store->ops->take_back(s->srv->store, s->row.id, keep, server_now_ms(), err,
-                                      err_size) != 0)
-        return -1;
+    int rc = store_take_back(s->srv->store, s->row.id, keep, server_now_ms(), err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     s->g->unmake_move(s->st, last);
     s->n_moves = s->n_stored = keep;
     s->row.plies = keep;

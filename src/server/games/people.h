@@ -27,6 +27,8 @@ void people_clock(const struct session *s, int64_t now_ms, struct people_clock *
 bool people_both_moved(const struct session *s);
 /* The side a token hash plays in s (SIDE_WHITE, SIDE_BLACK), or -1. */
 int people_side(const struct session *s, const char *token_hash);
+/* Below, "-1 when the store fails" is the store's answer: -1, or STORE_BUSY when its
+ * gate refused the call (store.h), which the routes answer with 503 (api_store_error). */
 /* Load the receipt times of the stored moves (after session_replay). */
 int people_load(struct session *s, char *err, size_t err_size);
 /* The mover's legal move m, received at now_ms (the caller checked the side, the turn

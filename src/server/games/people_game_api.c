@@ -56,7 +56,7 @@ static int end_or_fail(struct session *s, enum result res, int reason, struct ap
     char err[ERROR_TEXT_MAX];
     int rc = people_end(s, res, reason, server_now_ms(), err, sizeof err);
     if (rc < 0)
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
     else if (rc > 0)
         api_set_error(r, 409, "the game is over");
     return rc;
@@ -85,8 +85,9 @@ static void op_move(struct session *s, int side, json_t *body, int64_t now, stru
         api_set_error(r, 400, "%s", err);
         return;
     }
-    if (people_move(s, m, now, err, sizeof err) != 0) {
-        api_set_error(r, 500, "your move could not be stored: %s", err);
+    int rc = people_move(s, m, now, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "your move could not be stored: %s", err);
         return;
     }
     reply(s, side, NULL, r);
@@ -140,9 +141,10 @@ static void op_draw(struct server *srv, const struct api_request *req, struct se
         return;
     }
     if (answer == 2) {
-        if (people_offers(s, 0, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id, err,
-                          sizeof err) != 0)
-            api_set_error(r, 500, "%s", err);
+        int rc = people_offers(s, 0, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id,
+                               err, sizeof err);
+        if (rc != 0)
+            api_store_error(r, rc, "%s", err);
         else
             reply(s, side, "declined", r);
         return;
@@ -154,9 +156,10 @@ static void op_draw(struct server *srv, const struct api_request *req, struct se
     }
     if (!draw_offer_allowed(srv, req, s, side, r))
         return;
-    if (people_offers(s, side + 1, s->row.takeback_offer, s->row.rematch_offer, s->row.rematch_id,
-                      err, sizeof err) != 0)
-        api_set_error(r, 500, "%s", err);
+    int rc = people_offers(s, side + 1, s->row.takeback_offer, s->row.rematch_offer,
+                           s->row.rematch_id, err, sizeof err);
+    if (rc != 0)
+        api_store_error(r, rc, "%s", err);
     else
         reply(s, side, "offered", r);
 }
@@ -201,9 +204,10 @@ static void op_takeback(struct session *s, int side, json_t *body, struct api_re
             api_set_error(r, 409, "no move of yours to take back");
             return;
         }
-        if (people_offers(s, s->row.draw_offer, side + 1, s->row.rematch_offer, s->row.rematch_id,
-                          err, sizeof err) != 0)
-            api_set_error(r, 500, "%s", err);
+        int rc = people_offers(s, s->row.draw_offer, side + 1, s->row.rematch_offer,
+                               s->row.rematch_id, err, sizeof err);
+        if (rc != 0)
+            api_store_error(r, rc, "%s", err);
         else
             reply(s, side, NULL, r);
         return;
@@ -216,7 +220,7 @@ static void op_takeback(struct session *s, int side, json_t *body, struct api_re
                          : people_offers(s, s->row.draw_offer, 0, s->row.rematch_offer,
                                          s->row.rematch_id, err, sizeof err);
     if (rc != 0)
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
     else
         reply(s, side, NULL, r);
 }
@@ -262,8 +266,9 @@ static void op_rematch(struct server *srv, struct session *s, int side, struct a
         return;
     }
     if (s->row.rematch_offer != 2 - side) {
-        if (people_offers(s, 0, 0, side + 1, "", err, sizeof err) != 0)
-            api_set_error(r, 500, "%s", err);
+        int rc = people_offers(s, 0, 0, side + 1, "", err, sizeof err);
+        if (rc != 0)
+            api_store_error(r, rc, "%s", err);
         else
             reply(s, side, NULL, r);
         return;
@@ -294,11 +299,13 @@ static void op_rematch(struct server *srv, struct session *s, int side, struct a
         api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
-    if (srv->store->ops->put_challenge(srv->store, &c, err, sizeof err) != 0 ||
-        srv->store->ops->accept_challenge(srv->store, c.id, my_hash, &g, now, err, sizeof err) !=
-            0 ||
-        people_offers(s, 0, 0, 0, g.id, err, sizeof err) != 0) {
-        api_set_error(r, 500, "the rematch could not be made: %s", err);
+    int rc = store_put_challenge(srv->store, &c, err, sizeof err);
+    if (rc == 0)
+        rc = store_accept_challenge(srv->store, c.id, my_hash, &g, now, err, sizeof err);
+    if (rc == 0)
+        rc = people_offers(s, 0, 0, 0, g.id, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "the rematch could not be made: %s", err);
         return;
     }
     reply(s, side, NULL, r);
@@ -313,8 +320,9 @@ void people_game_op(struct server *srv, const struct api_request *req, struct se
     char err[ERROR_TEXT_MAX];
     int64_t now = server_now_ms();
     /* A flag that fell ends the game before anything else is looked at. */
-    if (people_check_flag(s, now, err, sizeof err) < 0) {
-        api_set_error(r, 500, "%s", err);
+    int rc = people_check_flag(s, now, err, sizeof err);
+    if (rc < 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     int side = request_side(req, s);

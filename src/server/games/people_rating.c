@@ -72,8 +72,7 @@ int people_rating_of(struct server *srv, const char *token_hash, const char *gam
 {
     struct store_rating r;
     char err[ERROR_TEXT_MAX];
-    if (!klass ||
-        srv->store->ops->get_rating(srv->store, token_hash, game, klass, &r, err, sizeof err) != 0)
+    if (!klass || store_get_rating(srv->store, token_hash, game, klass, &r, err, sizeof err) != 0)
         r.games = 0;
     return (int)lround(from_store(&r).rating);
 }
@@ -81,8 +80,8 @@ int people_rating_of(struct server *srv, const char *token_hash, const char *gam
 void people_rate(struct server *srv, const char *game_id, int *white_after, int *black_after)
 {
     char err[ERROR_TEXT_MAX];
-    if (srv->store->ops->rate_game(srv->store, game_id, &rater, server_now_ms(), white_after,
-                                   black_after, err, sizeof err) < 0)
+    if (store_rate_game(srv->store, game_id, &rater, server_now_ms(), white_after, black_after, err,
+                        sizeof err) < 0)
         fprintf(stderr, "agora: rating game %s: %s\n", game_id, err);
 }
 
@@ -117,8 +116,8 @@ int people_game_row(struct server *srv, const struct store_challenge *c, const c
     int cap = srv->cfg.rated_per_pair, count = 0;
     char err[ERROR_TEXT_MAX];
     if (g->rated && cap > 0 &&
-        srv->store->ops->count_rated_pair(srv->store, c->creator_hash, acceptor_hash,
-                                          now - PAIR_WINDOW_MS, &count, err, sizeof err) == 0 &&
+        store_count_rated_pair(srv->store, c->creator_hash, acceptor_hash, now - PAIR_WINDOW_MS,
+                               &count, err, sizeof err) == 0 &&
         count >= cap) {
         g->rated = 0;
         g->rated_capped = 1;

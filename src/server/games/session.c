@@ -128,9 +128,10 @@ static int commit_moves(struct session *s, const struct move_policy *p, char *er
     for (int i = 0; i < count; i++)
         texts[i] = s->moves[s->n_stored + i].text;
     int64_t now = server_now_ms();
-    if (s->srv->store->ops->add_moves(s->srv->store, s->row.id, s->n_stored + 1, count, texts,
-                                      s->row.result, s->row.reason, now, err, err_size) != 0)
-        return -1;
+    int rc = store_add_moves(s->srv->store, s->row.id, s->n_stored + 1, count, texts, s->row.result,
+                             s->row.reason, now, err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     s->n_stored = s->n_moves;
     s->row.plies = s->n_moves;
     s->row.updated_ms = now;
@@ -149,13 +150,14 @@ static void drop_unstored(struct session *s)
 int session_settle(struct session *s, char *err, size_t err_size)
 {
     int waiting = s->n_moves - s->n_stored;
-    if (commit_moves(s, NULL, err, err_size) == 0) {
+    int rc = commit_moves(s, NULL, err, err_size);
+    if (rc == 0) {
         if (waiting > 0)
             session_notify(s);
         return 0;
     }
     drop_unstored(s);
-    return -1;
+    return rc;
 }
 
 int session_move(struct session *s, Move m, const struct move_policy *p, char *err, size_t err_size)
@@ -190,13 +192,14 @@ int session_move(struct session *s, Move m, const struct move_policy *p, char *e
     int stored = s->n_stored;
     s->row.result = (int)gs.result;
     s->row.reason = (int)gs.reason;
-    if (p->commit(s, p, err, err_size) != 0) {
+    int rc = p->commit(s, p, err, err_size);
+    if (rc != 0) {
         s->row = saved;
         s->n_stored = stored;
         s->n_moves--;
         g->unmake_move(s->st, m);
         drop_unstored(s);
-        return -1;
+        return rc;
     }
     if (p->committed)
         p->committed(s, p);
@@ -253,9 +256,10 @@ int session_takeback(struct session *s, char *err, size_t err_size)
     if (!(st = rebuild(s, keep, NULL, err, err_size)))
         return -1;
     int64_t now = server_now_ms();
-    if (s->srv->store->ops->take_back(s->srv->store, s->row.id, keep, now, err, err_size) != 0) {
+    int rc = store_take_back(s->srv->store, s->row.id, keep, now, err, err_size);
+    if (rc != 0) {
         free(st);
-        return -1;
+        return rc < 0 ? rc : -1;
     }
     free(s->st);
     s->st = st;
@@ -270,12 +274,13 @@ int session_takeback(struct session *s, char *err, size_t err_size)
 int session_end(struct session *s, enum result r, int why, char *err, size_t err_size)
 {
     /* A move waiting for the computer's reply is stored first, as it stands. */
-    if (session_settle(s, err, err_size) != 0)
-        return -1;
+    int rc = session_settle(s, err, err_size);
+    if (rc != 0)
+        return rc;
     int64_t now = server_now_ms();
-    if (s->srv->store->ops->set_result(s->srv->store, s->row.id, (int)r, (int)why, now, err,
-                                       err_size) != 0)
-        return -1;
+    rc = store_set_result(s->srv->store, s->row.id, (int)r, (int)why, now, err, err_size);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     s->row.result = (int)r;
     s->row.reason = (int)why;
     s->row.updated_ms = now;

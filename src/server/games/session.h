@@ -72,6 +72,8 @@ void session_free(struct session *s);
 void session_status(const struct session *s, struct game_status *out);
 bool session_over(const struct session *s);
 bool session_computer_to_move(const struct session *s);
+/* Below, "-1 when the store fails" is the store's answer: -1, or STORE_BUSY when its
+ * gate refused the call (store.h), which the routes answer with 503 (api_store_error). */
 /* The one path of a move, for both kinds of game (session_move): its text, make it,
  * the status (a game the server's cap makes too long is a draw), then the commit, and
  * back out of everything when the store refuses; after the commit one step tells the
@@ -81,7 +83,8 @@ bool session_computer_to_move(const struct session *s);
  * with its time of receipt and the deadline it sets. */
 struct move_policy {
     /* Store the moves s->n_stored .. s->n_moves (s->row has the result they lead to);
-     * 0, or -1 with a message and nothing stored (session_move restores the rest). */
+     * 0, or the store's failure (-1, STORE_BUSY) with a message and nothing stored
+     * (session_move restores the rest). */
     int (*commit)(struct session *s, const struct move_policy *p, char *err, size_t err_size);
     /* After the commit, before the streams hear of it; NULL: nothing. */
     void (*committed)(struct session *s, const struct move_policy *p);

@@ -47,7 +47,7 @@ static ssize_t challenge_event(struct cstream *st, char *buf, size_t max)
     struct store_challenge c;
     char err[ERROR_TEXT_MAX];
     struct store *store = st->es.srv->store;
-    if (store->ops->get_challenge(store, st->id, &c, err, sizeof err) != 0)
+    if (store_get_challenge(store, st->id, &c, err, sizeof err) != 0)
         return -1;
     int64_t now = server_now_ms();
     int status = status_of(&c, now);

@@ -49,11 +49,17 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
     if (old && token_well_formed(old)) {
         token_hash(old, hash);
         int count = 0;
-        int rc =
-            srv->store->ops->get_player(srv->store, hash, known_name, name_size, err, sizeof err);
-        if (rc == 0 || (srv->store->ops->list_games(srv->store, hash, 1, count_one, &count, err,
-                                                    sizeof err) == 0 &&
-                        count > 0))
+        int rc = store_get_player(srv->store, hash, known_name, name_size, err, sizeof err);
+        bool known = rc == 0;
+        if (rc == 1) { /* no name: a visitor who played a game is known too */
+            rc = store_list_games(srv->store, hash, 1, count_one, &count, err, sizeof err);
+            known = rc == 0 && count > 0;
+        }
+        if (rc < 0) { /* not a new visitor: whether the token is known is not known */
+            api_store_error(r, rc, "%s", err);
+            return rc == STORE_BUSY ? 503 : 500;
+        }
+        if (known)
             snprintf(token, TOKEN_HEX_LEN + 1, "%s", old);
     }
     if (!token[0]) {
@@ -120,8 +126,9 @@ int people_club_member(struct server *srv, const char *club_id, const char *toke
 {
     char err[ERROR_TEXT_MAX];
     struct find_member f = {token_hash, out, false};
-    if (srv->store->ops->list_members(srv->store, club_id, find_one, &f, err, sizeof err) != 0)
-        return -1;
+    int rc = store_list_members(srv->store, club_id, find_one, &f, err, sizeof err);
+    if (rc != 0)
+        return rc < 0 ? rc : -1;
     return f.found ? 0 : 1;
 }
 
@@ -228,7 +235,7 @@ static int seek_place(struct server *srv, const struct api_request *req,
         int n = caps[k] > 0 ? seek_caps_list(srv->seek_caps, keys[k], now, ids) : 0;
         for (int i = 0; i < n; i++) {
             struct store_challenge o;
-            int rc = srv->store->ops->get_challenge(srv->store, ids[i], &o, err, sizeof err);
+            int rc = store_get_challenge(srv->store, ids[i], &o, err, sizeof err);
             if (rc > 0 || (rc == 0 && (o.status != CHALLENGE_OPEN || o.expires_ms <= now)))
                 seek_caps_forget(srv->seek_caps, keys[k], ids[i]);
         }
@@ -287,12 +294,13 @@ void people_create_challenge(struct server *srv, const struct api_request *req, 
     bool seek = lobby && !c.club_id[0]; /* in the public lobby */
     if (seek && seek_place(srv, req, &c, now, r) != 0)
         return;
-    if (srv->store->ops->put_player(srv->store, c.creator_hash, c.creator_name, now, err,
-                                    sizeof err) != 0 ||
-        srv->store->ops->put_challenge(srv->store, &c, err, sizeof err) != 0) {
+    int rc = store_put_player(srv->store, c.creator_hash, c.creator_name, now, err, sizeof err);
+    if (rc == 0)
+        rc = store_put_challenge(srv->store, &c, err, sizeof err);
+    if (rc != 0) {
         if (seek)
             seek_unplace(srv, req, &c);
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     struct jout j;
@@ -313,12 +321,11 @@ static int load_challenge(struct server *srv, const char *id, struct store_chall
                           struct api_response *r)
 {
     char err[ERROR_TEXT_MAX];
-    int rc =
-        well_formed_id(id) ? srv->store->ops->get_challenge(srv->store, id, c, err, sizeof err) : 1;
+    int rc = well_formed_id(id) ? store_get_challenge(srv->store, id, c, err, sizeof err) : 1;
     if (rc == 1)
         api_set_error(r, 404, "no challenge '%.40s'", id);
     else if (rc != 0)
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
     return rc;
 }
 
@@ -389,8 +396,8 @@ static int take_challenge(struct server *srv, const struct store_game *row, void
                           size_t err_size)
 {
     const struct taking *t = ctx;
-    return srv->store->ops->accept_challenge(srv->store, t->challenge_id, t->acceptor_hash, row,
-                                             t->now, err, err_size);
+    return store_accept_challenge(srv->store, t->challenge_id, t->acceptor_hash, row, t->now, err,
+                                  err_size);
 }
 static void handle_accept(struct server *srv, const struct api_request *req, const char *id,
                           struct api_response *r)
@@ -410,7 +417,12 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
     if (bad || people_limit(srv, req, hash, r) != 0)
         return;
     int64_t now = server_now_ms();
-    if (c.club_id[0] && people_club_member(srv, c.club_id, hash, NULL) != 0) {
+    int member = c.club_id[0] ? people_club_member(srv, c.club_id, hash, NULL) : 0;
+    if (member < 0) {
+        api_store_error(r, member, "the club's members could not be read");
+        return;
+    }
+    if (member > 0) {
         api_set_error(r, 403, "this challenge is for the club's members: join the club first");
         return;
     }
@@ -423,8 +435,9 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
         api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
-    if (srv->store->ops->put_player(srv->store, hash, name, now, err, sizeof err) != 0) {
-        api_set_error(r, 500, "%s", err);
+    int rc = store_put_player(srv->store, hash, name, now, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     const struct game *kind = game_find(g.game);
@@ -434,9 +447,13 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
     }
     struct taking take = {.challenge_id = c.id, .acceptor_hash = hash, .now = now};
     struct session *s;
-    int rc, code = cache_create(srv, kind, &g, take_challenge, &take, &rc, &s, err, sizeof err);
-    if (code > 0 || (code < 0 && rc < 0)) {
-        api_set_error(r, code > 0 ? code : 500, "%s", err);
+    int code = cache_create(srv, kind, &g, take_challenge, &take, &rc, &s, err, sizeof err);
+    if (code > 0) {
+        api_set_error(r, code, "%s", err);
+        return;
+    }
+    if (code < 0 && rc < 0) {
+        api_store_error(r, rc, "%s", err);
         return;
     }
     if (code < 0) { /* another accept came first: say why from the row as it is now */
@@ -461,10 +478,9 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
         api_set_error(r, 403, "only the challenge's creator may withdraw it");
         return;
     }
-    int rc =
-        srv->store->ops->cancel_challenge(srv->store, id, hash, server_now_ms(), err, sizeof err);
+    int rc = store_cancel_challenge(srv->store, id, hash, server_now_ms(), err, sizeof err);
     if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     if (rc > 0) {
@@ -488,10 +504,10 @@ static void handle_list_seeks(struct server *srv, struct api_response *r)
     jout_open(&j, '{');
     jout_key(&j, "seeks");
     jout_open(&j, '[');
-    if (srv->store->ops->list_seeks(srv->store, server_now_ms(), 200, seek_one, &j, err,
-                                    sizeof err) != 0) {
+    int rc = store_list_seeks(srv->store, server_now_ms(), 200, seek_one, &j, err, sizeof err);
+    if (rc != 0) {
         free(jout_finish(&j));
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     jout_close(&j, ']');
@@ -510,9 +526,13 @@ static void handle_me(struct server *srv, const struct api_request *req, struct 
             return;
         }
         token_hash(tok, hash);
-        int rc = srv->store->ops->get_player(srv->store, hash, name, sizeof name, err, sizeof err);
+        int rc = store_get_player(srv->store, hash, name, sizeof name, err, sizeof err);
+        if (rc > 0) {
+            api_set_error(r, 404, "no name chosen yet");
+            return;
+        }
         if (rc != 0) {
-            api_set_error(r, rc > 0 ? 404 : 500, "%s", rc > 0 ? "no name chosen yet" : err);
+            api_store_error(r, rc, "%s", err);
             return;
         }
     } else if (!strcmp(req->method, "POST")) {
@@ -525,9 +545,9 @@ static void handle_me(struct server *srv, const struct api_request *req, struct 
         json_decref(body);
         if (bad)
             return;
-        if (srv->store->ops->put_player(srv->store, hash, name, server_now_ms(), err, sizeof err) !=
-            0) {
-            api_set_error(r, 500, "%s", err);
+        int rc = store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err);
+        if (rc != 0) {
+            api_store_error(r, rc, "%s", err);
             return;
         }
     } else {

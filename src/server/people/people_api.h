@@ -20,8 +20,9 @@ route_handler people_challenge_create, people_seek_create, people_seeks_list;
 route_handler people_challenge_get, people_challenge_events, people_challenge_accept;
 route_handler people_challenge_cancel, people_me;
 /* The visitor's token (32 hex + NUL) and its hash: the one sent when the server knows it
- * (a name, or games under it), else a new one; the name known for it, or "".  0, or a
- * 500 set in r. */
+ * (a name, or games under it), else a new one; the name known for it, or "".  0, or the
+ * status set in r (500, or 503 when the store is busy and cannot say whether it knows
+ * the token). */
 int people_visitor_token(struct server *srv, const struct api_request *req, char *token, char *hash,
                          char *known_name, size_t name_size, struct api_response *r);
 /* The body's "name" (1..size-1 bytes, no control characters, trimmed) into out; when
@@ -31,7 +32,7 @@ int people_body_name(json_t *body, char *out, size_t size, bool optional, struct
  * caller checked the membership). */
 void people_create_challenge(struct server *srv, const struct api_request *req, bool lobby,
                              const char *club_id, struct api_response *r);
-/* 0 when token_hash is a member of the club (*out filled when given), 1 when not, -1
- * when the store failed. */
+/* 0 when token_hash is a member of the club (*out filled when given), 1 when not, < 0
+ * (the store's answer: -1 or STORE_BUSY) when the store failed. */
 int people_club_member(struct server *srv, const char *club_id, const char *token_hash,
                        struct store_member *out);

@@ -104,7 +104,7 @@ int puzzle_set_load(struct puzzle_set *ps, const char *dir, struct store *store,
         if (!strcmp(ps->items[i].e.id, ps->items[i - 1].e.id))
             return fail(err, err_size, "puzzle id %s is there twice", ps->items[i].e.id);
     if (store && ps->n > 0)
-        return store->ops->puzzle_ratings(store, stored_rating, ps, err, err_size);
+        return store_puzzle_ratings(store, stored_rating, ps, err, err_size);
     return 0;
 }
 

@@ -64,14 +64,23 @@ static int player_token(const struct api_request *req, char *buf, struct api_res
     return 1;
 }
 
-static void player_rating(struct server *srv, const char *hash, const struct game *g,
-                          struct store_puzzle_rating *out)
+/* The player's puzzle rating in g, the initial one for a new player: 0, or -1 with
+ * the store's failure answered in r (a failure is not a new player: their rating
+ * would start again). */
+static int player_rating(struct server *srv, const char *hash, const struct game *g,
+                         struct store_puzzle_rating *out, struct api_response *r)
 {
     char err[ERROR_TEXT_MAX];
     struct glicko2 initial = glicko2_initial();
-    if (srv->store->ops->puzzle_player(srv->store, hash, g->name, out, err, sizeof err) != 0)
+    int rc = store_puzzle_player(srv->store, hash, g->name, out, err, sizeof err);
+    if (rc < 0) {
+        api_store_error(r, rc, "%s", err);
+        return -1;
+    }
+    if (rc > 0)
         *out = (struct store_puzzle_rating){
             initial.rating, initial.deviation, initial.volatility, 0, 0, 0};
+    return 0;
 }
 
 /* ---- GET /api/puzzles ----------------------------------------------------------- */
@@ -252,12 +261,15 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
         return;
     token_hash(token, hash);
     struct store_puzzle_rating pr;
-    player_rating(srv, hash, g, &pr);
+    if (player_rating(srv, hash, g, &pr, r) != 0)
+        return;
     struct seen_ids seen = {0};
-    if (!fresh && srv->store->ops->puzzle_attempted(srv->store, hash, g->name, seen_add, &seen, err,
-                                                    sizeof err) != 0) {
+    int rc =
+        fresh ? 0
+              : store_puzzle_attempted(srv->store, hash, g->name, seen_add, &seen, err, sizeof err);
+    if (rc != 0) {
         free(seen.id);
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     if (seen.n)
@@ -407,7 +419,10 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     /* Attempts one at a time: a player's rating is read, updated and stored whole. */
     pthread_mutex_lock(&ps->attempt_mu);
     struct store_puzzle_rating pr;
-    player_rating(srv, hash, g, &pr);
+    if (player_rating(srv, hash, g, &pr, r) != 0) {
+        pthread_mutex_unlock(&ps->attempt_mu);
+        return;
+    }
     pthread_mutex_lock(&ps->mu);
     struct glicko2 zr = it->r;
     int z_attempts = it->attempts, z_solved = it->solved;
@@ -427,7 +442,7 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
         .puzzle = {z1.rating, z1.deviation, z1.volatility, z_attempts + 1, z_solved + solved, 0},
     };
     snprintf(a.token_hash, sizeof a.token_hash, "%s", hash);
-    int rc = srv->store->ops->puzzle_attempt(srv->store, &a, err, sizeof err);
+    int rc = store_puzzle_attempt(srv->store, &a, err, sizeof err);
     if (rc == 0) {
         pthread_mutex_lock(&ps->mu);
         it->r = z1;
@@ -437,7 +452,7 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     }
     pthread_mutex_unlock(&ps->attempt_mu);
     if (rc < 0) {
-        api_set_error(r, 500, "%s", err);
+        api_store_error(r, rc, "%s", err);
         return;
     }
     bool counted = rc == 0;

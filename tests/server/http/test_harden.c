@@ -12,7 +12,7 @@
 #include "../../harness.h"
 #include "../fixture.h"
 #include "server/server.h"
-#include "store/checkpoint.h"
+#include "store/sqlite/checkpoint.h"
 #include "store/store.h"
 
 static const char new_game_body[] = "{\"game\":\"egara\",\"level\":1,\"side\":\"white\"}";
@@ -197,7 +197,7 @@ TEST(server_store_wal_file_stays_bounded)
     test_tmpdir(dir, sizeof dir);
     snprintf(db, sizeof db, "%s/wal.db", dir);
     snprintf(wal, sizeof wal, "%s-wal", db);
-    struct store *store = store_sqlite_open(db, STORE_SYNC_NORMAL, err, sizeof err);
+    struct store *store = store_open(db, NULL, err, sizeof err);
     CHECK_MSG(store != NULL, "%s", err);
     if (!store)
         return;
@@ -206,13 +206,13 @@ TEST(server_store_wal_file_stays_bounded)
     snprintf(row.id, sizeof row.id, "%032d", 9);
     snprintf(row.game, sizeof row.game, "egara-guti");
     row.level = 1;
-    CHECK_EQ_INT(store->ops->create_game(store, &row, err, sizeof err), 0);
+    CHECK_EQ_INT(store_create_game(store, &row, err, sizeof err), 0);
     const char *move[] = {"c3-d4"};
     int ply = 1;
     off_t peak = 0;
     struct stat sb;
     for (; ply <= 6000; ply++) {
-        if (store->ops->add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err) != 0) {
+        if (store_add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err) != 0) {
             CHECK_MSG(0, "ply %d: %s", ply, err);
             break;
         }
@@ -230,8 +230,8 @@ TEST(server_store_wal_file_stays_bounded)
         int log = 0, done = 0;
         int rc = sqlite3_wal_checkpoint_v2(look, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
         if (rc == SQLITE_OK && done == log) {
-            CHECK_EQ_INT(
-                store->ops->add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err), 0);
+            CHECK_EQ_INT(store_add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err),
+                         0);
             ply++;
             if (stat(wal, &sb) == 0)
                 size = sb.st_size;
@@ -244,7 +244,7 @@ TEST(server_store_wal_file_stays_bounded)
     /* 6000 commits wrote some 12000 pages (48 MB) in all. */
     CHECK_MSG(size >= 0 && size <= CKPT_WAL_LIMIT, "the -wal file is %lld bytes (peak %lld)",
               (long long)size, (long long)peak);
-    store->ops->close(store);
+    store_close(store);
     test_rmdir(dir);
 }
 

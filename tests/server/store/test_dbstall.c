@@ -137,3 +137,81 @@ TEST(server_locked_database_holds_only_its_requests)
     server_stop(srv);
     test_rmdir(dir);
 }
+
+/* A busy database is 503 everywhere (API.md "Errors"), not 500 or a new visitor: with
+ * the one waiter allowed (db_waiters 1) held by a new game on a locked database, a
+ * challenge, a club and a puzzle, each needing the store, are told 503 at once, with
+ * the JSON error. */
+TEST(server_busy_database_is_503_for_people_clubs_and_puzzles)
+{
+    char dir[256], db[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/busy.db", dir);
+    struct server_config cfg;
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = db;
+    cfg.web_dir = NULL;
+    cfg.http_threads = 6;
+    cfg.db_waiters = 1;
+    cfg.engine_workers = 1;
+    cfg.new_games_per_minute = 0;
+    char err[256];
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *g = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/games", NULL, "{\"game\":\"agon\"}", &g), 201);
+    char token[64];
+    snprintf(token, sizeof token, "%s", json_string_value(json_object_get(g, "token")));
+    json_decref(g);
+    const char *none = "/0123456789abcdef0123456789abcdef"; /* well formed, unknown */
+    char challenge[80], club[80];
+    snprintf(challenge, sizeof challenge, "/api/challenges%s", none);
+    snprintf(club, sizeof club, "/api/clubs%s", none);
+
+    sqlite3 *other = NULL;
+    CHECK_EQ_INT(sqlite3_open(db, &other), SQLITE_OK);
+    CHECK_EQ_INT(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
+    /* A new game waits for the lock, holding the one place. */
+    int create = send_nowait(port, "POST", "/api/games", NULL, "{\"game\":\"agon\"}");
+    /* Once it is inside and stuck (past the gate's 100 ms), a challenge is refused. */
+    int status = 0, j = 0, waiting[60], n_waiting = 0;
+    for (int tries = 0; tries < 40 && status != 503; tries++) {
+        poll(NULL, 0, 100);
+        int fd = send_nowait(port, "GET", challenge, NULL, NULL);
+        status = answer(fd, 1000, &j);
+        if (status == 0 && n_waiting < 60)
+            waiting[n_waiting++] = fd; /* it came in before the store was stuck: it waits */
+        else
+            close(fd);
+    }
+    CHECK_EQ_INT(status, 503);
+    CHECK_EQ_INT(j, 1);
+    /* The store stuck: a club and a puzzle are told 503 at once too. */
+    int fd = send_nowait(port, "GET", club, token, NULL);
+    CHECK_EQ_INT(answer(fd, 1000, &j), 503);
+    CHECK_EQ_INT(j, 1);
+    close(fd);
+    fd = send_nowait(port, "GET", "/api/puzzles/next?game=agon", token, NULL);
+    CHECK_EQ_INT(answer(fd, 1000, &j), 503);
+    CHECK_EQ_INT(j, 1);
+    close(fd);
+    /* And a visitor's name, which is not "a new visitor" either. */
+    fd = send_nowait(port, "GET", "/api/me", token, NULL);
+    CHECK_EQ_INT(answer(fd, 1000, &j), 503);
+    CHECK_EQ_INT(j, 1);
+    close(fd);
+    /* The lock goes: the new game is made. */
+    sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(other);
+    CHECK_EQ_INT(answer(create, 6000, &j), 201);
+    close(create);
+    for (int i = 0; i < n_waiting; i++) {
+        answer(waiting[i], 6000, &j);
+        close(waiting[i]);
+    }
+    server_stop(srv);
+    test_rmdir(dir);
+}

@@ -17,7 +17,7 @@
 #include "../../harness.h"
 #include "../fixture.h"
 #include "server/server.h"
-#include "store/checkpoint.h"
+#include "store/sqlite/checkpoint.h"
 #include "store/store.h"
 
 static struct server *start_at(const char *db, int think_ms)
@@ -457,14 +457,15 @@ TEST(server_restart_with_the_computer_to_move)
     CHECK(st != NULL);
     json_decref(st);
     server_stop(a);
-    struct store *store = store_sqlite_open(db, STORE_SYNC_FULL, err, sizeof err);
+    struct store_options opt = {.durability = STORE_SURVIVES_POWER_LOSS};
+    struct store *store = store_open(db, &opt, err, sizeof err);
     CHECK(store != NULL);
     if (store) {
         const char *first[] = {"d3-d4"}, *again[] = {"c3-d4"};
-        CHECK_EQ_INT(store->ops->add_moves(store, id, 1, 1, first, 0, 0, 1, err, sizeof err), 0);
+        CHECK_EQ_INT(store_add_moves(store, id, 1, 1, first, 0, 0, 1, err, sizeof err), 0);
         /* The same ply twice is refused. */
-        CHECK(store->ops->add_moves(store, id, 1, 1, again, 0, 0, 1, err, sizeof err) != 0);
-        store->ops->close(store);
+        CHECK(store_add_moves(store, id, 1, 1, again, 0, 0, 1, err, sizeof err) != 0);
+        store_close(store);
     }
     struct server *b = start_at(db, 0);
     json_t *now = b ? api_get_state(server_port(b), id) : NULL;
@@ -620,7 +621,7 @@ TEST(server_store_checkpoints_keep_the_wal_small)
     char dir[64], db[128], err[256];
     test_tmpdir(dir, sizeof dir);
     snprintf(db, sizeof db, "%s/wal.db", dir);
-    struct store *store = store_sqlite_open(db, STORE_SYNC_NORMAL, err, sizeof err);
+    struct store *store = store_open(db, NULL, err, sizeof err);
     CHECK(store != NULL);
     if (!store)
         return;
@@ -629,7 +630,7 @@ TEST(server_store_checkpoints_keep_the_wal_small)
     snprintf(row.id, sizeof row.id, "%032d", 7);
     snprintf(row.game, sizeof row.game, "egara-guti");
     row.level = 1;
-    CHECK_EQ_INT(store->ops->create_game(store, &row, err, sizeof err), 0);
+    CHECK_EQ_INT(store_create_game(store, &row, err, sizeof err), 0);
     /* (a few commits may pass the bound before one restarts the WAL) */
     const int bound = CKPT_HARD_PAGES + 512;
     char wal[140];
@@ -638,7 +639,7 @@ TEST(server_store_checkpoints_keep_the_wal_small)
     int log = -1;
     for (int ply = 1; ply <= 15000; ply++) {
         const char *move[] = {"c3-d4"};
-        if (store->ops->add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err) != 0) {
+        if (store_add_moves(store, row.id, ply, 1, move, 0, 0, ply, err, sizeof err) != 0) {
             CHECK_MSG(0, "ply %d: %s", ply, err);
             break;
         }
@@ -669,7 +670,7 @@ TEST(server_store_checkpoints_keep_the_wal_small)
     sqlite3_close(look);
     /* 15000 commits wrote at least 30000 pages; without checkpoints all stay in the WAL. */
     CHECK_MSG(log >= 0 && log < bound, "the WAL holds %d pages", log);
-    store->ops->close(store);
+    store_close(store);
     test_rmdir(dir);
 }
 
@@ -678,7 +679,7 @@ TEST(server_store_counts_plies_from_the_moves)
     /* Only the moves table changes on a move: the ply count and the time of the last
      * change are read back from it; moves of a game never created are refused. */
     char err[256];
-    struct store *store = store_sqlite_open(":memory:", STORE_SYNC_NORMAL, err, sizeof err);
+    struct store *store = store_open(":memory:", NULL, err, sizeof err);
     CHECK(store != NULL);
     if (!store)
         return;
@@ -687,27 +688,27 @@ TEST(server_store_counts_plies_from_the_moves)
     snprintf(row.id, sizeof row.id, "%032d", 42);
     snprintf(row.game, sizeof row.game, "egara-guti");
     row.created_ms = row.updated_ms = 1000;
-    CHECK_EQ_INT(store->ops->create_game(store, &row, err, sizeof err), 0);
+    CHECK_EQ_INT(store_create_game(store, &row, err, sizeof err), 0);
     const char *two[] = {"d3-d4", "d5xd3"}, *one[] = {"c3-d4"};
-    CHECK_EQ_INT(store->ops->add_moves(store, row.id, 1, 2, two, 0, 0, 2000, err, sizeof err), 0);
-    CHECK_EQ_INT(store->ops->add_moves(store, row.id, 3, 1, one, 0, 0, 3000, err, sizeof err), 0);
-    CHECK(store->ops->add_moves(store, "0123", 1, 1, one, 0, 0, 3000, err, sizeof err) != 0);
+    CHECK_EQ_INT(store_add_moves(store, row.id, 1, 2, two, 0, 0, 2000, err, sizeof err), 0);
+    CHECK_EQ_INT(store_add_moves(store, row.id, 3, 1, one, 0, 0, 3000, err, sizeof err), 0);
+    CHECK(store_add_moves(store, "0123", 1, 1, one, 0, 0, 3000, err, sizeof err) != 0);
     /* A batch with a ply already stored stores none of it. */
-    CHECK(store->ops->add_moves(store, row.id, 3, 2, two, 0, 0, 4000, err, sizeof err) != 0);
+    CHECK(store_add_moves(store, row.id, 3, 2, two, 0, 0, 4000, err, sizeof err) != 0);
     char(*moves)[MOVE_TEXT_MAX] = NULL;
     int n = 0;
-    CHECK_EQ_INT(store->ops->load_game(store, row.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(store_load_game(store, row.id, &back, &moves, &n, err, sizeof err), 0);
     CHECK_EQ_INT(n, 3);
     CHECK_EQ_INT(back.plies, 3);
     CHECK(back.updated_ms == 3000);
     CHECK(n == 3 && !strcmp(moves[1], "d5xd3") && !strcmp(moves[2], "c3-d4"));
     free(moves);
     /* The end of the game is in the row. */
-    CHECK_EQ_INT(store->ops->set_result(store, row.id, 3, 4, 5000, err, sizeof err), 0);
-    CHECK_EQ_INT(store->ops->load_game(store, row.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(store_set_result(store, row.id, 3, 4, 5000, err, sizeof err), 0);
+    CHECK_EQ_INT(store_load_game(store, row.id, &back, &moves, &n, err, sizeof err), 0);
     CHECK(back.result == 3 && back.reason == 4 && back.updated_ms == 5000 && back.plies == 3);
     free(moves);
-    store->ops->close(store);
+    store_close(store);
 }
 
 TEST(server_failed_round_commit_changes_nothing)

@@ -1,11 +1,6 @@
-/* The puzzles' part of the SQLite store (store.h's puzzle_* operations): the schema of
- * its migration and the statements, on the store's connection under its mutex. */
+/* The puzzles' tables in the SQLite store (store.h's puzzle_* operations, in
+ * puzzles.c): the schema of their migration (backend.c). */
 #pragma once
-
-#include <pthread.h>
-#include <sqlite3.h>
-
-#include "store.h"
 
 /* Ratings of players (per token hash and game) and of puzzles, and one row per counted
  * attempt (a token's first attempt of a puzzle). */
@@ -22,13 +17,3 @@
     " token_hash TEXT NOT NULL, game TEXT NOT NULL, puzzle_id TEXT NOT NULL,"                      \
     " solved INTEGER NOT NULL, created_ms INTEGER NOT NULL,"                                       \
     " PRIMARY KEY (token_hash, game, puzzle_id)) WITHOUT ROWID;"
-
-int store_puzzles_player(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash, const char *game,
-                         struct store_puzzle_rating *out, char *err, size_t err_size);
-int store_puzzles_ratings(sqlite3 *db, pthread_mutex_t *mu, store_puzzle_rating_fn fn, void *ctx,
-                          char *err, size_t err_size);
-int store_puzzles_attempted(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash,
-                            const char *game, store_puzzle_id_fn fn, void *ctx, char *err,
-                            size_t err_size);
-int store_puzzles_attempt(sqlite3 *db, pthread_mutex_t *mu, const struct store_puzzle_attempt *a,
-                          char *err, size_t err_size);

@@ -1,4 +1,4 @@
-#include "checkpoint.h"
+#include "store/sqlite/checkpoint.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

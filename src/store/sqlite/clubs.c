@@ -6,20 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "sqlite_private.h"
-
-static void text(char *dst, size_t size, const unsigned char *src)
-{
-    snprintf(dst, size, "%s", src ? (const char *)src : "");
-}
-
-static int done(sqlite3_stmt *st)
-{
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
+#include "store/sqlite/private.h"
 
 static const char sql_put_member[] =
     "INSERT INTO club_members (club_id, token_hash, member_id, name, role, joined_ms)"
@@ -28,16 +15,8 @@ static const char sql_put_member[] =
 
 static int put_member(struct store *s, const char *club_id, const struct store_member *m)
 {
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_put_member);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, club_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, m->token_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, m->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 5, m->role);
-    sqlite3_bind_int64(st, 6, m->joined_ms);
-    return done(st);
+    return sq_done(sq_bind(s, sql_put_member, "ttttiI", club_id, m->token_hash, m->id, m->name,
+                           m->role, m->joined_ms));
 }
 
 struct club_ctx {
@@ -53,23 +32,15 @@ static int create_club(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct club_ctx *q = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_put_club);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, q->c->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, q->c->name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, q->c->description, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, q->c->languages, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, q->c->invite, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 6, q->c->creator_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, q->c->created_ms);
-    if (done(st) != 0)
+    const struct store_club *c = q->c;
+    if (sq_done(sq_bind(s, sql_put_club, "ttttttI", c->id, c->name, c->description, c->languages,
+                        c->invite, c->creator_hash, c->created_ms)) != 0)
         return -1;
     return put_member(s, q->c->id, q->m);
 }
 
-int sqc_create_club(struct store *s, const struct store_club *c, const struct store_member *m,
-                    char *err, size_t err_size)
+int sqlite_store_create_club(struct store *s, const struct store_club *c,
+                             const struct store_member *m, char *err, size_t err_size)
 {
     struct club_ctx q = {c, m};
     return sqlite_store_write(s, create_club, &q, "create club", err, err_size);
@@ -87,27 +58,24 @@ static int get_club(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct get_ctx *g = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_get_club);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    sqlite3_stmt *st = sq_bind(s, sql_get_club, "t", g->id);
+    int row = sq_row(st);
+    if (row > 0) {
         memset(g->c, 0, sizeof *g->c);
-        text(g->c->id, sizeof g->c->id, sqlite3_column_text(st, 0));
-        text(g->c->name, sizeof g->c->name, sqlite3_column_text(st, 1));
-        text(g->c->description, sizeof g->c->description, sqlite3_column_text(st, 2));
-        text(g->c->languages, sizeof g->c->languages, sqlite3_column_text(st, 3));
-        text(g->c->invite, sizeof g->c->invite, sqlite3_column_text(st, 4));
-        text(g->c->creator_hash, sizeof g->c->creator_hash, sqlite3_column_text(st, 5));
+        sq_text(st, 0, g->c->id, sizeof g->c->id);
+        sq_text(st, 1, g->c->name, sizeof g->c->name);
+        sq_text(st, 2, g->c->description, sizeof g->c->description);
+        sq_text(st, 3, g->c->languages, sizeof g->c->languages);
+        sq_text(st, 4, g->c->invite, sizeof g->c->invite);
+        sq_text(st, 5, g->c->creator_hash, sizeof g->c->creator_hash);
         g->c->created_ms = sqlite3_column_int64(st, 6);
     }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_ROW ? 0 : step == SQLITE_DONE ? 1 : -1;
+    sq_end(st);
+    return sq_found(row);
 }
 
-int sqc_get_club(struct store *s, const char *id, struct store_club *c, char *err, size_t err_size)
+int sqlite_store_get_club(struct store *s, const char *id, struct store_club *c, char *err,
+                          size_t err_size)
 {
     struct get_ctx g = {id, c};
     return sqlite_store_read(s, get_club, &g, "load club", err, err_size);
@@ -127,28 +95,23 @@ static int list_members(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct list_ctx *l = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_members);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, l->id, -1, SQLITE_STATIC);
-    int step;
+    sqlite3_stmt *st = sq_bind(s, sql_members, "t", l->id);
+    int row;
     struct store_member m;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((row = sq_row(st)) > 0) {
         memset(&m, 0, sizeof m);
-        text(m.id, sizeof m.id, sqlite3_column_text(st, 0));
-        text(m.token_hash, sizeof m.token_hash, sqlite3_column_text(st, 1));
-        text(m.name, sizeof m.name, sqlite3_column_text(st, 2));
+        sq_text(st, 0, m.id, sizeof m.id);
+        sq_text(st, 1, m.token_hash, sizeof m.token_hash);
+        sq_text(st, 2, m.name, sizeof m.name);
         m.role = sqlite3_column_int(st, 3);
         m.joined_ms = sqlite3_column_int64(st, 4);
         l->fn(l->ctx, &m);
     }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_DONE ? 0 : -1;
+    return row;
 }
 
-int sqc_list_members(struct store *s, const char *club_id, store_member_fn fn, void *ctx, char *err,
-                     size_t err_size)
+int sqlite_store_list_members(struct store *s, const char *club_id, store_member_fn fn, void *ctx,
+                              char *err, size_t err_size)
 {
     struct list_ctx l = {club_id, fn, ctx};
     return sqlite_store_read(s, list_members, &l, "list members", err, err_size);
@@ -166,8 +129,8 @@ static int join_club(struct store *s, sqlite3 *db, void *ctx)
     return put_member(s, j->club_id, j->m);
 }
 
-int sqc_join_club(struct store *s, const char *club_id, const struct store_member *m, char *err,
-                  size_t err_size)
+int sqlite_store_join_club(struct store *s, const char *club_id, const struct store_member *m,
+                           char *err, size_t err_size)
 {
     struct join_ctx j = {club_id, m};
     return sqlite_store_write(s, join_club, &j, "join club", err, err_size);
@@ -186,20 +149,16 @@ static const char sql_remove[] =
 static int set_member(struct store *s, sqlite3 *db, void *ctx)
 {
     struct role_ctx *r = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, r->role < 0 ? sql_remove : sql_set_role);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, r->club_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, r->member_id, -1, SQLITE_STATIC);
-    if (r->role >= 0)
-        sqlite3_bind_int(st, 3, r->role);
-    if (done(st) != 0)
+    sqlite3_stmt *st = r->role < 0
+                           ? sq_bind(s, sql_remove, "tt", r->club_id, r->member_id)
+                           : sq_bind(s, sql_set_role, "tti", r->club_id, r->member_id, r->role);
+    if (sq_done(st) != 0)
         return -1;
     return sqlite3_changes(db) == 1 ? 0 : 1;
 }
 
-int sqc_set_member(struct store *s, const char *club_id, const char *member_id, int role, char *err,
-                   size_t err_size)
+int sqlite_store_set_member(struct store *s, const char *club_id, const char *member_id, int role,
+                            char *err, size_t err_size)
 {
     struct role_ctx r = {club_id, member_id, role};
     return sqlite_store_write(s, set_member, &r, "club member", err, err_size);
@@ -219,22 +178,17 @@ static int club_results(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct results_ctx *r = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql_results);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, r->id, -1, SQLITE_STATIC);
-    int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW)
+    sqlite3_stmt *st = sq_bind(s, sql_results, "t", r->id);
+    int row;
+    while ((row = sq_row(st)) > 0)
         r->fn(r->ctx, (const char *)sqlite3_column_text(st, 0),
               (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
               sqlite3_column_int(st, 3));
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_DONE ? 0 : -1;
+    return row;
 }
 
-int sqc_club_results(struct store *s, const char *club_id, store_result_fn fn, void *ctx, char *err,
-                     size_t err_size)
+int sqlite_store_club_results(struct store *s, const char *club_id, store_result_fn fn, void *ctx,
+                              char *err, size_t err_size)
 {
     struct results_ctx r = {club_id, fn, ctx};
     return sqlite_store_read(s, club_results, &r, "club results", err, err_size);
@@ -251,24 +205,18 @@ static int club_games(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct games_ctx *g = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sqlite_club_games_sql);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, g->limit);
-    int step;
+    sqlite3_stmt *st = sq_bind(s, sqlite_club_games_sql, "ti", g->id, g->limit);
+    int rc;
     struct store_game row;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = sq_row(st)) > 0) {
         sqlite_read_game_row(st, &row);
         g->fn(g->ctx, &row);
     }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_DONE ? 0 : -1;
+    return rc;
 }
 
-int sqc_club_games(struct store *s, const char *club_id, int limit, store_game_fn fn, void *ctx,
-                   char *err, size_t err_size)
+int sqlite_store_club_games(struct store *s, const char *club_id, int limit, store_game_fn fn,
+                            void *ctx, char *err, size_t err_size)
 {
     struct games_ctx g = {club_id, limit, fn, ctx};
     return sqlite_store_read(s, club_games, &g, "club games", err, err_size);
@@ -291,24 +239,18 @@ static int club_challenges(struct store *s, sqlite3 *db, void *ctx)
                  " AND expires_ms > ?2 ORDER BY created_ms, id LIMIT 200",
                  sqlite_challenge_columns);
     struct open_ctx *o = ctx;
-    sqlite3_stmt *st = sqlite_store_stmt(s, sql);
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, o->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, o->now);
-    int step;
+    sqlite3_stmt *st = sq_bind(s, sql, "tI", o->id, o->now);
+    int row;
     struct store_challenge c;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((row = sq_row(st)) > 0) {
         sqlite_read_challenge(st, &c);
         o->fn(o->ctx, &c);
     }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return step == SQLITE_DONE ? 0 : -1;
+    return row;
 }
 
-int sqc_club_challenges(struct store *s, const char *club_id, int64_t now_ms, store_challenge_fn fn,
-                        void *ctx, char *err, size_t err_size)
+int sqlite_store_club_challenges(struct store *s, const char *club_id, int64_t now_ms,
+                                 store_challenge_fn fn, void *ctx, char *err, size_t err_size)
 {
     struct open_ctx o = {club_id, now_ms, fn, ctx};
     return sqlite_store_read(s, club_challenges, &o, "club challenges", err, err_size);

@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
-/* The WAL's bounds (store_sqlite.c sets them on its connection):
+/* The WAL's bounds (backend.c sets them on its connection):
  * - a checkpoint once the WAL holds CKPT_PAGES pages (1 MiB of 4 KiB pages, a quarter
  *   of SQLite's default 1000): each checkpoint copies little, and the WAL a reader
  *   must search stays short;

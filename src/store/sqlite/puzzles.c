@@ -1,0 +1,126 @@
+/* The SQLite backend's part for puzzles (store.h "Puzzles"): the ratings of players
+ * (per token hash and game) and of puzzles, and one row per counted attempt.  Reads
+ * under the connection's mutex (sqlite_store_read), the attempt in the group commit
+ * (sqlite_store_write). */
+#include "store/sqlite/puzzles.h"
+
+#include "store/sqlite/private.h"
+
+static void read_rating(sqlite3_stmt *st, int col, struct store_puzzle_rating *out)
+{
+    out->rating = sqlite3_column_double(st, col);
+    out->deviation = sqlite3_column_double(st, col + 1);
+    out->volatility = sqlite3_column_double(st, col + 2);
+    out->attempts = sqlite3_column_int(st, col + 3);
+    out->solved = sqlite3_column_int(st, col + 4);
+}
+
+struct puzzle_ctx {
+    const char *token_hash, *game;
+    struct store_puzzle_rating *out;
+    store_puzzle_rating_fn rating_fn;
+    store_puzzle_id_fn id_fn;
+    void *ctx;
+};
+
+static const char sql_player[] = "SELECT rating, deviation, volatility, attempts, solved, streak"
+                                 " FROM puzzle_players WHERE token_hash = ?1 AND game = ?2";
+
+static int player(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct puzzle_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_player, "tt", p->token_hash, p->game);
+    int row = sq_row(st);
+    if (row > 0) {
+        read_rating(st, 0, p->out);
+        p->out->streak = sqlite3_column_int(st, 5);
+    }
+    sq_end(st);
+    return sq_found(row);
+}
+
+int sqlite_store_puzzle_player(struct store *s, const char *token_hash, const char *game,
+                               struct store_puzzle_rating *out, char *err, size_t err_size)
+{
+    struct puzzle_ctx p = {.token_hash = token_hash, .game = game, .out = out};
+    return sqlite_store_read(s, player, &p, "puzzle player", err, err_size);
+}
+
+static const char sql_ratings[] = "SELECT puzzle_id, rating, deviation, volatility, attempts,"
+                                  " solved FROM puzzle_ratings";
+
+static int ratings(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct puzzle_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_ratings, "");
+    int row;
+    while ((row = sq_row(st)) > 0) {
+        struct store_puzzle_rating r = {0};
+        read_rating(st, 1, &r);
+        p->rating_fn(p->ctx, (const char *)sqlite3_column_text(st, 0), &r);
+    }
+    return row;
+}
+
+int sqlite_store_puzzle_ratings(struct store *s, store_puzzle_rating_fn fn, void *ctx, char *err,
+                                size_t err_size)
+{
+    struct puzzle_ctx p = {.rating_fn = fn, .ctx = ctx};
+    return sqlite_store_read(s, ratings, &p, "puzzle ratings", err, err_size);
+}
+
+static const char sql_attempted[] = "SELECT puzzle_id FROM puzzle_attempts"
+                                    " WHERE token_hash = ?1 AND game = ?2";
+
+static int attempted(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct puzzle_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_attempted, "tt", p->token_hash, p->game);
+    int row;
+    while ((row = sq_row(st)) > 0)
+        p->id_fn(p->ctx, (const char *)sqlite3_column_text(st, 0));
+    return row;
+}
+
+int sqlite_store_puzzle_attempted(struct store *s, const char *token_hash, const char *game,
+                                  store_puzzle_id_fn fn, void *ctx, char *err, size_t err_size)
+{
+    struct puzzle_ctx p = {.token_hash = token_hash, .game = game, .id_fn = fn, .ctx = ctx};
+    return sqlite_store_read(s, attempted, &p, "puzzle attempts", err, err_size);
+}
+
+static const char sql_attempt[] =
+    "INSERT OR IGNORE INTO puzzle_attempts (token_hash, game, puzzle_id, solved, created_ms)"
+    " VALUES (?1, ?2, ?3, ?4, ?5)";
+static const char sql_put_player[] =
+    "INSERT OR REPLACE INTO puzzle_players (token_hash, game, rating, deviation, volatility,"
+    " attempts, solved, streak, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+static const char sql_put_puzzle[] =
+    "INSERT OR REPLACE INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts,"
+    " solved) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+static int attempt(struct store *s, sqlite3 *db, void *ctx)
+{
+    const struct store_puzzle_attempt *a = ctx;
+    const struct store_puzzle_rating *p = &a->player, *z = &a->puzzle;
+    if (sq_done(sq_bind(s, sql_attempt, "tttiI", a->token_hash, a->game, a->puzzle_id, a->solved,
+                        a->now_ms)) != 0)
+        return -1;
+    if (sqlite3_changes(db) == 0)
+        return 1; /* attempted already: nothing changes */
+    if (sq_done(sq_bind(s, sql_put_player, "ttdddiiiI", a->token_hash, a->game, p->rating,
+                        p->deviation, p->volatility, p->attempts, p->solved, p->streak,
+                        a->now_ms)) != 0)
+        return -1;
+    return sq_done(sq_bind(s, sql_put_puzzle, "tdddii", a->puzzle_id, z->rating, z->deviation,
+                           z->volatility, z->attempts, z->solved));
+}
+
+int sqlite_store_puzzle_attempt(struct store *s, const struct store_puzzle_attempt *a, char *err,
+                                size_t err_size)
+{
+    return sqlite_store_write(s, attempt, (void *)a, "puzzle attempt", err, err_size);
+}

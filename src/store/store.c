@@ -1,0 +1,67 @@
+/* The store's calls (store.h), made from the one list of operations, and store_open,
+ * which knows the backends built in. */
+#include "store/store.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "store/sqlite/sqlite.h"
+#include "store/store_gate.h"
+
+/* Every call passes the gate (store_gate.h) on its way to the backend. */
+#define STORE_OP(name, params, args)                                                               \
+    int store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size)               \
+    {                                                                                              \
+        if (!store_gate_enter(s->gate, err, err_size))                                             \
+            return STORE_BUSY;                                                                     \
+        int rc = s->ops->name(s, STORE_LIST args, err, err_size);                                  \
+        store_gate_leave(s->gate);                                                                 \
+        return rc;                                                                                 \
+    }
+#include "store/store_ops.def"
+#undef STORE_OP
+
+void store_close(struct store *s)
+{
+    if (!s)
+        return;
+    struct store_gate *g = s->gate;
+    s->ops->close(s);
+    store_gate_free(g);
+}
+
+/* The backends built in, as store_open's refusal names them. */
+#define STORE_BACKENDS "sqlite (a file path, :memory: or sqlite:PATH)"
+
+/* The length of the URL's scheme when it begins with "<scheme>://", else 0. */
+static size_t scheme_length(const char *url)
+{
+    size_t n = strspn(url, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+    return n > 0 && !strncmp(url + n, "://", 3) ? n : 0;
+}
+
+struct store *store_open(const char *url, const struct store_options *opt, char *err,
+                         size_t err_size)
+{
+    struct store_options plain = {.durability = STORE_SURVIVES_KILL, .max_waiting = 0};
+    if (!opt)
+        opt = &plain;
+    struct store *s = NULL;
+    if (!strncmp(url, "sqlite:", 7)) {
+        s = store_sqlite_open(url + 7, opt->durability, err, err_size);
+    } else if (scheme_length(url) > 0) {
+        /* Only the scheme: the rest may hold a password. */
+        fail(err, err_size, "no store backend '%.*s' is built in; built in: " STORE_BACKENDS,
+             (int)(scheme_length(url) < 32 ? scheme_length(url) : 32), url);
+        return NULL;
+    } else {
+        s = store_sqlite_open(url, opt->durability, err, err_size);
+    }
+    if (s && opt->max_waiting > 0 && !(s->gate = store_gate_new(opt->max_waiting))) {
+        store_close(s);
+        fail(err, err_size, "out of memory");
+        return NULL;
+    }
+    return s;
+}
