@@ -1,4 +1,5 @@
-/* agora serve [--port N] [--host ADDR] [--db FILE] [--web DIR] [--puzzles DIR] [--sync full|normal]
+/* agora serve [--port N] [--host ADDR] [--db FILE|sqlite:FILE] [--web DIR] [--puzzles DIR] [--sync
+ * full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
  *             [--cache-mb N] [--committers N] [--book PATH|none] [--trust-proxy]
  *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
@@ -19,7 +20,8 @@
 
 static const char serve_usage[] =
     "usage: agora serve [OPTION VALUE]...   the web server (src/server/API.md), until SIGINT\n"
-    "  --port N (8080)  --host ADDR (127.0.0.1)  --db FILE (agora.db)  --web DIR (web)\n"
+    "  --port N (8080)  --host ADDR (127.0.0.1)  --db FILE|sqlite:FILE (agora.db)  --web DIR "
+    "(web)\n"
     "  --puzzles DIR (data/puzzles)  --sync full|normal  --book PATH|none  --trust-proxy\n"
     "  --workers N  --committers N  --threads N  --move-ms N (a computer move's cap)\n"
     "  --new-games-per-minute N  --cache-mb N  --db-waiters N\n"
