@@ -1,5 +1,5 @@
-/* agora serve [--port N] [--host ADDR] [--db FILE|sqlite:FILE] [--web DIR] [--puzzles DIR] [--sync
- * full|normal]
+/* agora serve [--port N] [--host ADDR] [--db FILE|sqlite:FILE] [--web DIR] [--puzzles DIR]
+ *             [--sync full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
  *             [--cache-mb N] [--committers N] [--book PATH|none] [--trust-proxy]
  *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
