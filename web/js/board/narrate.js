@@ -2,8 +2,8 @@
 // description of the last move (the state's `last_move`: from, to, path, captured
 // cells, the letters taken, flags, promotion, the side), never from the rules; the
 // legend and the titles read the notation's signs only.
-import { t } from './i18n.js';
-import { h } from './dom.js';
+import { t } from '../common/i18n.js';
+import { h } from '../common/dom.js';
 import { pieceName } from './cells.js';
 
 /** One or more sentences on move `m` (a `last_move`) of `game`, for the player of

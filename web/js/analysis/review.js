@@ -1,8 +1,8 @@
 // Game review (API.md "Analysis"): the graph of the win chance over a game, the marks
 // of each move, accuracy per side, and the list of a side's mistakes to learn from.
 // The review's numbers are the server's; this only draws them.
-import { t, num } from './i18n.js';
-import { h } from './dom.js';
+import { t, num } from '../common/i18n.js';
+import { h } from '../common/dom.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const svgEl = (name, attrs = {}, parent = null) => {

@@ -8,14 +8,14 @@
 // right move is answered by the computer's reply (the solution's next move) and the
 // next position the server sent; a wrong one shows the winning move.  The attempt is
 // judged by the server, which answers both new ratings.
-import { t, num } from './i18n.js';
-import { drawBoard, boardKeys } from './board.js';
-import { h } from './dom.js';
-import { cellLabel } from './cells.js';
-import * as api from './api.js';
-import { cellsInText } from './play.js';
-import { promotionBox, showPromotion } from './promotion.js';
-import { attachDrag } from './board-drag.js';
+import { t, num } from '../common/i18n.js';
+import { drawBoard, boardKeys } from '../board/board.js';
+import { h } from '../common/dom.js';
+import { cellLabel } from '../board/cells.js';
+import * as api from '../net/api.js';
+import { cellsInText } from '../play/play.js';
+import { promotionBox, showPromotion } from '../board/promotion.js';
+import { attachDrag } from '../board/board-drag.js';
 
 const TOKEN = 'agora.puzzle-token';
 const REPLY_MS = 450; // the computer's reply follows the player's move after a moment

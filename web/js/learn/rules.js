@@ -4,10 +4,10 @@
 // pieces and marks by cell name (web/rules/GAME/diagrams.json, shared by every language):
 //   {"start": {"pieces": "Qf1 Gk1 g* ...", "marks": {"last": ["e4"], ...}}}
 // "pieces" lists a piece letter and its cell, a trailing * marks a captured piece.
-import { t, language } from './i18n.js';
-import { drawBoard } from './board.js';
-import { h } from './dom.js';
-import { layoutOf, gameNames } from './api.js';
+import { t, language } from '../common/i18n.js';
+import { drawBoard } from '../board/board.js';
+import { h } from '../common/dom.js';
+import { layoutOf, gameNames } from '../net/api.js';
 
 const cache = {};
 async function json(url) {

@@ -2,8 +2,8 @@
 // path (each jump of a chain in turn, a castle's rook too), a returned piece grows on
 // its new cell, and the pieces it took fade out where they stood.  From the server's `last_move` and the board's cell centres only.
 // Off when the visitor turns it off (remembered) or asks the system for reduced motion.
-import { t } from './i18n.js';
-import { h } from './dom.js';
+import { t } from '../common/i18n.js';
+import { h } from '../common/dom.js';
 
 const KEY = 'agora.motion';
 const STEP_MS = 220;

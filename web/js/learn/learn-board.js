@@ -1,14 +1,14 @@
-// The board of the lessons and the trainers: web/js/board.js drawn from a server
+// The board of the lessons and the trainers: web/js/board/board.js drawn from a server
 // position, a piece picked by a click (or the keyboard: arrows move among cells, Enter
 // or Space picks), then one of the destinations the server's legal moves name; when
 // several legal moves share a start and a destination (a promotion, two capture
 // chains) their display texts are offered as buttons.  Stars and goals are drawn over
 // the cells.  No rules here: the moves are the server's.
-import { t } from './i18n.js';
-import { drawBoard, boardKeys } from './board.js';
-import { cellLabel } from './cells.js';
-import { piecesOf } from './api.js';
-import { h } from './dom.js';
+import { t } from '../common/i18n.js';
+import { drawBoard, boardKeys } from '../board/board.js';
+import { cellLabel } from '../board/cells.js';
+import { piecesOf } from '../net/api.js';
+import { h } from '../common/dom.js';
 import { remaining } from './lesson-core.js';
 
 const SVG = 'http://www.w3.org/2000/svg';

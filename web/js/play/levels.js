@@ -2,8 +2,8 @@
 // measured rating (the catalogue's `levels`, from the engine profiles' tables) and a
 // sentence on how it plays.  A first visit gets level 1; later visits the level last
 // chosen for that game (remembered when a game is started).
-import { t, num } from './i18n.js';
-import { h } from './dom.js';
+import { t, num } from '../common/i18n.js';
+import { h } from '../common/dom.js';
 
 const KEY = 'agora.level.';
 

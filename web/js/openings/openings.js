@@ -2,16 +2,16 @@
 // server's opening book (POST /api/positions with "book": true gives a position's book
 // moves with their weights and its opening's name), picked from suggested lines
 // (web/lessons/openings.json) or by clicking through the book; then drills
-// (#/openings?drill=SIDE or ?drill=LINE, web/js/openings-drill.js): the trainer plays the
+// (#/openings?drill=SIDE or ?drill=LINE, web/js/openings/openings-drill.js): the trainer plays the
 // opponent's book moves among those the repertoire answers, the learner must find the
 // repertoire's move.  Each position the learner answers is a card scheduled by SM-2
-// (web/js/srs.js, grades in web/js/repertoire.js).  The repertoire and the cards stay
+// (web/js/openings/srs.js, grades in web/js/openings/repertoire.js).  The repertoire and the cards stay
 // in localStorage.
-import { t } from './i18n.js';
-import * as api from './api.js';
-import { h } from './dom.js';
+import { t } from '../common/i18n.js';
+import * as api from '../net/api.js';
+import { h } from '../common/dom.js';
 import { newCard } from './srs.js';
-import { playBoard, chooseAmong } from './learn-board.js';
+import { playBoard, chooseAmong } from '../learn/learn-board.js';
 import { linePositions, lineStats } from './repertoire.js';
 import { drill, gradesHelp } from './openings-drill.js';
 

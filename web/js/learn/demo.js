@@ -4,10 +4,10 @@
 // forward, from the start, and speed.  Every position is the server's (POST
 // /api/positions for each prefix of the script).  A moved piece glides from its cell
 // to the next; with reduced motion asked for, the board steps instead.
-import { t, num } from './i18n.js';
-import * as api from './api.js';
-import { h } from './dom.js';
-import { drawBoard } from './board.js';
+import { t, num } from '../common/i18n.js';
+import * as api from '../net/api.js';
+import { h } from '../common/dom.js';
+import { drawBoard } from '../board/board.js';
 import { lessonsOf } from './learn.js';
 
 const SPEEDS = [0.5, 1, 2];

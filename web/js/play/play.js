@@ -8,18 +8,18 @@
 //     when exactly one move remains whose path is complete, it is sent;
 //   - moves sharing the whole path and differing in `promotion` open a chooser;
 //   - when every legal move is a return (Agon), the return turn is explained.
-import { t, num } from './i18n.js';
-import * as api from './api.js';
-import { drawBoard, boardKeys } from './board.js';
-import { h } from './dom.js';
-import { showOpeningName } from './opening-name.js';
-import { cellLabel } from './cells.js';
-import { tellLast, notationLegend, moveTitle } from './narrate.js';
-import { animateMove, motionToggle } from './animate.js';
-import { soundOfMove, soundToggle } from './sound.js';
-import { peoplePanel } from './people_panel.js';
-import { promotionBox, showPromotion } from './promotion.js';
-import { attachDrag } from './board-drag.js';
+import { t, num } from '../common/i18n.js';
+import * as api from '../net/api.js';
+import { drawBoard, boardKeys } from '../board/board.js';
+import { h } from '../common/dom.js';
+import { showOpeningName } from '../openings/opening-name.js';
+import { cellLabel } from '../board/cells.js';
+import { tellLast, notationLegend, moveTitle } from '../board/narrate.js';
+import { animateMove, motionToggle } from '../board/animate.js';
+import { soundOfMove, soundToggle } from '../board/sound.js';
+import { peoplePanel } from './people-panel.js';
+import { promotionBox, showPromotion } from '../board/promotion.js';
+import { attachDrag } from '../board/board-drag.js';
 
 // How each game words its moments; display choices, not rules.
 const UI = {
@@ -72,7 +72,7 @@ export async function showGame(host, id) {
     h('div', { class: 'board-col' }, boardHost, chooser),
     h('aside', { class: 'panel' }, title, status, banner, hint, controls,
       h('h2', { class: 'moves-h' }, t('play.moves')), moveList, notationLegend(S.game))));
-  // Between two people: names, clocks, viewers and their actions (people_panel.js).
+  // Between two people: names, clocks, viewers and their actions (people-panel.js).
   const people = S.people ? peoplePanel(S, { act: (fn) => act(fn), refresh: () => api.getGame(S.id).then(apply, () => {}) }) : null;
   if (people) controls.before(people.el);
 

@@ -2,10 +2,10 @@
 // that cell (or reach it with the arrows and press Enter) as many times as you can in
 // 30 seconds, seen from White's side or Black's.  The board is the server's catalogue
 // layout; the best score per game and side stays in localStorage.
-import { t } from './i18n.js';
-import * as api from './api.js';
-import { h } from './dom.js';
-import { drawBoard, boardKeys } from './board.js';
+import { t } from '../common/i18n.js';
+import * as api from '../net/api.js';
+import { h } from '../common/dom.js';
+import { drawBoard, boardKeys } from '../board/board.js';
 
 const STORE = 'agora.coords';
 export const SECONDS = 30;

@@ -1,13 +1,13 @@
 // Clubs: #/clubs (create one; the visitor's clubs) and #/club/ID (?invite=CODE: the
 // invite link): its members (admins remove them, the creator names admins), its lobby
 // of challenges among members, its games and the results between members.  A club page
-// refreshes itself every few seconds while it is visible (people_watch.js whileVisible)
+// refreshes itself every few seconds while it is visible (people-watch.js whileVisible)
 // and says new challenges in its lobby to screen readers.
-import { t, num, LANGUAGES } from './i18n.js';
-import { h } from './dom.js';
-import { visitor, acceptChallenge, createClub, getClub, joinClub, leaveClub, removeMember, setAdmin, clubChallenge, myClubs } from './people_api.js';
-import { challengeForm, awaitAccept, clockLabel, who, rating } from './people.js';
-import { whileVisible } from './people_watch.js';
+import { t, num, LANGUAGES } from '../common/i18n.js';
+import { h } from '../common/dom.js';
+import { visitor, acceptChallenge, createClub, getClub, joinClub, leaveClub, removeMember, setAdmin, clubChallenge, myClubs } from '../net/people-api.js';
+import { challengeForm, awaitAccept, clockLabel, who, rating } from '../people/people.js';
+import { whileVisible } from '../people/people-watch.js';
 
 const REFRESH_MS = 4000;
 

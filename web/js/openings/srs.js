@@ -10,7 +10,7 @@
 // (the 1990 text: "start repetitions for the item from the beginning without changing
 // the E-Factor").  The interval uses ef as it was before this review.
 //
-// The opening drill's grades (web/js/repertoire.js gradeOf): 5 the repertoire move at
+// The opening drill's grades (web/js/openings/repertoire.js gradeOf): 5 the repertoire move at
 // the first try within 10 seconds; 4 at the first try after a longer pause; 3 after
 // asking for a hint (the piece to move is marked); 1 a wrong move (the right one is
 // shown and must then be played; that earns nothing more).  Grade 0 and 2 are not

@@ -2,8 +2,8 @@
 // legal moves entered share their whole path and differ only in the piece a pawn
 // becomes, a small dialog asks which, one button a piece (its glyph and its name in
 // the page's language) and Cancel.  The first choice takes the focus.
-import { t } from './i18n.js';
-import { h } from './dom.js';
+import { t } from '../common/i18n.js';
+import { h } from '../common/dom.js';
 import { pieceName } from './cells.js';
 
 const GLYPH = { q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E' };

@@ -9,15 +9,15 @@
 //
 // Rules stay on the server: every position shown is POST /api/positions's answer, and
 // a move is one of its legal_moves; the page only keeps the tree of the moves played.
-import { t, num } from './i18n.js';
-import * as api from './api.js';
-import { drawBoard, boardKeys, pieceSide } from './board.js';
-import { h } from './dom.js';
-import { cellLabel, pieceName as pieceNameOf } from './cells.js';
-import { promotionBox, showPromotion } from './promotion.js';
+import { t, num } from '../common/i18n.js';
+import * as api from '../net/api.js';
+import { drawBoard, boardKeys, pieceSide } from '../board/board.js';
+import { h } from '../common/dom.js';
+import { cellLabel, pieceName as pieceNameOf } from '../board/cells.js';
+import { promotionBox, showPromotion } from '../board/promotion.js';
 import * as T from './tree.js';
 import { PIECE_LETTERS, positionText } from './notation.js';
-import { showOpeningName } from './opening-name.js';
+import { showOpeningName } from '../openings/opening-name.js';
 import { drawGraph, summary, SYMBOL, isError, moverOf } from './review.js';
 
 const MATE_WORD = { chess: 'engine.mate' }; // the others: "wins in N"

@@ -2,16 +2,16 @@
 // ?drill=N (line N of the repertoire: its side, the first round along that line), with
 // an optional &seed=N for a reproducible drill.  The trainer plays the opponent's book
 // moves, varied among the book's replies that the learner's repertoire answers, due
-// positions first (web/js/repertoire.js chooseReply); the learner finds a repertoire
+// positions first (web/js/openings/repertoire.js chooseReply); the learner finds a repertoire
 // move (any of them where the lines answer a position in more than one way; the drill
 // goes on along the one played).  Grades for SM-2: 5 quick, 4 after a pause, 3 after a
 // hint (the piece to move is marked), 1 wrong (the right move is shown, then the
 // learner plays it).  Rounds follow each other on the page with one random source.
 // The positions and legal moves are the server's (POST /api/positions, "book": true).
-import { t } from './i18n.js';
-import * as api from './api.js';
-import { h } from './dom.js';
-import { playBoard, chooseAmong } from './learn-board.js';
+import { t } from '../common/i18n.js';
+import * as api from '../net/api.js';
+import { h } from '../common/dom.js';
+import { playBoard, chooseAmong } from '../learn/learn-board.js';
 import { keyOf, learnerToMove, repertoireOf, chooseReply, gradeOf, gradeCard, lineStats, learnt, seeded, QUICK_MS, LEARNED_DAYS } from './repertoire.js';
 
 const GAME = 'chess';

@@ -1,11 +1,11 @@
-// web/js/people_watch.js with a fake EventSource and a fake timer: the creator hears
+// web/js/people/people-watch.js with a fake EventSource and a fake timer: the creator hears
 // the accept from the challenge's stream and never polls while it works; a stream the
 // browser gave up on (CLOSED: a 429 or 404 answer) falls back to polling; a dropped
 // connection that the EventSource retries does not; whileVisible refreshes only while
 // the page is visible, and never after stop().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { watchChallenge, whileVisible, challengeEventsUrl } from '../../web/js/people_watch.js';
+import { watchChallenge, whileVisible, challengeEventsUrl } from '../../web/js/people/people-watch.js';
 
 class FakeES {
   static last = null;

@@ -3,11 +3,11 @@
 // the viewer count, the watch link, and the actions between people (draw offers and
 // answers, takeback requests, abort, resign, rematch, claiming an abandoned game).
 // The server decides everything; this only shows its state and sends requests.
-import { t, num } from './i18n.js';
-import { h } from './dom.js';
-import { gameOp } from './people_api.js';
-import { rememberGame, tokenOf } from './api.js';
-import { lowTime } from './sound.js';
+import { t, num } from '../common/i18n.js';
+import { h } from '../common/dom.js';
+import { gameOp } from '../net/people-api.js';
+import { rememberGame, tokenOf } from '../net/api.js';
+import { lowTime } from '../board/sound.js';
 
 /** Time left under which a clock shows red and the player hears a warning. */
 const LOW_MS = 10000;

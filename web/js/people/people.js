@@ -1,12 +1,12 @@
 // Playing people: #/people (invite a friend with a link, or seek a game in the lobby)
 // and #/challenge/ID (the invite link: accept it and play).  The game itself is the
-// play page (#/game/ID, play.js with people_panel.js), which is also the watch page
+// play page (#/game/ID, play.js with people-panel.js), which is also the watch page
 // for anyone without the game's token.
-import { t, num } from './i18n.js';
-import { gameNames } from './api.js';
-import { h } from './dom.js';
-import { visitor, createChallenge, getChallenge, acceptChallenge, listSeeks, cancelChallenge, rememberOwnGame } from './people_api.js';
-import { watchChallenge } from './people_watch.js';
+import { t, num } from '../common/i18n.js';
+import { gameNames } from '../net/api.js';
+import { h } from '../common/dom.js';
+import { visitor, createChallenge, getChallenge, acceptChallenge, listSeeks, cancelChallenge, rememberOwnGame } from '../net/people-api.js';
+import { watchChallenge } from './people-watch.js';
 
 // Clock choices: real-time (minutes + increment seconds), days a move, or none.
 export const CLOCKS = [
@@ -61,7 +61,7 @@ export async function challengeForm(prefix, submitLabel, onsubmit, withName = tr
 }
 
 /** Wait for a challenge (or seek) of ours to be accepted, then go to its game: the
- *  challenge's event stream tells it (people_watch.js; a poll only if the stream fails). */
+ *  challenge's event stream tells it (people-watch.js; a poll only if the stream fails). */
 export function awaitAccept(id, game, onStatus) {
   return watchChallenge(id, (c) => {
     if (c.status === 'accepted' && c.game_id) {

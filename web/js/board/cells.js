@@ -2,7 +2,7 @@
 // the analysis board: the piece's side and name in the reader's language, and a cell's
 // label (its name, what stands there, its kind, and what the player may do there).
 
-import { t } from './i18n.js';
+import { t } from '../common/i18n.js';
 import { pieceSide } from './board.js';
 
 // The i18n catalogue's piece-name group of each game (piece.GROUP.LETTER).

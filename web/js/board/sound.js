@@ -2,8 +2,8 @@
 // check, the end of a game, and low time on a clock (lowTime(), for the clocks to
 // call).  On by default; the switch is remembered.  Each sound played is also told to
 // the page as an `agora:sound` event (detail: its kind).
-import { t } from './i18n.js';
-import { h } from './dom.js';
+import { t } from '../common/i18n.js';
+import { h } from '../common/dom.js';
 
 const KEY = 'agora.sound';
 // Each sound: notes of [frequency Hz, start s, length s, wave].

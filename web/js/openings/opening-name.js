@@ -2,8 +2,8 @@
 // line in the page's panel, from the server's opening names (POST /api/positions with
 // "book": true: the last named position on the way to the shown one).  Games without
 // names show nothing.  One call per position shown; answers are kept.
-import { t } from './i18n.js';
-import { h } from './dom.js';
+import { t } from '../common/i18n.js';
+import { h } from '../common/dom.js';
 
 const known = new Map(); // "game|start|moves" -> name text or ''
 const NAMED_PLIES = 40; // the names' lines are shorter: the name after this stays the same

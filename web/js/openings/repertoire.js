@@ -5,7 +5,7 @@
 // side and the moves that reach it: "white:e2e4 e7e5".  The learner's positions are
 // those where the learner's side is to move; the repertoire's moves there are the
 // lines' next moves (several lines may answer one position differently: all count).
-// Each learner position is one SM-2 card (web/js/srs.js).
+// Each learner position is one SM-2 card (web/js/openings/srs.js).
 //
 // The opponent's move in a drill (chooseReply):
 //   candidates: the book's replies (their Polyglot weights) after which the repertoire

@@ -1,11 +1,11 @@
 // The lessons (issue 18): #/learn (every game's lessons, demonstrations and trainers),
 // #/learn/GAME (its lessons with the stars won), #/learn/GAME/LESSON?stage=N (a stage
 // on the board).  The stages are data (web/lessons/GAME.json); every legal move and
-// every position comes from the server, and web/js/lesson-core.js judges the stage by
+// every position comes from the server, and web/js/learn/lesson-core.js judges the stage by
 // the server's answers.  The stars won stay in localStorage.
-import { t } from './i18n.js';
-import * as api from './api.js';
-import { h } from './dom.js';
+import { t } from '../common/i18n.js';
+import * as api from '../net/api.js';
+import { h } from '../common/dom.js';
 import * as core from './lesson-core.js';
 import { pickMove, playBoard, starMarks } from './learn-board.js';
 

@@ -35,7 +35,7 @@ async function loadFile(path) {
   return res.json();
 }
 
-/** The language's whole catalogue: the main file and every part (web/js/i18n-parts.js). */
+/** The language's whole catalogue: the main file and every part (web/js/common/i18n-parts.js). */
 async function load(code) {
   const files = await Promise.all([`i18n/${code}.json`, ...PARTS.map((part) => `i18n/${part}/${code}.json`)].map(loadFile));
   return Object.assign({}, ...files);

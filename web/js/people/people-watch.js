@@ -1,5 +1,5 @@
 // Hearing of a challenge, and keeping a page fresh, without the DOM (unit-tested in
-// tests/web-unit/people_watch.test.mjs):
+// tests/web-unit/people-watch.test.mjs):
 //  - watchChallenge: a challenge's creator hears its accept, withdrawal or expiry from
 //    the server's event stream (GET /api/challenges/{id}/events, API.md "People"),
 //    and polls the challenge only when the stream cannot be had at all;
