@@ -3,6 +3,7 @@
 // in the language's own numerals where that is natural (Bengali and Assamese).
 
 import { PARTS } from './i18n-parts.js';
+import { staticJson } from '../net/http.js';
 
 export const LANGUAGES = ['en', 'bn', 'as', 'fi'];
 const STORE = 'agora.lang';
@@ -29,11 +30,7 @@ export function pickLanguage() {
   return 'en';
 }
 
-async function loadFile(path) {
-  const res = await fetch(path);
-  if (!res.ok) throw new Error(`catalogue ${path}: ${res.status}`);
-  return res.json();
-}
+const loadFile = (path) => staticJson(path, `catalogue ${path}`);
 
 /** The language's whole catalogue: the main file and every part (web/js/common/i18n-parts.js). */
 async function load(code) {

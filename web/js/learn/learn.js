@@ -5,6 +5,7 @@
 // the server's answers.  The stars won stay in localStorage.
 import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
+import { staticJson } from '../net/http.js';
 import { h } from '../common/dom.js';
 import * as core from './lesson-core.js';
 import { pickMove, playBoard, starMarks } from './learn-board.js';
@@ -14,7 +15,7 @@ const cache = {};
 
 /** A game's lessons and demonstrations (web/lessons/GAME.json). */
 export function lessonsOf(game) {
-  if (!cache[game]) cache[game] = fetch(`lessons/${game}.json`).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`lessons/${game}.json: ${r.status}`))));
+  if (!cache[game]) cache[game] = staticJson(`lessons/${game}.json`);
   return cache[game];
 }
 

@@ -8,10 +8,11 @@ import { t, language } from '../common/i18n.js';
 import { drawBoard } from '../board/board.js';
 import { h } from '../common/dom.js';
 import { layoutOf, gameNames } from '../net/api.js';
+import { staticJson } from '../net/http.js';
 
 const cache = {};
 async function json(url) {
-  if (!cache[url]) cache[url] = fetch(url).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${url}: ${r.status}`))));
+  if (!cache[url]) cache[url] = staticJson(url);
   return cache[url];
 }
 

@@ -1,14 +1,11 @@
-// The server's API (src/server/API.md) and the visitor's own list of games: the
-// secret token of each game lives in localStorage, keyed by game id.
+// The server's games, catalogue, positions, analysis and reviews (src/server/API.md),
+// over the one HTTP client (http.js); and the visitor's own list of games: the secret
+// token of each game lives in localStorage, keyed by game id.
+import { ApiError, request, get, post, getText, openEvents, postEvents } from './http.js';
+
+export { ApiError };
 
 const STORE = 'agora.games';
-
-export class ApiError extends Error {
-  constructor(status, message) {
-    super(message);
-    this.status = status;
-  }
-}
 
 function myGames() {
   try {
@@ -44,11 +41,10 @@ export function knownGameIds() {
 let catalogue = null;
 function catalog() {
   if (!catalogue) {
-    catalogue = fetch('/api/catalog')
-      .then((r) => (r.ok ? r.json() : Promise.reject(new ApiError(r.status, `GET /api/catalog: HTTP ${r.status}`))))
+    catalogue = get('/api/catalog')
       .catch((err) => {
         catalogue = null;
-        throw err;
+        throw err instanceof ApiError ? new ApiError(err.status, `GET /api/catalog: HTTP ${err.status}`) : err;
       });
   }
   return catalogue;
@@ -94,21 +90,8 @@ export async function withBoard(s) {
   return { ...s, layout, pieces };
 }
 
-async function call(method, path, body, token) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
-  return withBoard(data);
-}
+// A game's operation: its state, with the board.
+const call = async (method, path, body, token) => withBoard(await request(method, path, { body, token }));
 
 // The server keeps one token per visitor when it is sent along with a new game.
 function anyToken() {
@@ -134,6 +117,8 @@ export const claimDraw = (id, claim) => call('POST', `/api/games/${encodeURIComp
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 // `seat`: a player's seat key between people (API.md "Events and spectators").
 export const eventsUrl = (id, seat) => `/api/games/${encodeURIComponent(id)}/events${seat ? `?seat=${seat}` : ''}`;
+/** The game's event stream (an EventSource), or null where the browser has none. */
+export const gameEvents = (id, seat) => openEvents(eventsUrl(id, seat));
 
 // ---- analysis (API.md "Analysis"): positions, the engine's stream, reviews.
 
@@ -159,59 +144,35 @@ async function withLayout(p) {
  *  (`tree`: variations and comments, for tree.js's addTree). */
 export async function position({ game, position: start = null, moves = [], record }) {
   const body = record === undefined ? { game, position: start, moves } : { game, record };
-  return withLayout(await call('POST', '/api/positions', body));
+  return withLayout(await withBoard(await post('/api/positions', body)));
 }
+
+/** POST /api/positions with "book": true, as the server answers it (no board): the
+ *  position's book moves with their weights and its opening's name. */
+export const bookPosition = ({ game, position: start, moves = [] }) =>
+  post('/api/positions', start === undefined ? { game, moves, book: true } : { game, position: start, moves, book: true });
 
 /** POST /api/analysis, read as a stream of server-sent events with fetch: calls
  *  onLines(lines, done) for every `line` and for `done`.  Abort with `signal`. */
 export async function analyse({ game, position: start = null, moves = [], multipv = 1, nodes }, onLines, signal) {
   const body = { game, position: start, moves, multipv };
   if (nodes) body.nodes = nodes;
-  const res = await fetch('/api/analysis', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' }, body: JSON.stringify(body), signal });
-  if (!res.ok) {
-    let msg = `HTTP ${res.status}`;
-    try { msg = (await res.json()).error || msg; } catch { /* not JSON */ }
-    throw new ApiError(res.status, msg);
-  }
-  const reader = res.body.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += dec.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
-    let k;
-    while ((k = buf.indexOf('\n\n')) >= 0) {
-      const block = buf.slice(0, k);
-      buf = buf.slice(k + 2);
-      let event = 'message';
-      const data = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (!data.length || (event !== 'line' && event !== 'done')) continue;
-      try {
-        onLines(JSON.parse(data.join('\n')).lines || [], event === 'done');
-      } catch (err) {
-        if (err instanceof SyntaxError) continue;
-        throw err;
-      }
+  await postEvents('/api/analysis', body, (event, data) => {
+    if (event !== 'line' && event !== 'done') return;
+    let lines;
+    try {
+      lines = JSON.parse(data).lines || [];
+    } catch {
+      return; // not JSON: wait for the next
     }
-  }
+    onLines(lines, event === 'done');
+  }, signal);
 }
 
-const raw = async (method, path, body) => {
-  const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
-  return data;
-};
-export const startReview = (id) => raw('POST', `/api/games/${encodeURIComponent(id)}/review`, undefined);
-export const getReview = (id) => raw('GET', `/api/games/${encodeURIComponent(id)}/review`);
-export const importReview = (game, record) => raw('POST', '/api/reviews', { game, record });
-export const getImportedReview = (id) => raw('GET', `/api/reviews/${encodeURIComponent(id)}`);
-export const getRecord = (id) => fetch(recordUrl(id)).then((r) => (r.ok ? r.text() : Promise.reject(new ApiError(r.status, `HTTP ${r.status}`))));
+export const startReview = (id) => request('POST', `/api/games/${encodeURIComponent(id)}/review`);
+export const getReview = (id) => get(`/api/games/${encodeURIComponent(id)}/review`);
+export const importReview = (game, record) => post('/api/reviews', { game, record });
+export const getImportedReview = (id) => get(`/api/reviews/${encodeURIComponent(id)}`);
+export const getRecord = (id) => getText(recordUrl(id));
 /** A game's catalogue entry (title, start_position, layout...). */
 export const entryOf = (game) => gameEntry(game);

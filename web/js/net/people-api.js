@@ -2,7 +2,8 @@
 // seeks, a game's operations with the visitor's own token.  The visitor's token and
 // display name live in localStorage ('agora.visitor'); each game's token is kept by
 // api.js (rememberGame), so the play page acts with it.
-import { ApiError, rememberGame, tokenOf } from './api.js';
+import { rememberGame, tokenOf } from './api.js';
+import { request } from './http.js';
 
 const VISITOR = 'agora.visitor';
 
@@ -19,15 +20,7 @@ function keepVisitor(token, name) {
   localStorage.setItem(VISITOR, JSON.stringify({ token: token || v.token, name: name || v.name }));
 }
 
-async function call(method, path, body, token) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
-  return data;
-}
+const call = (method, path, body, token) => request(method, path, { body, token });
 
 /** POST /api/challenges (or /api/seeks with lobby): {id, url, token, status}. */
 export async function createChallenge(fields, lobby = false) {

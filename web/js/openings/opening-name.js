@@ -4,6 +4,7 @@
 // names show nothing.  One call per position shown; answers are kept.
 import { t } from '../common/i18n.js';
 import { h } from '../common/dom.js';
+import { ApiError, bookPosition } from '../net/api.js';
 
 const known = new Map(); // "game|start|moves" -> name text or ''
 const NAMED_PLIES = 40; // the names' lines are shorter: the name after this stays the same
@@ -27,8 +28,11 @@ export function showOpeningName(panel, s) {
     line.textContent = text ? `${t('open.name')}: ${text}` : '';
   };
   if (known.has(key)) return put(known.get(key));
-  fetch('/api/positions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: s.game, position: s.start_position || null, moves, book: true }) })
-    .then((r) => (r.ok ? r.json() : null))
+  bookPosition({ game: s.game, position: s.start_position || null, moves })
+    .catch((err) => {
+      if (err instanceof ApiError) return null; // the server said no: no name
+      throw err;
+    })
     .then((p) => {
       const name = p && p.book && p.book.name ? `${p.book.name.code} ${p.book.name.name}` : '';
       known.set(key, name);

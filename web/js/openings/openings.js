@@ -9,6 +9,7 @@
 // in localStorage.
 import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
+import { staticJson } from '../net/http.js';
 import { h } from '../common/dom.js';
 import { newCard } from './srs.js';
 import { playBoard, chooseAmong } from '../learn/learn-board.js';
@@ -37,12 +38,7 @@ export function addLine(rep, line, now = Date.now()) {
 }
 
 // A position with its book moves and name (api.position sends no "book").
-async function ask(moves) {
-  const res = await fetch('/api/positions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: GAME, moves, book: true }) });
-  const data = await res.json();
-  if (!res.ok) throw new api.ApiError(res.status, data.error || `HTTP ${res.status}`);
-  return data;
-}
+const ask = (moves) => api.bookPosition({ game: GAME, moves });
 const nameOf = (s) => (s.book && s.book.name ? `${s.book.name.code} ${s.book.name.name}` : t('open.unnamed'));
 
 export async function showOpenings(app) {
@@ -50,7 +46,7 @@ export async function showOpenings(app) {
   const q = new URLSearchParams(location.hash.split('?')[1] || '');
   if (q.get('drill') !== null) return drill(app, q.get('drill'), q, { ask, nameOf, loadRepertoire, save });
   const layout = await api.layoutOf(GAME);
-  const suggested = (await (await fetch('lessons/openings.json')).json()).lines;
+  const suggested = (await staticJson('lessons/openings.json')).lines;
   let rep = loadRepertoire();
   const now = Date.now();
 

@@ -432,8 +432,9 @@ export async function showGame(host, id) {
 
   // The computer's replies (and any other change) arrive as server-sent events.
   function listen() {
-    if (S.status.result !== 'ongoing' || typeof EventSource === 'undefined') return;
-    es = new EventSource(api.eventsUrl(S.id, S.seat));
+    if (S.status.result !== 'ongoing') return;
+    es = api.gameEvents(S.id, S.seat);
+    if (!es) return;
     if (people) es.addEventListener('update', (e) => { try { people.onUpdate(JSON.parse(e.data)); } catch { /* not JSON */ } });
     // A `move` event names one move: fetch the state it leads to, which carries the
     // legal moves.  `end` follows the last move of a finished game.

@@ -13,31 +13,19 @@ import { drawBoard, boardKeys } from '../board/board.js';
 import { h } from '../common/dom.js';
 import { cellLabel } from '../board/cells.js';
 import * as api from '../net/api.js';
+import { listPuzzles, nextPuzzle, attemptPuzzle } from '../net/puzzles-api.js';
 import { cellsInText } from '../play/play.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
 import { attachDrag } from '../board/board-drag.js';
 
-const TOKEN = 'agora.puzzle-token';
 const REPLY_MS = 450; // the computer's reply follows the player's move after a moment
-
-async function call(method, path, body) {
-  const headers = {};
-  const token = localStorage.getItem(TOKEN);
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new api.ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
-  if (data && data.token) localStorage.setItem(TOKEN, data.token);
-  return data;
-}
 
 const signed = (n) => (n > 0 ? '+' : n < 0 ? '\u2212' : '\u00b1') + num(Math.abs(n));
 
 /** The list of games with puzzles: #/puzzles. */
 export async function showPuzzleHome(host) {
   document.title = `${t('pz.title')} — agora`;
-  const list = await call('GET', '/api/puzzles');
+  const list = await listPuzzles();
   const cards = list.games.filter((g) => g.count > 0).map((g) => h('article', { class: 'card', 'data-game': g.game },
     h('h2', {}, t(`game.${g.game}`)),
     h('p', { class: 'muted' }, t('pz.count', { n: g.count })),
@@ -52,7 +40,7 @@ export async function showPuzzleHome(host) {
 
 /** Solving the puzzles of one game: #/puzzles/GAME. */
 export async function showPuzzles(host, game, query) {
-  const list = await call('GET', '/api/puzzles');
+  const list = await listPuzzles();
   const entry = list.games.find((g) => g.game === game);
   if (!entry) throw new Error(t('pz.none'));
   let theme = query.get('theme') || '';
@@ -223,7 +211,7 @@ export async function showPuzzles(host, game, query) {
 
   async function judge() {
     try {
-      result = await call('POST', `/api/puzzles/${encodeURIComponent(P.id)}/attempts`, { moves: tried });
+      result = await attemptPuzzle(P.id, tried);
       player = { ...result.player };
       // The server's verdict on the moves sent stands.
       if (result.solved && state === 'failed') { state = 'solved'; message = null; }
@@ -349,7 +337,7 @@ export async function showPuzzles(host, game, query) {
     if (theme) q.set('theme', theme);
     if (easy) q.set('track', 'easy');
     try {
-      const data = await call('GET', `/api/puzzles/next?${q}`);
+      const data = await nextPuzzle(q);
       P = data.puzzle;
       player = { ...data.player, change: 0, streak: data.player.streak };
     } catch (err) {
