@@ -19,6 +19,7 @@ import * as T from './tree.js';
 import { PIECE_LETTERS, positionText } from './notation.js';
 import { showOpeningName } from '../openings/opening-name.js';
 import { drawGraph, summary, SYMBOL, isError, moverOf } from './review.js';
+import { choice, saveChoice } from '../common/storage.js';
 
 const MATE_WORD = { chess: 'engine.mate' }; // the others: "wins in N"
 const GLYPH = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F' };
@@ -52,7 +53,7 @@ export async function showAnalysis(host, opts) {
   let sel = null;          // {from, path} while a move is entered
   let promo = null;
   let flipped = source ? source.human_side === 'black' : false;
-  let showNames = localStorage.getItem('agora.names') === '1';
+  let showNames = choice('names') === '1';
   let focusCell = null;
   let handle = null;
   let message = null;      // {text, kind}
@@ -82,7 +83,7 @@ export async function showAnalysis(host, opts) {
     h('button', { type: 'button', id: 'flip', onclick: () => { flipped = !flipped; drawNow(); } }, t('play.flip')),
     h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-names', checked: showNames, onchange: (e) => {
       showNames = e.target.checked;
-      localStorage.setItem('agora.names', showNames ? '1' : '0');
+      saveChoice('names', showNames ? '1' : '0');
       drawNow();
     } }), ' ', t('play.names')));
   const status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' });

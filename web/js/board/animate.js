@@ -4,12 +4,12 @@
 // Off when the visitor turns it off (remembered) or asks the system for reduced motion.
 import { t } from '../common/i18n.js';
 import { h } from '../common/dom.js';
+import { choice, saveChoice } from '../common/storage.js';
 
-const KEY = 'agora.motion';
 const STEP_MS = 220;
 
 export function motionWanted() {
-  return localStorage.getItem(KEY) !== 'off';
+  return choice('motion') !== 'off';
 }
 
 export function motionOn() {
@@ -20,7 +20,7 @@ export function motionOn() {
 /** The play page's switch. */
 export function motionToggle() {
   return h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'animate-moves', checked: motionWanted(), onchange: (e) => {
-    localStorage.setItem(KEY, e.target.checked ? 'on' : 'off');
+    saveChoice('motion', e.target.checked ? 'on' : 'off');
   } }), ' ', t('play.animate'));
 }
 

@@ -4,8 +4,8 @@
 // the page as an `agora:sound` event (detail: its kind).
 import { t } from '../common/i18n.js';
 import { h } from '../common/dom.js';
+import { choice, saveChoice } from '../common/storage.js';
 
-const KEY = 'agora.sound';
 // Each sound: notes of [frequency Hz, start s, length s, wave].
 const SOUNDS = {
   move: [[520, 0, 0.07, 'triangle']],
@@ -17,12 +17,12 @@ const SOUNDS = {
 let ctx = null;
 
 export function soundOn() {
-  return localStorage.getItem(KEY) !== 'off';
+  return choice('sound') !== 'off';
 }
 
 export function soundToggle() {
   return h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'sounds', checked: soundOn(), onchange: (e) => {
-    localStorage.setItem(KEY, e.target.checked ? 'on' : 'off');
+    saveChoice('sound', e.target.checked ? 'on' : 'off');
   } }), ' ', t('play.sounds'));
 }
 

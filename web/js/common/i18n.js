@@ -4,9 +4,9 @@
 
 import { PARTS } from './i18n-parts.js';
 import { staticJson } from '../net/http.js';
+import { choice, saveChoice } from './storage.js';
 
 export const LANGUAGES = ['en', 'bn', 'as', 'fi'];
-const STORE = 'agora.lang';
 const NATIVE_DIGITS = { bn: '০১২৩৪৫৬৭৮৯', as: '০১২৩৪৫৬৭৮৯' };
 
 let lang = 'en';
@@ -18,10 +18,10 @@ export function pickLanguage() {
   // ?lang=xx in the address (before the #) picks the language and is remembered.
   const asked = new URLSearchParams(location.search).get('lang');
   if (LANGUAGES.includes(asked)) {
-    localStorage.setItem(STORE, asked);
+    saveChoice('lang', asked);
     return asked;
   }
-  const saved = localStorage.getItem(STORE);
+  const saved = choice('lang');
   if (LANGUAGES.includes(saved)) return saved;
   for (const tag of navigator.languages || [navigator.language || 'en']) {
     const base = String(tag).toLowerCase().split('-')[0];
@@ -43,7 +43,7 @@ export async function setLanguage(code, remember = false) {
   if (!Object.keys(fallback).length) fallback = await load('en');
   catalogue = code === 'en' ? fallback : await load(code);
   lang = code;
-  if (remember) localStorage.setItem(STORE, code);
+  if (remember) saveChoice('lang', code);
   document.documentElement.lang = code;
 }
 

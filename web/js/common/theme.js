@@ -3,13 +3,13 @@
 // css/playview.css (html[data-theme] or the media query).
 import { t } from './i18n.js';
 import { h } from './dom.js';
+import { choice, saveChoice } from './storage.js';
 
-const KEY = 'agora.theme';
 const dark = () => typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
 
 /** The theme chosen ('light' or 'dark'), or null: the system's. */
 export function chosenTheme() {
-  const v = localStorage.getItem(KEY);
+  const v = choice('theme');
   return v === 'light' || v === 'dark' ? v : null;
 }
 
@@ -25,8 +25,7 @@ export function applyTheme() {
 }
 
 export function setTheme(theme) {
-  if (theme === 'light' || theme === 'dark') localStorage.setItem(KEY, theme);
-  else localStorage.removeItem(KEY);
+  saveChoice('theme', theme === 'light' || theme === 'dark' ? theme : null);
   applyTheme();
 }
 

@@ -1,22 +1,16 @@
 // The coordinates trainer (issue 18): #/coordinates/GAME shows a cell's name; click
 // that cell (or reach it with the arrows and press Enter) as many times as you can in
 // 30 seconds, seen from White's side or Black's.  The board is the server's catalogue
-// layout; the best score per game and side stays in localStorage.
+// layout; the best score per game and side stays in localStorage (common/storage.js).
 import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { h } from '../common/dom.js';
 import { drawBoard, boardKeys } from '../board/board.js';
+import { coordsBests, saveCoordsBests } from '../common/storage.js';
 
-const STORE = 'agora.coords';
 export const SECONDS = 30;
 
-function bests() {
-  try {
-    return JSON.parse(localStorage.getItem(STORE)) || {};
-  } catch {
-    return {};
-  }
-}
+const bests = coordsBests;
 
 /** The next cell to find: any cell but the last one. */
 export function nextTarget(names, previous, random = Math.random) {
@@ -99,7 +93,7 @@ export async function showCoordinates(app, game) {
     const record = score > (all[bestKey()] || 0);
     if (record) {
       all[bestKey()] = score;
-      localStorage.setItem(STORE, JSON.stringify(all));
+      saveCoordsBests(all);
     }
     prompt.textContent = t(record ? 'coords.record' : 'coords.over', { n: score });
     sideSel.disabled = false;

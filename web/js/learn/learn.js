@@ -2,15 +2,15 @@
 // #/learn/GAME (its lessons with the stars won), #/learn/GAME/LESSON?stage=N (a stage
 // on the board).  The stages are data (web/lessons/GAME.json); every legal move and
 // every position comes from the server, and web/js/learn/lesson-core.js judges the stage by
-// the server's answers.  The stars won stay in localStorage.
+// the server's answers.  The stars won stay in localStorage (common/storage.js).
 import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { staticJson } from '../net/http.js';
 import { h } from '../common/dom.js';
 import * as core from './lesson-core.js';
 import { pickMove, playBoard, starMarks } from './learn-board.js';
+import { stars, saveStars } from '../common/storage.js';
 
-const STORE = 'agora.learn';
 const cache = {};
 
 /** A game's lessons and demonstrations (web/lessons/GAME.json). */
@@ -19,18 +19,12 @@ export function lessonsOf(game) {
   return cache[game];
 }
 
-function progress() {
-  try {
-    return JSON.parse(localStorage.getItem(STORE)) || {};
-  } catch {
-    return {};
-  }
-}
+const progress = stars;
 
 function remember(key, stars) {
   const all = progress();
   if (!(all[key] >= stars)) all[key] = stars;
-  localStorage.setItem(STORE, JSON.stringify(all));
+  saveStars(all);
 }
 
 const starText = (n, total = 3) => t('learn.stars', { n, total });

@@ -1,30 +1,23 @@
 // The server's games, catalogue, positions, analysis and reviews (src/server/API.md),
 // over the one HTTP client (http.js); and the visitor's own list of games: the secret
-// token of each game lives in localStorage, keyed by game id.
+// token of each game, keyed by game id (kept by web/js/common/storage.js).
 import { ApiError, request, get, post, getText, openEvents, postEvents } from './http.js';
+import { gameTokens, saveGameTokens } from '../common/storage.js';
 
 export { ApiError };
 
-const STORE = 'agora.games';
-
-function myGames() {
-  try {
-    return JSON.parse(localStorage.getItem(STORE)) || {};
-  } catch {
-    return {};
-  }
-}
+const myGames = gameTokens;
 
 export function rememberGame(state) {
   const all = myGames();
   all[state.id] = { token: state.token, game: state.game, created: state.created || new Date().toISOString() };
-  localStorage.setItem(STORE, JSON.stringify(all));
+  saveGameTokens(all);
 }
 
 export function forgetGame(id) {
   const all = myGames();
   delete all[id];
-  localStorage.setItem(STORE, JSON.stringify(all));
+  saveGameTokens(all);
 }
 
 export function tokenOf(id) {

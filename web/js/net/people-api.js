@@ -1,23 +1,16 @@
 // Games between people over the server's API (src/server/API.md "People"): challenges,
 // seeks, a game's operations with the visitor's own token.  The visitor's token and
-// display name live in localStorage ('agora.visitor'); each game's token is kept by
+// display name are kept by web/js/common/storage.js (visitor()); each game's token by
 // api.js (rememberGame), so the play page acts with it.
 import { rememberGame, tokenOf } from './api.js';
 import { request } from './http.js';
+import { visitor, saveVisitor, clubs, saveClubs } from '../common/storage.js';
 
-const VISITOR = 'agora.visitor';
-
-export function visitor() {
-  try {
-    return JSON.parse(localStorage.getItem(VISITOR)) || {};
-  } catch {
-    return {};
-  }
-}
+export { visitor };
 
 function keepVisitor(token, name) {
   const v = visitor();
-  localStorage.setItem(VISITOR, JSON.stringify({ token: token || v.token, name: name || v.name }));
+  saveVisitor({ token: token || v.token, name: name || v.name });
 }
 
 const call = (method, path, body, token) => request(method, path, { body, token });
@@ -49,22 +42,14 @@ export function rememberOwnGame(gameId, game) {
 /** POST /api/games/{id}/{op} with the game's token (API.md "A game between people"). */
 export const gameOp = (id, op, body = {}) => call('POST', `/api/games/${encodeURIComponent(id)}/${op}`, body, tokenOf(id));
 
-// ---- clubs (API.md "Clubs"); the visitor's clubs are remembered in 'agora.clubs'.
-const CLUBS = 'agora.clubs';
-
-export function myClubs() {
-  try {
-    return JSON.parse(localStorage.getItem(CLUBS)) || {};
-  } catch {
-    return {};
-  }
-}
+// ---- clubs (API.md "Clubs"); the visitor's clubs are remembered (storage.js clubs()).
+export const myClubs = clubs;
 
 function keepClub(club) {
   const all = myClubs();
   if (club.you) all[club.id] = { name: club.name };
   else delete all[club.id];
-  localStorage.setItem(CLUBS, JSON.stringify(all));
+  saveClubs(all);
 }
 
 async function clubCall(method, path, body) {

@@ -2,12 +2,11 @@
 // an attempt.  The solver's token (their puzzle rating) is sent with every call and
 // kept whenever the server gives one.
 import { request } from './http.js';
-
-const TOKEN = 'agora.puzzle-token';
+import { puzzleToken, savePuzzleToken } from '../common/storage.js';
 
 async function call(method, path, body) {
-  const data = await request(method, path, { body, token: localStorage.getItem(TOKEN) });
-  if (data && data.token) localStorage.setItem(TOKEN, data.token);
+  const data = await request(method, path, { body, token: puzzleToken() });
+  if (data && data.token) savePuzzleToken(data.token);
   return data;
 }
 

@@ -6,7 +6,7 @@
 // opponent's book moves among those the repertoire answers, the learner must find the
 // repertoire's move.  Each position the learner answers is a card scheduled by SM-2
 // (web/js/openings/srs.js, grades in web/js/openings/repertoire.js).  The repertoire and the cards stay
-// in localStorage.
+// in localStorage (web/js/common/storage.js).
 import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { staticJson } from '../net/http.js';
@@ -15,18 +15,18 @@ import { newCard } from './srs.js';
 import { playBoard, chooseAmong } from '../learn/learn-board.js';
 import { linePositions, lineStats } from './repertoire.js';
 import { drill, gradesHelp } from './openings-drill.js';
+import { repertoire, saveRepertoire } from '../common/storage.js';
 
 const GAME = 'chess';
-const STORE = 'agora.openings';
 
 export function loadRepertoire() {
   try {
-    const r = JSON.parse(localStorage.getItem(STORE));
+    const r = repertoire();
     if (r && Array.isArray(r.lines) && r.cards) return r;
   } catch { /* a fresh start */ }
   return { lines: [], cards: {} };
 }
-const save = (r) => localStorage.setItem(STORE, JSON.stringify(r));
+const save = saveRepertoire;
 
 /** Adds a line (its cards new, due now); the same line is not added twice. */
 export function addLine(rep, line, now = Date.now()) {

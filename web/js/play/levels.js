@@ -4,16 +4,15 @@
 // chosen for that game (remembered when a game is started).
 import { t, num } from '../common/i18n.js';
 import { h } from '../common/dom.js';
-
-const KEY = 'agora.level.';
+import { level as storedLevel, saveLevel } from '../common/storage.js';
 
 export function rememberedLevel(game) {
-  const v = Number(localStorage.getItem(KEY + game));
+  const v = Number(storedLevel(game));
   return Number.isInteger(v) && v >= 1 && v <= 8 ? v : 1;
 }
 
 export function rememberLevel(game, level) {
-  localStorage.setItem(KEY + game, String(Number(level)));
+  saveLevel(game, Number(level));
 }
 
 /** The text of one level's option: "1 · Beginner · Elo 400". */

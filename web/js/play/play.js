@@ -20,6 +20,7 @@ import { soundOfMove, soundToggle } from '../board/sound.js';
 import { peoplePanel } from './people-panel.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
 import { attachDrag } from '../board/board-drag.js';
+import { choice, saveChoice } from '../common/storage.js';
 
 // How each game words its moments; display choices, not rules.
 const UI = {
@@ -51,7 +52,7 @@ export async function showGame(host, id) {
   let confirmResign = false;
   let pending = null;    // the move sent, shown on the board until the server answers
   let flipped = S.human_side === 'black';
-  let names = localStorage.getItem('agora.names') === '1';
+  let names = choice('names') === '1';
   let focusCell = null;  // the cell that has keyboard focus (roving tabindex)
   let handle = null;
   let drag = null;
@@ -228,7 +229,7 @@ export async function showGame(host, id) {
     const items = [];
     const namesBox = h('input', { type: 'checkbox', id: 'show-names', checked: names, onchange: (e) => {
       names = e.target.checked;
-      localStorage.setItem('agora.names', names ? '1' : '0');
+      saveChoice('names', names ? '1' : '0');
       drawBoardNow();
     } });
     items.push(h('label', { class: 'toggle' }, namesBox, ' ', t('play.names')), motionToggle(), soundToggle());
