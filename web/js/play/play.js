@@ -43,21 +43,440 @@ export function cellsInText(text, names) {
   return out;
 }
 
+// What the player may do and what the board shows: the legal moves, the marks, the pieces.
+function rules(ctx) {
+  const { g, cfg } = ctx;
+  const mine = () => g.S.human_side;
+  const myTurn = () => g.S.status.result === 'ongoing' && g.S.side_to_move === g.S.human_side && !!api.tokenOf(g.S.id);
+  const legal = () => (myTurn() && !g.back ? g.S.legal_moves || [] : []);
+  const allReturns = () => legal().length > 0 && legal().every((m) => m.flags.includes('return'));
+  const allCaptures = () => legal().length > 0 && legal().every((m) => m.flags.includes('capture'));
+  const candidates = () => (g.sel ? legal().filter((m) => m.from === g.sel.from && g.sel.path.every((c, i) => m.path[i] === c)) : []);
+
+  function lastCells() {
+    if (g.back) return g.back.last;
+    const last = g.S.moves[g.S.moves.length - 1];
+    return last ? cellsInText(last.move, g.S.layout.cells.map((c) => c.name)) : [];
+  }
+
+  function checkCell() {
+    if (!cfg.showCheck) return [];
+    const last = g.S.moves[g.S.moves.length - 1];
+    if (!last || !/[+#]$/.test(last.display)) return [];
+    const king = g.S.side_to_move === 'white' ? 'K' : 'k';
+    return Object.keys(g.S.pieces).filter((c) => g.S.pieces[c].piece === king);
+  }
+
+  function marks() {
+    const m = { last: lastCells(), check: checkCell(), selected: [], targets: [], captureTargets: [], allowed: [], movable: [], capturing: [], path: [] };
+    if (g.pending) return { ...m, last: [g.pending.from, ...g.pending.path], check: [] };
+    if (!myTurn()) return m;
+    if (!g.sel) {
+      if (allReturns() || (cfg.forcedCapture && allCaptures())) m.movable = [...new Set(legal().map((x) => x.from))];
+      return m;
+    }
+    m.selected = [g.sel.from];
+    m.path = [...g.sel.path];
+    const cands = candidates();
+    const k = g.sel.path.length;
+    for (const mv of cands) {
+      const next = mv.path[k];
+      if (!next) continue;
+      if (mv.flags.includes('return')) m.allowed.push(next);
+      else if (mv.flags.includes('capture')) m.captureTargets.push(next);
+      else m.targets.push(next);
+    }
+    // Pieces already jumped in the chain being entered.
+    if (k > 0 && cands[0]) m.capturing = cands[0].captured.slice(0, k);
+    return m;
+  }
+
+  function shownPieces() {
+    if (g.back) return g.back.pieces;
+    if (g.pending) return previewPieces(g.pending);
+    if (!g.sel || !g.sel.path.length) return g.S.pieces;
+    const p = { ...g.S.pieces };
+    const moving = p[g.sel.from];
+    delete p[g.sel.from];
+    p[g.sel.path[g.sel.path.length - 1]] = moving;
+    return p;
+  }
+
+  // The board as the sent move leaves it, drawn from the move's own description (from,
+  // to, captured cells, the castling rook, the promotion letter) while the server
+  // answers; captured pieces are shown crossed out rather than guessed away.
+  function previewPieces(mv) {
+    const p = { ...g.S.pieces };
+    const moving = p[mv.from];
+    if (!moving) return p;
+    delete p[mv.from];
+    let letter = moving.piece;
+    if (mv.promotion) letter = letter === letter.toUpperCase() ? mv.promotion.toUpperCase() : mv.promotion.toLowerCase();
+    p[mv.to] = { piece: letter, captured: false };
+    if (mv.also_from && p[mv.also_from]) {
+      p[mv.also_to] = p[mv.also_from];
+      delete p[mv.also_from];
+    }
+    for (const c of mv.captured || []) if (p[c] && c !== mv.to) p[c] = { ...p[c], captured: true };
+    return p;
+  }
+  return { mine, myTurn, legal, allReturns, allCaptures, candidates, lastCells, checkCell, marks, shownPieces, previewPieces };
+}
+
+// The board: drawn, clicked, dragged, keyed; the promotion chooser.
+function boardView(ctx) {
+  const { g, boardHost, chooser } = ctx;
+  function drawBoardNow() {
+    const mk = ctx.marks();
+    const hadFocus = boardHost.contains(document.activeElement);
+    g.handle = drawBoard(boardHost, g.S.layout, ctx.shownPieces(), {
+      game: g.S.game, flipped: g.flipped, labels: g.names, marks: mk, interactive: true,
+      title: t('play.board', { game: t(`game.${g.S.game}`) }),
+      label: (name, piece) => cellLabel(g.S.game, g.S.layout, name, piece, mk),
+    });
+    g.handle.svg.classList.toggle('my-turn', ctx.myTurn() && !g.busy);
+    if (!g.focusCell || !g.handle.cellNode(g.focusCell)) g.focusCell = mk.selected[0] || mk.movable[0] || g.handle.names[0];
+    const node = g.handle.cellNode(g.focusCell);
+    node.setAttribute('tabindex', '0');
+    if (hadFocus) node.focus({ preventScroll: true });
+  }
+
+  function renderChooser() {
+    showPromotion(chooser, g.S.game, g.promo, ctx.mine() === 'white', {
+      pick: (mv) => { g.promo = null; renderChooser(); ctx.send(mv.move); },
+      cancel: () => { g.promo = null; g.sel = null; ctx.render(); },
+    });
+  }
+
+  // A click (or Enter) on a cell: select, extend the path, or send the move.
+  function clickCell(cell) {
+    if (g.back) { g.back = null; ctx.render(); return; } // the board comes back to the present
+    if (!ctx.myTurn() || g.busy || g.promo) return;
+    g.focusCell = cell;
+    g.notice = null;
+    if (g.sel) {
+      const k = g.sel.path.length;
+      const next = ctx.candidates().filter((m) => m.path[k] === cell);
+      if (next.length) {
+        g.sel.path.push(cell);
+        const done = next.filter((m) => m.path.length === g.sel.path.length);
+        if (done.length === next.length) {
+          if (done.length === 1) return ctx.send(done[0].move);
+          g.promo = done;
+        }
+        return ctx.render();
+      }
+      // Castling by king then rook: the legal move whose also_from is the cell clicked.
+      const castle = k === 0 ? ctx.candidates().filter((m) => m.also_from === cell) : [];
+      if (castle.length === 1) return ctx.send(castle[0].move);
+      if (k === 0 && cell !== g.sel.from && ctx.legal().some((m) => m.from === cell)) g.sel = { from: cell, path: [] };
+      else g.sel = null;
+      return ctx.render();
+    }
+    if (ctx.legal().some((m) => m.from === cell)) g.sel = { from: cell, path: [] };
+    ctx.render();
+  }
+
+  // Drag: press on a piece that can move, drop on a destination (board-drag.js).
+  const detachDrag = attachDrag(boardHost, {
+    svg: () => g.handle.svg,
+    pick(cell) {
+      const castles = g.sel && !g.sel.path.length && ctx.legal().some((m) => m.from === g.sel.from && m.also_from === cell);
+      if (ctx.myTurn() && !g.busy && !g.promo && !castles && (!g.sel || !g.sel.path.length) && g.sel?.from !== cell && ctx.legal().some((m) => m.from === cell)) {
+        g.sel = { from: cell, path: [] };
+        g.focusCell = cell;
+        ctx.render();
+        return true;
+      }
+      return false;
+    },
+    selected: (cell) => !!g.sel && g.sel.from === cell && !g.sel.path.length,
+    click: (cell) => clickCell(cell),
+    render: () => ctx.render(),
+  });
+
+  boardKeys(boardHost, {
+    handle: () => g.handle,
+    activate: clickCell,
+    cancel: () => { g.sel = null; g.promo = null; ctx.render(); },
+    focused: (cell) => { g.focusCell = cell; },
+  });
+  return { drawBoardNow, renderChooser, clickCell, detachDrag };
+}
+
+// The status line, the result banner and the hints.
+function statusView(ctx) {
+  const { g, cfg, people, status, hint, banner, title } = ctx;
+  function resultText() {
+    const r = g.S.status.result;
+    const reason = t('reason.' + g.S.status.reason);
+    const head = r === 'draw' ? t('result.draw') : t(r === 'white-wins' ? 'result.white' : 'result.black');
+    let you = t('result.drawn');
+    if (r !== 'draw') you = g.S.status.winner === ctx.mine() ? t('result.won') : t(people ? 'people.lost' : 'result.lost');
+    if (people && !g.S.you) return { you: head, head: '', reason }; // a spectator
+    return { you, head, reason };
+  }
+
+  function renderStatus() {
+    title.textContent = t(`game.${g.S.game}`) + ' · ' + (people ? people.title() : t('play.level', { level: g.S.level }));
+    const over = g.S.status.result !== 'ongoing';
+    status.classList.toggle('thinking', !over && !ctx.myTurn());
+    if (over) status.textContent = t('play.over');
+    else if (g.pending) {
+      status.textContent = t('play.thinking');
+      status.classList.add('thinking');
+    } else if (ctx.myTurn()) {
+      const last = g.S.moves[g.S.moves.length - 1];
+      status.textContent = g.busy ? t('play.sending') : t('play.yourmove', { side: t('side.' + ctx.mine()) });
+      if (!g.busy && last) status.append(h('span', { class: 'reply' }, tellLast(g.S)));
+    }
+    else if (!api.tokenOf(g.S.id)) status.textContent = t('play.watching');
+    else status.textContent = t(people ? 'people.theirmove' : 'play.thinking');
+
+    banner.hidden = !over;
+    if (over) {
+      const r = resultText();
+      banner.className = 'banner ' + (g.S.status.result === 'draw' ? 'draw' : g.S.status.winner === ctx.mine() ? 'won' : 'lost');
+      banner.replaceChildren(h('strong', {}, r.you), h('span', {}, r.head ? `${r.head} — ${r.reason}` : r.reason));
+    }
+
+    const lines = [];
+    if (g.back) lines.push(h('p', { class: 'looking-back', id: 'looking-back' }, t('play.lookingback', { ply: num(g.back.ply), n: num(g.S.moves.length) }), ' ',
+      h('button', { type: 'button', class: 'small', id: 'to-present', onclick: () => { g.back = null; ctx.render(); } }, t('play.present'))));
+    if (g.notice) lines.push(h('p', { class: g.notice.kind || '' }, g.notice.text));
+    if (ctx.myTurn() && !g.busy) {
+      const ret = ctx.allReturns();
+      if (ret) {
+        const froms = [...new Set(ctx.legal().map((x) => x.from))];
+        const queen = froms.some((c) => g.S.pieces[c] && g.S.pieces[c].piece.toLowerCase() === 'q');
+        lines.push(h('p', { class: 'return-turn', id: 'return-hint' },
+          h('strong', {}, t('agon.return.title')), ' ',
+          t(queen ? 'agon.return.queen' : froms.length > 1 ? 'agon.return.guards' : 'agon.return.guard')));
+      }
+      if (g.sel && g.sel.path.length && ctx.candidates().some((m) => m.path.length > g.sel.path.length)) lines.push(h('p', { class: 'chain', id: 'chain-hint' }, h('strong', {}, t('egara.chain.title')), ' ', t('egara.chain.text')));
+      else if (!ret && cfg.forcedCapture && ctx.allCaptures()) lines.push(h('p', { class: 'forced', id: 'forced-hint' }, t('egara.forced')));
+      if (ctx.checkCell().length) lines.push(h('p', { class: 'check', id: 'check-hint' }, t('chess.check')));
+      if ((g.S.claims || []).length) lines.push(h('p', { class: 'claim' }, t('chess.claimable', { claim: g.S.claims.map((c) => t('claim.' + c)).join(', ') })));
+    } else if (!ctx.myTurn() && ctx.checkCell().length && g.S.status.result === 'ongoing') lines.push(h('p', { class: 'check', id: 'check-hint' }, t('chess.check')));
+    hint.replaceChildren(...lines);
+  }
+  return { resultText, renderStatus };
+}
+
+// The buttons under the status: the switches, flip, draw, claims, take back, resign,
+// new game, record, analysis, review, rules.
+function controlsView(ctx) {
+  const { g, cfg, people, controls } = ctx;
+  function renderControls() {
+    const over = g.S.status.result !== 'ongoing';
+    const mineToken = !!api.tokenOf(g.S.id);
+    const items = [];
+    const namesBox = h('input', { type: 'checkbox', id: 'show-names', checked: g.names, onchange: (e) => {
+      g.names = e.target.checked;
+      saveChoice('names', g.names ? '1' : '0');
+      ctx.drawBoardNow();
+    } });
+    items.push(h('label', { class: 'toggle' }, namesBox, ' ', t('play.names')), motionToggle(), soundToggle());
+    items.push(h('button', { type: 'button', id: 'flip', onclick: () => { g.flipped = !g.flipped; ctx.drawBoardNow(); } }, t('play.flip')));
+    if (!over && mineToken && !people) {
+      if (cfg.drawOffer) items.push(h('button', { type: 'button', id: 'offer-draw', disabled: g.busy, onclick: () => ctx.act(() => api.offerDraw(g.S.id), 'draw') }, t('play.offerdraw')));
+      for (const c of g.S.claims || [])
+        if (ctx.myTurn()) items.push(h('button', { type: 'button', class: 'primary', id: `claim-${c}`, disabled: g.busy, onclick: () => ctx.act(() => api.claimDraw(g.S.id, c)) }, t('play.claim', { claim: t('claim.' + c) })));
+      // Take back: the player's last move and the computer's reply (the server undoes them).
+      const n = g.S.moves.length;
+      const startSide = (n % 2 === 0) === (g.S.side_to_move === 'white') ? 'white' : 'black';
+      const moved = n >= 2 || (n === 1 && startSide === ctx.mine());
+      items.push(h('button', { type: 'button', id: 'takeback', disabled: g.busy || !ctx.myTurn() || !moved, onclick: () => ctx.act(() => api.takeBack(g.S.id)) }, t('play.takeback')));
+      if (!g.confirmResign) items.push(h('button', { type: 'button', id: 'resign', disabled: g.busy, onclick: () => { g.confirmResign = true; renderControls(); } }, t('play.resign')));
+      else items.push(h('span', { class: 'confirm' }, t('play.resign.sure'), ' ',
+        h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { g.confirmResign = false; ctx.act(() => api.resign(g.S.id)); } }, t('play.resign.yes')), ' ',
+        h('button', { type: 'button', id: 'resign-no', onclick: () => { g.confirmResign = false; renderControls(); } }, t('play.resign.no'))));
+    }
+    if (over && !people) {
+      items.push(h('a', { class: 'button primary', id: 'new-game', href: `#/new/${g.S.game}?level=${g.S.level}&side=${g.S.human_side}` }, t('play.newgame')));
+      if (mineToken) items.push(h('button', { type: 'button', id: 'rematch', onclick: ctx.rematch }, t('play.rematch')));
+    }
+    const ext = g.S.game === 'chess' ? 'pgn' : 'txt';
+    items.push(h('a', { class: 'button', id: 'record', href: api.recordUrl(g.S.id), download: `agora-${g.S.game}-${g.S.id}.${ext}` }, t(g.S.game === 'chess' ? 'play.record.pgn' : 'play.record')));
+    items.push(h('a', { class: 'button', id: 'analyse', href: `#/analysis/${g.S.game}?game=${g.S.id}` }, t('an.button')));
+    if (over) items.push(h('a', { class: 'button primary', id: 'review-game', href: `#/review/${g.S.id}` }, t('review.button')));
+    items.push(h('a', { class: 'button', href: `#/rules/${g.S.game}` }, t('home.rules')));
+    controls.replaceChildren(...items);
+  }
+  return { renderControls };
+}
+
+// The move list, and looking back through the game.
+function movesView(ctx) {
+  const { g, moveList } = ctx;
+  function renderMoves() {
+    const items = [];
+    const n = g.S.moves.length;
+    const firstBlack = (n % 2 === 0) === (g.S.side_to_move === 'black');
+    // The move sent is listed at once (the server may answer only with the reply).
+    const sent = g.pending ? [{ ply: n + 1, move: g.pending.move, display: g.pending.display || g.pending.move, pending: true }] : [];
+    const plies = firstBlack ? [null, ...g.S.moves, ...sent] : [...g.S.moves, ...sent];
+    for (let i = 0; i < plies.length; i += 2) {
+      const cellOf = (m) => {
+        if (!m) return h('span', { class: 'ply' }, '…');
+        if (m.pending) return h('span', { class: 'ply pending', 'data-ply': m.ply }, m.display);
+        const shown = g.back ? g.back.ply === m.ply : m === g.S.moves[n - 1];
+        return h('button', { type: 'button', class: 'ply' + (m === g.S.moves[n - 1] ? ' last' : '') + (shown ? ' shown' : ''), 'data-ply': m.ply,
+          'aria-current': shown ? 'true' : null, title: moveTitle(g.S.game, m), 'aria-label': t('play.lookat', { ply: num(m.ply), move: m.display }), onclick: () => lookBack(m.ply) }, m.display);
+      };
+      items.push(h('li', {}, h('span', { class: 'num' }, num(i / 2 + 1) + '.'), cellOf(plies[i], i), plies[i + 1] !== undefined ? cellOf(plies[i + 1], i + 1) : ''));
+    }
+    moveList.replaceChildren(...items);
+    if (!g.back) moveList.scrollTop = moveList.scrollHeight;
+    else moveList.querySelector('.ply.shown')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  // Looking back: the position after the game's first `ply` moves, from the server
+  // (POST /api/positions with the game's start and those moves); the present returns
+  // with the next move, a click on the board, or the button.
+  async function lookBack(ply) {
+    if (ply >= g.S.moves.length) { g.back = null; ctx.render(); return; }
+    try {
+      const p = await api.position({ game: g.S.game, position: g.S.start_position, moves: g.S.moves.slice(0, ply).map((m) => m.move) });
+      const m = g.S.moves[ply - 1];
+      g.back = { ply, pieces: p.pieces, last: m ? cellsInText(m.move, g.S.layout.cells.map((c) => c.name)) : [] };
+      g.sel = null;
+      ctx.render();
+      moveList.querySelector('.ply.shown')?.focus();
+    } catch (err) {
+      g.notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
+      ctx.render();
+    }
+  }
+  moveList.addEventListener('keydown', (e) => {
+    const k = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    if (!k && e.key !== 'End' && e.key !== 'Home') return;
+    e.preventDefault();
+    const at = g.back ? g.back.ply : g.S.moves.length;
+    lookBack(e.key === 'End' ? g.S.moves.length : e.key === 'Home' ? 0 : Math.max(0, Math.min(g.S.moves.length, at + k)));
+  });
+  return { renderMoves, lookBack };
+}
+
+// Drawing it all, the server's states applied, the player's actions sent.
+function actions(ctx) {
+  const { g, people, host } = ctx;
+  function render() {
+    // One piece alone can move (a queen's return, a single capturer): pick it up.
+    if (ctx.myTurn() && !g.busy && !g.sel) {
+      const froms = new Set(ctx.legal().map((m) => m.from));
+      if (froms.size === 1) g.sel = { from: [...froms][0], path: [] };
+    }
+    ctx.drawBoardNow();
+    if (people) people.update(g.S);
+    ctx.renderStatus();
+    ctx.renderControls();
+    ctx.renderMoves();
+    ctx.renderChooser();
+    showOpeningName(host.querySelector('.panel'), g.S);
+  }
+
+  function apply(state) {
+    if (state && state.id === g.S.id && state.moves.length > g.S.moves.length) g.pending = null;
+    // Not an older state arriving late (fewer moves only after a takeback).
+    const takenBack = state && (state.takebacks || 0) > (g.S.takebacks || 0);
+    const before = g.S.moves.length, wasOver = g.S.status.result !== 'ongoing';
+    if (state && state.id === g.S.id && (state.moves.length >= g.S.moves.length || takenBack)) {
+      const changed = takenBack || state.moves.length !== g.S.moves.length || state.status.result !== g.S.status.result;
+      g.S = state;
+      if (changed) { g.sel = null; g.promo = null; g.back = null; }
+    }
+    render();
+    // A new move: the computer's slides in; each move and the end have their sound.
+    if (g.S.moves.length > before && !takenBack) {
+      if (g.S.last_move && g.S.last_move.side !== g.S.human_side) animateMove(g.handle, g.S.last_move);
+      soundOfMove(g.S.last_move, !wasOver && g.S.status.result !== 'ongoing');
+    } else if (!wasOver && g.S.status.result !== 'ongoing') soundOfMove(null, true);
+    if (g.S.status.result !== 'ongoing' && g.es) { g.es.close(); g.es = null; }
+  }
+
+  async function act(fn, kind) {
+    g.busy = true;
+    g.notice = null;
+    render();
+    try {
+      const st = await fn();
+      g.busy = false;
+      if (kind === 'draw' && st.status.result === 'ongoing') g.notice = { text: t('play.draw.declined'), kind: 'info' };
+      apply(st);
+    } catch (err) {
+      g.busy = false;
+      g.pending = null;
+      g.notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
+      try { g.S = await api.getGame(g.S.id); } catch { /* keep what we have */ }
+      render();
+    }
+  }
+
+  function send(text) {
+    g.pending = ctx.legal().find((m) => m.move === text) || null;
+    g.sel = null;
+    act(() => api.playMove(g.S.id, text));
+  }
+
+  async function rematch() {
+    const st = await api.createGame({ game: g.S.game, level: g.S.level, side: other(g.S.human_side) });
+    location.hash = `#/game/${st.id}`;
+  }
+  return { render, apply, act, send, rematch };
+}
+
+// The server's events and a slow poll.
+function events(ctx) {
+  const { g, people } = ctx;
+  // The computer's replies (and any other change) arrive as server-sent events.
+  function listen() {
+    if (g.S.status.result !== 'ongoing') return;
+    g.es = api.gameEvents(g.S.id, g.S.seat);
+    if (!g.es) return;
+    if (people) g.es.addEventListener('update', (e) => { try { people.onUpdate(JSON.parse(e.data)); } catch { /* not JSON */ } });
+    // A `move` event names one move: fetch the state it leads to, which carries the
+    // legal moves.  `end` follows the last move of a finished game.
+    g.es.addEventListener('move', () => api.getGame(g.S.id).then(ctx.apply, () => {}));
+    // `takeback`: moves were taken back (API.md "Events"); the state says where the game is.
+    g.es.addEventListener('takeback', () => api.getGame(g.S.id).then(ctx.apply, () => {}));
+    g.es.addEventListener('end', () => {
+      if (g.es) { g.es.close(); g.es = null; }
+      api.getGame(g.S.id).then(ctx.apply, () => {});
+    });
+    // After a reconnect (a server restart, a sleeping laptop) fetch what was missed.
+    let opened = false;
+    g.es.onopen = () => {
+      if (opened) api.getGame(g.S.id).then(ctx.apply, () => {});
+      opened = true;
+    };
+  }
+
+  // A slow poll while the computer is to move, in case events cannot get through.
+  const poll = setInterval(() => {
+    if (g.S.status.result === 'ongoing' && !ctx.myTurn() && !g.busy) api.getGame(g.S.id).then(ctx.apply, () => {});
+  }, 5000);
+  return { listen, poll };
+}
+
 export async function showGame(host, id) {
-  let S = await api.getGame(id);
-  let sel = null;        // {from, path: []} while the player builds a move
-  let busy = false;      // a request is on its way
-  let notice = null;     // a one-off message (draw declined, an error)
-  let promo = null;      // moves waiting for the promotion chooser
-  let confirmResign = false;
-  let pending = null;    // the move sent, shown on the board until the server answers
-  let flipped = S.human_side === 'black';
-  let names = choice('names') === '1';
-  let focusCell = null;  // the cell that has keyboard focus (roving tabindex)
-  let handle = null;
-  let drag = null;
-  let es = null;
-  let back = null;       // {ply, pieces, last} while the player looks back through the game
+  const S = await api.getGame(id);
+  // The page's state, shared by its parts below.
+  const g = {
+    S,
+    sel: null,            // {from, path: []} while the player builds a move
+    busy: false,          // a request is on its way
+    notice: null,         // a one-off message (draw declined, an error)
+    promo: null,          // moves waiting for the promotion chooser
+    confirmResign: false,
+    pending: null,        // the move sent, shown on the board until the server answers
+    flipped: S.human_side === 'black',
+    names: choice('names') === '1',
+    focusCell: null,      // the cell that has keyboard focus (roving tabindex)
+    handle: null,
+    es: null,
+    back: null,           // {ply, pieces, last} while the player looks back through the game
+  };
 
   const cfg = UI[S.game] || {};
   const boardHost = h('div', { class: 'board-host', id: 'board' });
@@ -73,399 +492,20 @@ export async function showGame(host, id) {
     h('div', { class: 'board-col' }, boardHost, chooser),
     h('aside', { class: 'panel' }, title, status, banner, hint, controls,
       h('h2', { class: 'moves-h' }, t('play.moves')), moveList, notationLegend(S.game))));
+  // The parts call each other through `ctx`.
+  const ctx = { g, cfg, host, boardHost, status, hint, banner, controls, moveList, chooser, title, people: null };
   // Between two people: names, clocks, viewers and their actions (people-panel.js).
-  const people = S.people ? peoplePanel(S, { act: (fn) => act(fn), refresh: () => api.getGame(S.id).then(apply, () => {}) }) : null;
-  if (people) controls.before(people.el);
-
-  const mine = () => S.human_side;
-  const myTurn = () => S.status.result === 'ongoing' && S.side_to_move === S.human_side && !!api.tokenOf(S.id);
-  const legal = () => (myTurn() && !back ? S.legal_moves || [] : []);
-  const allReturns = () => legal().length > 0 && legal().every((m) => m.flags.includes('return'));
-  const allCaptures = () => legal().length > 0 && legal().every((m) => m.flags.includes('capture'));
-  const candidates = () => (sel ? legal().filter((m) => m.from === sel.from && sel.path.every((c, i) => m.path[i] === c)) : []);
-
-
-  function lastCells() {
-    if (back) return back.last;
-    const last = S.moves[S.moves.length - 1];
-    return last ? cellsInText(last.move, S.layout.cells.map((c) => c.name)) : [];
-  }
-
-  function checkCell() {
-    if (!cfg.showCheck) return [];
-    const last = S.moves[S.moves.length - 1];
-    if (!last || !/[+#]$/.test(last.display)) return [];
-    const king = S.side_to_move === 'white' ? 'K' : 'k';
-    return Object.keys(S.pieces).filter((c) => S.pieces[c].piece === king);
-  }
-
-  function marks() {
-    const m = { last: lastCells(), check: checkCell(), selected: [], targets: [], captureTargets: [], allowed: [], movable: [], capturing: [], path: [] };
-    if (pending) return { ...m, last: [pending.from, ...pending.path], check: [] };
-    if (!myTurn()) return m;
-    if (!sel) {
-      if (allReturns() || (cfg.forcedCapture && allCaptures())) m.movable = [...new Set(legal().map((x) => x.from))];
-      return m;
-    }
-    m.selected = [sel.from];
-    m.path = [...sel.path];
-    const cands = candidates();
-    const k = sel.path.length;
-    for (const mv of cands) {
-      const next = mv.path[k];
-      if (!next) continue;
-      if (mv.flags.includes('return')) m.allowed.push(next);
-      else if (mv.flags.includes('capture')) m.captureTargets.push(next);
-      else m.targets.push(next);
-    }
-    // Pieces already jumped in the chain being entered.
-    if (k > 0 && cands[0]) m.capturing = cands[0].captured.slice(0, k);
-    return m;
-  }
-
-  function shownPieces() {
-    if (back) return back.pieces;
-    if (pending) return previewPieces(pending);
-    if (!sel || !sel.path.length) return S.pieces;
-    const p = { ...S.pieces };
-    const moving = p[sel.from];
-    delete p[sel.from];
-    p[sel.path[sel.path.length - 1]] = moving;
-    return p;
-  }
-
-  // The board as the sent move leaves it, drawn from the move's own description (from,
-  // to, captured cells, the castling rook, the promotion letter) while the server
-  // answers; captured pieces are shown crossed out rather than guessed away.
-  function previewPieces(mv) {
-    const p = { ...S.pieces };
-    const moving = p[mv.from];
-    if (!moving) return p;
-    delete p[mv.from];
-    let letter = moving.piece;
-    if (mv.promotion) letter = letter === letter.toUpperCase() ? mv.promotion.toUpperCase() : mv.promotion.toLowerCase();
-    p[mv.to] = { piece: letter, captured: false };
-    if (mv.also_from && p[mv.also_from]) {
-      p[mv.also_to] = p[mv.also_from];
-      delete p[mv.also_from];
-    }
-    for (const c of mv.captured || []) if (p[c] && c !== mv.to) p[c] = { ...p[c], captured: true };
-    return p;
-  }
-
-
-  function drawBoardNow() {
-    const mk = marks();
-    const hadFocus = boardHost.contains(document.activeElement);
-    handle = drawBoard(boardHost, S.layout, shownPieces(), {
-      game: S.game, flipped, labels: names, marks: mk, interactive: true,
-      title: t('play.board', { game: t(`game.${S.game}`) }),
-      label: (name, piece) => cellLabel(S.game, S.layout, name, piece, mk),
-    });
-    handle.svg.classList.toggle('my-turn', myTurn() && !busy);
-    if (!focusCell || !handle.cellNode(focusCell)) focusCell = mk.selected[0] || mk.movable[0] || handle.names[0];
-    const node = handle.cellNode(focusCell);
-    node.setAttribute('tabindex', '0');
-    if (hadFocus) node.focus({ preventScroll: true });
-  }
-
-  function resultText() {
-    const r = S.status.result;
-    const reason = t('reason.' + S.status.reason);
-    const head = r === 'draw' ? t('result.draw') : t(r === 'white-wins' ? 'result.white' : 'result.black');
-    let you = t('result.drawn');
-    if (r !== 'draw') you = S.status.winner === mine() ? t('result.won') : t(people ? 'people.lost' : 'result.lost');
-    if (people && !S.you) return { you: head, head: '', reason }; // a spectator
-    return { you, head, reason };
-  }
-
-  function renderStatus() {
-    title.textContent = t(`game.${S.game}`) + ' · ' + (people ? people.title() : t('play.level', { level: S.level }));
-    const over = S.status.result !== 'ongoing';
-    status.classList.toggle('thinking', !over && !myTurn());
-    if (over) status.textContent = t('play.over');
-    else if (pending) {
-      status.textContent = t('play.thinking');
-      status.classList.add('thinking');
-    } else if (myTurn()) {
-      const last = S.moves[S.moves.length - 1];
-      status.textContent = busy ? t('play.sending') : t('play.yourmove', { side: t('side.' + mine()) });
-      if (!busy && last) status.append(h('span', { class: 'reply' }, tellLast(S)));
-    }
-    else if (!api.tokenOf(S.id)) status.textContent = t('play.watching');
-    else status.textContent = t(people ? 'people.theirmove' : 'play.thinking');
-
-    banner.hidden = !over;
-    if (over) {
-      const r = resultText();
-      banner.className = 'banner ' + (S.status.result === 'draw' ? 'draw' : S.status.winner === mine() ? 'won' : 'lost');
-      banner.replaceChildren(h('strong', {}, r.you), h('span', {}, r.head ? `${r.head} — ${r.reason}` : r.reason));
-    }
-
-    const lines = [];
-    if (back) lines.push(h('p', { class: 'looking-back', id: 'looking-back' }, t('play.lookingback', { ply: num(back.ply), n: num(S.moves.length) }), ' ',
-      h('button', { type: 'button', class: 'small', id: 'to-present', onclick: () => { back = null; render(); } }, t('play.present'))));
-    if (notice) lines.push(h('p', { class: notice.kind || '' }, notice.text));
-    if (myTurn() && !busy) {
-      const ret = allReturns();
-      if (ret) {
-        const froms = [...new Set(legal().map((x) => x.from))];
-        const queen = froms.some((c) => S.pieces[c] && S.pieces[c].piece.toLowerCase() === 'q');
-        lines.push(h('p', { class: 'return-turn', id: 'return-hint' },
-          h('strong', {}, t('agon.return.title')), ' ',
-          t(queen ? 'agon.return.queen' : froms.length > 1 ? 'agon.return.guards' : 'agon.return.guard')));
-      }
-      if (sel && sel.path.length && candidates().some((m) => m.path.length > sel.path.length)) lines.push(h('p', { class: 'chain', id: 'chain-hint' }, h('strong', {}, t('egara.chain.title')), ' ', t('egara.chain.text')));
-      else if (!ret && cfg.forcedCapture && allCaptures()) lines.push(h('p', { class: 'forced', id: 'forced-hint' }, t('egara.forced')));
-      if (checkCell().length) lines.push(h('p', { class: 'check', id: 'check-hint' }, t('chess.check')));
-      if ((S.claims || []).length) lines.push(h('p', { class: 'claim' }, t('chess.claimable', { claim: S.claims.map((c) => t('claim.' + c)).join(', ') })));
-    } else if (!myTurn() && checkCell().length && S.status.result === 'ongoing') lines.push(h('p', { class: 'check', id: 'check-hint' }, t('chess.check')));
-    hint.replaceChildren(...lines);
-  }
-
-  function renderControls() {
-    const over = S.status.result !== 'ongoing';
-    const mineToken = !!api.tokenOf(S.id);
-    const items = [];
-    const namesBox = h('input', { type: 'checkbox', id: 'show-names', checked: names, onchange: (e) => {
-      names = e.target.checked;
-      saveChoice('names', names ? '1' : '0');
-      drawBoardNow();
-    } });
-    items.push(h('label', { class: 'toggle' }, namesBox, ' ', t('play.names')), motionToggle(), soundToggle());
-    items.push(h('button', { type: 'button', id: 'flip', onclick: () => { flipped = !flipped; drawBoardNow(); } }, t('play.flip')));
-    if (!over && mineToken && !people) {
-      if (cfg.drawOffer) items.push(h('button', { type: 'button', id: 'offer-draw', disabled: busy, onclick: () => act(() => api.offerDraw(S.id), 'draw') }, t('play.offerdraw')));
-      for (const c of S.claims || [])
-        if (myTurn()) items.push(h('button', { type: 'button', class: 'primary', id: `claim-${c}`, disabled: busy, onclick: () => act(() => api.claimDraw(S.id, c)) }, t('play.claim', { claim: t('claim.' + c) })));
-      // Take back: the player's last move and the computer's reply (the server undoes them).
-      const n = S.moves.length;
-      const startSide = (n % 2 === 0) === (S.side_to_move === 'white') ? 'white' : 'black';
-      const moved = n >= 2 || (n === 1 && startSide === mine());
-      items.push(h('button', { type: 'button', id: 'takeback', disabled: busy || !myTurn() || !moved, onclick: () => act(() => api.takeBack(S.id)) }, t('play.takeback')));
-      if (!confirmResign) items.push(h('button', { type: 'button', id: 'resign', disabled: busy, onclick: () => { confirmResign = true; renderControls(); } }, t('play.resign')));
-      else items.push(h('span', { class: 'confirm' }, t('play.resign.sure'), ' ',
-        h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { confirmResign = false; act(() => api.resign(S.id)); } }, t('play.resign.yes')), ' ',
-        h('button', { type: 'button', id: 'resign-no', onclick: () => { confirmResign = false; renderControls(); } }, t('play.resign.no'))));
-    }
-    if (over && !people) {
-      items.push(h('a', { class: 'button primary', id: 'new-game', href: `#/new/${S.game}?level=${S.level}&side=${S.human_side}` }, t('play.newgame')));
-      if (mineToken) items.push(h('button', { type: 'button', id: 'rematch', onclick: rematch }, t('play.rematch')));
-    }
-    const ext = S.game === 'chess' ? 'pgn' : 'txt';
-    items.push(h('a', { class: 'button', id: 'record', href: api.recordUrl(S.id), download: `agora-${S.game}-${S.id}.${ext}` }, t(S.game === 'chess' ? 'play.record.pgn' : 'play.record')));
-    items.push(h('a', { class: 'button', id: 'analyse', href: `#/analysis/${S.game}?game=${S.id}` }, t('an.button')));
-    if (over) items.push(h('a', { class: 'button primary', id: 'review-game', href: `#/review/${S.id}` }, t('review.button')));
-    items.push(h('a', { class: 'button', href: `#/rules/${S.game}` }, t('home.rules')));
-    controls.replaceChildren(...items);
-  }
-
-  function renderMoves() {
-    const items = [];
-    const n = S.moves.length;
-    const firstBlack = (n % 2 === 0) === (S.side_to_move === 'black');
-    // The move sent is listed at once (the server may answer only with the reply).
-    const sent = pending ? [{ ply: n + 1, move: pending.move, display: pending.display || pending.move, pending: true }] : [];
-    const plies = firstBlack ? [null, ...S.moves, ...sent] : [...S.moves, ...sent];
-    for (let i = 0; i < plies.length; i += 2) {
-      const cellOf = (m) => {
-        if (!m) return h('span', { class: 'ply' }, '…');
-        if (m.pending) return h('span', { class: 'ply pending', 'data-ply': m.ply }, m.display);
-        const shown = back ? back.ply === m.ply : m === S.moves[n - 1];
-        return h('button', { type: 'button', class: 'ply' + (m === S.moves[n - 1] ? ' last' : '') + (shown ? ' shown' : ''), 'data-ply': m.ply,
-          'aria-current': shown ? 'true' : null, title: moveTitle(S.game, m), 'aria-label': t('play.lookat', { ply: num(m.ply), move: m.display }), onclick: () => lookBack(m.ply) }, m.display);
-      };
-      items.push(h('li', {}, h('span', { class: 'num' }, num(i / 2 + 1) + '.'), cellOf(plies[i], i), plies[i + 1] !== undefined ? cellOf(plies[i + 1], i + 1) : ''));
-    }
-    moveList.replaceChildren(...items);
-    if (!back) moveList.scrollTop = moveList.scrollHeight;
-    else moveList.querySelector('.ply.shown')?.scrollIntoView({ block: 'nearest' });
-  }
-
-  // Looking back: the position after the game's first `ply` moves, from the server
-  // (POST /api/positions with the game's start and those moves); the present returns
-  // with the next move, a click on the board, or the button.
-  async function lookBack(ply) {
-    if (ply >= S.moves.length) { back = null; render(); return; }
-    try {
-      const p = await api.position({ game: S.game, position: S.start_position, moves: S.moves.slice(0, ply).map((m) => m.move) });
-      const m = S.moves[ply - 1];
-      back = { ply, pieces: p.pieces, last: m ? cellsInText(m.move, S.layout.cells.map((c) => c.name)) : [] };
-      sel = null;
-      render();
-      moveList.querySelector('.ply.shown')?.focus();
-    } catch (err) {
-      notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
-      render();
-    }
-  }
-  moveList.addEventListener('keydown', (e) => {
-    const k = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
-    if (!k && e.key !== 'End' && e.key !== 'Home') return;
-    e.preventDefault();
-    const at = back ? back.ply : S.moves.length;
-    lookBack(e.key === 'End' ? S.moves.length : e.key === 'Home' ? 0 : Math.max(0, Math.min(S.moves.length, at + k)));
-  });
-
-  function renderChooser() {
-    showPromotion(chooser, S.game, promo, mine() === 'white', {
-      pick: (mv) => { promo = null; renderChooser(); send(mv.move); },
-      cancel: () => { promo = null; sel = null; render(); },
-    });
-  }
-
-  function render() {
-    // One piece alone can move (a queen's return, a single capturer): pick it up.
-    if (myTurn() && !busy && !sel) {
-      const froms = new Set(legal().map((m) => m.from));
-      if (froms.size === 1) sel = { from: [...froms][0], path: [] };
-    }
-    drawBoardNow();
-    if (people) people.update(S);
-    renderStatus();
-    renderControls();
-    renderMoves();
-    renderChooser();
-    showOpeningName(host.querySelector('.panel'), S);
-  }
-
-  function apply(state) {
-    if (state && state.id === S.id && state.moves.length > S.moves.length) pending = null;
-    // Not an older state arriving late (fewer moves only after a takeback).
-    const takenBack = state && (state.takebacks || 0) > (S.takebacks || 0);
-    const before = S.moves.length, wasOver = S.status.result !== 'ongoing';
-    if (state && state.id === S.id && (state.moves.length >= S.moves.length || takenBack)) {
-      const changed = takenBack || state.moves.length !== S.moves.length || state.status.result !== S.status.result;
-      S = state;
-      if (changed) { sel = null; promo = null; back = null; }
-    }
-    render();
-    // A new move: the computer's slides in; each move and the end have their sound.
-    if (S.moves.length > before && !takenBack) {
-      if (S.last_move && S.last_move.side !== S.human_side) animateMove(handle, S.last_move);
-      soundOfMove(S.last_move, !wasOver && S.status.result !== 'ongoing');
-    } else if (!wasOver && S.status.result !== 'ongoing') soundOfMove(null, true);
-    if (S.status.result !== 'ongoing' && es) { es.close(); es = null; }
-  }
-
-  async function act(fn, kind) {
-    busy = true;
-    notice = null;
-    render();
-    try {
-      const st = await fn();
-      busy = false;
-      if (kind === 'draw' && st.status.result === 'ongoing') notice = { text: t('play.draw.declined'), kind: 'info' };
-      apply(st);
-    } catch (err) {
-      busy = false;
-      pending = null;
-      notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
-      try { S = await api.getGame(S.id); } catch { /* keep what we have */ }
-      render();
-    }
-  }
-
-  function send(text) {
-    pending = legal().find((m) => m.move === text) || null;
-    sel = null;
-    act(() => api.playMove(S.id, text));
-  }
-
-  async function rematch() {
-    const st = await api.createGame({ game: S.game, level: S.level, side: other(S.human_side) });
-    location.hash = `#/game/${st.id}`;
-  }
-
-  // A click (or Enter) on a cell: select, extend the path, or send the move.
-  function clickCell(cell) {
-    if (back) { back = null; render(); return; } // the board comes back to the present
-    if (!myTurn() || busy || promo) return;
-    focusCell = cell;
-    notice = null;
-    if (sel) {
-      const k = sel.path.length;
-      const next = candidates().filter((m) => m.path[k] === cell);
-      if (next.length) {
-        sel.path.push(cell);
-        const done = next.filter((m) => m.path.length === sel.path.length);
-        if (done.length === next.length) {
-          if (done.length === 1) return send(done[0].move);
-          promo = done;
-        }
-        return render();
-      }
-      // Castling by king then rook: the legal move whose also_from is the cell clicked.
-      const castle = k === 0 ? candidates().filter((m) => m.also_from === cell) : [];
-      if (castle.length === 1) return send(castle[0].move);
-      if (k === 0 && cell !== sel.from && legal().some((m) => m.from === cell)) sel = { from: cell, path: [] };
-      else sel = null;
-      return render();
-    }
-    if (legal().some((m) => m.from === cell)) sel = { from: cell, path: [] };
-    render();
-  }
-
-  // Drag: press on a piece that can move, drop on a destination (board-drag.js).
-  const detachDrag = attachDrag(boardHost, {
-    svg: () => handle.svg,
-    pick(cell) {
-      const castles = sel && !sel.path.length && legal().some((m) => m.from === sel.from && m.also_from === cell);
-      if (myTurn() && !busy && !promo && !castles && (!sel || !sel.path.length) && sel?.from !== cell && legal().some((m) => m.from === cell)) {
-        sel = { from: cell, path: [] };
-        focusCell = cell;
-        render();
-        return true;
-      }
-      return false;
-    },
-    selected: (cell) => !!sel && sel.from === cell && !sel.path.length,
-    click: (cell) => clickCell(cell),
-    render: () => render(),
-  });
-
-  boardKeys(boardHost, {
-    handle: () => handle,
-    activate: clickCell,
-    cancel: () => { sel = null; promo = null; render(); },
-    focused: (cell) => { focusCell = cell; },
-  });
-
-  // The computer's replies (and any other change) arrive as server-sent events.
-  function listen() {
-    if (S.status.result !== 'ongoing') return;
-    es = api.gameEvents(S.id, S.seat);
-    if (!es) return;
-    if (people) es.addEventListener('update', (e) => { try { people.onUpdate(JSON.parse(e.data)); } catch { /* not JSON */ } });
-    // A `move` event names one move: fetch the state it leads to, which carries the
-    // legal moves.  `end` follows the last move of a finished game.
-    es.addEventListener('move', () => api.getGame(S.id).then(apply, () => {}));
-    // `takeback`: moves were taken back (API.md "Events"); the state says where the game is.
-    es.addEventListener('takeback', () => api.getGame(S.id).then(apply, () => {}));
-    es.addEventListener('end', () => {
-      if (es) { es.close(); es = null; }
-      api.getGame(S.id).then(apply, () => {});
-    });
-    // After a reconnect (a server restart, a sleeping laptop) fetch what was missed.
-    let opened = false;
-    es.onopen = () => {
-      if (opened) api.getGame(S.id).then(apply, () => {});
-      opened = true;
-    };
-  }
-
-  // A slow poll while the computer is to move, in case events cannot get through.
-  const poll = setInterval(() => {
-    if (S.status.result === 'ongoing' && !myTurn() && !busy) api.getGame(S.id).then(apply, () => {});
-  }, 5000);
+  ctx.people = S.people ? peoplePanel(S, { act: (fn) => ctx.act(fn), refresh: () => api.getGame(g.S.id).then(ctx.apply, () => {}) }) : null;
+  if (ctx.people) controls.before(ctx.people.el);
+  for (const part of [rules, boardView, statusView, controlsView, movesView, actions, events]) Object.assign(ctx, part(ctx));
 
   document.title = `${t(`game.${S.game}`)} — agora`;
-  render();
-  listen();
+  ctx.render();
+  ctx.listen();
   return () => {
-    clearInterval(poll);
-    if (es) es.close();
-    if (people) people.close();
-    detachDrag();
+    clearInterval(ctx.poll);
+    if (g.es) g.es.close();
+    if (ctx.people) ctx.people.close();
+    ctx.detachDrag();
   };
 }
