@@ -20,6 +20,7 @@ import { soundOfMove, soundToggle } from '../board/sound.js';
 import { peoplePanel } from './people-panel.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
 import { attachDrag } from '../board/board-drag.js';
+import { cellsInText, piecesAfter } from '../board/moves.js';
 import { choice, saveChoice } from '../common/storage.js';
 
 // How each game words its moments; display choices, not rules.
@@ -30,18 +31,6 @@ const UI = {
 };
 
 const other = (side) => (side === 'white' ? 'black' : 'white');
-
-/** Cell names found in a move text, in order ("b7xb2xf2" -> b7 b2 f2): the longest
- *  name of the board that matches at each place; other characters are separators. */
-export function cellsInText(text, names) {
-  const out = [];
-  const sorted = [...names].sort((a, b) => b.length - a.length);
-  for (let i = 0; i < text.length;) {
-    const hit = sorted.find((n) => text.startsWith(n, i));
-    if (hit) { out.push(hit); i += hit.length; } else i++;
-  }
-  return out;
-}
 
 // What the player may do and what the board shows: the legal moves, the marks, the pieces.
 function rules(ctx) {
@@ -93,7 +82,7 @@ function rules(ctx) {
 
   function shownPieces() {
     if (g.back) return g.back.pieces;
-    if (g.pending) return previewPieces(g.pending);
+    if (g.pending) return piecesAfter(g.S.pieces, g.pending); // until the server answers
     if (!g.sel || !g.sel.path.length) return g.S.pieces;
     const p = { ...g.S.pieces };
     const moving = p[g.sel.from];
@@ -101,26 +90,7 @@ function rules(ctx) {
     p[g.sel.path[g.sel.path.length - 1]] = moving;
     return p;
   }
-
-  // The board as the sent move leaves it, drawn from the move's own description (from,
-  // to, captured cells, the castling rook, the promotion letter) while the server
-  // answers; captured pieces are shown crossed out rather than guessed away.
-  function previewPieces(mv) {
-    const p = { ...g.S.pieces };
-    const moving = p[mv.from];
-    if (!moving) return p;
-    delete p[mv.from];
-    let letter = moving.piece;
-    if (mv.promotion) letter = letter === letter.toUpperCase() ? mv.promotion.toUpperCase() : mv.promotion.toLowerCase();
-    p[mv.to] = { piece: letter, captured: false };
-    if (mv.also_from && p[mv.also_from]) {
-      p[mv.also_to] = p[mv.also_from];
-      delete p[mv.also_from];
-    }
-    for (const c of mv.captured || []) if (p[c] && c !== mv.to) p[c] = { ...p[c], captured: true };
-    return p;
-  }
-  return { mine, myTurn, legal, allReturns, allCaptures, candidates, lastCells, checkCell, marks, shownPieces, previewPieces };
+  return { mine, myTurn, legal, allReturns, allCaptures, candidates, lastCells, checkCell, marks, shownPieces };
 }
 
 // The board: drawn, clicked, dragged, keyed; the promotion chooser.

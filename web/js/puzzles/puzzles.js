@@ -14,7 +14,7 @@ import { h } from '../common/dom.js';
 import { cellLabel } from '../board/cells.js';
 import * as api from '../net/api.js';
 import { listPuzzles, nextPuzzle, attemptPuzzle } from '../net/puzzles-api.js';
-import { cellsInText } from '../play/play.js';
+import { cellsInText, piecesAfter } from '../board/moves.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
 import { attachDrag } from '../board/board-drag.js';
 
@@ -50,23 +50,6 @@ function rules(ctx) {
     return api.piecesOf(layout, p.board, p.captured_pieces);
   }
 
-  // The board after move `mv` (its description), before the server's next position.
-  function preview(pieces, mv) {
-    const p = { ...pieces };
-    const moving = p[mv.from];
-    if (!moving) return p;
-    delete p[mv.from];
-    let letter = moving.piece;
-    if (mv.promotion) letter = letter === letter.toUpperCase() ? mv.promotion.toUpperCase() : mv.promotion.toLowerCase();
-    p[mv.to] = { piece: letter, captured: false };
-    if (mv.also_from && p[mv.also_from]) {
-      p[mv.also_to] = p[mv.also_from];
-      delete p[mv.also_from];
-    }
-    for (const c of mv.captured || []) if (p[c] && c !== mv.to) p[c] = { ...p[c], captured: true };
-    return p;
-  }
-
   function marks() {
     const m = { last: z.shown.last || [], check: [], selected: [], targets: [], captureTargets: [], allowed: [], movable: [], capturing: [], path: [] };
     if (z.hintCell) m.movable = [z.hintCell];
@@ -89,7 +72,7 @@ function rules(ctx) {
     const mv = (z.pos.legal_moves || []).find((m) => m.move === text);
     return mv ? [mv.from, ...mv.path] : cellsInText(text, names);
   }
-  return { solver, legal, candidates, solutionMove, piecesOf, preview, marks, cellsOf };
+  return { solver, legal, candidates, solutionMove, piecesOf, marks, cellsOf };
 }
 
 // The board: drawn, clicked, dragged, keyed; the promotion chooser.
@@ -263,14 +246,14 @@ function solving(ctx) {
     z.hintCell = null;
     z.tried.push(mv.move);
     const right = mv.move === ctx.solutionMove(z.step);
-    z.shown = { pieces: ctx.preview(z.shown.pieces, mv), last: [mv.from, ...mv.path] };
+    z.shown = { pieces: piecesAfter(z.shown.pieces, mv), last: [mv.from, ...mv.path] };
     if (!right) {
       z.state = 'failed';
       const want = (z.pos.legal_moves || []).find((m) => m.move === ctx.solutionMove(z.step));
       // The right path with another piece than the solution's promotion.
       const piece = want && want.promotion && mv.promotion && want.path.join() === mv.path.join();
       z.message = { text: t(piece ? 'pz.wrong.piece' : 'pz.wrong', { move: z.P.solution_display[2 * z.step] }), kind: 'error' };
-      if (want) z.shown = { pieces: ctx.preview(ctx.piecesOf(z.pos), want), last: [want.from, ...want.path] };
+      if (want) z.shown = { pieces: piecesAfter(ctx.piecesOf(z.pos), want), last: [want.from, ...want.path] };
       ctx.render();
       return judge();
     }
@@ -298,7 +281,7 @@ function solving(ctx) {
     z.state = 'failed';
     z.message = { kind: 'gaveup', text: t('pz.gaveup') };
     const want = (z.pos.legal_moves || []).find((m) => m.move === ctx.solutionMove(z.step));
-    if (want) z.shown = { pieces: ctx.preview(ctx.piecesOf(z.pos), want), last: [want.from, ...want.path] };
+    if (want) z.shown = { pieces: piecesAfter(ctx.piecesOf(z.pos), want), last: [want.from, ...want.path] };
     z.sel = null;
     ctx.render();
     judge();
