@@ -1,4 +1,4 @@
-// web/js/common/storage.js, the one owner of localStorage, with a fake storage: the keys
+// web/js/local/storage.js, the one owner of localStorage, with a fake storage: the keys
 // of before issue 24 (three tokens under three keys, a level key per game) move to
 // today's on the first load, so no visitor loses a game, a rating, stars or a
 // repertoire; the pages then read them through the module.
@@ -37,7 +37,7 @@ const before = () => ({
 
 // The module migrates the page's storage when it is first imported.
 globalThis.localStorage = new FakeStorage(before());
-const S = await import('../../web/js/common/storage.js');
+const S = await import('../../web/js/local/storage.js');
 const api = await import('../../web/js/net/api.js');
 const { rememberedLevel } = await import('../../web/js/play/levels.js');
 

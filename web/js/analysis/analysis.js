@@ -16,7 +16,7 @@ import { t, num } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { h } from '../common/dom.js';
 import { showOpeningName } from '../openings/opening-name.js';
-import { choice } from '../common/storage.js';
+import { choice } from '../local/storage.js';
 import { createAnalysis } from './controller.js';
 import { boardView } from './board-view.js';
 import { engineView } from './engine-view.js';

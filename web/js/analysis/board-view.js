@@ -7,7 +7,7 @@ import { h } from '../common/dom.js';
 import { drawBoard, boardKeys } from '../board/board.js';
 import { cellLabel } from '../board/cells.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
-import { saveChoice } from '../common/storage.js';
+import { saveChoice } from '../local/storage.js';
 import * as T from './tree.js';
 
 export function boardView(ctl) {

@@ -4,7 +4,7 @@
 // Off when the visitor turns it off (remembered) or asks the system for reduced motion.
 import { t } from '../common/i18n.js';
 import { h } from '../common/dom.js';
-import { choice, saveChoice } from '../common/storage.js';
+import { choice, saveChoice } from '../local/storage.js';
 
 const STEP_MS = 220;
 

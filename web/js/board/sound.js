@@ -4,7 +4,7 @@
 // the page as an `agora:sound` event (detail: its kind).
 import { t } from '../common/i18n.js';
 import { h } from '../common/dom.js';
-import { choice, saveChoice } from '../common/storage.js';
+import { choice, saveChoice } from '../local/storage.js';
 
 // Each sound: notes of [frequency Hz, start s, length s, wave].
 const SOUNDS = {

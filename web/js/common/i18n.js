@@ -4,7 +4,7 @@
 
 import { PARTS } from './i18n-parts.js';
 import { staticJson } from '../net/http.js';
-import { choice, saveChoice } from './storage.js';
+import { choice, saveChoice } from '../local/storage.js';
 
 export const LANGUAGES = ['en', 'bn', 'as', 'fi'];
 const NATIVE_DIGITS = { bn: '০১২৩৪৫৬৭৮৯', as: '০১২৩৪৫৬৭৮৯' };

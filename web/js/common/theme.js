@@ -3,7 +3,7 @@
 // css/playview.css (html[data-theme] or the media query).
 import { t } from './i18n.js';
 import { h } from './dom.js';
-import { choice, saveChoice } from './storage.js';
+import { choice, saveChoice } from '../local/storage.js';
 
 const dark = () => typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
 

@@ -1,12 +1,12 @@
 // The coordinates trainer (issue 18): #/coordinates/GAME shows a cell's name; click
 // that cell (or reach it with the arrows and press Enter) as many times as you can in
 // 30 seconds, seen from White's side or Black's.  The board is the server's catalogue
-// layout; the best score per game and side stays in localStorage (common/storage.js).
+// layout; the best score per game and side stays in localStorage (local/storage.js).
 import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { h } from '../common/dom.js';
 import { drawBoard, boardKeys } from '../board/board.js';
-import { coordsBests, saveCoordsBests } from '../common/storage.js';
+import { coordsBests, saveCoordsBests } from '../local/storage.js';
 
 export const SECONDS = 30;
 

@@ -2,14 +2,14 @@
 // #/learn/GAME (its lessons with the stars won), #/learn/GAME/LESSON?stage=N (a stage
 // on the board).  The stages are data (web/lessons/GAME.json); every legal move and
 // every position comes from the server, and web/js/learn/lesson-core.js judges the stage by
-// the server's answers.  The stars won stay in localStorage (common/storage.js).
+// the server's answers.  The stars won stay in localStorage (local/storage.js).
 import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { staticJson } from '../net/http.js';
 import { h } from '../common/dom.js';
 import * as core from './lesson-core.js';
 import { pickMove, playBoard, starMarks } from './learn-board.js';
-import { stars, saveStars } from '../common/storage.js';
+import { stars, saveStars } from '../local/storage.js';
 
 const cache = {};
 

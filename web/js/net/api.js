@@ -1,8 +1,8 @@
 // The server's games, catalogue, positions, analysis and reviews (src/server/API.md),
 // over the one HTTP client (http.js); and the visitor's own list of games: the secret
-// token of each game, keyed by game id (kept by web/js/common/storage.js).
+// token of each game, keyed by game id (kept by web/js/local/storage.js).
 import { ApiError, request, get, post, getText, openEvents, postEvents } from './http.js';
-import { gameTokens, saveGameTokens } from '../common/storage.js';
+import { gameTokens, saveGameTokens } from '../local/storage.js';
 
 export { ApiError };
 

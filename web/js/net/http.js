@@ -5,7 +5,7 @@
 // the server's GET streams through EventSource (openEvents), POST /api/analysis's
 // stream read with fetch (postEvents).  Static files (catalogues, lessons, rules) are
 // read with staticJson.  Which token a request carries is the caller's: the visitor's
-// tokens live in web/js/common/storage.js.
+// tokens live in web/js/local/storage.js.
 
 export class ApiError extends Error {
   constructor(status, message) {

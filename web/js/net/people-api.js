@@ -1,10 +1,10 @@
 // Games between people over the server's API (src/server/API.md "People"): challenges,
 // seeks, a game's operations with the visitor's own token.  The visitor's token and
-// display name are kept by web/js/common/storage.js (visitor()); each game's token by
+// display name are kept by web/js/local/storage.js (visitor()); each game's token by
 // api.js (rememberGame), so the play page acts with it.
 import { rememberGame, tokenOf } from './api.js';
 import { request } from './http.js';
-import { visitor, saveVisitor, clubs, saveClubs } from '../common/storage.js';
+import { visitor, saveVisitor, clubs, saveClubs } from '../local/storage.js';
 
 export { visitor };
 

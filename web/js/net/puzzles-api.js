@@ -2,7 +2,7 @@
 // an attempt.  The solver's token (their puzzle rating) is sent with every call and
 // kept whenever the server gives one.
 import { request } from './http.js';
-import { puzzleToken, savePuzzleToken } from '../common/storage.js';
+import { puzzleToken, savePuzzleToken } from '../local/storage.js';
 
 async function call(method, path, body) {
   const data = await request(method, path, { body, token: puzzleToken() });

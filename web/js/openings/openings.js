@@ -6,7 +6,7 @@
 // opponent's book moves among those the repertoire answers, the learner must find the
 // repertoire's move.  Each position the learner answers is a card scheduled by SM-2
 // (web/js/openings/srs.js, grades in web/js/openings/repertoire.js).  The repertoire and the cards stay
-// in localStorage (web/js/common/storage.js).
+// in localStorage (web/js/local/storage.js).
 import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { staticJson } from '../net/http.js';
@@ -15,7 +15,7 @@ import { newCard } from './srs.js';
 import { playBoard, chooseAmong } from '../learn/learn-board.js';
 import { linePositions, lineStats } from './repertoire.js';
 import { drill, gradesHelp } from './openings-drill.js';
-import { repertoire, saveRepertoire } from '../common/storage.js';
+import { repertoire, saveRepertoire } from '../local/storage.js';
 
 const GAME = 'chess';
 

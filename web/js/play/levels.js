@@ -4,7 +4,7 @@
 // chosen for that game (remembered when a game is started).
 import { t, num } from '../common/i18n.js';
 import { h } from '../common/dom.js';
-import { level as storedLevel, saveLevel } from '../common/storage.js';
+import { level as storedLevel, saveLevel } from '../local/storage.js';
 
 export function rememberedLevel(game) {
   const v = Number(storedLevel(game));

@@ -21,7 +21,7 @@ import { peoplePanel } from './people-panel.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
 import { attachDrag } from '../board/board-drag.js';
 import { cellsInText, piecesAfter } from '../board/moves.js';
-import { choice, saveChoice } from '../common/storage.js';
+import { choice, saveChoice } from '../local/storage.js';
 
 // How each game words its moments; display choices, not rules.
 const UI = {
