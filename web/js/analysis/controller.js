@@ -127,7 +127,7 @@ function moves(c) {
 
 // ---- what the board shows
 function board(c) {
-  const { s, game, api, ui } = c;
+  const { s } = c;
   const legal = () => (s.editing || !s.P ? [] : s.P.legal_moves || []);
   const candidates = () => (s.sel ? legal().filter((m) => m.from === s.sel.from && s.sel.path.every((c, i) => m.path[i] === c)) : []);
 
@@ -188,7 +188,7 @@ function board(c) {
 
 // ---- entering moves: click the piece, then each cell of the move's path
 function entering(c) {
-  const { s, game, api, ui } = c;
+  const { s, ui } = c;
   function clickCell(cell) {
     if (s.editing) return c.editCell(cell);
     if (s.promo || !s.P) return;
@@ -404,7 +404,7 @@ function editor(c) {
 
 // ---- export and the link
 function exporting(c) {
-  const { s, game, api, ui } = c;
+  const { s, game } = c;
   function exportPGN(lineOnly) {
     const opts = { variant: game === 'chess' ? null : s.entry.title };
     if (lineOnly) opts.line = s.cur;
@@ -424,7 +424,7 @@ function exporting(c) {
 
 // ---- the review
 function reviewing(c) {
-  const { s, game, api, ui } = c;
+  const { s, api, ui } = c;
   let reviewTimer = null;
   function runReview(poll, first) {
     c.timers.clearInterval(reviewTimer);
@@ -471,7 +471,7 @@ function reviewing(c) {
 
 // ---- learn from your mistakes
 function learning(c) {
-  const { s, game, api, ui } = c;
+  const { s, ui } = c;
   const learnPly = () => s.review.plies.find((x) => x.ply === s.learn.list[s.learn.k]);
 
   function startLearn(side) {
