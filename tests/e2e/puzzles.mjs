@@ -1,4 +1,4 @@
-// Browser tests of the puzzle pages (web/js/puzzles.js) end to end against a real
+// Browser tests of the puzzle pages (web/js/puzzles/puzzles.js) end to end against a real
 // `./agora serve` with a small puzzle folder of known solutions
 // (tests/e2e/fixtures/puzzles): one puzzle solved (the rating goes up), one failed (it
 // goes down), the hint, the themes explained, the easy track, keyboard play, and the

@@ -285,7 +285,7 @@ test('keyboard: cells reachable with the arrows, announced, moves entered with E
 test('renderer: flat-topped and pointy hex layouts, flipped view, from data alone', async () => {
   const page = await open();
   const result = await page.evaluate(async () => {
-    const { drawBoard } = await import('/js/board.js');
+    const { drawBoard } = await import('/js/board/board.js');
     const host = document.createElement('div');
     document.body.append(host);
     const out = {};

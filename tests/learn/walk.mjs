@@ -1,5 +1,5 @@
 // The lesson walk (issue 18): every stage of web/lessons/GAME.json is played through
-// the real server's POST /api/positions by the lessons' own referee (web/js/lesson-core.js):
+// the real server's POST /api/positions by the lessons' own referee (web/js/learn/lesson-core.js):
 // solved by its intended moves (no earlier), not solved by its wrong move, its illegal
 // moves not offered; every demonstration's moves are legal; every text has its key.
 // Starts `./agora serve` on a free loopback port (tests/e2e/browser.mjs) unless
@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as core from '../../web/js/lesson-core.js';
+import * as core from '../../web/js/learn/lesson-core.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 if (!process.env.AGORA_URL) process.env.AGORA_SERVE = '1';

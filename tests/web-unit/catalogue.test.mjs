@@ -1,12 +1,12 @@
 // The string catalogues (web/i18n/): every language has every key of English, no key
 // lives in two files, every {placeholder} of English is in each translation, and the
-// parts named in web/js/i18n-parts.js exist for every language.
+// parts named in web/js/common/i18n-parts.js exist for every language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PARTS } from '../../web/js/i18n-parts.js';
+import { PARTS } from '../../web/js/common/i18n-parts.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'i18n');
 const LANGS = ['en', 'bn', 'as', 'fi'];

@@ -1,5 +1,5 @@
-// Moves told in words (web/js/narrate.js) from the server's last_move, in English and
-// Bengali, and the sounds each move makes (web/js/sound.js), with the browser's
+// Moves told in words (web/js/board/narrate.js) from the server's last_move, in English and
+// Bengali, and the sounds each move makes (web/js/board/sound.js), with the browser's
 // pieces (fetch, document, localStorage, Web Audio) stood in for by small fakes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,9 +18,9 @@ class FakeParam { setValueAtTime() {} exponentialRampToValueAtTime() {} }
 class FakeNode { constructor() { this.gain = new FakeParam(); this.frequency = {}; } connect(n) { return n; } start() {} stop() {} }
 globalThis.window = { AudioContext: class { constructor() { this.currentTime = 0; this.state = 'running'; this.destination = {}; } createOscillator() { return new FakeNode(); } createGain() { return new FakeNode(); } } };
 
-const { setLanguage } = await import('../../web/js/i18n.js');
-const { narrate, moveTitle, tellLast } = await import('../../web/js/narrate.js');
-const { soundOfMove } = await import('../../web/js/sound.js');
+const { setLanguage } = await import('../../web/js/common/i18n.js');
+const { narrate, moveTitle, tellLast } = await import('../../web/js/board/narrate.js');
+const { soundOfMove } = await import('../../web/js/board/sound.js');
 
 const move = (o) => ({ ply: 1, side: 'black', from: '', to: '', path: [], captured: [], taken: [], flags: [], ...o });
 

@@ -1,7 +1,7 @@
-// Unit tests of web/js/notation.js: position text written from a board (notation only).
+// Unit tests of web/js/analysis/notation.js: position text written from a board (notation only).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardField, positionText, boardLines } from '../../web/js/notation.js';
+import { boardField, positionText, boardLines } from '../../web/js/analysis/notation.js';
 
 // A square layout like the catalogue's chess board: a1 at (0,0), y growing to Black.
 const square = { shape: 'square', cells: [] };

@@ -1,12 +1,12 @@
-// The opening drill's choices and grades (web/js/repertoire.js): the opponent's reply
+// The opening drill's choices and grades (web/js/openings/repertoire.js): the opponent's reply
 // drawn among the book's replies the repertoire answers, by the book's weights, due
 // positions first, the end of the learner's line; the grades 5/4/3/1 and a worked SM-2
 // example through them; progress per line.  The book moves are the server's answers
 // for these positions (Debian's gnuchess-book), copied here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyOf, learnerToMove, repertoireOf, replyCandidates, chooseReply, drawWeighted, dueFrom, gradeOf, gradeCard, lineStats, seeded, QUICK_MS, LEARNED_DAYS } from '../../web/js/repertoire.js';
-import { newCard, DAY } from '../../web/js/srs.js';
+import { keyOf, learnerToMove, repertoireOf, replyCandidates, chooseReply, drawWeighted, dueFrom, gradeOf, gradeCard, lineStats, seeded, QUICK_MS, LEARNED_DAYS } from '../../web/js/openings/repertoire.js';
+import { newCard, DAY } from '../../web/js/openings/srs.js';
 
 const giuoco = { side: 'white', moves: ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5'] };
 const ruy = { side: 'white', moves: ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1b5', 'a7a6', 'b5a4'] };

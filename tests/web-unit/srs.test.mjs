@@ -1,10 +1,10 @@
-// SM-2 (web/js/srs.js) against worked examples of the 1990 algorithm: the intervals
+// SM-2 (web/js/openings/srs.js) against worked examples of the 1990 algorithm: the intervals
 // 1, 6, then I(n-1) * EF; the E-Factor's change by grade (+0.10 for 5, 0 for 4,
 // -0.14 for 3), its floor of 1.3, and a lapse (grade below 3) starting the card over
 // without changing its E-Factor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newCard, review, isDue, DAY, EF_MIN } from '../../web/js/srs.js';
+import { newCard, review, isDue, DAY, EF_MIN } from '../../web/js/openings/srs.js';
 
 const steps = (grades, card = newCard(0)) => {
   const out = [];

@@ -1,7 +1,7 @@
-// Unit tests of web/js/tree.js, the analysis board's move tree (node --test).
+// Unit tests of web/js/analysis/tree.js, the analysis board's move tree (node --test).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as T from '../../web/js/tree.js';
+import * as T from '../../web/js/analysis/tree.js';
 
 function sample() {
   // 1. e4 e5 (1... c5 2. Nf3) 2. Nf3 (2. d4) Nc6

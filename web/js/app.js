@@ -11,23 +11,23 @@
 //   #/clubs, #/club/ID clubs — clubs.js
 //   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
 //   #/puzzles[/GAME]   puzzles — puzzles.js
-import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './i18n.js';
-import * as api from './api.js';
-import { drawBoard } from './board.js';
-import { h } from './dom.js';
-import { showGame } from './play.js';
-import { showAnalysis } from './analysis.js';
-import { showPuzzles, showPuzzleHome } from './puzzles.js';
-import { showRules, loadDiagrams, diagramPieces } from './rules.js';
-import { showPeople, showChallenge } from './people.js';
-import { showClubs, showClub } from './clubs.js';
-import { showLearn } from './learn.js';
-import { showDemo } from './demo.js';
-import { showCoordinates } from './coords.js';
-import { showOpenings } from './openings.js';
-import { levelPicker, rememberedLevel, rememberLevel } from './levels.js';
-import { themeSwitch } from './theme.js';
-import './pwa.js';
+import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './common/i18n.js';
+import * as api from './net/api.js';
+import { drawBoard } from './board/board.js';
+import { h } from './common/dom.js';
+import { showGame } from './play/play.js';
+import { showAnalysis } from './analysis/analysis.js';
+import { showPuzzles, showPuzzleHome } from './puzzles/puzzles.js';
+import { showRules, loadDiagrams, diagramPieces } from './learn/rules.js';
+import { showPeople, showChallenge } from './people/people.js';
+import { showClubs, showClub } from './clubs/clubs.js';
+import { showLearn } from './learn/learn.js';
+import { showDemo } from './learn/demo.js';
+import { showCoordinates } from './learn/coords.js';
+import { showOpenings } from './openings/openings.js';
+import { levelPicker, rememberedLevel, rememberLevel } from './play/levels.js';
+import { themeSwitch } from './common/theme.js';
+import './common/pwa.js';
 
 const app = document.getElementById('app');
 let leave = null; // cleanup of the page being shown (closes event streams)

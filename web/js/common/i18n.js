@@ -1,0 +1,71 @@
+// Strings: one JSON catalogue per language (web/i18n/*.json), the language switcher's
+// memory, Accept-Language on the first visit (the browser's language list), and digits
+// in the language's own numerals where that is natural (Bengali and Assamese).
+
+import { PARTS } from './i18n-parts.js';
+import { staticJson } from '../net/http.js';
+import { choice, saveChoice } from '../local/storage.js';
+
+export const LANGUAGES = ['en', 'bn', 'as', 'fi'];
+const NATIVE_DIGITS = { bn: '০১২৩৪৫৬৭৮৯', as: '০১২৩৪৫৬৭৮৯' };
+
+let lang = 'en';
+let catalogue = {};
+let fallback = {};
+
+/** A ?lang= query parameter, the remembered choice, or the first of the browser's languages we speak. */
+export function pickLanguage() {
+  // ?lang=xx in the address (before the #) picks the language and is remembered.
+  const asked = new URLSearchParams(location.search).get('lang');
+  if (LANGUAGES.includes(asked)) {
+    saveChoice('lang', asked);
+    return asked;
+  }
+  const saved = choice('lang');
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || 'en']) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return 'en';
+}
+
+const loadFile = (path) => staticJson(path, `catalogue ${path}`);
+
+/** The language's whole catalogue: the main file and every part (web/js/common/i18n-parts.js). */
+async function load(code) {
+  const files = await Promise.all([`i18n/${code}.json`, ...PARTS.map((part) => `i18n/${part}/${code}.json`)].map(loadFile));
+  return Object.assign({}, ...files);
+}
+
+export async function setLanguage(code, remember = false) {
+  if (!LANGUAGES.includes(code)) code = 'en';
+  if (!Object.keys(fallback).length) fallback = await load('en');
+  catalogue = code === 'en' ? fallback : await load(code);
+  lang = code;
+  if (remember) saveChoice('lang', code);
+  document.documentElement.lang = code;
+}
+
+export function language() {
+  return lang;
+}
+
+/** Digits of a number or text in the current language's numerals. */
+export function num(value) {
+  const digits = NATIVE_DIGITS[lang];
+  const s = String(value);
+  return digits ? s.replace(/[0-9]/g, (d) => digits[d]) : s;
+}
+
+/** The string for `key`, with {name} placeholders filled (numbers in local digits). */
+export function t(key, vars = {}) {
+  let s = catalogue[key] ?? fallback[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? (typeof vars[k] === 'number' ? num(vars[k]) : vars[k]) : `{${k}}`));
+}
+
+/** Fills every element with data-i18n="key" (text) below `root`. */
+export function translate(root = document) {
+  for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll('[data-i18n-label]')) node.setAttribute('aria-label', t(node.dataset.i18nLabel));
+}

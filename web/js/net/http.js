@@ -1,0 +1,92 @@
+// The browser's one HTTP client (src/server/API.md): every page reaches the server
+// through it.  A request sends its body as JSON and the visitor's token as a bearer
+// token; an answer is read as JSON (null when empty or not JSON); an answer other than
+// 2xx throws ApiError with the server's `error` text and the status.  Event streams:
+// the server's GET streams through EventSource (openEvents), POST /api/analysis's
+// stream read with fetch (postEvents).  Static files (catalogues, lessons, rules) are
+// read with staticJson.  Which token a request carries is the caller's: the visitor's
+// tokens live in web/js/local/storage.js.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+function init(method, body, token, accept) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (accept) headers.Accept = accept;
+  return { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+}
+
+async function readJson(res) {
+  const text = await res.text();
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `method` `path` with `opts.body` (JSON) and `opts.token`: the answer's JSON. */
+export async function request(method, path, { body, token } = {}) {
+  const res = await fetch(path, init(method, body, token));
+  const data = await readJson(res);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
+  return data;
+}
+
+export const get = (path, opts) => request('GET', path, opts);
+export const post = (path, body, opts = {}) => request('POST', path, { ...opts, body });
+
+/** GET `path` as text (a game's record). */
+export async function getText(path) {
+  const res = await fetch(path);
+  if (!res.ok) throw new ApiError(res.status, `HTTP ${res.status}`);
+  return res.text();
+}
+
+/** A static JSON file of web/ (`label`: what an error names, the URL by default). */
+export async function staticJson(url, label = url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${label}: ${res.status}`);
+  return res.json();
+}
+
+/** The server's event stream at `url` (an EventSource), or null where the browser has none. */
+export function openEvents(url) {
+  return typeof EventSource === 'undefined' ? null : new EventSource(url);
+}
+
+/** POST `path` with `body`, its answer read as server-sent events: onEvent(event, data)
+ *  for every event with data (event 'message' when unnamed).  Abort with `signal`. */
+export async function postEvents(path, body, onEvent, signal) {
+  const res = await fetch(path, { ...init('POST', body, null, 'text/event-stream'), signal });
+  if (!res.ok) {
+    const data = await readJson(res);
+    throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
+  }
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+    let k;
+    while ((k = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, k);
+      buf = buf.slice(k + 2);
+      let event = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) onEvent(event, data.join('\n'));
+    }
+  }
+}
