@@ -23,6 +23,8 @@ struct hub_watch {
     bool linked;    /* in the hub (stream_hub_add succeeded) */
     bool viewer;    /* a spectator's stream (set before stream_hub_add): counted in the
                        game's viewers, and its coming and going is news to the others */
+    int seat;       /* a player's stream: the side + 1 (0: none), set before stream_hub_add;
+                       its coming and going is news to the others (the player's presence) */
     int64_t due_ms; /* news at this time (Unix ms) even if nothing happens: stream_hub_due */
     void (*wake)(struct hub_watch *w);
     struct hub_watch *prev, *next;
@@ -53,6 +55,8 @@ void stream_hub_unlock(struct stream_hub *h);
 int stream_hub_count(struct stream_hub *h);
 /* The spectators' streams open now on game `id`. */
 int stream_hub_viewers(struct stream_hub *h, const char *id);
+/* A stream of `side`'s player (hub_watch.seat) is open now on game `id`. */
+bool stream_hub_seated(struct stream_hub *h, const char *id, int side);
 /* A challenge's streams wait under the key "challenge:ID" (a game's id has no colon, so
  * the two never meet); news of the challenge is stream_hub_news on that key.  key must
  * hold sizeof ((struct hub_watch *)0)->id bytes. */
