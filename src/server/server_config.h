@@ -43,6 +43,8 @@ struct server_config {
     int64_t challenge_ms;           /* an invite link's life (0: 7 days) */
     int64_t seek_ms;                /* a seek's life in the lobby (0: 15 minutes) */
     int64_t abandon_ms;             /* away this long, the opponent may claim (0: 120 s) */
+    int64_t puzzle_read_ms;         /* a puzzle attempt sooner after the puzzle was served is
+                                       not counted (0: 2 s; negative: none, for tests) */
     int connections_per_address;    /* open at once from one address (0: no cap; off behind a
                                        proxy, which must cap them) */
     int streams_per_address;        /* event streams open at once from one address (429 beyond) */

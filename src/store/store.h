@@ -254,6 +254,15 @@ struct store_ops {
      * nothing) when the player has attempted this puzzle already. */
     int (*puzzle_attempt)(struct store *s, const struct store_puzzle_attempt *a, char *err,
                           size_t err_size);
+    /* Puzzle `puzzle_id` served to the token at now_ms (its attempt is timed from the
+     * latest serving).  With `issued` the server made the token just now; otherwise the
+     * token must be known already (a puzzle rating, or a puzzle served to it before):
+     * 1, storing nothing, when it is not. */
+    int (*puzzle_serve)(struct store *s, const char *token_hash, const char *puzzle_id, int issued,
+                        int64_t now_ms, char *err, size_t err_size);
+    /* When puzzle `puzzle_id` was last served to the token; 1 when it never was. */
+    int (*puzzle_served)(struct store *s, const char *token_hash, const char *puzzle_id,
+                         int64_t *served_ms, char *err, size_t err_size);
     void (*close)(struct store *s);
 };
 

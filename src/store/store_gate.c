@@ -298,6 +298,18 @@ static int gt_puzzle_attempt(struct store *base, const struct store_puzzle_attem
     GATED(puzzle_attempt(g->inner, a, err, err_size));
 }
 
+static int gt_puzzle_serve(struct store *base, const char *token_hash, const char *puzzle_id,
+                           int issued, int64_t now_ms, char *err, size_t err_size)
+{
+    GATED(puzzle_serve(g->inner, token_hash, puzzle_id, issued, now_ms, err, err_size));
+}
+
+static int gt_puzzle_served(struct store *base, const char *token_hash, const char *puzzle_id,
+                            int64_t *served_ms, char *err, size_t err_size)
+{
+    GATED(puzzle_served(g->inner, token_hash, puzzle_id, served_ms, err, err_size));
+}
+
 static void gt_close(struct store *base)
 {
     struct gated *g = (struct gated *)base;
@@ -342,6 +354,8 @@ static const struct store_ops gated_ops = {
     .puzzle_ratings = gt_puzzle_ratings,
     .puzzle_attempted = gt_puzzle_attempted,
     .puzzle_attempt = gt_puzzle_attempt,
+    .puzzle_serve = gt_puzzle_serve,
+    .puzzle_served = gt_puzzle_served,
     .close = gt_close,
 };
 

@@ -182,3 +182,86 @@ out:
     pthread_mutex_unlock(mu);
     return rc;
 }
+
+/* A row of `sql` (?1 the token's hash) exists: 1, 0, or -1. */
+static int exists(sqlite3 *db, const char *sql, const char *token_hash)
+{
+    sqlite3_stmt *st = NULL;
+    if (run_one(db, sql, &st) != 0)
+        return -1;
+    sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+}
+
+int store_puzzles_serve(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash,
+                        const char *puzzle_id, int issued, int64_t now_ms, char *err,
+                        size_t err_size)
+{
+    pthread_mutex_lock(mu);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (exec(db, "BEGIN IMMEDIATE") != 0) {
+        rc = db_fail(db, err, err_size, "begin");
+        goto out;
+    }
+    if (!issued) {
+        int known =
+            exists(db, "SELECT 1 FROM puzzle_players WHERE token_hash = ?1 LIMIT 1", token_hash);
+        if (known == 0)
+            known =
+                exists(db, "SELECT 1 FROM puzzle_served WHERE token_hash = ?1 LIMIT 1", token_hash);
+        if (known < 0)
+            goto fail;
+        if (!known) {
+            exec(db, "ROLLBACK");
+            rc = 1;
+            goto out;
+        }
+    }
+    if (run_one(db,
+                "INSERT OR REPLACE INTO puzzle_served (token_hash, puzzle_id, served_ms)"
+                " VALUES (?1, ?2, ?3)",
+                &st) != 0)
+        goto fail;
+    sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, puzzle_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, now_ms);
+    if (sqlite3_step(st) != SQLITE_DONE || exec(db, "COMMIT") != 0)
+        goto fail;
+    rc = 0;
+    goto out;
+fail:
+    rc = db_fail(db, err, err_size, "puzzle served");
+    exec(db, "ROLLBACK");
+out:
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(mu);
+    return rc;
+}
+
+int store_puzzles_served(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash,
+                         const char *puzzle_id, int64_t *served_ms, char *err, size_t err_size)
+{
+    pthread_mutex_lock(mu);
+    sqlite3_stmt *st = NULL;
+    int rc;
+    if (run_one(db, "SELECT served_ms FROM puzzle_served WHERE token_hash = ?1 AND puzzle_id = ?2",
+                &st) != 0) {
+        rc = db_fail(db, err, err_size, "puzzle served");
+    } else {
+        sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, puzzle_id, -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            *served_ms = sqlite3_column_int64(st, 0);
+            rc = 0;
+        } else {
+            rc = step == SQLITE_DONE ? 1 : db_fail(db, err, err_size, "puzzle served");
+        }
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(mu);
+    return rc;
+}

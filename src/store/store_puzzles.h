@@ -23,6 +23,12 @@
     " solved INTEGER NOT NULL, created_ms INTEGER NOT NULL,"                                       \
     " PRIMARY KEY (token_hash, game, puzzle_id)) WITHOUT ROWID;"
 
+/* The puzzles served to each token, when (the latest serving of each). */
+#define STORE_PUZZLES_SERVED_SCHEMA                                                                \
+    "CREATE TABLE IF NOT EXISTS puzzle_served ("                                                   \
+    " token_hash TEXT NOT NULL, puzzle_id TEXT NOT NULL, served_ms INTEGER NOT NULL,"              \
+    " PRIMARY KEY (token_hash, puzzle_id)) WITHOUT ROWID;"
+
 int store_puzzles_player(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash, const char *game,
                          struct store_puzzle_rating *out, char *err, size_t err_size);
 int store_puzzles_ratings(sqlite3 *db, pthread_mutex_t *mu, store_puzzle_rating_fn fn, void *ctx,
@@ -32,3 +38,8 @@ int store_puzzles_attempted(sqlite3 *db, pthread_mutex_t *mu, const char *token_
                             size_t err_size);
 int store_puzzles_attempt(sqlite3 *db, pthread_mutex_t *mu, const struct store_puzzle_attempt *a,
                           char *err, size_t err_size);
+int store_puzzles_serve(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash,
+                        const char *puzzle_id, int issued, int64_t now_ms, char *err,
+                        size_t err_size);
+int store_puzzles_served(sqlite3 *db, pthread_mutex_t *mu, const char *token_hash,
+                         const char *puzzle_id, int64_t *served_ms, char *err, size_t err_size);

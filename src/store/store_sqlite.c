@@ -157,6 +157,8 @@ static const char *const migration[] = {
     " updated_ms INTEGER NOT NULL, PRIMARY KEY (token_hash, game, class)) WITHOUT ROWID;",
     /* 3 -> 4: puzzles: ratings of players and puzzles, and the attempts (store_puzzles.c) */
     STORE_PUZZLES_SCHEMA,
+    /* 4 -> 5: the puzzles served to each token, when (issue 25: issued tokens only) */
+    STORE_PUZZLES_SERVED_SCHEMA,
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 
@@ -711,6 +713,20 @@ static int sq_puzzle_attempt(struct store *base, const struct store_puzzle_attem
     return store_puzzles_attempt(s->db, &s->mu, a, err, err_size);
 }
 
+static int sq_puzzle_serve(struct store *base, const char *token_hash, const char *puzzle_id,
+                           int issued, int64_t now_ms, char *err, size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    return store_puzzles_serve(s->db, &s->mu, token_hash, puzzle_id, issued, now_ms, err, err_size);
+}
+
+static int sq_puzzle_served(struct store *base, const char *token_hash, const char *puzzle_id,
+                            int64_t *served_ms, char *err, size_t err_size)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    return store_puzzles_served(s->db, &s->mu, token_hash, puzzle_id, served_ms, err, err_size);
+}
+
 static const struct store_ops sqlite_ops = {
     .create_game = sq_create_game,
     .add_moves = sq_add_moves,
@@ -726,6 +742,8 @@ static const struct store_ops sqlite_ops = {
     .puzzle_ratings = sq_puzzle_ratings,
     .puzzle_attempted = sq_puzzle_attempted,
     .puzzle_attempt = sq_puzzle_attempt,
+    .puzzle_serve = sq_puzzle_serve,
+    .puzzle_served = sq_puzzle_served,
     .close = sq_close,
 };
 

@@ -176,7 +176,7 @@ export async function showPuzzles(host, game, query) {
     if (hintCell && state === 'solving') lines.push(h('p', { class: 'hint', id: 'hint-text' }, t('pz.hint.text', { cell: hintCell })));
     if (state === 'solved' || state === 'failed') {
       lines.push(h('p', { class: 'solution', id: 'solution-text' }, t('pz.solution.text', { moves: P.solution_display.join(' ') })));
-      if (result && !result.counted) lines.push(h('p', { class: 'muted', id: 'not-counted' }, t('pz.notcounted')));
+      if (result && !result.counted) lines.push(h('p', { class: 'muted', id: 'not-counted' }, t(!result.why || result.why === 'attempted' ? 'pz.notcounted' : 'pz.notcounted.other')));
       if (result) lines.push(h('p', { class: 'muted', id: 'puzzle-rating' }, t('pz.puzzle.rating', { rating: result.puzzle.rating })));
     }
     lines.push(themeLines());
