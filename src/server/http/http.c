@@ -20,6 +20,7 @@
 #include "server/games/session.h"
 #include "server/http/http.h"
 #include "server/http/http_challenge_streams.h"
+#include "server/http/http_host.h"
 #include "server/http/http_limits.h"
 #include "server/http/http_reply.h"
 #include "server/http/http_streams.h"
@@ -255,7 +256,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
 {
-    (void)version;
     struct server *srv = cls;
     struct conn *c = *con_cls;
     store_gate_mark_thread(); /* this is an HTTP thread: its database waits are bounded */
@@ -267,6 +267,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         c->mc = mc;
         c->w.done = conn_done;
         *con_cls = c;
+        const char *host = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+        if (!http_host_served(srv, host, version)) {
+            c->too_large = true; /* answered now: its body is not read */
+            conn_limits_request_received(mc);
+            return http_send_body(mc, 421,
+                                  api_error_body("this server does not serve the host '%.100s' "
+                                                 "(agora serve --host-name NAME)",
+                                                 host ? host : ""),
+                                  "application/json");
+        }
         char why[128];
         int too_big = conn_limits_request_too_big(mc, url, why, sizeof why);
         if (too_big) {
