@@ -44,6 +44,8 @@ int sqc_join_club(struct store *s, const char *club_id, const struct store_membe
                   size_t err_size);
 int sqc_set_member(struct store *s, const char *club_id, const char *member_id, int role, char *err,
                    size_t err_size);
+int sqc_remove_member(struct store *s, const char *club_id, const char *member_id, int max_role,
+                      const char *invite, char *err, size_t err_size);
 int sqc_club_results(struct store *s, const char *club_id, store_result_fn fn, void *ctx, char *err,
                      size_t err_size);
 int sqc_club_games(struct store *s, const char *club_id, int limit, store_game_fn fn, void *ctx,
@@ -52,8 +54,9 @@ int sqc_club_challenges(struct store *s, const char *club_id, int64_t now_ms, st
                         void *ctx, char *err, size_t err_size);
 #define SQLITE_CLUB_OPS                                                                            \
     .create_club = sqc_create_club, .get_club = sqc_get_club, .list_members = sqc_list_members,    \
-    .join_club = sqc_join_club, .set_member = sqc_set_member, .club_results = sqc_club_results,    \
-    .club_games = sqc_club_games, .club_challenges = sqc_club_challenges
+    .join_club = sqc_join_club, .set_member = sqc_set_member, .remove_member = sqc_remove_member,  \
+    .club_results = sqc_club_results, .club_games = sqc_club_games,                                \
+    .club_challenges = sqc_club_challenges
 
 /* store_people.c's ops, for the backend's table. */
 int sqp_put_challenge(struct store *s, const struct store_challenge *c, char *err, size_t err_size);

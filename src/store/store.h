@@ -230,6 +230,12 @@ struct store_ops {
                      size_t err_size);
     int (*set_member)(struct store *s, const char *club_id, const char *member_id, int role,
                       char *err, size_t err_size);
+    /* A member removed by another (an admin): only a member whose role is at most
+     * `max_role` (never the creator), and the club's invite code becomes `invite`, in
+     * one transaction, so the removed member needs a new invite; 1 (nothing changed)
+     * when there is no such member. */
+    int (*remove_member)(struct store *s, const char *club_id, const char *member_id, int max_role,
+                         const char *invite, char *err, size_t err_size);
     int (*club_results)(struct store *s, const char *club_id, store_result_fn fn, void *ctx,
                         char *err, size_t err_size);
     int (*club_games)(struct store *s, const char *club_id, int limit, store_game_fn fn, void *ctx,

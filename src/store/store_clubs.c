@@ -205,6 +205,43 @@ int sqc_set_member(struct store *s, const char *club_id, const char *member_id, 
     return sqlite_store_write(s, set_member, &r, "club member", err, err_size);
 }
 
+struct remove_ctx {
+    const char *club_id, *member_id, *invite;
+    int max_role;
+};
+
+static const char sql_remove_upto[] =
+    "DELETE FROM club_members WHERE club_id = ?1 AND member_id = ?2"
+    " AND role <> 2 AND role <= ?3";
+static const char sql_invite[] = "UPDATE clubs SET invite = ?2 WHERE id = ?1";
+
+static int remove_member(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct remove_ctx *r = ctx;
+    sqlite3_stmt *st = sqlite_store_stmt(s, sql_remove_upto);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, r->club_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, r->member_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, r->max_role);
+    if (done(st) != 0)
+        return -1;
+    if (sqlite3_changes(db) != 1)
+        return 1;
+    if (!(st = sqlite_store_stmt(s, sql_invite)))
+        return -1;
+    sqlite3_bind_text(st, 1, r->club_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, r->invite, -1, SQLITE_STATIC);
+    return done(st) != 0 || sqlite3_changes(db) != 1 ? -1 : 0;
+}
+
+int sqc_remove_member(struct store *s, const char *club_id, const char *member_id, int max_role,
+                      const char *invite, char *err, size_t err_size)
+{
+    struct remove_ctx r = {club_id, member_id, invite, max_role};
+    return sqlite_store_write(s, remove_member, &r, "remove club member", err, err_size);
+}
+
 struct results_ctx {
     const char *id;
     store_result_fn fn;

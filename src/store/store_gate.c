@@ -244,6 +244,12 @@ static int gt_set_member(struct store *base, const char *club_id, const char *me
     GATED(set_member(g->inner, club_id, member_id, role, err, err_size));
 }
 
+static int gt_remove_member(struct store *base, const char *club_id, const char *member_id,
+                            int max_role, const char *invite, char *err, size_t err_size)
+{
+    GATED(remove_member(g->inner, club_id, member_id, max_role, invite, err, err_size));
+}
+
 static int gt_club_results(struct store *base, const char *club_id, store_result_fn fn, void *ctx,
                            char *err, size_t err_size)
 {
@@ -345,6 +351,7 @@ static const struct store_ops gated_ops = {
     .list_members = gt_list_members,
     .join_club = gt_join_club,
     .set_member = gt_set_member,
+    .remove_member = gt_remove_member,
     .club_results = gt_club_results,
     .club_games = gt_club_games,
     .club_challenges = gt_club_challenges,

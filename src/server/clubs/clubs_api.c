@@ -379,6 +379,21 @@ static void handle_join(struct server *srv, const struct api_request *req,
     reply_club(srv, c, &m, 200, token, r);
 }
 
+/* The role of the club's member `member_id`, or -1 when there is none. */
+static int member_role(struct server *srv, const char *club_id, const char *member_id)
+{
+    char err[ERROR_TEXT_MAX];
+    struct members l = {calloc(CLUB_MEMBERS_MAX, sizeof(struct store_member)), 0};
+    int role = -1;
+    if (l.m &&
+        srv->store->ops->list_members(srv->store, club_id, member_one, &l, err, sizeof err) == 0)
+        for (int i = 0; i < l.n; i++)
+            if (!strcmp(l.m[i].id, member_id))
+                role = l.m[i].role;
+    free(l.m);
+    return role;
+}
+
 /* Leave (oneself), remove (an admin: another member), admin (the creator: a role). */
 static void handle_member_op(struct server *srv, const struct api_request *req,
                              const struct store_club *c, const char *target, const char *op,
@@ -429,7 +444,25 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         api_set_error(r, 409, "no such member");
         return;
     }
-    rc = srv->store->ops->set_member(srv->store, c->id, target, role, err, sizeof err);
+    struct store_club after = *c;
+    if (!strcmp(op, "remove")) {
+        /* Only the creator removes admins; the club's invite code changes, so the member
+         * removed needs a new invite (issue 25). */
+        int target_role = member_role(srv, c->id, target);
+        if (target_role == CLUB_ADMIN && me.role != CLUB_CREATOR) {
+            api_set_error(r, 403, "only the club's creator removes admins");
+            return;
+        }
+        if (token_random_hex(after.invite, STORE_ID_LEN / 2) != 0) {
+            api_set_error(r, 500, "no randomness from the kernel");
+            return;
+        }
+        rc = srv->store->ops->remove_member(srv->store, c->id, target,
+                                            me.role == CLUB_CREATOR ? CLUB_ADMIN : CLUB_MEMBER,
+                                            after.invite, err, sizeof err);
+    } else {
+        rc = srv->store->ops->set_member(srv->store, c->id, target, role, err, sizeof err);
+    }
     if (rc < 0) {
         api_set_error(r, 500, "%s", err);
         return;
@@ -439,7 +472,7 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         return;
     }
     bool gone = !strcmp(op, "leave");
-    reply_club(srv, c, gone ? NULL : &me, 200, NULL, r);
+    reply_club(srv, &after, gone ? NULL : &me, 200, NULL, r);
 }
 
 void clubs_create(struct server *srv, const struct api_request *req, const struct route_args *a,
