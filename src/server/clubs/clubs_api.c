@@ -31,21 +31,36 @@ static int text_field(json_t *body, const char *key, char *out, size_t size, boo
 {
     json_t *j = json_object_get(body, key);
     const char *v = json_is_string(j) ? json_string_value(j) : NULL;
-    size_t n = v ? json_string_length(j) : 0;
-    bool bad = (!j && !optional) || (j && !v) || n >= size || (v && strlen(v) != n) ||
-               (!optional && n == 0) || (v && !utf8_valid(v, n));
-    for (size_t i = 0; !bad && i < n; i++) {
+    size_t n = v ? json_string_length(j) : 0, k = 0;
+    bool bad = (!j && !optional) || (j && !v) || (v && strlen(v) != n) || (!optional && n == 0) ||
+               (v && !utf8_valid(v, n));
+    /* A text with lines keeps them as "\n" (a browser's textarea sends "\r\n"). */
+    const char *what = NULL;
+    for (size_t i = 0; !bad && !what && i < n; i++) {
         unsigned char ch = (unsigned char)v[i], next = i + 1 < n ? (unsigned char)v[i + 1] : 0;
+        if (lines && ch == '\r' && next == '\n')
+            continue;
         if ((ch < 0x20 && !(lines && ch == '\n')) || ch == 0x7f ||
             (ch == 0xc2 && next >= 0x80 && next <= 0x9f)) /* C1: U+0080..U+009F */
-            bad = true;
+            what = lines ? "control characters other than line breaks are not allowed"
+                         : "control characters are not allowed";
+        else if (k + 1 < size)
+            out[k] = (char)ch;
+        k++;
     }
-    if (bad) {
-        api_set_error(r, 400, "bad \"%s\": expected text of %s%zu bytes", key,
-                      optional ? "at most " : "1 to ", size - 1);
+    bad |= !what && k >= size;
+    if (!bad && !what && !optional && strspn(v, " \t") == n)
+        what = "a text of only spaces is not allowed";
+    if (bad || what) {
+        out[0] = 0;
+        if (what)
+            api_set_error(r, 400, "bad \"%s\": %s", key, what);
+        else
+            api_set_error(r, 400, "bad \"%s\": expected text of %s%zu bytes", key,
+                          optional ? "at most " : "1 to ", size - 1);
         return 400;
     }
-    snprintf(out, size, "%s", v ? v : "");
+    out[k] = 0;
     return 0;
 }
 
