@@ -235,6 +235,7 @@ static void client_address(struct MHD_Connection *mc, char *out, size_t size)
 struct query {
     char buf[1024];
     size_t len;
+    char over[48]; /* the first argument that did not fit, or "" */
 };
 
 static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -248,6 +249,8 @@ static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind, const char 
         snprintf(q->buf + q->len, sizeof q->buf - q->len, "%c%s=%s",
                  strchr(q->buf, '?') ? '&' : '?', key, v);
         q->len += need;
+    } else if (!q->over[0]) {
+        snprintf(q->over, sizeof q->over, "%.40s", key);
     }
     return MHD_YES;
 }
@@ -352,6 +355,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         q.len = strlen(q.buf);
         MHD_get_connection_values(mc, MHD_GET_ARGUMENT_KIND, query_arg, &q);
         req.url = q.buf;
+        /* A query over its limit is refused, never read in part (issue 25). */
+        if (q.over[0])
+            return http_send_body(
+                mc, 400,
+                api_error_body("bad ?%s=: too long (a query holds at most %zu bytes)", q.over,
+                               sizeof q.buf - 1),
+                "application/json");
     }
     /* A ?token= that did not fit is still passed on, alone, to be refused. */
     const char *tok = MHD_lookup_connection_value(mc, MHD_GET_ARGUMENT_KIND, "token");

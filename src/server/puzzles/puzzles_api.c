@@ -229,9 +229,14 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     int ht = query_value(req->url, "theme", theme, sizeof theme);
     int hk = query_value(req->url, "track", track, sizeof track);
     if (hg <= 0 || ht < 0 || hk < 0) {
-        api_set_error(r, 400,
-                      hg <= 0 ? "missing or bad ?game= (a game's name)"
-                              : "bad ?theme= or ?track= (letters, digits and '-')");
+        const char *which = hg < 0 ? "game" : ht < 0 ? "theme" : "track";
+        if (hg == 0)
+            api_set_error(r, 400, "missing ?game= (a game's name)");
+        else
+            api_set_error(r, 400,
+                          "bad ?%s=: too long or not of letters, digits and '-' (at "
+                          "most %d characters)",
+                          which, QUERY_VALUE_MAX - 1);
         return;
     }
     const struct game *g = game_find(game);
