@@ -8,7 +8,7 @@
  *             [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]
  *             [--challenge-ms N] [--seek-ms N] [--seeks-per-token N]
  *             [--seeks-per-address N] [--people-per-minute N] [--draw-offers-per-minute N]
- *             [--rated-per-pair N]
+ *             [--rated-per-pair N] [--host-name LIST]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -28,6 +28,8 @@ static const char serve_usage[] =
     "  --analysis-threads N  --analyses N  --analyses-per-address N  --analysis-ms N\n"
     "  --analysis-nice 0..19  --connections-per-address N  --streams-per-address N\n"
     "  --streams-per-game N  --header-ms N  --idle-ms N  --queued-moves-per-address N\n"
+    "  --host-name LIST  the Host names served besides the server's own addresses and\n"
+    "                    localhost, comma-separated (a.org,b.org:8443); others get 421\n"
     "games between people (milliseconds):\n"
     "  --abandon-ms N    away this long without a move, the opponent may claim the game\n"
     "                    when no clock runs (1000..604800000; default 120000, 2 minutes)\n"
@@ -71,6 +73,8 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             cfg.port = (int)v;
         } else if (!strcmp(opt, "--host")) {
             cfg.host = val;
+        } else if (!strcmp(opt, "--host-name")) {
+            cfg.host_names = val;
         } else if (!strcmp(opt, "--db")) {
             cfg.db_path = val;
         } else if (!strcmp(opt, "--book")) {

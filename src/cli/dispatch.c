@@ -38,7 +38,7 @@ static const char usage[] =
     "        [--analysis-ms N] [--analysis-nice 0..19] [--connections-per-address N]\n"
     "        [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]\n"
     "        [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]\n"
-    "        [--challenge-ms N] [--seek-ms N]\n"
+    "        [--challenge-ms N] [--seek-ms N] [--host-name LIST]\n"
     "                                           the web server (API + web/)\n"
     "\n"
     "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"

@@ -120,6 +120,11 @@ static int generic_move(void *ctx, const char *token, int ply, char *err, size_t
     int half = ply + r->black_first;
     if (g->ply(r->st) >= g->max_plies)
         return fail(err, err_size, "game longer than %d plies", g->max_plies);
+    struct game_status gs; /* a record goes on past the game's end (issue 25): refused */
+    g->status(r->st, &gs);
+    if (gs.result != RESULT_ONGOING)
+        return fail(err, err_size, "move %d%s %s: the game is already over (%s)", half / 2 + 1,
+                    half % 2 ? "..." : ".", text, reason_text(g, gs.reason));
     Move m;
     if (g->parse_move(r->st, text, &m, merr, sizeof merr) != 0 && find_display(r, text, &m) != 0)
         return fail(err, err_size, "move %d%s %s: %s", half / 2 + 1, half % 2 ? "..." : ".", text,

@@ -111,8 +111,12 @@ static int tree_move(void *ctx, const char *token, int ply, char *err, size_t er
     int half = ply + r->black_first;
     const char *where = r->depth ? " in a variation" : "";
     Move m;
+    struct game_status gs; /* a line goes on past the game's end (issue 25): refused */
+    g->status(r->st, &gs);
     if (g->ply(r->st) >= g->max_plies)
         snprintf(merr, sizeof merr, "longer than %d plies", g->max_plies);
+    else if (gs.result != RESULT_ONGOING)
+        snprintf(merr, sizeof merr, "the game is already over (%s)", reason_text(g, gs.reason));
     if (merr[0] || find_move(r, text, &m, merr, sizeof merr) != 0)
         return fail(err, err_size, "move %d%s %s%s: %s", r->first_number + half / 2,
                     half % 2 ? "..." : ".", text, where, merr);

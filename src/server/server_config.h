@@ -27,6 +27,8 @@ struct server_config {
     int new_games_per_minute; /* per client address; 0: unlimited */
     int trust_proxy;          /* 1: the client address is the last of X-Forwarded-For (behind a
                                  reverse proxy that appends it); 0: the header is ignored */
+    const char *host_names;   /* Host names served besides the server's own addresses and
+                                 localhost: "a.org,b.org:8443" (http_host.h); NULL: none */
     int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
     int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
     int ping_ms;              /* keep-alive comment on idle event streams (0: 15 s) */
@@ -53,6 +55,8 @@ struct server_config {
                                        address (429 beyond; 0: no cap) */
     int rated_per_pair;             /* rated games between the same two players that count in
                                        24 hours; later ones are played unrated (0: no cap) */
+    int64_t puzzle_read_ms;         /* a puzzle attempt sooner after the puzzle was served is
+                                       not counted (0: 2 s; negative: none, for tests) */
     int connections_per_address;    /* open at once from one address (0: no cap; off behind a
                                        proxy, which must cap them) */
     int streams_per_address;        /* event streams open at once from one address (429 beyond) */

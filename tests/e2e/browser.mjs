@@ -28,7 +28,9 @@ async function startAgora() {
   const url = `http://127.0.0.1:${port}`;
   let child = null;
   const up = async () => {
-    child = spawn(bin, ['serve', '--port', String(port), '--db', join(dir, 'agora.db'), '--move-ms', '1000'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    // AGORA_SERVE_ARGS: a suite's own flags ("--abandon-ms 4000"), after these.
+    const extra = (process.env.AGORA_SERVE_ARGS || '').split(' ').filter(Boolean);
+    child = spawn(bin, ['serve', '--port', String(port), '--db', join(dir, 'agora.db'), '--move-ms', '1000', ...extra], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
     for (let i = 0; i < 100; i++) {
       if (child.exitCode !== null) throw new Error(`agora serve exited with ${child.exitCode}`);
       try {

@@ -2,12 +2,14 @@
 // serve` (AGORA_BIN) on a free port with a fresh database: names and club texts in
 // Bengali, Assamese and Finnish shown exactly as written; every action of a game
 // between people (draw offer, accept, decline, takeback ask, accept) done with no
-// "Something went wrong" box.
+// "Something went wrong" box; the claim of an abandoned game offered only when the
+// opponent's page is gone (4 s away, --abandon-ms), never right after one's own move.
 // Prints one line per test and, last, "N passed, N failed".
 //   node tests/e2e/fairplay.mjs [name-filter]
 import { startServer, launch } from './browser.mjs';
 
 process.env.AGORA_SERVE = '1';
+process.env.AGORA_SERVE_ARGS = '--abandon-ms 4000'; // abandonment (below) in seconds
 const filter = process.argv[2] || '';
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
@@ -157,6 +159,26 @@ test('draw offers and takebacks between people: no "Something went wrong"', asyn
   for (const p of [a, b]) await p.waitForSelector('#banner:not([hidden])');
   await clean('draw accepted');
   for (const p of [a, b]) await p.done();
+});
+
+test('the claim of an abandoned game: offered only once the opponent\'s page is gone', async () => {
+  const [a, b] = await game('Ann', 'Bob');
+  await move(a, 'e2', 'e4');
+  await waitPlies(b, 1);
+  await move(b, 'e7', 'e5');
+  await waitPlies(b, 2);
+  // Right after one's own move, and while the opponent's page stays open: no claim.
+  assert(!(await b.$('#claim-win')), 'the claim offered right after one\'s own move');
+  await b.waitForTimeout(5000);
+  assert(!(await b.$('#claim-win')), 'the claim offered while the opponent\'s page is open');
+  await a.done(); // Ann's page goes
+  const t0 = Date.now();
+  await b.waitForSelector('#claim-win', { timeout: 15000 });
+  assert(Date.now() - t0 >= 3500, `the claim offered ${Date.now() - t0} ms after the page went`);
+  await b.click('#claim-win');
+  await b.waitForSelector('#banner:not([hidden])');
+  assert(/You won/.test(await b.textContent('#banner')), 'Bob won: ' + (await b.textContent('#banner')));
+  await b.done();
 });
 
 try {

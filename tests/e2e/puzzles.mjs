@@ -74,6 +74,10 @@ const cell = (name) => `#puzzle-board [data-cell="${name}"]`;
 const puzzleId = (page) => page.$eval('.puzzle', (n) => n.dataset.puzzle);
 const rating = (page) => page.$eval('#rating-value', (n) => ({ rating: Number(n.dataset.rating), change: Number(n.dataset.change) }));
 
+// The server counts no attempt sooner after the puzzle was served (API.md "Puzzles"):
+// a person reads the position first.
+const READ_MS = 2100;
+
 async function playMove(page, move) {
   await page.click(cell(move.slice(0, 2)));
   await page.click(cell(move.slice(2, 4)));
@@ -90,6 +94,7 @@ async function waitPuzzle(page, notId) {
 // Solve whichever puzzle is shown: its solver moves, the computer's replies between.
 async function solve(page, id) {
   const moves = SOLUTIONS[id].solver;
+  await page.waitForTimeout(READ_MS);
   for (let k = 0; k < moves.length; k++) {
     if (k > 0) await page.waitForFunction((n) => document.querySelector('.puzzle').dataset.step === String(n), k);
     await playMove(page, moves[k]);
@@ -119,6 +124,7 @@ test('puzzles: solve one (rating up), fail another (rating down), themes explain
   await page.click('#puzzle-next');
   const id2 = await waitPuzzle(page, id);
   assert(id2 !== id, 'the same puzzle again');
+  await page.waitForTimeout(READ_MS);
   await playMove(page, SOLUTIONS[id2].wrong);
   await page.waitForFunction(() => document.querySelector('#puzzle-status.lost') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
   await page.screenshot({ path: join(root, 'build', 'screenshots', 'puzzle-failed-en.png') });
@@ -233,6 +239,7 @@ test('puzzles: a promotion asks which piece; the queen solves, a knight is a wro
     assert(!fails.length, fails.join('; '));
     // The keyboard picks the queen: focus its button, Enter.
     await page.focus('#promotion [data-promotion="q"]');
+    await page.waitForTimeout(READ_MS);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#puzzle-status.won') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
     assert((await rating(page)).change > 0, 'the queen did not raise the rating');
@@ -241,6 +248,7 @@ test('puzzles: a promotion asks which piece; the queen solves, a knight is a wro
     // Another visitor promotes to a knight: a wrong move, the queen shown, rating down.
     const other = await open('#/puzzles/chess', undefined, psrv);
     await waitPuzzle(other);
+    await other.waitForTimeout(READ_MS);
     await other.click(cell('b2'));
     await other.click(cell('b1'));
     await other.click('#promotion [data-promotion="n"]');

@@ -76,6 +76,12 @@ static int read_move(void *ctx, const char *san, int ply, char *err, size_t err_
     char merr[ERROR_TEXT_MAX];
     if (s->ply >= CHESS_MAX_PLIES)
         return fail(err, err_size, "game longer than %d plies", CHESS_MAX_PLIES);
+    struct game_status gs; /* a record goes on past the game's end (issue 25): refused */
+    chess_status(s, &gs);
+    if (gs.result != RESULT_ONGOING)
+        return fail(err, err_size, "move %d%s %s: the game is already over (%s)", s->pos.fullmove,
+                    s->pos.side == SIDE_WHITE ? "." : "...", san,
+                    reason_text(&chess_game, gs.reason));
     if (chess_parse_any(&s->pos, san, &m, merr, sizeof merr))
         return fail(err, err_size, "move %d%s %s: %s", s->pos.fullmove,
                     s->pos.side == SIDE_WHITE ? "." : "...", san, merr);

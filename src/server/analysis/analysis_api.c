@@ -467,13 +467,16 @@ static bool hex_id(const char *id)
 }
 
 /* Queue `j` (or find the running one) and answer 202 with its progress. */
-static void submit_review(struct review_job *j, struct api_response *r)
+static void submit_review(struct review_job *j, const struct api_request *req,
+                          struct api_response *r)
 {
     char err[ERROR_TEXT_MAX];
+    int code;
     j->format = format_review;
-    struct review_job *got = review_submit(j, err, sizeof err);
+    snprintf(j->client, sizeof j->client, "%s", req->client ? req->client : "?");
+    struct review_job *got = review_submit(j, &code, err, sizeof err);
     if (!got) {
-        api_set_error(r, 503, "%s", err);
+        api_set_error(r, code, "%s", err);
         return;
     }
     running_reply(r, 202, got);
@@ -526,7 +529,7 @@ static void handle_game_review(struct server *srv, const struct api_request *req
         return;
     }
     start_text(g, j->start, j->start_text, sizeof j->start_text);
-    submit_review(j, r);
+    submit_review(j, req, r);
 }
 
 /* POST /api/reviews {"game", "record"}: an imported record, read by its game. */
@@ -553,7 +556,7 @@ static void handle_import(struct server *srv, const struct api_request *req, str
         return;
     }
     start_text(g, j->start, j->start_text, sizeof j->start_text);
-    submit_review(j, r);
+    submit_review(j, req, r);
 }
 
 static void handle_review(struct server *srv, const struct api_request *req, const char *id,

@@ -73,16 +73,24 @@ struct review_job *review_find(struct server *srv, const char *id)
     return j;
 }
 
-struct review_job *review_submit(struct review_job *j, char *err, size_t err_size)
+struct review_job *review_submit(struct review_job *j, int *code, char *err, size_t err_size)
 {
     struct server *srv = j->srv;
     int total = srv->cfg.review_max > 0 ? srv->cfg.review_max : 2;
     pthread_mutex_lock(&srv->rv_mu);
     struct review_job *got = live_with(srv, j->id);
+    int mine = 0;
+    for (struct review_job *o = srv->rv_live; o; o = o->live_next)
+        mine += !strcmp(o->client, j->client);
+    *code = 503;
     if (got) {
         atomic_fetch_add(&got->refs, 1);
     } else if (srv->rv_closed || srv->n_rv_threads == 0) {
         fail(err, err_size, "reviews are not available on this server now");
+    } else if (mine >= REVIEW_PER_CLIENT) {
+        *code = 429;
+        fail(err, err_size, "too many reviews from this address at once (at most %d)",
+             REVIEW_PER_CLIENT);
     } else if (srv->rv_live_count >= total) {
         fail(err, err_size, "the server is reviewing all it can (%d at once); try again soon",
              total);

@@ -21,9 +21,13 @@ struct review_job;
 /* The text to store for a finished review (malloc'ed; NULL without memory). */
 typedef char *(*review_format_fn)(const struct review_job *j);
 
+#define REVIEW_CLIENT_MAX 64
+#define REVIEW_PER_CLIENT 1 /* reviews live at once per client address (429 beyond) */
+
 struct review_job {
     struct server *srv;
     char id[STORE_ID_LEN + 1];
+    char client[REVIEW_CLIENT_MAX]; /* the address that asked (its cap: REVIEW_PER_CLIENT) */
     const struct game *g;
     void *start;                        /* the position before the first move (owned) */
     char start_text[POSITION_TEXT_MAX]; /* "" for the game's own start */
@@ -48,8 +52,9 @@ struct review_job *review_job_new(struct server *srv, const struct game *g, void
                                   const char *id);
 /* Queue j, unless a review with its id is live: then that one.  Returns the live
  * review (a reference for the caller; j is given back when it is not the one), or
- * NULL with a message when too many are live or the server stops (503). */
-struct review_job *review_submit(struct review_job *j, char *err, size_t err_size);
+ * NULL with a message and *code: 429 when j's client has REVIEW_PER_CLIENT live, 503
+ * when too many are live in all or the server stops. */
+struct review_job *review_submit(struct review_job *j, int *code, char *err, size_t err_size);
 /* The live review with this id (a reference), or NULL. */
 struct review_job *review_find(struct server *srv, const char *id);
 void review_job_put(struct review_job *j);

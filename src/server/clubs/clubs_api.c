@@ -31,21 +31,36 @@ static int text_field(json_t *body, const char *key, char *out, size_t size, boo
 {
     json_t *j = json_object_get(body, key);
     const char *v = json_is_string(j) ? json_string_value(j) : NULL;
-    size_t n = v ? json_string_length(j) : 0;
-    bool bad = (!j && !optional) || (j && !v) || n >= size || (v && strlen(v) != n) ||
-               (!optional && n == 0) || (v && !utf8_valid(v, n));
-    for (size_t i = 0; !bad && i < n; i++) {
+    size_t n = v ? json_string_length(j) : 0, k = 0;
+    bool bad = (!j && !optional) || (j && !v) || (v && strlen(v) != n) || (!optional && n == 0) ||
+               (v && !utf8_valid(v, n));
+    /* A text with lines keeps them as "\n" (a browser's textarea sends "\r\n"). */
+    const char *what = NULL;
+    for (size_t i = 0; !bad && !what && i < n; i++) {
         unsigned char ch = (unsigned char)v[i], next = i + 1 < n ? (unsigned char)v[i + 1] : 0;
+        if (lines && ch == '\r' && next == '\n')
+            continue;
         if ((ch < 0x20 && !(lines && ch == '\n')) || ch == 0x7f ||
             (ch == 0xc2 && next >= 0x80 && next <= 0x9f)) /* C1: U+0080..U+009F */
-            bad = true;
+            what = lines ? "control characters other than line breaks are not allowed"
+                         : "control characters are not allowed";
+        else if (k + 1 < size)
+            out[k] = (char)ch;
+        k++;
     }
-    if (bad) {
-        api_set_error(r, 400, "bad \"%s\": expected text of %s%zu bytes", key,
-                      optional ? "at most " : "1 to ", size - 1);
+    bad |= !what && k >= size;
+    if (!bad && !what && !optional && strspn(v, " \t") == n)
+        what = "a text of only spaces is not allowed";
+    if (bad || what) {
+        out[0] = 0;
+        if (what)
+            api_set_error(r, 400, "bad \"%s\": %s", key, what);
+        else
+            api_set_error(r, 400, "bad \"%s\": expected text of %s%zu bytes", key,
+                          optional ? "at most " : "1 to ", size - 1);
         return 400;
     }
-    snprintf(out, size, "%s", v ? v : "");
+    out[k] = 0;
     return 0;
 }
 
@@ -377,6 +392,20 @@ static void handle_join(struct server *srv, const struct api_request *req,
     reply_club(srv, c, &m, 200, token, r);
 }
 
+/* The role of the club's member `member_id`, or -1 when there is none. */
+static int member_role(struct server *srv, const char *club_id, const char *member_id)
+{
+    char err[ERROR_TEXT_MAX];
+    struct members l = {calloc(CLUB_MEMBERS_MAX, sizeof(struct store_member)), 0};
+    int role = -1;
+    if (l.m && store_list_members(srv->store, club_id, member_one, &l, err, sizeof err) == 0)
+        for (int i = 0; i < l.n; i++)
+            if (!strcmp(l.m[i].id, member_id))
+                role = l.m[i].role;
+    free(l.m);
+    return role;
+}
+
 /* Leave (oneself), remove (an admin: another member), admin (the creator: a role). */
 static void handle_member_op(struct server *srv, const struct api_request *req,
                              const struct store_club *c, const char *target, const char *op,
@@ -427,7 +456,25 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         api_set_error(r, 409, "no such member");
         return;
     }
-    rc = store_set_member(srv->store, c->id, target, role, err, sizeof err);
+    struct store_club after = *c;
+    if (!strcmp(op, "remove")) {
+        /* Only the creator removes admins; the club's invite code changes, so the member
+         * removed needs a new invite (issue 25). */
+        int target_role = member_role(srv, c->id, target);
+        if (target_role == CLUB_ADMIN && me.role != CLUB_CREATOR) {
+            api_set_error(r, 403, "only the club's creator removes admins");
+            return;
+        }
+        if (token_random_hex(after.invite, STORE_ID_LEN / 2) != 0) {
+            api_set_error(r, 500, "no randomness from the kernel");
+            return;
+        }
+        rc = store_remove_member(srv->store, c->id, target,
+                                 me.role == CLUB_CREATOR ? CLUB_ADMIN : CLUB_MEMBER, after.invite,
+                                 err, sizeof err);
+    } else {
+        rc = store_set_member(srv->store, c->id, target, role, err, sizeof err);
+    }
     if (rc < 0) {
         api_store_error(r, rc, "%s", err);
         return;
@@ -437,7 +484,7 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         return;
     }
     bool gone = !strcmp(op, "leave");
-    reply_club(srv, c, gone ? NULL : &me, 200, NULL, r);
+    reply_club(srv, &after, gone ? NULL : &me, 200, NULL, r);
 }
 
 void clubs_create(struct server *srv, const struct api_request *req, const struct route_args *a,

@@ -48,6 +48,7 @@ struct api_response {
     struct session *session;  /* API_WAIT: lock it and check; API_STREAM: its game (a ref) */
     int stream_from;          /* API_STREAM: moves the client already has */
     bool stream_viewer;       /* API_STREAM: a spectator's (counted in the game's viewers) */
+    int stream_seat;          /* API_STREAM: a player's (their presence): the side + 1; 0 */
     char challenge[40];       /* API_CHALLENGE_STREAM: the challenge's id (it exists) */
     char path[4200];          /* API_STATIC: the file */
     struct analysis_job *job; /* API_ANALYSIS: the queued analysis (a reference) */

@@ -42,7 +42,7 @@ void stream_hub_free(struct stream_hub *h)
 
 static void wake(struct hub_watch *w);
 
-/* A spectator came or went (under the mutex): the game's other streams have news. */
+/* A spectator or a player came or went (under the mutex): the game's other streams have news. */
 static void viewers_changed(struct stream_hub *h, const struct hub_watch *w)
 {
     for (struct hub_watch *o = h->buckets[bucket_of(w->id)]; o; o = o->next)
@@ -72,7 +72,7 @@ bool stream_hub_add(struct stream_hub *h, struct hub_watch *w, const char *id, i
         h->buckets[b] = w;
         h->count++;
         w->linked = true;
-        if (w->viewer)
+        if (w->viewer || w->seat)
             viewers_changed(h, w);
     }
     pthread_mutex_unlock(&h->mu);
@@ -92,7 +92,7 @@ void stream_hub_remove(struct stream_hub *h, struct hub_watch *w)
         w->prev = w->next = NULL;
         w->linked = false;
         h->count--;
-        if (w->viewer)
+        if (w->viewer || w->seat)
             viewers_changed(h, w);
     }
     pthread_mutex_unlock(&h->mu);
@@ -201,6 +201,16 @@ int stream_hub_viewers(struct stream_hub *h, const char *id)
     }
     pthread_mutex_unlock(&h->mu);
     return n;
+}
+
+bool stream_hub_seated(struct stream_hub *h, const char *id, int side)
+{
+    bool seated = false;
+    pthread_mutex_lock(&h->mu);
+    for (struct hub_watch *w = h->buckets[bucket_of(id)]; w && !seated; w = w->next)
+        seated = w->seat == side + 1 && !strcmp(w->id, id);
+    pthread_mutex_unlock(&h->mu);
+    return seated;
 }
 
 void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size)

@@ -27,6 +27,8 @@ struct hub_watch {
                        never counted in the per-game cap, so spectators cannot fill it */
     char addr[64];  /* the client's address (set before stream_hub_add): viewers are
                        counted by address, not by socket */
+    int seat;       /* a player's stream: the side + 1 (0: none), set before stream_hub_add;
+                       its coming and going is news to the others (the player's presence) */
     int64_t due_ms; /* news at this time (Unix ms) even if nothing happens: stream_hub_due */
     void (*wake)(struct hub_watch *w);
     struct hub_watch *prev, *next;
@@ -59,6 +61,8 @@ int stream_hub_count(struct stream_hub *h);
 /* The spectators watching game `id` now: the addresses of its spectators' streams
  * (many streams from one address are one viewer). */
 int stream_hub_viewers(struct stream_hub *h, const char *id);
+/* A stream of `side`'s player (hub_watch.seat) is open now on game `id`. */
+bool stream_hub_seated(struct stream_hub *h, const char *id, int side);
 /* A challenge's streams wait under the key "challenge:ID" (a game's id has no colon, so
  * the two never meet); news of the challenge is stream_hub_news on that key.  key must
  * hold sizeof ((struct hub_watch *)0)->id bytes. */

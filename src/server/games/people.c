@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/deadline.h"
 #include "server/games/people_rating.h"
@@ -62,6 +63,42 @@ void people_clock(const struct session *s, int64_t now_ms, struct people_clock *
 bool people_both_moved(const struct session *s)
 {
     return s->row.plies_max >= 2;
+}
+
+static int64_t later(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+void people_away(const struct session *s, int64_t now_ms, struct people_away *out)
+{
+    memset(out, 0, sizeof *out);
+    out->side = -1;
+    struct people_clock c;
+    people_clock(s, now_ms, &c);
+    if (!s->row.people || session_over(s) || c.running >= 0)
+        return;
+    int side = (int)s->g->side_to_move(s->st);
+    int64_t need = s->srv->cfg.abandon_ms > 0 ? s->srv->cfg.abandon_ms : PEOPLE_ABANDON_MS;
+    int64_t window = need < PEOPLE_PRESENT_MS ? need : PEOPLE_PRESENT_MS;
+    /* Their turn began with the last move or takeback (the row's updated time), or the
+     * game's start. */
+    int64_t turn = later(s->row.created_ms, s->row.updated_ms);
+    if (s->n_stored)
+        turn = later(turn, s->move_ms[s->n_stored - 1]);
+    int64_t seen = s->seen_ms[side];
+    if (now_ms - seen < window || (s->srv->hub && stream_hub_seated(s->srv->hub, s->row.id, side)))
+        return; /* present */
+    int64_t gone = later(turn, seen);
+    out->side = side;
+    out->away_ms = now_ms > gone ? now_ms - gone : 0;
+    out->claim_in_ms = gone + need > now_ms ? gone + need - now_ms : 0;
+}
+
+void people_seen(struct session *s, int side, int64_t now_ms)
+{
+    if (side == SIDE_WHITE || side == SIDE_BLACK)
+        s->seen_ms[side] = later(s->seen_ms[side], now_ms);
 }
 
 int people_side(const struct session *s, const char *token_hash)
@@ -239,13 +276,15 @@ int people_takeback(struct session *s, char *err, size_t err_size)
         return fail(err, err_size, "no move to take back");
     int keep = s->n_stored - 1;
     Move last = s->g->history_move(s->st, s->g->ply(s->st) - 1);
-    int rc = store_take_back(s->srv->store, s->row.id, keep, server_now_ms(), err, err_size);
+    int64_t now = server_now_ms();
+    int rc = store_take_back(s->srv->store, s->row.id, keep, now, err, err_size);
     if (rc != 0)
         return rc < 0 ? rc : -1;
     s->g->unmake_move(s->st, last);
     s->n_moves = s->n_stored = keep;
     s->row.plies = keep;
     s->row.takebacks++;
+    s->row.updated_ms = now; /* the store's too: the turn (and any time away) starts now */
     s->row.takeback_offer = 0;
     people_offers(s, s->row.draw_offer, 0, s->row.rematch_offer, s->row.rematch_id, err, err_size);
     session_notify(s);

@@ -12,6 +12,8 @@
 #include "server/games/session.h"
 
 #define PEOPLE_DAY_MS (24 * 3600 * 1000LL)
+#define PEOPLE_ABANDON_MS (120 * 1000LL) /* away this long: the other may claim (default) */
+#define PEOPLE_PRESENT_MS (15 * 1000LL)  /* a request this recent: the player is present */
 
 struct people_clock {
     bool on;             /* the game has a clock (real-time or days a move) */
@@ -47,5 +49,20 @@ int people_offers(struct session *s, int draw, int takeback, int rematch, const 
                   char *err, size_t err_size);
 /* A takeback the opponent accepted: the last move goes (unclocked games only). */
 int people_takeback(struct session *s, char *err, size_t err_size);
+/* Abandonment (src/server/API.md "A game between people"): whether the side to move is
+ * away, since when, and when the other player may claim the win.  The time away counts
+ * from the later of the start of their turn (the last move or takeback, or the game's
+ * start) and the last time they were present; a player is present while their page's
+ * event stream is open (stream hub, the seat) or for PEOPLE_PRESENT_MS (the abandonment
+ * time, if shorter) after a request with their token. */
+struct people_away {
+    int side;            /* the side to move, when away; -1: nobody is (or no claim applies:
+                            the game is over or a clock runs) */
+    int64_t away_ms;     /* how long they have been away */
+    int64_t claim_in_ms; /* until the other may claim the win (0: now) */
+};
+void people_away(const struct session *s, int64_t now_ms, struct people_away *out);
+/* The player of `side` was seen at now_ms (a request with their token, their stream). */
+void people_seen(struct session *s, int side, int64_t now_ms);
 /* Something other than a move changed (offers, viewers): streams send an update. */
 void people_touch(struct session *s);

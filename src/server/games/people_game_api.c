@@ -16,8 +16,7 @@
 #include "server/games/state_json.h"
 #include "server/server_state.h"
 
-#define ABANDON_MS (120 * 1000LL) /* away this long: the other may claim */
-#define SEAT_LEN 16               /* hex digits of a player's seat key */
+#define SEAT_LEN 16 /* hex digits of a player's seat key */
 
 /* The side of the request's token in s, or -1 (a spectator). */
 static int request_side(const struct api_request *req, const struct session *s)
@@ -44,6 +43,19 @@ bool people_stream_is_viewer(const struct api_request *req, const struct session
             return false;
     }
     return true;
+}
+
+int people_stream_seat(const struct api_request *req, const struct session *s)
+{
+    int side = s->row.people ? request_side(req, s) : -1;
+    const char *seat = req->seat;
+    if (side < 0 && s->row.people && seat && strspn(seat, "0123456789abcdef") >= SEAT_LEN) {
+        if (!strncmp(seat, s->row.white_hash, SEAT_LEN))
+            side = SIDE_WHITE;
+        else if (!strncmp(seat, s->row.black_hash, SEAT_LEN))
+            side = SIDE_BLACK;
+    }
+    return side;
 }
 
 static void reply(struct session *s, int side, const char *note, struct api_response *r)
@@ -225,19 +237,14 @@ static void op_takeback(struct session *s, int side, json_t *body, struct api_re
         reply(s, side, NULL, r);
 }
 
-/* The time the side to move has been away: since the last move, or the game's start. */
-static int64_t away_ms(const struct session *s, int64_t now)
-{
-    int64_t since = s->n_stored ? s->move_ms[s->n_stored - 1] : s->row.created_ms;
-    return now - since;
-}
-
 static void op_claim_win(struct server *srv, struct session *s, int side, int64_t now,
                          struct api_response *r)
 {
     struct people_clock c;
     people_clock(s, now, &c);
-    int64_t need = srv->cfg.abandon_ms > 0 ? srv->cfg.abandon_ms : ABANDON_MS;
+    int64_t need = srv->cfg.abandon_ms > 0 ? srv->cfg.abandon_ms : PEOPLE_ABANDON_MS;
+    struct people_away away;
+    people_away(s, now, &away);
     if ((int)s->g->side_to_move(s->st) == side) {
         api_set_error(r, 409, "it is your own move");
         return;
@@ -246,7 +253,11 @@ static void op_claim_win(struct server *srv, struct session *s, int side, int64_
         api_set_error(r, 409, "the clock runs: the game ends when your opponent's time is up");
         return;
     }
-    if (away_ms(s, now) < need) {
+    if (away.side < 0) {
+        api_set_error(r, 409, "your opponent is here: their page is open or was seen just now");
+        return;
+    }
+    if (away.claim_in_ms > 0) {
         api_set_error(r, 409, "your opponent has been away less than %lld seconds",
                       (long long)(need / 1000));
         return;
@@ -326,6 +337,7 @@ void people_game_op(struct server *srv, const struct api_request *req, struct se
         return;
     }
     int side = request_side(req, s);
+    people_seen(s, side, now); /* present: not away (people_away) */
     if (!*op || !strcmp(op, "record") || !strcmp(op, "events")) {
         api_set_text(r, 200, state_text_as(s, side, NULL, NULL));
         return;

@@ -17,3 +17,5 @@ void people_game_op(struct server *srv, const struct api_request *req, struct se
                     const char *op, struct api_response *r);
 /* An event stream of s is a spectator's (no player's token or seat key): counted. */
 bool people_stream_is_viewer(const struct api_request *req, const struct session *s);
+/* The side whose player's event stream of s this is (their token or seat key), or -1. */
+int people_stream_seat(const struct api_request *req, const struct session *s);

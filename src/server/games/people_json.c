@@ -68,6 +68,25 @@ static void offers_out(struct jout *j, const struct session *s)
         jout_null(j);
 }
 
+/* Abandonment (people_away): the side to move when it is away, how long, and whether the
+ * other player may claim the win now (the page offers the claim only then). */
+static void away_out(struct jout *j, const struct session *s, int64_t now_ms)
+{
+    struct people_away a;
+    people_away(s, now_ms, &a);
+    jout_key(j, "away");
+    if (a.side >= 0) {
+        jout_open(j, '{');
+        jout_kstr(j, "side", side_name(a.side));
+        jout_kint(j, "ms", a.away_ms);
+        jout_kint(j, "claim_in", a.claim_in_ms);
+        jout_close(j, '}');
+    } else {
+        jout_null(j);
+    }
+    jout_kbool(j, "claim_win", a.side >= 0 && a.claim_in_ms == 0);
+}
+
 void people_state_out(struct jout *j, const struct session *s, int viewer, int64_t now_ms)
 {
     jout_kbool(j, "people", true);
@@ -114,6 +133,7 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
     people_clock_out(j, s, now_ms);
     offers_out(j, s);
     jout_kint(j, "viewers", viewers(s));
+    away_out(j, s, now_ms);
 }
 
 size_t event_update_text(const struct session *s, char *buf, size_t size)
@@ -125,6 +145,7 @@ size_t event_update_text(const struct session *s, char *buf, size_t size)
     people_clock_out(&j, s, server_now_ms());
     offers_out(&j, s);
     jout_kint(&j, "viewers", viewers(s));
+    away_out(&j, s, server_now_ms());
     jout_close(&j, '}');
     char *data = jout_finish(&j);
     int n = snprintf(buf, size, "event: update\ndata: %s\n\n", data ? data : "{}");

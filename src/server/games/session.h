@@ -61,6 +61,9 @@ struct session {
     int64_t *move_ms;
     int cap_move_ms;
     unsigned version;
+    /* By side: when the player was last seen (a request with their token, or their
+     * page's event stream ending), for abandonment (people_away); memory only. */
+    int64_t seen_ms[2];
 };
 
 struct session *session_new(struct server *srv, const struct game *g, const struct store_game *row,

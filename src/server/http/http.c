@@ -20,6 +20,7 @@
 #include "server/games/session.h"
 #include "server/http/http.h"
 #include "server/http/http_challenge_streams.h"
+#include "server/http/http_host.h"
 #include "server/http/http_limits.h"
 #include "server/http/http_reply.h"
 #include "server/http/http_streams.h"
@@ -234,6 +235,7 @@ static void client_address(struct MHD_Connection *mc, char *out, size_t size)
 struct query {
     char buf[1024];
     size_t len;
+    char over[48]; /* the first argument that did not fit, or "" */
 };
 
 static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -247,6 +249,8 @@ static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind, const char 
         snprintf(q->buf + q->len, sizeof q->buf - q->len, "%c%s=%s",
                  strchr(q->buf, '?') ? '&' : '?', key, v);
         q->len += need;
+    } else if (!q->over[0]) {
+        snprintf(q->over, sizeof q->over, "%.40s", key);
     }
     return MHD_YES;
 }
@@ -255,7 +259,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
 {
-    (void)version;
     struct server *srv = cls;
     struct conn *c = *con_cls;
     store_gate_mark_thread(); /* this is an HTTP thread: its database waits are bounded */
@@ -267,6 +270,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         c->mc = mc;
         c->w.done = conn_done;
         *con_cls = c;
+        const char *host = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+        if (!http_host_served(srv, host, version)) {
+            c->too_large = true; /* answered now: its body is not read */
+            conn_limits_request_received(mc);
+            return http_send_body(mc, 421,
+                                  api_error_body("this server does not serve the host '%.100s' "
+                                                 "(agora serve --host-name NAME)",
+                                                 host ? host : ""),
+                                  "application/json");
+        }
         char why[128];
         int too_big = conn_limits_request_too_big(mc, url, why, sizeof why);
         if (too_big) {
@@ -342,6 +355,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         q.len = strlen(q.buf);
         MHD_get_connection_values(mc, MHD_GET_ARGUMENT_KIND, query_arg, &q);
         req.url = q.buf;
+        /* A query over its limit is refused, never read in part (issue 25). */
+        if (q.over[0])
+            return http_send_body(
+                mc, 400,
+                api_error_body("bad ?%s=: too long (a query holds at most %zu bytes)", q.over,
+                               sizeof q.buf - 1),
+                "application/json");
     }
     /* A ?token= that did not fit is still passed on, alone, to be refused. */
     const char *tok = MHD_lookup_connection_value(mc, MHD_GET_ARGUMENT_KIND, "token");

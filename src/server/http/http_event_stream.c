@@ -48,6 +48,8 @@ static void release(void *cls)
     struct event_stream *es = cls;
     if (es->srv->limits)
         conn_limits_stream_close(es->srv->limits, &es->ticket);
+    if (es->closed)
+        es->closed(es);
     stream_hub_remove(es->srv->hub, &es->w);
     free(es);
 }

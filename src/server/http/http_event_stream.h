@@ -18,6 +18,8 @@ struct event_stream {
     struct server *srv;
     struct MHD_Connection *mc;
     struct conn_stream_ticket ticket; /* its entry in the connection guard */
+    /* Runs as the stream ends, while it is still in the hub; or NULL. */
+    void (*closed)(struct event_stream *es);
 };
 
 /* What the hub has for the stream since its last read (and cleared): *news, *ping;

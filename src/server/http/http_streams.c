@@ -10,11 +10,19 @@
 #include "core/error.h"
 #include "server/common/stream_hub.h"
 #include "server/games/cache.h"
+#include "server/games/people.h"
 #include "server/games/people_json.h"
 #include "server/games/session.h"
 #include "server/games/state_json.h"
 #include "server/http/http_event_stream.h"
 #include "server/server_state.h"
+
+/* The players' streams open on the stream's game: bit 0 white's, bit 1 black's. */
+static int seats(struct event_stream *es)
+{
+    return stream_hub_seated(es->srv->hub, es->w.id, SIDE_WHITE) |
+           stream_hub_seated(es->srv->hub, es->w.id, SIDE_BLACK) << 1;
+}
 
 /* An event stream reading a game.  It holds no reference to the game (the cache may
  * drop it): it waits in the stream hub by the game's id and gets the game from the cache
@@ -26,6 +34,7 @@ struct stream {
     bool end_sent;          /* the final "end" event went out */
     unsigned version;       /* people games: the changes other than moves told */
     int viewers_told;       /* people games: the viewer count last told */
+    int seats_told;         /* people games: the players' streams open, last told (seats()) */
 };
 
 /* The events the game has for the stream (under s->mu): their text, 0 bytes when
@@ -51,11 +60,13 @@ static size_t stream_events(struct stream *st, struct session *s, char *buf, siz
     if (s->row.people && !st->end_sent) {
         /* Offers, clocks or the viewers (counted by the hub) changed without a move. */
         int viewers = stream_hub_viewers(st->es.srv->hub, st->es.w.id);
-        if (st->version != s->version || st->viewers_told != viewers) {
+        int open = seats(&st->es); /* a player's page came or went: their presence */
+        if (st->version != s->version || st->viewers_told != viewers || st->seats_told != open) {
             size_t k = event_update_text(s, buf + n, max - n);
             if (k) {
                 st->version = s->version;
                 st->viewers_told = viewers;
+                st->seats_told = open;
             }
             n += k;
         }
@@ -109,12 +120,26 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     return 0;
 }
 
+/* A player's stream ends: they were present until now (people_away). */
+static void stream_closed(struct event_stream *es)
+{
+    struct session *s;
+    char err[ERROR_TEXT_MAX];
+    if (!es->w.seat || cache_get(es->srv, es->w.id, &s, err, sizeof err) != 0)
+        return;
+    pthread_mutex_lock(&s->mu);
+    people_seen(s, es->w.seat - 1, server_now_ms());
+    pthread_mutex_unlock(&s->mu);
+    cache_put(s);
+}
+
 /* The viewer count it starts from includes itself: its arrival is news for the others
  * (told by their update), not for itself. */
 static void stream_added(struct event_stream *es)
 {
     struct stream *st = (struct stream *)es;
     st->viewers_told = stream_hub_viewers(es->srv->hub, es->w.id);
+    st->seats_told = seats(es);
 }
 
 enum MHD_Result http_start_stream(struct server *srv, struct MHD_Connection *mc,
@@ -139,5 +164,7 @@ enum MHD_Result http_start_stream(struct server *srv, struct MHD_Connection *mc,
     pthread_mutex_unlock(&s->mu);
     cache_put(s); /* the stream does not keep the game in memory */
     st->es.w.viewer = ar->stream_viewer;
+    st->es.w.seat = ar->stream_seat;
+    st->es.closed = stream_closed;
     return event_stream_start(&st->es, id, "game", client, stream_read, stream_added);
 }

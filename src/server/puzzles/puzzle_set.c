@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "engines/profile.h"
 #include "games/registry.h"
+#include "server/common/ratelimit.h"
 
 #define PICK_NEAREST 8 /* a puzzle is drawn among this many nearest the rating */
 /* A puzzle's first rating is the generator's estimate (puzzle.h): surer than a new
@@ -91,6 +92,10 @@ int puzzle_set_load(struct puzzle_set *ps, const char *dir, struct store *store,
     memset(ps, 0, sizeof *ps);
     pthread_mutex_init(&ps->mu, NULL);
     pthread_mutex_init(&ps->attempt_mu, NULL);
+    ps->attempts = ratelimit_new(PUZZLE_ATTEMPTS_PER_MINUTE);
+    ps->tokens = ratelimit_new(PUZZLE_TOKENS_PER_MINUTE);
+    if (!ps->attempts || !ps->tokens)
+        return fail(err, err_size, "out of memory");
     size_t cap = 0;
     for (int i = 0; dir && game_registry[i]; i++) {
         char path[4200];
@@ -111,6 +116,8 @@ int puzzle_set_load(struct puzzle_set *ps, const char *dir, struct store *store,
 void puzzle_set_free(struct puzzle_set *ps)
 {
     free(ps->items);
+    ratelimit_free(ps->attempts);
+    ratelimit_free(ps->tokens);
     pthread_mutex_destroy(&ps->mu);
     pthread_mutex_destroy(&ps->attempt_mu);
     memset(ps, 0, sizeof *ps);

@@ -20,11 +20,17 @@ struct puzzle_item {
     int attempts, solved;
 };
 
+/* Per client address (issue 25): rated attempts, and new players' tokens, a minute. */
+#define PUZZLE_ATTEMPTS_PER_MINUTE 30
+#define PUZZLE_TOKENS_PER_MINUTE 30
+
+struct ratelimit;
 struct puzzle_set {
     struct puzzle_item *items; /* sorted by id */
     int n;
     pthread_mutex_t mu;         /* the items' ratings and counts (a leaf) */
     pthread_mutex_t attempt_mu; /* attempts one at a time (taken before mu and the store's) */
+    struct ratelimit *attempts, *tokens; /* PUZZLE_*_PER_MINUTE per address */
 };
 
 /* Read DIR/GAME.jsonl for every registered game (a game without a file has none) and

@@ -14,6 +14,7 @@
 #include "games/registry.h"
 #include "server/common/api_util.h"
 #include "server/common/json_out.h"
+#include "server/common/ratelimit.h"
 #include "server/common/token.h"
 #include "server/games/session.h"
 #include "server/games/state_json.h"
@@ -21,6 +22,10 @@
 #include "server/server_state.h"
 
 #define QUERY_VALUE_MAX 64
+#define PUZZLE_READ_MS 2000 /* an attempt sooner after the serving is not counted */
+/* A player whose deviation is above this is not established: their attempts move their
+ * own rating only, never the puzzle's (Glicko-2 "provisional", as the best sites do). */
+#define PUZZLE_ESTABLISHED_DEVIATION 110.0
 
 /* The value of ?name= in url into buf: 1 when there, 0 when absent, -1 when too long
  * or not of letters, digits and '-'. */
@@ -233,9 +238,14 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     int ht = query_value(req->url, "theme", theme, sizeof theme);
     int hk = query_value(req->url, "track", track, sizeof track);
     if (hg <= 0 || ht < 0 || hk < 0) {
-        api_set_error(r, 400,
-                      hg <= 0 ? "missing or bad ?game= (a game's name)"
-                              : "bad ?theme= or ?track= (letters, digits and '-')");
+        const char *which = hg < 0 ? "game" : ht < 0 ? "theme" : "track";
+        if (hg == 0)
+            api_set_error(r, 400, "missing ?game= (a game's name)");
+        else
+            api_set_error(r, 400,
+                          "bad ?%s=: too long or not of letters, digits and '-' (at "
+                          "most %d characters)",
+                          which, QUERY_VALUE_MAX - 1);
         return;
     }
     const struct game *g = game_find(game);
@@ -284,6 +294,34 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
         return;
     }
     const struct puzzle_entry *e = &it->e;
+    /* Served to this token now (its attempt is timed from here); a token the server never
+     * issued gets a new one, as a visitor without a token does (issue 25). */
+    int64_t now = server_now_ms();
+    int served = fresh ? 1 : store_puzzle_serve(srv->store, hash, e->id, 0, now, err, sizeof err);
+    if (served == 1) {
+        if (req->client && !ratelimit_take(srv->puzzles->tokens, req->client, now)) {
+            api_set_error(r, 429,
+                          "too many new puzzle players from this address: at most %d a "
+                          "minute",
+                          PUZZLE_TOKENS_PER_MINUTE);
+            return;
+        }
+        if (!fresh && token_random_hex(token, TOKEN_HEX_LEN / 2) != 0) {
+            api_set_error(r, 500, "no randomness from the kernel");
+            return;
+        }
+        fresh = 1;
+        token_hash(token, hash);
+        served = store_puzzle_serve(srv->store, hash, e->id, 1, now, err, sizeof err);
+    }
+    if (served < 0) {
+        api_store_error(r, served, "%s", err);
+        return;
+    }
+    if (served != 0) {
+        api_set_error(r, 500, "the puzzle could not be served");
+        return;
+    }
     pthread_mutex_lock(&srv->puzzles->mu);
     struct glicko2 rating = it->r;
     int attempts = it->attempts, solved = it->solved;
@@ -416,6 +454,22 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     struct puzzle_set *ps = srv->puzzles;
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
     token_hash(tok, hash);
+    /* Counted only for a token the server served this puzzle to, no sooner than a person
+     * reads it, within the address's rated attempts a minute (issue 25). */
+    int64_t now = server_now_ms(), served_ms = 0;
+    int64_t read_ms = srv->cfg.puzzle_read_ms > 0   ? srv->cfg.puzzle_read_ms
+                      : srv->cfg.puzzle_read_ms < 0 ? 0
+                                                    : PUZZLE_READ_MS;
+    int sv = store_puzzle_served(srv->store, hash, it->e.id, &served_ms, err, sizeof err);
+    if (sv < 0) {
+        api_store_error(r, sv, "%s", err);
+        return;
+    }
+    const char *why = sv                          ? "not-served"
+                      : now - served_ms < read_ms ? "too-fast"
+                      : req->client && !ratelimit_take(ps->attempts, req->client, now)
+                          ? "rate-limit"
+                          : NULL;
     /* Attempts one at a time: a player's rating is read, updated and stored whole. */
     pthread_mutex_lock(&ps->attempt_mu);
     struct store_puzzle_rating pr;
@@ -431,7 +485,10 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     struct glicko2_game vs_puzzle = {zr, solved ? 1.0 : 0.0};
     struct glicko2_game vs_player = {p0, solved ? 0.0 : 1.0};
     struct glicko2 p1 = glicko2_update(p0, &vs_puzzle, 1, GLICKO2_TAU);
-    struct glicko2 z1 = glicko2_update(zr, &vs_player, 1, GLICKO2_TAU);
+    /* The puzzle's rating moves only with an established player's attempt. */
+    struct glicko2 z1 = pr.deviation <= PUZZLE_ESTABLISHED_DEVIATION
+                            ? glicko2_update(zr, &vs_player, 1, GLICKO2_TAU)
+                            : zr;
     struct store_puzzle_attempt a = {
         .game = g->name,
         .puzzle_id = it->e.id,
@@ -442,7 +499,7 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
         .puzzle = {z1.rating, z1.deviation, z1.volatility, z_attempts + 1, z_solved + solved, 0},
     };
     snprintf(a.token_hash, sizeof a.token_hash, "%s", hash);
-    int rc = store_puzzle_attempt(srv->store, &a, err, sizeof err);
+    int rc = why ? 1 : store_puzzle_attempt(srv->store, &a, err, sizeof err);
     if (rc == 0) {
         pthread_mutex_lock(&ps->mu);
         it->r = z1;
@@ -462,6 +519,8 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     jout_kstr(&j, "id", it->e.id);
     jout_kbool(&j, "solved", solved);
     jout_kbool(&j, "counted", counted);
+    if (!counted)
+        jout_kstr(&j, "why", why ? why : "attempted");
     solution_out(&j, &it->e);
     if (counted) {
         rating_out(&j, "player", &p1, p1.rating - p0.rating, a.player.attempts, a.player.solved);

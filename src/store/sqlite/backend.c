@@ -118,6 +118,8 @@ static const char *const migration[] = {
     STORE_PUZZLES_SCHEMA,
     /* 4 -> 5: a game asked rated and played unrated (the cap of rated games per pair) */
     "ALTER TABLE games ADD COLUMN rated_capped INTEGER NOT NULL DEFAULT 0;",
+    /* 5 -> 6: the puzzles served to each token, when (issue 25: issued tokens only) */
+    STORE_PUZZLES_SERVED_SCHEMA,
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 

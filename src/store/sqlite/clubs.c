@@ -164,6 +164,35 @@ int sqlite_store_set_member(struct store *s, const char *club_id, const char *me
     return sqlite_store_write(s, set_member, &r, "club member", err, err_size);
 }
 
+struct remove_ctx {
+    const char *club_id, *member_id, *invite;
+    int max_role;
+};
+
+static const char sql_remove_upto[] =
+    "DELETE FROM club_members WHERE club_id = ?1 AND member_id = ?2"
+    " AND role <> 2 AND role <= ?3";
+static const char sql_invite[] = "UPDATE clubs SET invite = ?2 WHERE id = ?1";
+
+static int remove_member(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct remove_ctx *r = ctx;
+    if (sq_done(sq_bind(s, sql_remove_upto, "tti", r->club_id, r->member_id, r->max_role)) != 0)
+        return -1;
+    if (sqlite3_changes(db) != 1)
+        return 1;
+    if (sq_done(sq_bind(s, sql_invite, "tt", r->club_id, r->invite)) != 0)
+        return -1;
+    return sqlite3_changes(db) == 1 ? 0 : -1;
+}
+
+int sqlite_store_remove_member(struct store *s, const char *club_id, const char *member_id,
+                               int max_role, const char *invite, char *err, size_t err_size)
+{
+    struct remove_ctx r = {club_id, member_id, invite, max_role};
+    return sqlite_store_write(s, remove_member, &r, "remove club member", err, err_size);
+}
+
 struct results_ctx {
     const char *id;
     store_result_fn fn;

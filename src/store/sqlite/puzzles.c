@@ -124,3 +124,75 @@ int sqlite_store_puzzle_attempt(struct store *s, const struct store_puzzle_attem
 {
     return sqlite_store_write(s, attempt, (void *)a, "puzzle attempt", err, err_size);
 }
+
+struct serve_ctx {
+    const char *token_hash, *puzzle_id;
+    int issued;
+    int64_t now;
+};
+
+static const char sql_known_player[] = "SELECT 1 FROM puzzle_players WHERE token_hash = ?1 LIMIT 1";
+static const char sql_known_served[] = "SELECT 1 FROM puzzle_served WHERE token_hash = ?1 LIMIT 1";
+static const char sql_serve[] = "INSERT OR REPLACE INTO puzzle_served (token_hash, puzzle_id,"
+                                " served_ms) VALUES (?1, ?2, ?3)";
+
+/* A row of `sql` (?1 the token's hash) exists: 1, 0, or -1. */
+static int known(struct store *s, const char *sql, const char *token_hash)
+{
+    sqlite3_stmt *st = sq_bind(s, sql, "t", token_hash);
+    int row = sq_row(st);
+    if (row > 0)
+        sq_end(st);
+    return row;
+}
+
+static int serve(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct serve_ctx *q = ctx;
+    if (!q->issued) {
+        int k = known(s, sql_known_player, q->token_hash);
+        if (k == 0)
+            k = known(s, sql_known_served, q->token_hash);
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            return 1; /* a token the server never issued */
+    }
+    return sq_done(sq_bind(s, sql_serve, "ttI", q->token_hash, q->puzzle_id, q->now));
+}
+
+int sqlite_store_puzzle_serve(struct store *s, const char *token_hash, const char *puzzle_id,
+                              int issued, int64_t now_ms, char *err, size_t err_size)
+{
+    struct serve_ctx q = {token_hash, puzzle_id, issued, now_ms};
+    return sqlite_store_write(s, serve, &q, "puzzle served", err, err_size);
+}
+
+struct served_ctx {
+    const char *token_hash, *puzzle_id;
+    int64_t *served_ms;
+};
+
+static const char sql_served[] =
+    "SELECT served_ms FROM puzzle_served WHERE token_hash = ?1 AND puzzle_id = ?2";
+
+static int served(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct served_ctx *q = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_served, "tt", q->token_hash, q->puzzle_id);
+    int row = sq_row(st);
+    if (row > 0) {
+        *q->served_ms = sqlite3_column_int64(st, 0);
+        sq_end(st);
+    }
+    return sq_found(row);
+}
+
+int sqlite_store_puzzle_served(struct store *s, const char *token_hash, const char *puzzle_id,
+                               int64_t *served_ms, char *err, size_t err_size)
+{
+    struct served_ctx q = {token_hash, puzzle_id, served_ms};
+    return sqlite_store_read(s, served, &q, "puzzle served", err, err_size);
+}

@@ -17,3 +17,9 @@
     " token_hash TEXT NOT NULL, game TEXT NOT NULL, puzzle_id TEXT NOT NULL,"                      \
     " solved INTEGER NOT NULL, created_ms INTEGER NOT NULL,"                                       \
     " PRIMARY KEY (token_hash, game, puzzle_id)) WITHOUT ROWID;"
+
+/* The puzzles served to each token, when (the latest serving of each). */
+#define STORE_PUZZLES_SERVED_SCHEMA                                                                \
+    "CREATE TABLE IF NOT EXISTS puzzle_served ("                                                   \
+    " token_hash TEXT NOT NULL, puzzle_id TEXT NOT NULL, served_ms INTEGER NOT NULL,"              \
+    " PRIMARY KEY (token_hash, puzzle_id)) WITHOUT ROWID;"

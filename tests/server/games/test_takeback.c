@@ -104,7 +104,8 @@ TEST(server_takeback_undoes_the_move_and_the_reply)
     /* A stream that had read to ply 4 hears of the takeback: the game is at ply 2. */
     char req[256];
     snprintf(req, sizeof req,
-             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 4\r\n\r\n", id);
+             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: 4\r\n\r\n",
+             id);
     size_t len;
     char *got = http_raw(port, req, strlen(req), 300, &len);
     CHECK(got && strstr(got, "id: 2\nevent: takeback\ndata: {\"ply\":2,\"takebacks\":2}"));
@@ -137,8 +138,10 @@ TEST(server_takeback_undoes_the_move_and_the_reply)
         struct mover tb = {.port = port, .id = id, .token = token};
         pthread_t th;
         pthread_create(&th, NULL, takeback_in_thread, &tb);
-        snprintf(req, sizeof req,
-                 "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 4\r\n\r\n", id);
+        snprintf(
+            req, sizeof req,
+            "GET /api/games/%.40s/events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: 4\r\n\r\n",
+            id);
         got = http_raw(port, req, strlen(req), 800, &len);
         pthread_join(th, NULL);
         CHECK(tb.ok);

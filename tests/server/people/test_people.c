@@ -474,8 +474,8 @@ TEST(server_people_offers_takeback_abort_rematch_abandon)
     CHECK_EQ_INT(pp_move(port, again, tb, "d2d4"), 200);
     CHECK_EQ_INT(pp_move(port, again, ta, "d7d5"), 200);
     CHECK_EQ_INT(fx_game_post(port, again, "claim-win", ta, NULL, NULL), 409);
-    usleep(400 * 1000);
     CHECK_EQ_INT(fx_game_post(port, again, "claim-win", tb, NULL, NULL), 409); /* his own move */
+    usleep(400 * 1000); /* since his last request (issue 25: a request is presence) */
     j = NULL;
     CHECK_EQ_INT(fx_game_post(port, again, "claim-win", ta, NULL, &j), 200);
     CHECK_STR(pp_reason(j), "abandoned");

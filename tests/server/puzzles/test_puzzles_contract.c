@@ -30,6 +30,7 @@ TEST(server_contract_next_puzzle_has_the_streak)
     cfg.puzzles_dir = dir;
     cfg.analysis_threads = 0;
     cfg.review_threads = 0;
+    cfg.puzzle_read_ms = -1; /* attempts at once (the 2 s rule: test_attempts_fair.c) */
     struct server *srv = fx_start(&cfg);
     CHECK(srv != NULL);
     if (!srv) {

@@ -309,7 +309,8 @@ TEST(server_event_stream)
     struct racer r = {.port = port, .id = id, .token = token};
     pthread_t th;
     pthread_create(&th, NULL, delayed_move, &r);
-    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+             id);
     size_t len;
     char *got = http_raw(port, req, strlen(req), 600, &len);
     pthread_join(th, NULL);
@@ -319,7 +320,8 @@ TEST(server_event_stream)
     free(got);
     /* Resuming after event 2 sends 3 and not 1 or 2. */
     snprintf(req, sizeof req,
-             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 2\r\n\r\n", id);
+             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: 2\r\n\r\n",
+             id);
     got = http_raw(port, req, strlen(req), 300, &len);
     CHECK(got && strstr(got, "id: 3\n") && !strstr(got, "id: 1\n") && !strstr(got, "id: 2\n"));
     free(got);
@@ -330,7 +332,8 @@ TEST(server_event_stream)
     CHECK_EQ_INT(api_call(port, "POST", path, token, NULL, &e), 200);
     json_decref(e);
     snprintf(req, sizeof req,
-             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", id);
+             "GET /api/games/%.40s/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+             id);
     got = http_raw(port, req, strlen(req), 5000, &len);
     CHECK(got && strstr(got, "event: end\n") && strstr(got, "resignation"));
     free(got);
@@ -349,12 +352,12 @@ TEST(server_malformed_requests)
     static const char *const junk[] = {
         "GARBAGE\r\n\r\n",
         "GET\r\n\r\n",
-        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{\"ga",
-        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: -3\r\n\r\n",
-        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n{}",
-        "POST /api/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-        "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
-        "GET /api/games/%00 HTTP/1.1\r\nHost: x\r\n\r\n",
+        "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\n{\"ga",
+        "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -3\r\n\r\n",
+        "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\n{}",
+        "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        "GET /../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "GET /api/games/%00 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
         "\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03",
     };
     for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
@@ -435,7 +438,8 @@ TEST(server_stream_keepalive)
     char id[40], token[40], req[256];
     json_t *st = create(server_port(srv), "white", NULL, id, token);
     json_decref(st);
-    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+             id);
     size_t len;
     char *got = http_raw(server_port(srv), req, strlen(req), 400, &len);
     CHECK(got && strstr(got, ": ping\n\n"));
@@ -482,10 +486,11 @@ static int send_move_nowait(int port, const char *id, const char *token, const c
 {
     char body[128], req[512];
     int bn = snprintf(body, sizeof body, "{\"move\":\"%s\"}", move ? move : "");
-    snprintf(req, sizeof req,
-             "POST /api/games/%.40s/moves HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
-             "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
-             id, token, bn, body);
+    snprintf(
+        req, sizeof req,
+        "POST /api/games/%.40s/moves HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"
+        "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+        id, token, bn, body);
     int fd = test_connect(port);
     if (fd >= 0 && write(fd, req, strlen(req)) < 0) {
         close(fd);
@@ -585,7 +590,8 @@ TEST(server_move_waits_for_the_reply_commit)
     CHECK(mid && json_is_true(json_object_get(mid, "thinking")));
     CHECK_EQ_INT(json_integer_value(json_object_get(mid, "ply")), 1);
     json_decref(mid);
-    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    snprintf(req, sizeof req, "GET /api/games/%.40s/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+             id);
     size_t len;
     char *got = http_raw(port, req, strlen(req), 150, &len);
     CHECK(got && strstr(got, "text/event-stream") && !strstr(got, "id: 1\n"));

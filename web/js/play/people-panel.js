@@ -91,7 +91,8 @@ export function peoplePanel(initial, { act, refresh }) {
           button('takeback-accept', t('people.accept'), () => act(() => gameOp(S.id, 'takeback', { answer: 'accept' })), 'primary'), ' ',
           button('takeback-decline', t('people.decline'), () => act(() => gameOp(S.id, 'takeback', { answer: 'decline' })))));
         else if (S.side_to_move !== me() && S.moves.length) items.push(button('people-takeback', t('people.takeback.ask'), () => act(() => gameOp(S.id, 'takeback'))));
-        if (S.side_to_move !== me()) items.push(button('claim-win', t('people.claimwin'), () => act(() => gameOp(S.id, 'claim-win'))));
+        // Offered only when the server says the opponent is really gone (S.claim_win).
+        if (S.side_to_move !== me() && S.claim_win) items.push(button('claim-win', t('people.claimwin'), () => act(() => gameOp(S.id, 'claim-win'))));
       }
       if (S.can_abort) items.push(button('abort', t('people.abort'), () => act(() => gameOp(S.id, 'abort'))));
       if (!confirmResign) items.push(button('people-resign', t('play.resign'), () => { confirmResign = true; renderActions(); }));
@@ -126,15 +127,27 @@ export function peoplePanel(initial, { act, refresh }) {
       h('input', { id: 'watch-url', readonly: true, value: link, size: 40, onfocus: (e) => e.target.select() }));
     renderActions();
     tick();
+    awaitClaim();
+  }
+
+  // The opponent away (S.away): look again when the claim becomes available; present,
+  // now and then (a page that polled instead of streaming tells no one when it goes).
+  let claimTimer = 0;
+  function awaitClaim() {
+    clearTimeout(claimTimer);
+    if (!me() || !refresh || S.status.result !== 'ongoing' || S.side_to_move === me() || S.claim_win) return;
+    const away = S.away && S.away.side === opp() ? S.away : null;
+    claimTimer = setTimeout(() => refresh(), away ? away.claim_in + 500 : 30000);
   }
 
   /** An `update` event: offers, viewers and clocks without a move. */
   function onUpdate(data) {
-    S = { ...S, clock: data.clock, offers: data.offers, rematch_id: data.rematch_id, viewers: data.viewers };
+    S = { ...S, clock: data.clock, offers: data.offers, rematch_id: data.rematch_id, viewers: data.viewers,
+      away: data.away, claim_win: data.claim_win };
     update(S);
   }
 
   const title = () => `${name('white')} – ${name('black')}`;
   update(S);
-  return { el, update, onUpdate, title, close: () => { clearInterval(timer); clearInterval(poll); } };
+  return { el, update, onUpdate, title, close: () => { clearInterval(timer); clearInterval(poll); clearTimeout(claimTimer); } };
 }

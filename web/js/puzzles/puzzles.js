@@ -179,7 +179,7 @@ function infoView(ctx) {
     if (z.hintCell && z.state === 'solving') lines.push(h('p', { class: 'hint', id: 'hint-text' }, t('pz.hint.text', { cell: z.hintCell })));
     if (z.state === 'solved' || z.state === 'failed') {
       lines.push(h('p', { class: 'solution', id: 'solution-text' }, t('pz.solution.text', { moves: z.P.solution_display.join(' ') })));
-      if (z.result && !z.result.counted) lines.push(h('p', { class: 'muted', id: 'not-counted' }, t('pz.notcounted')));
+      if (z.result && !z.result.counted) lines.push(h('p', { class: 'muted', id: 'not-counted' }, t(!z.result.why || z.result.why === 'attempted' ? 'pz.notcounted' : 'pz.notcounted.other')));
       if (z.result) lines.push(h('p', { class: 'muted', id: 'puzzle-rating' }, t('pz.puzzle.rating', { rating: z.result.puzzle.rating })));
     }
     lines.push(themeLines());
