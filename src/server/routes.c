@@ -53,8 +53,8 @@ static const struct route table[] = {
     {POST, "/api/seeks/{id}/accept", people_challenge_accept,
      ROUTE_TOKEN_OPTIONAL | ROUTE_BODY_OPTIONAL},
     {POST, "/api/seeks/{id}/cancel", people_challenge_cancel, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
-    {GET, "/api/me", people_me, ROUTE_TOKEN},
-    {POST, "/api/me", people_me, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {GET, "/api/me", people_me_get, ROUTE_TOKEN},
+    {POST, "/api/me", people_me_post, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     /* Clubs (clubs/clubs_api.c). */
     {POST, "/api/clubs", clubs_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     {GET, "/api/clubs/{id}", clubs_get, ROUTE_TOKEN_OPTIONAL},

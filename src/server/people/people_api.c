@@ -515,53 +515,56 @@ static void handle_list_seeks(struct server *srv, struct api_response *r)
     api_set_text(r, 200, jout_finish(&j));
 }
 
-static void handle_me(struct server *srv, const struct api_request *req, struct api_response *r)
+/* {"name"}, with the token for a POST (a new one for an unknown visitor). */
+static void reply_me(const char *name, const char *token, struct api_response *r)
 {
-    char token[TOKEN_HEX_LEN + 1], hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX];
-    char err[ERROR_TEXT_MAX];
-    if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD")) {
-        const char *tok = api_bearer(req);
-        if (!tok || !token_well_formed(tok)) {
-            api_set_error(r, 403, "missing or malformed token");
-            return;
-        }
-        token_hash(tok, hash);
-        int rc = store_get_player(srv->store, hash, name, sizeof name, err, sizeof err);
-        if (rc > 0) {
-            api_set_error(r, 404, "no name chosen yet");
-            return;
-        }
-        if (rc != 0) {
-            api_store_error(r, rc, "%s", err);
-            return;
-        }
-    } else if (!strcmp(req->method, "POST")) {
-        json_t *body = api_body_object(req, false, r);
-        if (!body)
-            return;
-        int bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
-        if (!bad)
-            bad = people_body_name(body, name, sizeof name, false, r);
-        json_decref(body);
-        if (bad)
-            return;
-        int rc = store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err);
-        if (rc != 0) {
-            api_store_error(r, rc, "%s", err);
-            return;
-        }
-    } else {
-        api_set_error(r, 405, "use GET or POST here");
-        return;
-    }
     struct jout j;
     jout_init(&j, 256);
     jout_open(&j, '{');
     jout_kstr(&j, "name", name);
-    if (!strcmp(req->method, "POST"))
+    if (token)
         jout_kstr(&j, "token", token);
     jout_close(&j, '}');
     api_set_text(r, 200, jout_finish(&j));
+}
+
+static void handle_get_me(struct server *srv, const struct api_request *req, struct api_response *r)
+{
+    char hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX], err[ERROR_TEXT_MAX];
+    const char *tok = api_bearer(req);
+    if (!tok || !token_well_formed(tok)) {
+        api_set_error(r, 403, "missing or malformed token");
+        return;
+    }
+    token_hash(tok, hash);
+    int rc = store_get_player(srv->store, hash, name, sizeof name, err, sizeof err);
+    if (rc > 0)
+        api_set_error(r, 404, "no name chosen yet");
+    else if (rc != 0)
+        api_store_error(r, rc, "%s", err);
+    else
+        reply_me(name, NULL, r);
+}
+
+static void handle_post_me(struct server *srv, const struct api_request *req,
+                           struct api_response *r)
+{
+    char token[TOKEN_HEX_LEN + 1], hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX];
+    char err[ERROR_TEXT_MAX];
+    json_t *body = api_body_object(req, false, r);
+    if (!body)
+        return;
+    int bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
+    if (!bad)
+        bad = people_body_name(body, name, sizeof name, false, r);
+    json_decref(body);
+    if (bad)
+        return;
+    int rc = store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err);
+    if (rc != 0)
+        api_store_error(r, rc, "%s", err);
+    else
+        reply_me(name, token, r);
 }
 
 void people_challenge_create(struct server *srv, const struct api_request *req,
@@ -611,9 +614,16 @@ void people_challenge_cancel(struct server *srv, const struct api_request *req,
     handle_cancel(srv, req, a->param[0], r);
 }
 
-void people_me(struct server *srv, const struct api_request *req, const struct route_args *a,
-               struct api_response *r)
+void people_me_get(struct server *srv, const struct api_request *req, const struct route_args *a,
+                   struct api_response *r)
 {
     (void)a;
-    handle_me(srv, req, r);
+    handle_get_me(srv, req, r);
+}
+
+void people_me_post(struct server *srv, const struct api_request *req, const struct route_args *a,
+                    struct api_response *r)
+{
+    (void)a;
+    handle_post_me(srv, req, r);
 }

@@ -18,7 +18,7 @@ struct server;
  * POST /api/me. */
 route_handler people_challenge_create, people_seek_create, people_seeks_list;
 route_handler people_challenge_get, people_challenge_events, people_challenge_accept;
-route_handler people_challenge_cancel, people_me;
+route_handler people_challenge_cancel, people_me_get, people_me_post;
 /* The visitor's token (32 hex + NUL) and its hash: the one sent when the server knows it
  * (a name, or games under it), else a new one; the name known for it, or "".  0, or the
  * status set in r (500, or 503 when the store is busy and cannot say whether it knows
