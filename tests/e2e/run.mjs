@@ -42,6 +42,7 @@ async function open(opts = {}) {
     const res = await route.fetch();
     await route.fulfill({ response: res, json: opts.catalog(await res.json()) });
   });
+  if (opts.init) await ctx.addInitScript(opts.init); // a script run before the page's own
   if (opts.lang) await ctx.addInitScript((l) => { if (!localStorage.getItem('agora.lang')) localStorage.setItem('agora.lang', l); }, opts.lang);
   await page.goto(srv.url + '/' + (opts.hash || ''));
   await page.waitForSelector('body[data-ready]');
@@ -470,6 +471,7 @@ test('screenshots: each game in each language', async () => {
 
 
 (await import('./analysis.mjs')).register({ test, open, assert, server: () => srv, click, cell, waitMoves, playFromHome });
+(await import('./friction.mjs')).register({ test, open, assert, server: () => srv });
 (await import('./playview.mjs')).register({ test, open, assert, server: () => srv, click, moveTexts, waitMoves, playFromHome, startFromPosition });
 
 // ---------------------------------------------------------------- runner

@@ -5,7 +5,7 @@
 // for these positions (Debian's gnuchess-book), copied here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyOf, learnerToMove, repertoireOf, replyCandidates, chooseReply, drawWeighted, dueFrom, gradeOf, gradeCard, lineStats, seeded, QUICK_MS, LEARNED_DAYS } from '../../web/js/openings/repertoire.js';
+import { keyOf, learnerToMove, repertoireOf, replyCandidates, chooseReply, drawWeighted, dueFrom, gradeOf, gradeCard, lineStats, drillStats, seeded, QUICK_MS, LEARNED_DAYS } from '../../web/js/openings/repertoire.js';
 import { newCard, DAY } from '../../web/js/openings/srs.js';
 
 const giuoco = { side: 'white', moves: ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5'] };
@@ -119,6 +119,17 @@ test(`progress per line: learned when every position has an interval of ${LEARNE
   // The Ruy Lopez shares three positions with the Giuoco; its fourth (after 4...a6) has no card yet.
   assert.deepEqual(lineStats(cards, ruy, NOW), { total: 4, known: 3, due: 1, learned: false });
   assert.deepEqual(lineStats(cards, antiSicilian, NOW), { total: 2, known: 1, due: 0, learned: false });
+});
+
+test('a line\'s drill counts what its row in the repertoire counts; a side\'s drill its side', () => {
+  const six = { reps: 2, interval: 6, ef: 2.5, due: NOW + 6 * DAY };
+  // The Giuoco all reviewed; the Ruy's fourth position and the anti-Sicilian's second new: due.
+  const cards = { [keyOf('white', [])]: six, 'white:e2e4 e7e5': six, 'white:e2e4 e7e5 g1f3 b8c6': six };
+  const lines = [giuoco, ruy, antiSicilian];
+  lines.forEach((line, i) => assert.deepEqual(drillStats(cards, lines, String(i), NOW), lineStats(cards, line, NOW), `line ${i}`));
+  assert.equal(drillStats(cards, lines, '0', NOW).due, 0); // "0 positions due" in the row and in its drill
+  assert.equal(drillStats(cards, lines, 'white', NOW).due, 2); // the side: 4...a6 and 2...c5, each once
+  assert.deepEqual(drillStats(cards, lines, '9', NOW), { total: 0, known: 0, due: 0, learned: false });
 });
 
 test('the random source is seedable: the same seed gives the same draws', () => {

@@ -11,7 +11,7 @@
 //   #/clubs, #/club/ID clubs — clubs.js
 //   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
 //   #/puzzles[/GAME]   puzzles — puzzles.js
-import { LANGUAGES, pickLanguage, setLanguage, t, num, translate, language } from './common/i18n.js';
+import { LANGUAGES, pickLanguage, setLanguage, t, translate, language } from './common/i18n.js';
 import * as api from './net/api.js';
 import { drawBoard } from './board/board.js';
 import { h } from './common/dom.js';
@@ -133,8 +133,8 @@ async function listUnfinished(host) {
 function rowText(s) {
   const moves = Math.ceil(s.moves.length / 2);
   const opponent = s.people && (s.players[s.human_side === 'white' ? 'black' : 'white'] || {}).name;
-  const row = s.people ? t('people.home.row', { side: t('side.' + s.human_side), name: opponent, moves: num(moves) })
-    : t(moves === 1 ? 'home.row.one' : 'home.row', { side: t('side.' + s.human_side), level: s.level, moves });
+  const row = s.people ? t('people.home.row', { side: t('side.' + s.human_side), name: opponent, n: moves })
+    : t('home.row', { side: t('side.' + s.human_side), level: s.level, n: moves });
   return s.takebacks > 0 ? row + ' · ' + t('home.takebacks', { n: s.takebacks }) : row;
 }
 
@@ -221,12 +221,32 @@ async function route() {
   app.focus({ preventScroll: true });
 }
 
+// Told once the strings are loaded and on each change of language: what was written
+// before then (the offline note, common/pwa.js) is written again in the language.
+const ready = () => document.dispatchEvent(new Event('agora:ready'));
+
+// The header's menu button (shown on a phone, css/agora.css): opens and closes the
+// links; a link followed closes them.
+function menu() {
+  const top = document.querySelector('header.top');
+  const btn = document.getElementById('menu');
+  const set = (open) => {
+    top.classList.toggle('open', open);
+    btn.setAttribute('aria-expanded', open ? 'true' : 'false');
+  };
+  btn.addEventListener('click', () => set(!top.classList.contains('open')));
+  window.addEventListener('hashchange', () => set(false));
+}
+
 async function main() {
   await setLanguage(pickLanguage());
   header();
+  menu();
+  ready();
   document.getElementById('lang').addEventListener('change', async (e) => {
     await setLanguage(e.target.value, true);
     header();
+    ready();
     route();
   });
   window.addEventListener('hashchange', route);

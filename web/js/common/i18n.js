@@ -58,10 +58,35 @@ export function num(value) {
   return digits ? s.replace(/[0-9]/g, (d) => digits[d]) : s;
 }
 
-/** The string for `key`, with {name} placeholders filled (numbers in local digits). */
+/** The plural category (one, other, few ...) of `n` in the current language, by the browser's rules. */
+export function pluralForm(n, code = lang) {
+  return new Intl.PluralRules(code).select(n);
+}
+
+/**
+ * A catalogue entry's text: a string as it is; a plural entry (an object of forms keyed
+ * by Intl.PluralRules categories, {"one": ..., "other": ...}) gives the form for the
+ * number `vars.n`, or "other".
+ */
+export function pick(entry, vars = {}, code = lang) {
+  if (entry === null || typeof entry !== 'object') return entry;
+  const n = vars.n;
+  const form = typeof n === 'number' ? pluralForm(n, code) : 'other';
+  return entry[form] ?? entry.other;
+}
+
+/** Fills {name} placeholders of `text` (numbers in local digits). */
+function fill(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? (typeof vars[k] === 'number' ? num(vars[k]) : vars[k]) : `{${k}}`));
+}
+
+/**
+ * The string for `key`, with {name} placeholders filled (numbers in local digits); a
+ * plural entry takes its form from the number {n}: t('open.due', { n: 2 }).
+ */
 export function t(key, vars = {}) {
-  let s = catalogue[key] ?? fallback[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? (typeof vars[k] === 'number' ? num(vars[k]) : vars[k]) : `{${k}}`));
+  const own = pick(catalogue[key], vars);
+  return fill(own ?? pick(fallback[key], vars) ?? key, vars);
 }
 
 /** Fills every element with data-i18n="key" (text) below `root`. */

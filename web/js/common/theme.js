@@ -29,7 +29,8 @@ export function setTheme(theme) {
   applyTheme();
 }
 
-/** The header's switch (a toggle button: pressed while dark), put into `host` once
+/** The header's switch (a toggle button: pressed while dark, its text saying whether
+ *  the dark theme is on), put into `host` once
  *  and relabelled on each call (the language may have changed). */
 export function themeSwitch(host) {
   let box = host.querySelector('.switches');
@@ -46,7 +47,8 @@ export function themeSwitch(host) {
   function label() {
     const isDark = currentTheme() === 'dark';
     btn.setAttribute('aria-pressed', isDark ? 'true' : 'false');
-    btn.textContent = (isDark ? '\u263E ' : '\u2600 ') + t('theme.dark');
+    // What is on, in words as well as by aria-pressed: "Dark: on" / "Dark: off".
+    btn.textContent = (isDark ? '\u263E ' : '\u2600 ') + t(isDark ? 'theme.dark.on' : 'theme.dark.off');
     btn.title = t(isDark ? 'theme.to.light' : 'theme.to.dark');
   }
   label();

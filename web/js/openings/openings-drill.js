@@ -12,7 +12,7 @@ import { t } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { h } from '../common/dom.js';
 import { playBoard, chooseAmong } from '../learn/learn-board.js';
-import { keyOf, learnerToMove, repertoireOf, chooseReply, gradeOf, gradeCard, lineStats, learnt, seeded, QUICK_MS, LEARNED_DAYS } from './repertoire.js';
+import { keyOf, learnerToMove, repertoireOf, chooseReply, gradeOf, gradeCard, lineStats, drillStats, seeded, QUICK_MS, LEARNED_DAYS } from './repertoire.js';
 
 const GAME = 'chess';
 
@@ -67,15 +67,13 @@ export async function drill(app, which, query, { ask, nameOf, loadRepertoire, sa
     store = loadRepertoire();
     const now = Date.now();
     const mine = store.lines.filter((l) => l.side === side);
-    const keys = [...repertoireOf(mine, side).keys()];
-    const known = keys.filter((k) => learnt(store.cards[k])).length;
-    const due = keys.filter((k) => !store.cards[k] || store.cards[k].due <= now).length;
-    progress.textContent = `${t('open.progress', { known, total: keys.length })} · ${t('open.due', { n: due })}`;
+    const { known, total, due } = drillStats(store.cards, store.lines, which, now);
+    progress.textContent = `${t('open.progress', { known, total })} · ${t('open.due', { n: due })}`;
     linesList.replaceChildren(...mine.map((l) => {
       const s = lineStats(store.cards, l, now);
       return h('li', { 'data-line': l.id, class: s.learned ? 'learned' : '' },
         h('span', {}, l.name || t('open.unnamed')), ': ',
-        h('span', { class: 'muted' }, t('open.progress', { known: s.known, total: s.total }), s.learned ? ` · ${t('drill.learned')}` : ''));
+        h('span', { class: 'muted' }, t('open.progress', { known: s.known, total: s.total }), ' · ', t('open.due', { n: s.due }), s.learned ? ` · ${t('drill.learned')}` : ''));
     }));
   }
   const displayOf = (state, move) => state.legal_moves.find((l) => l.move === move)?.display || move;

@@ -48,12 +48,12 @@ export async function showOpenings(app) {
   const layout = await api.layoutOf(GAME);
   const suggested = (await staticJson('lessons/openings.json')).lines;
   let rep = loadRepertoire();
-  const now = Date.now();
 
   const repList = h('ul', { id: 'open-repertoire', class: 'open-lines' });
   const sideDrills = h('p', { id: 'open-drills' });
   function showRepertoire() {
     rep = loadRepertoire();
+    const now = Date.now(); // counted when drawn, as the drill counts
     sideDrills.replaceChildren(...['white', 'black'].filter((s) => rep.lines.some((l) => l.side === s)).flatMap((s) => [
       h('a', { class: 'button primary', id: `drill-${s}`, href: `#/openings?drill=${s}` }, t('drill.side', { side: t('side.' + s) })), ' ']));
     repList.replaceChildren(...(rep.lines.length ? rep.lines.map((l, i) => {

@@ -142,11 +142,26 @@ export function gradeCard(card, q, now) {
 /** A position is learnt when its card's interval is at least LEARNED_DAYS. */
 export const learnt = (card) => !!card && card.interval >= LEARNED_DAYS;
 
-/** A line's progress: {total, known, due, learned} over its learner positions. */
-export function lineStats(cards, line, now) {
-  const ps = linePositions(line).map((p) => cards[p.key]);
+/** Progress over positions named by their keys: {total, known, due, learned}; a position
+ *  without a card is new, so due.  The repertoire's list and the drill both count with it. */
+export function keysStats(cards, keys, now) {
+  const ps = keys.map((k) => cards[k]);
   const known = ps.filter(learnt).length;
   return { total: ps.length, known, due: ps.filter((c) => !c || c.due <= now).length, learned: ps.length > 0 && known === ps.length };
+}
+
+/** A line's progress: {total, known, due, learned} over its learner positions. */
+export const lineStats = (cards, line, now) => keysStats(cards, linePositions(line).map((p) => p.key), now);
+
+/** One side's progress over all its lines (a position two lines share counted once). */
+export const sideStats = (cards, lines, side, now) => keysStats(cards, [...repertoireOf(lines, side).keys()], now);
+
+/** What a drill counts: `which` a line's index (#/openings?drill=N) -> that line's
+ *  progress, the very numbers of its row in the repertoire; 'white' or 'black' -> the
+ *  side's.  (Before, a line's drill counted its whole side: "0 due" beside "2 due".) */
+export function drillStats(cards, lines, which, now) {
+  if (/^\d+$/.test(String(which))) return lines[Number(which)] ? lineStats(cards, lines[Number(which)], now) : keysStats(cards, [], now);
+  return sideStats(cards, lines.filter((l) => l.side === which), which, now);
 }
 
 /** A seedable random source in [0, 1) (mulberry32): the same seed, the same drill. */

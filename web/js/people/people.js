@@ -21,7 +21,7 @@ export const CLOCKS = [
 
 export function clockLabel(c) {
   if (c.clock) return t('people.clock.rt', { min: num(c.clock.initial / 60), inc: num(c.clock.increment) });
-  if (c.days) return t('people.clock.corr', { n: num(c.days) });
+  if (c.days) return t('people.clock.corr', { n: c.days });
   return t('people.clock.none');
 }
 
@@ -35,16 +35,31 @@ function nameInput(id) {
   return h('input', { id, name: 'name', required: true, maxlength: 40, autocomplete: 'nickname', value: visitor().name || '' });
 }
 
+/** Whether a game on this clock choice can be rated: the server rates only games with
+ *  a clock, real-time or days a move (API.md "Ratings between people"). */
+export const canBeRated = (c) => Boolean(c && (c.clock || c.days));
+
 /** The form's fields as a challenge body. */
 function fieldsOf(form) {
   const c = CLOCKS.find((x) => x.id === form.clock.value) || CLOCKS[0];
-  return { game: form.game.value, clock: c.clock || null, days: c.days || null, side: form.side.value, rated: form.rated.checked, name: form.name ? form.name.value.trim() : undefined };
+  return { game: form.game.value, clock: c.clock || null, days: c.days || null, side: form.side.value, rated: canBeRated(c) && form.rated.checked, name: form.name ? form.name.value.trim() : undefined };
+}
+
+/** "Rated" offered only with a clock: with "no clock" the box is unticked, disabled
+ *  and a note says why. */
+function ratedFollowsClock(form, note) {
+  const c = CLOCKS.find((x) => x.id === form.clock.value) || CLOCKS[0];
+  const ok = canBeRated(c);
+  if (!ok) form.rated.checked = false;
+  form.rated.disabled = !ok;
+  note.hidden = ok;
 }
 
 export async function challengeForm(prefix, submitLabel, onsubmit, withName = true) {
   const games = await gameNames();
   const msg = h('div', { 'aria-live': 'polite' });
   const sel = (id, opts) => h('select', { id: `${prefix}-${id}`, name: id }, ...opts);
+  const ratedNote = h('span', { class: 'muted', id: `${prefix}-rated-note`, hidden: true }, ' ', t('people.rated.noclock'));
   const form = h('form', { class: 'challenge-form', id: `${prefix}-form`, onsubmit: async (e) => {
     e.preventDefault();
     msg.replaceChildren();
@@ -54,9 +69,11 @@ export async function challengeForm(prefix, submitLabel, onsubmit, withName = tr
     h('p', {}, h('label', { for: `${prefix}-game` }, t('people.game')), ' ', sel('game', games.map((g) => h('option', { value: g }, t(`game.${g}`))))),
     h('p', {}, h('label', { for: `${prefix}-clock` }, t('people.clock')), ' ', sel('clock', CLOCKS.map((c) => h('option', { value: c.id }, clockLabel(c))))),
     h('p', {}, h('label', { for: `${prefix}-side` }, t('new.side')), ' ', sel('side', ['random', 'white', 'black'].map((s) => h('option', { value: s }, t('side.' + s))))),
-    h('p', {}, h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: `${prefix}-rated`, name: 'rated' }), ' ', t('people.rated'))),
+    h('p', {}, h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: `${prefix}-rated`, name: 'rated', 'aria-describedby': `${prefix}-rated-note` }), ' ', t('people.rated')), ratedNote),
     h('p', {}, h('button', { type: 'submit', class: 'primary', id: `${prefix}-submit` }, submitLabel)),
     msg);
+  form.clock.addEventListener('change', () => ratedFollowsClock(form, ratedNote));
+  ratedFollowsClock(form, ratedNote);
   return form;
 }
 
