@@ -183,3 +183,23 @@ char *fx_fingerprint_of(int port, const char *id)
     json_decref(st);
     return f;
 }
+
+int fx_move(int port, const char *id, const char *token, const char *move)
+{
+    json_t *j = NULL;
+    int st = api_post_move(port, id, token, move, &j);
+    json_decref(j);
+    return st;
+}
+
+json_t *fx_state(int port, const char *id, const char *token)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%.40s", id);
+    json_t *j = NULL;
+    if (api_call(port, "GET", path, token, NULL, &j) != 200) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}

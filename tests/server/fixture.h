@@ -47,6 +47,11 @@ json_t *fx_new_game(int port, const char *game, const char *side, const char *po
 /* POST /api/games/ID/OP with the token and body: the status; *out the answer (if out). */
 int fx_game_post(int port, const char *id, const char *op, const char *token, const char *body,
                  json_t **out);
+/* POST /api/games/ID/moves {"move": MOVE} with the token: the status. */
+int fx_move(int port, const char *id, const char *token, const char *move);
+/* GET /api/games/ID as the token's side sees it (NULL: anyone's view), or NULL unless
+ * 200 (the caller decrefs). */
+json_t *fx_state(int port, const char *id, const char *token);
 /* The first of a state's legal moves ("" when none). */
 const char *fx_first_legal(json_t *state);
 

@@ -21,30 +21,10 @@ static struct server *ab_start(int64_t abandon_ms)
     return fx_start(&cfg);
 }
 
-static int ab_move(int port, const char *game, const char *token, const char *move)
-{
-    json_t *j = NULL;
-    int st = api_post_move(port, game, token, move, &j);
-    json_decref(j);
-    return st;
-}
-
-static json_t *ab_state(int port, const char *game, const char *token)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/api/games/%.40s", game);
-    json_t *j = NULL;
-    if (api_call(port, "GET", path, token, NULL, &j) != 200) {
-        json_decref(j);
-        return NULL;
-    }
-    return j;
-}
-
 /* The state's claim_win as the player of `token` sees it: 1, 0, or -1 when absent. */
 static int ab_claim_win(int port, const char *game, const char *token)
 {
-    json_t *st = ab_state(port, game, token);
+    json_t *st = fx_state(port, game, token);
     json_t *c = json_object_get(st, "claim_win");
     int v = json_is_boolean(c) ? json_is_true(c) : -1;
     json_decref(st);
@@ -61,7 +41,7 @@ TEST(server_abandon_restarts_with_a_takeback)
     CHECK_EQ_INT(fx_people_game(port, AB_GAME, game, ta, tb), 0);
     const char *line[] = {"e2e4", "e7e5", "g1f3", "b8c6"};
     for (int i = 0; i < 4; i++)
-        CHECK_EQ_INT(ab_move(port, game, i % 2 ? tb : ta, line[i]), 200);
+        CHECK_EQ_INT(fx_move(port, game, i % 2 ? tb : ta, line[i]), 200);
     /* Right after one's own move the claim is not offered (the opponent was just here). */
     CHECK_EQ_INT(ab_claim_win(port, game, tb), 0);
     CHECK_EQ_INT(fx_game_post(port, game, "takeback", tb, NULL, NULL), 200);
@@ -71,12 +51,12 @@ TEST(server_abandon_restarts_with_a_takeback)
     json_t *j = NULL;
     CHECK_EQ_INT(fx_game_post(port, game, "claim-win", ta, NULL, &j), 409);
     json_decref(j);
-    json_t *st = ab_state(port, game, ta);
+    json_t *st = fx_state(port, game, ta);
     CHECK_STR(fx_str(st, "side_to_move"), "black");
     CHECK(json_is_false(json_object_get(st, "claim_win")));
     json_decref(st);
     fx_sleep_ms(1700);
-    st = ab_state(port, game, ta);
+    st = fx_state(port, game, ta);
     json_t *away = json_object_get(st, "away");
     CHECK_STR(fx_str(away, "side"), "black");
     CHECK_MSG(fx_int(away, "ms") >= 1500, "away %lld ms", fx_int(away, "ms"));
@@ -98,17 +78,17 @@ TEST(server_abandon_not_while_the_page_streams)
     int port = server_port(srv);
     char game[40], ta[40], tb[40];
     CHECK_EQ_INT(fx_people_game(port, AB_GAME, game, ta, tb), 0);
-    json_t *sa = ab_state(port, game, ta);
+    json_t *sa = fx_state(port, game, ta);
     char path[200];
     snprintf(path, sizeof path, "/api/games/%s/events?seat=%s", game, fx_str(sa, "seat"));
     json_decref(sa);
-    CHECK_EQ_INT(ab_move(port, game, ta, "e2e4"), 200);
-    CHECK_EQ_INT(ab_move(port, game, tb, "e7e5"), 200);
+    CHECK_EQ_INT(fx_move(port, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(port, game, tb, "e7e5"), 200);
     /* White's page stays open (its event stream, by seat key) without a move. */
     struct sse_reader ra;
     CHECK_EQ_INT(sse_get(&ra, port, path, NULL), 200);
     fx_sleep_ms(1600);
-    json_t *st = ab_state(port, game, tb);
+    json_t *st = fx_state(port, game, tb);
     CHECK(json_is_null(json_object_get(st, "away")));
     CHECK(json_is_false(json_object_get(st, "claim_win")));
     json_decref(st);
@@ -121,7 +101,7 @@ TEST(server_abandon_not_while_the_page_streams)
     CHECK_EQ_INT(ab_claim_win(port, game, tb), 0);
     CHECK_EQ_INT(fx_game_post(port, game, "claim-win", tb, NULL, NULL), 409);
     fx_sleep_ms(1100);
-    st = ab_state(port, game, tb);
+    st = fx_state(port, game, tb);
     json_t *away = json_object_get(st, "away");
     CHECK_STR(fx_str(away, "side"), "white");
     CHECK_MSG(fx_int(away, "ms") >= 1000 && fx_int(away, "ms") < 2000, "away %lld ms",
@@ -144,12 +124,12 @@ TEST(server_abandon_not_while_the_player_polls)
     int port = server_port(srv);
     char game[40], ta[40], tb[40];
     CHECK_EQ_INT(fx_people_game(port, AB_GAME, game, ta, tb), 0);
-    CHECK_EQ_INT(ab_move(port, game, ta, "e2e4"), 200);
-    CHECK_EQ_INT(ab_move(port, game, tb, "e7e5"), 200);
+    CHECK_EQ_INT(fx_move(port, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(port, game, tb, "e7e5"), 200);
     /* White's page polls its state (no stream) and offers a draw, never moving. */
     for (int i = 0; i < 6; i++) {
         fx_sleep_ms(300);
-        json_t *st = ab_state(port, game, ta);
+        json_t *st = fx_state(port, game, ta);
         json_decref(st);
         if (i == 3)
             CHECK_EQ_INT(fx_game_post(port, game, "draw", ta, NULL, NULL), 200);

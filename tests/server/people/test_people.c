@@ -63,26 +63,6 @@ static int pp_game(int port, const char *clock, char *game, char *ta, char *tb)
     return fx_people_game(port, body, game, ta, tb);
 }
 
-static int pp_move(int port, const char *game, const char *token, const char *move)
-{
-    json_t *j = NULL;
-    int st = api_post_move(port, game, token, move, &j);
-    json_decref(j);
-    return st;
-}
-
-static json_t *pp_state(int port, const char *game, const char *token)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/api/games/%.40s", game);
-    json_t *j = NULL;
-    if (api_call(port, "GET", path, token, NULL, &j) != 200) {
-        json_decref(j);
-        return NULL;
-    }
-    return j;
-}
-
 static const char *pp_reason(json_t *st)
 {
     return fx_str(json_object_get(st, "status"), "reason");
@@ -125,15 +105,15 @@ TEST(server_people_challenge_contract)
     json_decref(c);
 
     /* Each side with its own token; the other's, a stranger's or none: 403. */
-    CHECK_EQ_INT(pp_move(port, game, NULL, "e2e4"), 403);
-    CHECK_EQ_INT(pp_move(port, game, "0123456789abcdef0123456789abcdef", "e2e4"), 403);
-    CHECK_EQ_INT(pp_move(port, game, tb, "e2e4"), 403); /* Bob is black: not his move */
+    CHECK_EQ_INT(fx_move(port, game, NULL, "e2e4"), 403);
+    CHECK_EQ_INT(fx_move(port, game, "0123456789abcdef0123456789abcdef", "e2e4"), 403);
+    CHECK_EQ_INT(fx_move(port, game, tb, "e2e4"), 403); /* Bob is black: not his move */
     CHECK_EQ_INT(fx_game_post(port, game, "resign", NULL, NULL, NULL), 403);
     CHECK_EQ_INT(fx_game_post(port, game, "draw", tb, "{\"answer\":\"maybe\"}", NULL), 400);
-    CHECK_EQ_INT(pp_move(port, game, ta, "e2e5"), 400);
+    CHECK_EQ_INT(fx_move(port, game, ta, "e2e5"), 400);
 
     /* Both players' streams (seat keys) and a spectator's hear every move at once. */
-    json_t *sa = pp_state(port, game, ta), *sb = pp_state(port, game, tb);
+    json_t *sa = fx_state(port, game, ta), *sb = fx_state(port, game, tb);
     CHECK_STR(fx_str(sa, "you"), "white");
     CHECK_STR(fx_str(sb, "you"), "black");
     CHECK(json_is_true(json_object_get(sa, "your_turn")));
@@ -150,13 +130,13 @@ TEST(server_people_challenge_contract)
     CHECK_EQ_INT(sse_get(&rb, port, pb, NULL), 200);
     CHECK_EQ_INT(sse_get(&rw, port, pw, NULL), 200);
     usleep(100 * 1000);
-    json_t *spect = pp_state(port, game, NULL);
+    json_t *spect = fx_state(port, game, NULL);
     CHECK(spect && json_is_null(json_object_get(spect, "you")));
     CHECK_EQ_INT(json_integer_value(json_object_get(spect, "viewers")), 1);
     json_decref(spect);
     const char *line[] = {"e2e4", "e7e5", "g1f3"};
     for (int i = 0; i < 3; i++) {
-        CHECK_EQ_INT(pp_move(port, game, i % 2 ? tb : ta, line[i]), 200);
+        CHECK_EQ_INT(fx_move(port, game, i % 2 ? tb : ta, line[i]), 200);
         struct sse_reader *rs[3] = {&ra, &rb, &rw};
         for (int k = 0; k < 3; k++) {
             json_t *ev = fx_event(rs[k], "move", 3000);
@@ -167,12 +147,12 @@ TEST(server_people_challenge_contract)
         }
     }
     /* A spectator changes nothing. */
-    CHECK_EQ_INT(pp_move(port, game, NULL, "b8c6"), 403);
+    CHECK_EQ_INT(fx_move(port, game, NULL, "b8c6"), 403);
     /* A closed stream is noticed when it is next written to (news, or the pings). */
     sse_close(&rw);
-    CHECK_EQ_INT(pp_move(port, game, tb, "b8c6"), 200);
+    CHECK_EQ_INT(fx_move(port, game, tb, "b8c6"), 200);
     usleep(600 * 1000);
-    spect = pp_state(port, game, NULL);
+    spect = fx_state(port, game, NULL);
     CHECK_EQ_INT(json_integer_value(json_object_get(spect, "viewers")), 0);
     CHECK_EQ_INT(json_integer_value(json_object_get(spect, "ply")), 4);
     json_decref(spect);
@@ -182,7 +162,7 @@ TEST(server_people_challenge_contract)
     CHECK(end != NULL);
     CHECK_STR(fx_str(end, "result"), "white-wins");
     json_decref(end);
-    CHECK_EQ_INT(pp_move(port, game, ta, "f1c4"), 409);
+    CHECK_EQ_INT(fx_move(port, game, ta, "f1c4"), 409);
     sse_close(&ra);
     sse_close(&rb);
     /* The game is in both players' histories. */
@@ -258,10 +238,10 @@ TEST(server_people_flag_falls_with_nobody_connected)
     CHECK_EQ_INT(pp_game(port, "{\"initial\":1,\"increment\":0}", game, ta, tb), 0);
     /* The first move of each side takes no time. */
     usleep(1200 * 1000);
-    CHECK_EQ_INT(pp_move(port, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(port, game, ta, "e2e4"), 200);
     usleep(1200 * 1000);
-    CHECK_EQ_INT(pp_move(port, game, tb, "e7e5"), 200);
-    json_t *st = pp_state(port, game, ta);
+    CHECK_EQ_INT(fx_move(port, game, tb, "e7e5"), 200);
+    json_t *st = fx_state(port, game, ta);
     json_t *clk = json_object_get(st, "clock");
     CHECK_STR(fx_str(clk, "running"), "white");
     CHECK(json_integer_value(json_object_get(clk, "white")) > 800);
@@ -276,10 +256,10 @@ TEST(server_people_flag_falls_with_nobody_connected)
     CHECK_STR(fx_str(json_object_get(row, "status"), "result"), "black-wins");
     CHECK_STR(fx_str(json_object_get(row, "status"), "reason"), "time");
     json_decref(list);
-    st = pp_state(port, game, NULL);
+    st = fx_state(port, game, NULL);
     CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(st, "clock"), "white")), 0);
     json_decref(st);
-    CHECK_EQ_INT(pp_move(port, game, ta, "g1f3"), 409);
+    CHECK_EQ_INT(fx_move(port, game, ta, "g1f3"), 409);
     server_stop(srv);
 }
 
@@ -296,13 +276,13 @@ TEST(server_people_restart_keeps_the_clocks)
     char g1[40], g2[40], ta[40], tb[40], ta2[40], tb2[40];
     CHECK_EQ_INT(pp_game(port, "{\"initial\":2,\"increment\":0}", g1, ta, tb), 0);
     CHECK_EQ_INT(pp_game(port, "{\"initial\":60,\"increment\":5}", g2, ta2, tb2), 0);
-    CHECK_EQ_INT(pp_move(port, g1, ta, "e2e4"), 200);
-    CHECK_EQ_INT(pp_move(port, g1, tb, "e7e5"), 200);
-    CHECK_EQ_INT(pp_move(port, g2, ta2, "d2d4"), 200);
-    CHECK_EQ_INT(pp_move(port, g2, tb2, "d7d5"), 200);
+    CHECK_EQ_INT(fx_move(port, g1, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(port, g1, tb, "e7e5"), 200);
+    CHECK_EQ_INT(fx_move(port, g2, ta2, "d2d4"), 200);
+    CHECK_EQ_INT(fx_move(port, g2, tb2, "d7d5"), 200);
     usleep(300 * 1000);
-    CHECK_EQ_INT(pp_move(port, g2, ta2, "c2c4"), 200); /* white spent ~300 ms, gained 5 s */
-    json_t *before = pp_state(port, g1, NULL);
+    CHECK_EQ_INT(fx_move(port, g2, ta2, "c2c4"), 200); /* white spent ~300 ms, gained 5 s */
+    json_t *before = fx_state(port, g1, NULL);
     const char *updated_before = fx_str(before, "updated");
     (void)updated_before;
     json_decref(before);
@@ -316,14 +296,14 @@ TEST(server_people_restart_keeps_the_clocks)
         return;
     }
     port = server_port(srv);
-    json_t *st = pp_state(port, g1, NULL);
+    json_t *st = fx_state(port, g1, NULL);
     CHECK(st != NULL);
     CHECK_STR(fx_str(json_object_get(st, "status"), "result"), "black-wins");
     CHECK_STR(pp_reason(st), "time");
     CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(st, "clock"), "white")), 0);
     json_decref(st);
     /* g2: black's clock ran from c2c4 on, through the outage; white's stands where it was. */
-    st = pp_state(port, g2, NULL);
+    st = fx_state(port, g2, NULL);
     json_t *clk = json_object_get(st, "clock");
     long long w = json_integer_value(json_object_get(clk, "white"));
     long long b = json_integer_value(json_object_get(clk, "black"));
@@ -331,7 +311,7 @@ TEST(server_people_restart_keeps_the_clocks)
     CHECK_MSG(b < 57600 && b > 50000, "black %lld", b);
     CHECK_STR(fx_str(clk, "running"), "black");
     json_decref(st);
-    CHECK_EQ_INT(pp_move(port, g2, tb2, "e7e6"), 200);
+    CHECK_EQ_INT(fx_move(port, g2, tb2, "e7e6"), 200);
     server_stop(srv);
     test_rmdir(dir);
 }
@@ -422,15 +402,15 @@ TEST(server_people_offers_takeback_abort_rematch_abandon)
     char game[40], ta[40], tb[40];
     CHECK_EQ_INT(pp_game(port, "null", game, ta, tb), 0);
     /* Abort before both have moved. */
-    CHECK_EQ_INT(pp_move(port, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(port, game, ta, "e2e4"), 200);
     json_t *j = NULL;
     CHECK_EQ_INT(fx_game_post(port, game, "abort", tb, NULL, &j), 200);
     CHECK_STR(pp_reason(j), "aborted");
     json_decref(j);
 
     CHECK_EQ_INT(pp_game(port, "null", game, ta, tb), 0);
-    CHECK_EQ_INT(pp_move(port, game, ta, "e2e4"), 200);
-    CHECK_EQ_INT(pp_move(port, game, tb, "e7e5"), 200);
+    CHECK_EQ_INT(fx_move(port, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(port, game, tb, "e7e5"), 200);
     CHECK_EQ_INT(fx_game_post(port, game, "abort", ta, NULL, NULL), 409);
     /* A draw offered, declined; offered again, accepted. */
     CHECK_EQ_INT(fx_game_post(port, game, "draw", tb, "{\"answer\":\"accept\"}", NULL), 409);
@@ -453,7 +433,7 @@ TEST(server_people_offers_takeback_abort_rematch_abandon)
     CHECK_EQ_INT(json_integer_value(json_object_get(j, "ply")), 1);
     CHECK_STR(fx_str(j, "side_to_move"), "black");
     json_decref(j);
-    CHECK_EQ_INT(pp_move(port, game, tb, "c7c5"), 200);
+    CHECK_EQ_INT(fx_move(port, game, tb, "c7c5"), 200);
     CHECK_EQ_INT(fx_game_post(port, game, "draw", tb, NULL, NULL), 200);
     j = NULL;
     CHECK_EQ_INT(fx_game_post(port, game, "draw", ta, "{\"answer\":\"accept\"}", &j), 200);
@@ -467,12 +447,12 @@ TEST(server_people_offers_takeback_abort_rematch_abandon)
     snprintf(again, sizeof again, "%s", fx_str(j, "rematch_id"));
     json_decref(j);
     CHECK_EQ_INT(strlen(again), 32);
-    json_t *st = pp_state(port, again, tb);
+    json_t *st = fx_state(port, again, tb);
     CHECK_STR(fx_str(st, "you"), "white");
     json_decref(st);
     /* Abandonment: white (Bob now) stays away; black may claim after 300 ms. */
-    CHECK_EQ_INT(pp_move(port, again, tb, "d2d4"), 200);
-    CHECK_EQ_INT(pp_move(port, again, ta, "d7d5"), 200);
+    CHECK_EQ_INT(fx_move(port, again, tb, "d2d4"), 200);
+    CHECK_EQ_INT(fx_move(port, again, ta, "d7d5"), 200);
     CHECK_EQ_INT(fx_game_post(port, again, "claim-win", ta, NULL, NULL), 409);
     CHECK_EQ_INT(fx_game_post(port, again, "claim-win", tb, NULL, NULL), 409); /* his own move */
     usleep(400 * 1000); /* since his last request (issue 25: a request is presence) */
@@ -483,8 +463,8 @@ TEST(server_people_offers_takeback_abort_rematch_abandon)
     json_decref(j);
     /* Takebacks are not for games on the clock; claim-win neither while it runs. */
     CHECK_EQ_INT(pp_game(port, "{\"initial\":60,\"increment\":0}", game, ta, tb), 0);
-    CHECK_EQ_INT(pp_move(port, game, ta, "e2e4"), 200);
-    CHECK_EQ_INT(pp_move(port, game, tb, "e7e5"), 200);
+    CHECK_EQ_INT(fx_move(port, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(port, game, tb, "e7e5"), 200);
     CHECK_EQ_INT(fx_game_post(port, game, "takeback", tb, NULL, NULL), 409);
     usleep(400 * 1000);
     CHECK_EQ_INT(fx_game_post(port, game, "claim-win", tb, NULL, NULL), 409);
@@ -527,9 +507,9 @@ TEST(server_people_ratings)
     json_decref(st);
     const char *line[] = {"f2f3", "e7e5", "g2g4", "d8h4"};
     for (int i = 0; i < 4; i++)
-        CHECK_EQ_INT(pp_move(port, game, i % 2 ? tb : ta, line[i]), 200);
+        CHECK_EQ_INT(fx_move(port, game, i % 2 ? tb : ta, line[i]), 200);
     /* The finished game shows the ratings after it too. */
-    st = pp_state(port, game, NULL);
+    st = fx_state(port, game, NULL);
     json_t *pl = json_object_get(st, "players");
     long long wa =
         json_integer_value(json_object_get(json_object_get(pl, "white"), "rating_after"));
@@ -607,21 +587,21 @@ TEST(server_people_kill9_keeps_the_clocks)
     char g1[40], g2[40], a1[40], b1[40], a2[40], b2[40];
     CHECK_EQ_INT(pp_game(port, "{\"initial\":1,\"increment\":0}", g1, a1, b1), 0);
     CHECK_EQ_INT(pp_game(port, "{\"initial\":120,\"increment\":0}", g2, a2, b2), 0);
-    CHECK_EQ_INT(pp_move(port, g1, a1, "e2e4"), 200);
-    CHECK_EQ_INT(pp_move(port, g1, b1, "e7e5"), 200);
-    CHECK_EQ_INT(pp_move(port, g2, a2, "d2d4"), 200);
-    CHECK_EQ_INT(pp_move(port, g2, b2, "d7d5"), 200);
-    CHECK_EQ_INT(pp_move(port, g2, a2, "c2c4"), 200);
+    CHECK_EQ_INT(fx_move(port, g1, a1, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(port, g1, b1, "e7e5"), 200);
+    CHECK_EQ_INT(fx_move(port, g2, a2, "d2d4"), 200);
+    CHECK_EQ_INT(fx_move(port, g2, b2, "d7d5"), 200);
+    CHECK_EQ_INT(fx_move(port, g2, a2, "c2c4"), 200);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     usleep(1500 * 1000);
     pid = test_spawn_agora(port, db);
-    json_t *st = pp_state(port, g1, NULL);
+    json_t *st = fx_state(port, g1, NULL);
     CHECK(st != NULL);
     CHECK_STR(pp_reason(st), "time");
     CHECK_STR(fx_str(json_object_get(st, "status"), "result"), "black-wins");
     json_decref(st);
-    st = pp_state(port, g2, b2);
+    st = fx_state(port, g2, b2);
     CHECK_EQ_INT(json_integer_value(json_object_get(st, "ply")), 3);
     json_t *clk = json_object_get(st, "clock");
     long long w = json_integer_value(json_object_get(clk, "white"));
@@ -629,7 +609,7 @@ TEST(server_people_kill9_keeps_the_clocks)
     CHECK_MSG(w > 119000 && w <= 120000, "white %lld", w);
     CHECK_MSG(b < 118600 && b > 110000, "black %lld (the outage counts)", b);
     json_decref(st);
-    CHECK_EQ_INT(pp_move(port, g2, b2, "e7e6"), 200);
+    CHECK_EQ_INT(fx_move(port, g2, b2, "e7e6"), 200);
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
     test_rmdir(dir);
@@ -649,16 +629,16 @@ TEST(server_people_correspondence_clock)
                            cid, ta),
                  201);
     CHECK_EQ_INT(pp_accept(port, "/api/challenges", cid, NULL, "Bob", game, tb), 200);
-    json_t *st = pp_state(port, game, ta);
+    json_t *st = fx_state(port, game, ta);
     CHECK_STR(fx_str(st, "rating_class"), "correspondence");
     const char *mv = fx_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
-    CHECK_EQ_INT(pp_move(port, game, ta, mv), 200);
+    CHECK_EQ_INT(fx_move(port, game, ta, mv), 200);
     json_decref(st);
-    st = pp_state(port, game, tb);
+    st = fx_state(port, game, tb);
     mv = fx_str(json_array_get(json_object_get(st, "legal_moves"), 0), "move");
-    CHECK_EQ_INT(pp_move(port, game, tb, mv), 200);
+    CHECK_EQ_INT(fx_move(port, game, tb, mv), 200);
     json_decref(st);
-    st = pp_state(port, game, NULL);
+    st = fx_state(port, game, NULL);
     json_t *clk = json_object_get(st, "clock");
     CHECK_EQ_INT(json_integer_value(json_object_get(clk, "days")), 3);
     CHECK_STR(fx_str(clk, "running"), "white");
