@@ -162,10 +162,10 @@ static int cross_site_check(const struct api_request *req, struct api_response *
         else
             o = NULL;
         if (!o || !h || !*h || strcasecmp(o, h) != 0) {
-            api_set_error(r, 403,
-                          "cross-site request refused: the Origin '%.100s' is not this "
-                          "server's own",
-                          req->origin);
+            api_set_error_code(r, 403, "cross_site",
+                               "cross-site request refused: the Origin '%.100s' is not this "
+                               "server's own",
+                               req->origin);
             return -1;
         }
         return 0;
@@ -176,10 +176,10 @@ static int cross_site_check(const struct api_request *req, struct api_response *
             t++;
         size_t n = strcspn(t, "; \t");
         if (n != 16 || strncasecmp(t, "application/json", 16) != 0) {
-            api_set_error(r, 403,
-                          "a %s without an Origin header must send "
-                          "'Content-Type: application/json' (got '%.60s')",
-                          req->method, req->content_type);
+            api_set_error_code(r, 403, "cross_site",
+                               "a %s without an Origin header must send "
+                               "'Content-Type: application/json' (got '%.60s')",
+                               req->method, req->content_type);
             return -1;
         }
     }
@@ -203,9 +203,9 @@ void api_handle(struct server *srv, const struct api_request *req, struct api_re
     path[plen] = 0;
     for (const char *p = q; p && *p; p = strchr(p + 1, '&')) {
         if (!strncmp(p + 1, "token=", 6)) {
-            api_set_error(r, 400,
-                          "the token goes in the 'Authorization: Bearer <token>' header, "
-                          "not in the URL (?token= is refused)");
+            api_set_error_code(r, 400, "token_in_url",
+                               "the token goes in the 'Authorization: Bearer <token>' header, "
+                               "not in the URL (?token= is refused)");
             return;
         }
     }

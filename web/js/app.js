@@ -49,7 +49,7 @@ export async function startGame(game, level, side, position) {
 }
 
 function errorBox(err) {
-  return h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: err.message || String(err) }));
+  return h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: errorText(err) }));
 }
 
 async function showHome() {

@@ -118,8 +118,8 @@ static int read_position(json_t *body, struct body_position *p, struct api_respo
             bad = 1;
         }
         if (bad) {
-            api_set_error(r, 400, "move %zu '%.40s': %s", i + 1, json_is_string(m) ? text : "?",
-                          err);
+            api_set_error_code(r, 400, "illegal_move", "move %zu '%.40s': %s", i + 1,
+                               json_is_string(m) ? text : "?", err);
             body_position_free(p);
             return -1;
         }
@@ -413,7 +413,10 @@ static void handle_analysis(struct server *srv, const struct api_request *req,
     int code = analysis_submit(j, err, sizeof err);
     if (code) {
         analysis_job_put(j);
-        api_set_error(r, code, "%s", err);
+        if (code == 429)
+            api_set_error_code(r, code, "too_many_analyses", "%s", err);
+        else
+            api_set_error(r, code, "%s", err);
         return;
     }
     r->kind = API_ANALYSIS;
@@ -476,7 +479,10 @@ static void submit_review(struct review_job *j, const struct api_request *req,
     snprintf(j->client, sizeof j->client, "%s", req->client ? req->client : "?");
     struct review_job *got = review_submit(j, &code, err, sizeof err);
     if (!got) {
-        api_set_error(r, code, "%s", err);
+        if (code == 429)
+            api_set_error_code(r, code, "too_many_reviews", "%s", err);
+        else
+            api_set_error(r, code, "%s", err);
         return;
     }
     running_reply(r, 202, got);
@@ -487,7 +493,7 @@ static void handle_game_review(struct server *srv, const struct api_request *req
 {
     bool post = !strcmp(req->method, "POST"); /* the table sent GET, HEAD or POST */
     if (!hex_id(id)) {
-        api_set_error(r, 404, "no game '%.40s'", id);
+        api_set_error_code(r, 404, "no_such_game", "no game '%.40s'", id);
         return;
     }
     struct session *s;
@@ -565,7 +571,7 @@ static void handle_review(struct server *srv, const struct api_request *req, con
         return;
     }
     if (!hex_id(id) || stored_review(srv, id, -1, r) == 0)
-        api_set_error(r, 404, "no review '%.40s'", id);
+        api_set_error_code(r, 404, "no_such_review", "no review '%.40s'", id);
 }
 
 void analysis_api_position(struct server *srv, const struct api_request *req,

@@ -54,10 +54,10 @@ static int text_field(json_t *body, const char *key, char *out, size_t size, boo
     if (bad || what) {
         out[0] = 0;
         if (what)
-            api_set_error(r, 400, "bad \"%s\": %s", key, what);
+            api_set_error_code(r, 400, "bad_text", "bad \"%s\": %s", key, what);
         else
-            api_set_error(r, 400, "bad \"%s\": expected text of %s%zu bytes", key,
-                          optional ? "at most " : "1 to ", size - 1);
+            api_set_error_code(r, 400, "bad_text", "bad \"%s\": expected text of %s%zu bytes", key,
+                               optional ? "at most " : "1 to ", size - 1);
         return 400;
     }
     out[k] = 0;
@@ -98,7 +98,7 @@ static int load_club(struct server *srv, const char *id, struct store_club *c,
     char err[ERROR_TEXT_MAX];
     int rc = hex_id(id, STORE_ID_LEN) ? store_get_club(srv->store, id, c, err, sizeof err) : 1;
     if (rc == 1)
-        api_set_error(r, 404, "no club '%.40s'", id);
+        api_set_error_code(r, 404, "no_such_club", "no club '%.40s'", id);
     else if (rc != 0)
         api_store_error(r, rc, "%s", err);
     return rc;
@@ -374,7 +374,7 @@ static void handle_join(struct server *srv, const struct api_request *req,
     if (bad)
         return;
     if (!token_equal(code, c->invite) || strlen(code) != strlen(c->invite)) {
-        api_set_error(r, 403, "wrong invite code for this club");
+        api_set_error_code(r, 403, "wrong_invite", "wrong invite code for this club");
         return;
     }
     struct store_member m;
@@ -417,7 +417,7 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
     if (rc < 0)
         return;
     if (rc > 0) {
-        api_set_error(r, 403, "only the club's members may do this");
+        api_set_error_code(r, 403, "club_members_only", "only the club's members may do this");
         return;
     }
     json_t *body = api_body_object(req, true, r);
@@ -428,20 +428,21 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         target = me.id;
         if (me.role == CLUB_CREATOR) {
             json_decref(body);
-            api_set_error(r, 409, "the creator cannot leave the club");
+            api_set_error_code(r, 409, "creator_cannot_leave", "the creator cannot leave the club");
             return;
         }
     } else if (!strcmp(op, "remove")) {
         if (me.role < CLUB_ADMIN) {
             json_decref(body);
-            api_set_error(r, 403, "only the club's admins may remove members");
+            api_set_error_code(r, 403, "club_admins_only",
+                               "only the club's admins may remove members");
             return;
         }
     } else {
         json_t *ja = json_object_get(body, "admin");
         if (me.role != CLUB_CREATOR) {
             json_decref(body);
-            api_set_error(r, 403, "only the club's creator names admins");
+            api_set_error_code(r, 403, "club_creator_only", "only the club's creator names admins");
             return;
         }
         if (!json_is_boolean(ja)) {
@@ -453,7 +454,7 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
     }
     json_decref(body);
     if (!hex_id(target, 16)) { /* as a well-formed id that names nobody (API.md) */
-        api_set_error(r, 409, "no such member");
+        api_set_error_code(r, 409, "no_such_member", "no such member");
         return;
     }
     struct store_club after = *c;
@@ -462,7 +463,8 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
          * removed needs a new invite (issue 25). */
         int target_role = member_role(srv, c->id, target);
         if (target_role == CLUB_ADMIN && me.role != CLUB_CREATOR) {
-            api_set_error(r, 403, "only the club's creator removes admins");
+            api_set_error_code(r, 403, "club_creator_only",
+                               "only the club's creator removes admins");
             return;
         }
         if (token_random_hex(after.invite, STORE_ID_LEN / 2) != 0) {
@@ -480,7 +482,8 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         return;
     }
     if (rc > 0) {
-        api_set_error(r, 409, "no such member (the creator cannot be removed)");
+        api_set_error_code(r, 409, "no_such_member",
+                           "no such member (the creator cannot be removed)");
         return;
     }
     bool gone = !strcmp(op, "leave");
@@ -538,7 +541,8 @@ void clubs_challenge(struct server *srv, const struct api_request *req, const st
         return;
     int rc = caller(srv, req, c.id, &me, r);
     if (rc > 0)
-        api_set_error(r, 403, "only the club's members challenge in its lobby");
+        api_set_error_code(r, 403, "club_members_only",
+                           "only the club's members challenge in its lobby");
     else if (rc == 0)
         people_create_challenge(srv, req, false, c.id, r);
 }

@@ -32,16 +32,43 @@ char *json_text(json_t *j)
     return text;
 }
 
-char *api_error_body(const char *fmt, ...)
+const char *api_status_code(int status)
+{
+    switch (status) {
+    case 400: return "bad_request";
+    case 403: return "forbidden";
+    case 404: return "not_found";
+    case 405: return "method_not_allowed";
+    case 408: return "timeout";
+    case 409: return "conflict";
+    case 413: return "too_large";
+    case 414: return "url_too_long";
+    case 421: return "wrong_host";
+    case 429: return "too_many";
+    case 431: return "headers_too_large";
+    case 503: return "busy";
+    default: return status >= 400 && status < 500 ? "bad_request" : "server_error";
+    }
+}
+
+__attribute__((format(printf, 3, 0))) static json_t *error_json(int status, const char *code,
+                                                                const char *fmt, va_list ap)
 {
     char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     printable(msg);
     json_t *j = json_object();
     json_object_set_new(j, "error", json_string(msg));
+    json_object_set_new(j, "code", json_string(code ? code : api_status_code(status)));
+    return j;
+}
+
+char *api_error_body(int status, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    json_t *j = error_json(status, code, fmt, ap);
+    va_end(ap);
     return json_text(j);
 }
 
@@ -58,26 +85,23 @@ void api_set_text(struct api_response *r, int status, char *text)
 {
     r->kind = API_DONE;
     r->status = text ? status : 500;
-    r->body = text ? text : api_error_body("out of memory");
+    r->body = text ? text : api_error_body(500, NULL, "out of memory");
     r->content_type = "application/json";
-}
-
-__attribute__((format(printf, 3, 0))) static void set_error(struct api_response *r, int status,
-                                                            const char *fmt, va_list ap)
-{
-    char msg[512];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    printable(msg);
-    json_t *j = json_object();
-    json_object_set_new(j, "error", json_string(msg));
-    api_set_json(r, status, j);
 }
 
 void api_set_error(struct api_response *r, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    set_error(r, status, fmt, ap);
+    api_set_json(r, status, error_json(status, NULL, fmt, ap));
+    va_end(ap);
+}
+
+void api_set_error_code(struct api_response *r, int status, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    api_set_json(r, status, error_json(status, code, fmt, ap));
     va_end(ap);
 }
 
@@ -85,7 +109,8 @@ void api_store_error(struct api_response *r, int rc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    set_error(r, rc == STORE_BUSY ? 503 : 500, fmt, ap);
+    int status = rc == STORE_BUSY ? 503 : 500;
+    api_set_json(r, status, error_json(status, NULL, fmt, ap));
     va_end(ap);
 }
 

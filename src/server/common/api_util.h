@@ -9,14 +9,24 @@
 
 /* j as compact JSON text (malloc'ed; NULL: out of memory); j is released. */
 char *json_text(json_t *j);
-/* A JSON error body {"error": message} (printable ASCII). */
-char *api_error_body(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Every error body is {"error": message, "code": code}: the message is English for
+ * people, the code a stable name for programs (the pages show their own language's
+ * text for it); API.md "Errors" lists every code. */
+/* The code of an error that has no code of its own: one for each status ("not_found"
+ * for 404, "server_error" for a 5xx the table lacks, "bad_request" for such a 4xx). */
+const char *api_status_code(int status);
+/* A JSON error body (printable ASCII); `code` NULL: the status's code. */
+char *api_error_body(int status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Replies: a jansson value (released), a JSON text made elsewhere (NULL: out of memory,
  * a 500), an error. */
 void api_set_json(struct api_response *r, int status, json_t *j);
 void api_set_text(struct api_response *r, int status, char *text);
 void api_set_error(struct api_response *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An error with its own code (a literal, listed in API.md: a test checks). */
+void api_set_error_code(struct api_response *r, int status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* The answer to a failed store call (or a call that failed because one did): `rc` is
  * what it returned (store.h), the message in fmt.  STORE_BUSY (the database is stuck
  * and enough requests wait for it: store_gate.h) is 503, anything else 500; both with

@@ -37,13 +37,14 @@ static int authorize(const struct api_request *req, const struct session *s, str
 {
     const char *tok = api_bearer(req);
     if (!tok || !*tok) {
-        api_set_error(r, 403, "missing token: send 'Authorization: Bearer <token>'");
+        api_set_error_code(r, 403, "no_token",
+                           "missing token: send 'Authorization: Bearer <token>'");
         return -1;
     }
     char hash[STORE_HASH_LEN + 1];
     token_hash(tok, hash);
     if (!token_equal(hash, s->row.token_hash)) {
-        api_set_error(r, 403, "wrong token for this game");
+        api_set_error_code(r, 403, "wrong_token", "wrong token for this game");
         return -1;
     }
     return 0;
@@ -55,11 +56,11 @@ static void answer_waiter(struct session_waiter *sw, struct session *s, const ch
 {
     struct api_waiter *w = (struct api_waiter *)sw;
     if (error) {
-        w->done(w, 500, api_error_body("%s", error));
+        w->done(w, 500, api_error_body(500, NULL, "%s", error));
         return;
     }
     char *text = state_text(s, w->token[0] ? w->token : NULL, NULL);
-    w->done(w, text ? w->ok_status : 500, text ? text : api_error_body("out of memory"));
+    w->done(w, text ? w->ok_status : 500, text ? text : api_error_body(500, NULL, "out of memory"));
 }
 
 /* Answer with the state now, or wait for the computer's reply. */
@@ -149,7 +150,8 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
 {
     const char *tok = api_bearer(req);
     if (!tok || !token_well_formed(tok)) {
-        api_set_error(r, 403, "missing or malformed token: send 'Authorization: Bearer <token>'");
+        api_set_error_code(r, 403, "no_token",
+                           "missing or malformed token: send 'Authorization: Bearer <token>'");
         return;
     }
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
@@ -248,7 +250,8 @@ valid:
     }
     int64_t now = server_now_ms();
     if (srv->limiter && req->client && !ratelimit_take(srv->limiter, req->client, now)) {
-        api_set_error(r, 429, "too many new games from this address; wait a minute");
+        api_set_error_code(r, 429, "too_many_games",
+                           "too many new games from this address; wait a minute");
         return;
     }
     /* A visitor who already has a token (and games under it) keeps it, so their
@@ -309,27 +312,28 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
     const char *text = json_string_value(jm);
     char err[ERROR_TEXT_MAX];
     if (session_over(s)) {
-        api_set_error(r, 409, "the game is over");
+        api_set_error_code(r, 409, "game_over", "the game is over");
         return;
     }
     if (session_computer_to_move(s)) {
-        api_set_error(r, 409, "not your turn: the computer is to move");
+        api_set_error_code(r, 409, "not_your_turn", "not your turn: the computer is to move");
         return;
     }
     Move m;
     if (json_string_length(jm) >= MOVE_TEXT_MAX || strlen(text) != json_string_length(jm)) {
-        api_set_error(r, 400, "illegal move: the move text is too long or holds a NUL");
+        api_set_error_code(r, 400, "illegal_move",
+                           "illegal move: the move text is too long or holds a NUL");
         return;
     }
     if (s->g->parse_move(s->st, text, &m, err, sizeof err) != 0) {
-        api_set_error(r, 400, "%s", err);
+        api_set_error_code(r, 400, "illegal_move", "%s", err);
         return;
     }
     if (!workers_admit(srv, req->client)) {
-        api_set_error(r, 429,
-                      "too many computer moves queued from this address (%d); wait for their "
-                      "replies",
-                      srv->cfg.queued_per_address);
+        api_set_error_code(r, 429, "too_many_moves",
+                           "too many computer moves queued from this address (%d); wait for their "
+                           "replies",
+                           srv->cfg.queued_per_address);
         return;
     }
     /* When this request can wait for the computer's reply, the move is committed with
@@ -349,7 +353,7 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
     struct game_status gs;
     session_status(s, &gs);
     if (gs.result != RESULT_ONGOING) {
-        api_set_error(r, 409, "the game is over");
+        api_set_error_code(r, 409, "game_over", "the game is over");
         return;
     }
     int human = s->row.human_side;
@@ -381,18 +385,19 @@ static void handle_end(struct session *s, const char *op, json_t *body, struct a
             return;
         }
         if ((int)s->g->side_to_move(s->st) != human) {
-            api_set_error(r, 409, "not your turn: a draw is claimed on one's own move");
+            api_set_error_code(r, 409, "not_your_turn",
+                               "not your turn: a draw is claimed on one's own move");
             return;
         }
         if (!pick) {
-            api_set_error(r, 409, "no claim available");
+            api_set_error_code(r, 409, "no_claim", "no claim available");
             return;
         }
         /* The game judges the claim (claim_draw); the status it gives is what is
          * recorded. */
         struct game_status end;
         if (!s->g->claim_draw || s->g->claim_draw(s->st, pick, &end) != 0) {
-            api_set_error(r, 409, "no claim available");
+            api_set_error_code(r, 409, "no_claim", "no claim available");
             return;
         }
         rc = session_end(s, end.result, end.reason, err, sizeof err);
@@ -410,16 +415,16 @@ static void handle_takeback(struct server *srv, const struct api_request *req, s
 {
     char err[ERROR_TEXT_MAX];
     if (session_over(s)) {
-        api_set_error(r, 409, "the game is over");
+        api_set_error_code(r, 409, "game_over", "the game is over");
         return;
     }
     if (s->job_pending || session_computer_to_move(s)) {
-        api_set_error(r, 409, "the computer is thinking");
+        api_set_error_code(r, 409, "engine_thinking", "the computer is thinking");
         return;
     }
     int rc = session_takeback(s, err, sizeof err);
     if (rc > 0) {
-        api_set_error(r, 409, "no move of yours to take back");
+        api_set_error_code(r, 409, "no_takeback", "no move of yours to take back");
         return;
     }
     if (rc < 0) {
@@ -448,7 +453,7 @@ static void handle_game(struct server *srv, const struct api_request *req, const
 {
     bool post = !strcmp(req->method, "POST");
     if (strlen(id) != STORE_ID_LEN || strspn(id, "0123456789abcdef") != STORE_ID_LEN) {
-        api_set_error(r, 404, "no game '%.40s'", id);
+        api_set_error_code(r, 404, "no_such_game", "no game '%.40s'", id);
         return;
     }
     struct session *s;

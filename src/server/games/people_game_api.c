@@ -70,7 +70,7 @@ static int end_or_fail(struct session *s, enum result res, int reason, struct ap
     if (rc < 0)
         api_store_error(r, rc, "%s", err);
     else if (rc > 0)
-        api_set_error(r, 409, "the game is over");
+        api_set_error_code(r, 409, "game_over", "the game is over");
     return rc;
 }
 
@@ -90,11 +90,12 @@ static void op_move(struct session *s, int side, json_t *body, int64_t now, stru
     Move m;
     if (json_string_length(jm) >= MOVE_TEXT_MAX ||
         strlen(json_string_value(jm)) != json_string_length(jm)) {
-        api_set_error(r, 400, "illegal move: the move text is too long or holds a NUL");
+        api_set_error_code(r, 400, "illegal_move",
+                           "illegal move: the move text is too long or holds a NUL");
         return;
     }
     if (s->g->parse_move(s->st, json_string_value(jm), &m, err, sizeof err) != 0) {
-        api_set_error(r, 400, "%s", err);
+        api_set_error_code(r, 400, "illegal_move", "%s", err);
         return;
     }
     int rc = people_move(s, m, now, err, sizeof err);
@@ -129,10 +130,11 @@ static bool draw_offer_allowed(struct server *srv, const struct api_request *req
                                  side == SIDE_WHITE ? s->row.white_hash : s->row.black_hash,
                                  server_now_ms());
     if (rc)
-        api_set_error(
-            r, 429, "too many draw offers from this %s: at most %d a minute; wait a minute",
-            rc == 1 ? "address" : "player",
-            rc == 1 ? 3 * srv->cfg.draw_offers_per_minute : srv->cfg.draw_offers_per_minute);
+        api_set_error_code(r, 429, "too_many_draws",
+                           "too many draw offers from this %s: at most %d a minute; wait a minute",
+                           rc == 1 ? "address" : "player",
+                           rc == 1 ? 3 * srv->cfg.draw_offers_per_minute
+                                   : srv->cfg.draw_offers_per_minute);
     return rc == 0;
 }
 
@@ -144,12 +146,13 @@ static void op_draw(struct server *srv, const struct api_request *req, struct se
     if (answer < 0)
         return;
     if (!people_both_moved(s)) { /* no draw, rated or not, for a game not yet played */
-        api_set_error(r, 409, "before both sides have moved the game can only be aborted");
+        api_set_error_code(r, 409, "abort_only",
+                           "before both sides have moved the game can only be aborted");
         return;
     }
     bool theirs = s->row.draw_offer == 2 - side; /* the opponent's offer stands */
     if (answer && !theirs) {
-        api_set_error(r, 409, "no draw offer of your opponent's to answer");
+        api_set_error_code(r, 409, "no_offer", "no draw offer of your opponent's to answer");
         return;
     }
     if (answer == 2) {
@@ -191,7 +194,7 @@ static void op_claim(struct session *s, int side, json_t *body, struct api_respo
         pick &= kind;
     struct game_status end;
     if (!pick || !s->g->claim_draw || s->g->claim_draw(s->st, pick, &end) != 0) {
-        api_set_error(r, 409, "no claim available");
+        api_set_error_code(r, 409, "no_claim", "no claim available");
         return;
     }
     if (end_or_fail(s, end.result, end.reason, r) == 0)
@@ -207,13 +210,13 @@ static void op_takeback(struct session *s, int side, json_t *body, struct api_re
     struct people_clock c;
     people_clock(s, server_now_ms(), &c);
     if (c.on) {
-        api_set_error(r, 409, "no takebacks in a game on the clock");
+        api_set_error_code(r, 409, "no_takeback_clock", "no takebacks in a game on the clock");
         return;
     }
     if (!answer) {
         /* Asked by whoever made the last move (it is the opponent's turn). */
         if (s->n_stored < 1 || (int)s->g->side_to_move(s->st) == side) {
-            api_set_error(r, 409, "no move of yours to take back");
+            api_set_error_code(r, 409, "no_takeback", "no move of yours to take back");
             return;
         }
         int rc = people_offers(s, s->row.draw_offer, side + 1, s->row.rematch_offer,
@@ -225,7 +228,7 @@ static void op_takeback(struct session *s, int side, json_t *body, struct api_re
         return;
     }
     if (s->row.takeback_offer != 2 - side) {
-        api_set_error(r, 409, "no takeback request of your opponent's to answer");
+        api_set_error_code(r, 409, "no_offer", "no takeback request of your opponent's to answer");
         return;
     }
     int rc = answer == 1 ? people_takeback(s, err, sizeof err)
@@ -246,20 +249,23 @@ static void op_claim_win(struct server *srv, struct session *s, int side, int64_
     struct people_away away;
     people_away(s, now, &away);
     if ((int)s->g->side_to_move(s->st) == side) {
-        api_set_error(r, 409, "it is your own move");
+        api_set_error_code(r, 409, "claim_own_move", "it is your own move");
         return;
     }
     if (c.running >= 0) {
-        api_set_error(r, 409, "the clock runs: the game ends when your opponent's time is up");
+        api_set_error_code(r, 409, "claim_clock_runs",
+                           "the clock runs: the game ends when your opponent's time is up");
         return;
     }
     if (away.side < 0) {
-        api_set_error(r, 409, "your opponent is here: their page is open or was seen just now");
+        api_set_error_code(r, 409, "opponent_present",
+                           "your opponent is here: their page is open or was seen just now");
         return;
     }
     if (away.claim_in_ms > 0) {
-        api_set_error(r, 409, "your opponent has been away less than %lld seconds",
-                      (long long)(need / 1000));
+        api_set_error_code(r, 409, "opponent_not_away",
+                           "your opponent has been away less than %lld seconds",
+                           (long long)(need / 1000));
         return;
     }
     /* Barely started (before both have moved): aborted, not won. */
@@ -343,19 +349,21 @@ void people_game_op(struct server *srv, const struct api_request *req, struct se
         return;
     }
     if (side < 0) {
-        api_set_error(r, 403,
-                      api_bearer(req) ? "wrong token for this game: only its two "
-                                        "players change it"
-                                      : "missing token: send 'Authorization: Bearer "
-                                        "<token>'");
+        if (api_bearer(req))
+            api_set_error_code(r, 403, "wrong_token",
+                               "wrong token for this game: only its two players change it");
+        else
+            api_set_error_code(r, 403, "no_token",
+                               "missing token: send 'Authorization: Bearer <token>'");
         return;
     }
     /* A move or a claim is the side to move's: the other player's token is refused
      * like a stranger's (issue 17: "each with the mover's own token"). */
     if ((!strcmp(op, "moves") || !strcmp(op, "claim")) && !session_over(s) &&
         (int)s->g->side_to_move(s->st) != side) {
-        api_set_error(r, 403, "not your move: only the side to move may %s, with its own token",
-                      strcmp(op, "moves") ? "claim" : "move");
+        api_set_error_code(r, 403, "not_your_turn",
+                           "not your move: only the side to move may %s, with its own token",
+                           strcmp(op, "moves") ? "claim" : "move");
         return;
     }
     json_t *body = api_body_object(req, strcmp(op, "moves") != 0, r);
@@ -370,13 +378,13 @@ static void game_op(struct server *srv, const struct api_request *req, struct se
     bool over = session_over(s);
     if (!strcmp(op, "rematch")) {
         if (!over)
-            api_set_error(r, 409, "the game is not over");
+            api_set_error_code(r, 409, "game_not_over", "the game is not over");
         else
             op_rematch(srv, s, side, r);
         return;
     }
     if (over) {
-        api_set_error(r, 409, "the game is over");
+        api_set_error_code(r, 409, "game_over", "the game is over");
         return;
     }
     if (!strcmp(op, "moves"))
@@ -396,7 +404,8 @@ static void game_op(struct server *srv, const struct api_request *req, struct se
         op_takeback(s, side, body, r);
     else if (!strcmp(op, "abort")) {
         if (people_both_moved(s)) /* ever: takebacks do not reopen it */
-            api_set_error(r, 409, "too late to abort: both sides have moved");
+            api_set_error_code(r, 409, "too_late_to_abort",
+                               "too late to abort: both sides have moved");
         else if (end_or_fail(s, RESULT_DRAW, REASON_ABORTED, r) == 0)
             reply(s, side, NULL, r);
     } else if (!strcmp(op, "claim-win"))

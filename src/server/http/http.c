@@ -185,19 +185,21 @@ static enum MHD_Result serve_file(struct conn *c, const char *url)
     char rel[1024];
     size_t n = strlen(url);
     if (n == 0 || url[0] != '/' || n + 16 > sizeof rel || strstr(url, "..") || strchr(url, '\\'))
-        return http_send_body(c->mc, 404, api_error_body("no such file"), "application/json");
+        return http_send_body(c->mc, 404, api_error_body(404, NULL, "no such file"),
+                              "application/json");
     snprintf(rel, sizeof rel, "%s%s", url, url[n - 1] == '/' ? "index.html" : "");
     if (!srv->have_web) {
         if (!strcmp(rel, "/index.html"))
             return http_send_body(c->mc, 200, strdup(placeholder_page), "text/html; charset=utf-8");
-        return http_send_body(c->mc, 404, api_error_body("no such file"), "application/json");
+        return http_send_body(c->mc, 404, api_error_body(404, NULL, "no such file"),
+                              "application/json");
     }
     int fd = open_under(srv->web_dir, rel);
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         if (fd >= 0)
             close(fd);
-        return http_send_body(c->mc, 404, api_error_body("no such file '%.200s'", url),
+        return http_send_body(c->mc, 404, api_error_body(404, NULL, "no such file '%.200s'", url),
                               "application/json");
     }
     struct MHD_Response *r = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
@@ -275,7 +277,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
             c->too_large = true; /* answered now: its body is not read */
             conn_limits_request_received(mc);
             return http_send_body(mc, 421,
-                                  api_error_body("this server does not serve the host '%.100s' "
+                                  api_error_body(421, NULL,
+                                                 "this server does not serve the host '%.100s' "
                                                  "(agora serve --host-name NAME)",
                                                  host ? host : ""),
                                   "application/json");
@@ -285,7 +288,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         if (too_big) {
             c->too_large = true;
             conn_limits_request_received(mc); /* answered now: no 408 may follow */
-            return http_send_body(mc, too_big, api_error_body("%s", why), "application/json");
+            return http_send_body(mc, too_big, api_error_body(too_big, NULL, "%s", why),
+                                  "application/json");
         }
         const char *cl =
             MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -293,9 +297,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
             /* Refused before the body is read: the 413 goes out at once. */
             c->too_large = true;
             conn_limits_request_received(mc);
-            return http_send_body(mc, 413,
-                                  api_error_body("the body is over %d bytes", SERVER_BODY_MAX),
-                                  "application/json");
+            return http_send_body(
+                mc, 413, api_error_body(413, NULL, "the body is over %d bytes", SERVER_BODY_MAX),
+                "application/json");
         }
         return MHD_YES;
     }
@@ -359,8 +363,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         if (q.over[0])
             return http_send_body(
                 mc, 400,
-                api_error_body("bad ?%s=: too long (a query holds at most %zu bytes)", q.over,
-                               sizeof q.buf - 1),
+                api_error_body(400, NULL, "bad ?%s=: too long (a query holds at most %zu bytes)",
+                               q.over, sizeof q.buf - 1),
                 "application/json");
     }
     /* A ?token= that did not fit is still passed on, alone, to be refused. */

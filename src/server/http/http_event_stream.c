@@ -65,7 +65,8 @@ enum MHD_Result event_stream_start(struct event_stream *es, const char *key, con
     if (!stream_hub_add(srv->hub, &es->w, key, srv->cfg.streams_per_game)) {
         free(es);
         return http_send_body(mc, 429,
-                              api_error_body("this %s has %d event streams open already; try later",
+                              api_error_body(429, "too_many_streams",
+                                             "this %s has %d event streams open already; try later",
                                              what, srv->cfg.streams_per_game),
                               "application/json");
     }
@@ -76,7 +77,8 @@ enum MHD_Result event_stream_start(struct event_stream *es, const char *key, con
         free(es);
         return http_send_body(
             mc, 429,
-            api_error_body("this address has %d event streams open already; close some",
+            api_error_body(429, "too_many_streams",
+                           "this address has %d event streams open already; close some",
                            srv->cfg.streams_per_address),
             "application/json");
     }

@@ -216,8 +216,8 @@ int conn_limits_request_too_big(struct MHD_Connection *mc, const char *url, char
 
 static const char timeout_reply[] =
     "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
-    "Cache-Control: no-store\r\n" HTTP_SECURITY_HEADER_LINES "Content-Length: 53\r\n\r\n"
-    "{\"error\":\"the request did not arrive in time (slow)\"}";
+    "Cache-Control: no-store\r\n" HTTP_SECURITY_HEADER_LINES "Content-Length: 70\r\n\r\n"
+    "{\"error\":\"the request did not arrive in time (slow)\",\"code\":\"timeout\"}";
 
 /* Shut the connections past their deadline.  A request still arriving gets its 408
  * first (libmicrohttpd only reads from it in that state, so nothing interleaves); then

@@ -95,7 +95,8 @@ int people_body_name(json_t *body, char *out, size_t size, bool optional, struct
             bad = true;
     }
     if (bad) {
-        api_set_error(r, 400, "bad \"name\": expected a display name of 1 to %zu bytes", size - 1);
+        api_set_error_code(r, 400, "bad_name",
+                           "bad \"name\": expected a display name of 1 to %zu bytes", size - 1);
         return 400;
     }
     memcpy(out, n, len);
@@ -211,11 +212,11 @@ static int people_limit(struct server *srv, const struct api_request *req, const
     int rc = ratelimit_take_pair(srv->people_by_addr, req->client, srv->people_by_token, hash,
                                  server_now_ms());
     if (rc)
-        api_set_error(r, 429,
-                      "too many challenges, seeks and accepts from this %s: at most %d a "
-                      "minute; wait a minute",
-                      rc == 1 ? "address" : "player",
-                      rc == 1 ? 3 * srv->cfg.people_per_minute : srv->cfg.people_per_minute);
+        api_set_error_code(r, 429, "too_many_challenges",
+                           "too many challenges, seeks and accepts from this %s: at most %d a "
+                           "minute; wait a minute",
+                           rc == 1 ? "address" : "player",
+                           rc == 1 ? 3 * srv->cfg.people_per_minute : srv->cfg.people_per_minute);
     return rc ? 429 : 0;
 }
 
@@ -243,10 +244,10 @@ static int seek_place(struct server *srv, const struct api_request *req,
     int full;
     if (seek_caps_take(srv->seek_caps, 2, keys, caps, c->id, c->expires_ms, now, &full))
         return 0;
-    api_set_error(r, 429,
-                  "%s %d open seeks in the lobby already: wait for one to be taken, or "
-                  "withdraw one",
-                  full == 0 ? "you have" : "this address has", caps[full]);
+    api_set_error_code(r, 429, "too_many_seeks",
+                       "%s %d open seeks in the lobby already: wait for one to be taken, or "
+                       "withdraw one",
+                       full == 0 ? "you have" : "this address has", caps[full]);
     return 429;
 }
 
@@ -323,7 +324,7 @@ static int load_challenge(struct server *srv, const char *id, struct store_chall
     char err[ERROR_TEXT_MAX];
     int rc = well_formed_id(id) ? store_get_challenge(srv->store, id, c, err, sizeof err) : 1;
     if (rc == 1)
-        api_set_error(r, 404, "no challenge '%.40s'", id);
+        api_set_error_code(r, 404, "no_such_challenge", "no challenge '%.40s'", id);
     else if (rc != 0)
         api_store_error(r, rc, "%s", err);
     return rc;
@@ -366,15 +367,16 @@ static void refuse_accept(const struct store_challenge *c, const char *hash, int
                           struct api_response *r)
 {
     if (token_equal(hash, c->creator_hash))
-        api_set_error(r, 409, "this is your own challenge: send its link to someone else");
+        api_set_error_code(r, 409, "challenge_own",
+                           "this is your own challenge: send its link to someone else");
     else if (c->status == CHALLENGE_ACCEPTED)
-        api_set_error(r, 409, "the challenge was accepted already");
+        api_set_error_code(r, 409, "challenge_taken", "the challenge was accepted already");
     else if (c->status == CHALLENGE_CANCELLED)
-        api_set_error(r, 409, "the challenge was withdrawn");
+        api_set_error_code(r, 409, "challenge_withdrawn", "the challenge was withdrawn");
     else if (c->expires_ms <= now)
-        api_set_error(r, 409, "the challenge has expired");
+        api_set_error_code(r, 409, "challenge_expired", "the challenge has expired");
     else
-        api_set_error(r, 409, "the challenge was taken by someone else");
+        api_set_error_code(r, 409, "challenge_taken", "the challenge was taken by someone else");
 }
 
 /* Answer with the new game's state as `hash`'s side sees it, with `token`. */
@@ -423,7 +425,8 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
         return;
     }
     if (member > 0) {
-        api_set_error(r, 403, "this challenge is for the club's members: join the club first");
+        api_set_error_code(r, 403, "club_members_only",
+                           "this challenge is for the club's members: join the club first");
         return;
     }
     if (c.status != CHALLENGE_OPEN || c.expires_ms <= now || token_equal(hash, c.creator_hash)) {
@@ -475,7 +478,8 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
     if (!tok || !token_well_formed(tok) ||
         (token_hash(tok, hash), !token_equal(hash, c.creator_hash))) {
-        api_set_error(r, 403, "only the challenge's creator may withdraw it");
+        api_set_error_code(r, 403, "not_challenge_creator",
+                           "only the challenge's creator may withdraw it");
         return;
     }
     int rc = store_cancel_challenge(srv->store, id, hash, server_now_ms(), err, sizeof err);
@@ -484,7 +488,7 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
         return;
     }
     if (rc > 0) {
-        api_set_error(r, 409, "the challenge is not open");
+        api_set_error_code(r, 409, "challenge_not_open", "the challenge is not open");
         return;
     }
     challenge_news(srv, id);
@@ -533,13 +537,13 @@ static void handle_get_me(struct server *srv, const struct api_request *req, str
     char hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX], err[ERROR_TEXT_MAX];
     const char *tok = api_bearer(req);
     if (!tok || !token_well_formed(tok)) {
-        api_set_error(r, 403, "missing or malformed token");
+        api_set_error_code(r, 403, "no_token", "missing or malformed token");
         return;
     }
     token_hash(tok, hash);
     int rc = store_get_player(srv->store, hash, name, sizeof name, err, sizeof err);
     if (rc > 0)
-        api_set_error(r, 404, "no name chosen yet");
+        api_set_error_code(r, 404, "no_name", "no name chosen yet");
     else if (rc != 0)
         api_store_error(r, rc, "%s", err);
     else

@@ -56,7 +56,8 @@ static int player_token(const struct api_request *req, char *buf, struct api_res
     const char *tok = api_bearer(req);
     if (tok && *tok) {
         if (!token_well_formed(tok)) {
-            api_set_error(r, 403, "malformed token: send 'Authorization: Bearer <token>'");
+            api_set_error_code(r, 403, "no_token",
+                               "malformed token: send 'Authorization: Bearer <token>'");
             return -1;
         }
         snprintf(buf, TOKEN_HEX_LEN + 1, "%s", tok);
@@ -290,7 +291,8 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
                                              seen_has, &seen, seed);
     free(seen.id);
     if (!it) {
-        api_set_error(r, 404, "no %s puzzle%s%s", g->name, ht ? " of theme " : "", ht ? theme : "");
+        api_set_error_code(r, 404, "no_puzzle", "no %s puzzle%s%s", g->name, ht ? " of theme " : "",
+                           ht ? theme : "");
         return;
     }
     const struct puzzle_entry *e = &it->e;
@@ -300,10 +302,10 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     int served = fresh ? 1 : store_puzzle_serve(srv->store, hash, e->id, 0, now, err, sizeof err);
     if (served == 1) {
         if (req->client && !ratelimit_take(srv->puzzles->tokens, req->client, now)) {
-            api_set_error(r, 429,
-                          "too many new puzzle players from this address: at most %d a "
-                          "minute",
-                          PUZZLE_TOKENS_PER_MINUTE);
+            api_set_error_code(r, 429, "too_many_players",
+                               "too many new puzzle players from this address: at most %d a "
+                               "minute",
+                               PUZZLE_TOKENS_PER_MINUTE);
             return;
         }
         if (!fresh && token_random_hex(token, TOKEN_HEX_LEN / 2) != 0) {
@@ -429,12 +431,13 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
 {
     const char *tok = api_bearer(req);
     if (!tok || !token_well_formed(tok)) {
-        api_set_error(r, 403, "missing or malformed token: send 'Authorization: Bearer <token>'");
+        api_set_error_code(r, 403, "no_token",
+                           "missing or malformed token: send 'Authorization: Bearer <token>'");
         return;
     }
     struct puzzle_item *it = puzzle_set_find(srv->puzzles, id);
     if (!it) {
-        api_set_error(r, 404, "no such puzzle '%.60s'", id);
+        api_set_error_code(r, 404, "puzzle_not_found", "no such puzzle '%.60s'", id);
         return;
     }
     json_t *body = api_body_object(req, false, r);

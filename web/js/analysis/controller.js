@@ -12,6 +12,7 @@
 import * as T from './tree.js';
 import { PIECE_LETTERS, positionText } from './notation.js';
 import { moverOf } from './review.js';
+import { errorText } from '../common/i18n.js';
 
 const ENGINE_PAUSE_MS = 250; // stepping through moves does not start an analysis each
 const ENGINE_RETRY_MS = 600; // a busy server (429, 503) is asked again after this
@@ -83,7 +84,7 @@ function moves(c) {
       if (!s.learn || s.learn.answered) s.message = null;
     } catch (err) {
       if (mine !== seq || c.gone) return;
-      s.message = { key: 'error.generic', vars: { message: err.message }, kind: 'error' };
+      s.message = { key: 'error.generic', vars: { message: errorText(err) }, kind: 'error' };
     }
     ui('all');
     ui('shown', id);
@@ -269,7 +270,7 @@ function engine(c) {
     }, ctl.signal).catch((err) => {
       if (ctl.signal.aborted) return;
       if ((err.status === 429 || err.status === 503) && tries < ENGINE_TRIES) return wait(ENGINE_RETRY_MS, ctl.signal).then(() => run(tries + 1), () => {});
-      ui('engineError', err.message);
+      ui('engineError', errorText(err));
     });
     wait(ENGINE_PAUSE_MS, ctl.signal).then(() => run(0), () => {});
   }
@@ -295,7 +296,7 @@ function loading(c) {
       await c.newTree(text || null, []);
       s.message = { key: 'an.position.ok', kind: 'info' };
     } catch (err) {
-      s.message = { key: 'an.position.bad', vars: { message: err.message }, kind: 'error' };
+      s.message = { key: 'an.position.bad', vars: { message: errorText(err) }, kind: 'error' };
     }
     ui('status');
   }
@@ -307,7 +308,7 @@ function loading(c) {
       await c.newTree(p.start_position || null, p.tree);
       s.message = { key: 'an.import.ok', vars: { n: p.moves.length }, kind: 'info' };
     } catch (err) {
-      s.message = { key: 'an.import.bad', vars: { message: err.message }, kind: 'error' };
+      s.message = { key: 'an.import.bad', vars: { message: errorText(err) }, kind: 'error' };
     }
     ui('status');
   }
@@ -319,7 +320,7 @@ function loading(c) {
       const r = await api.importReview(game, text);
       c.runReview(() => api.getImportedReview(r.id), r);
     } catch (err) {
-      s.message = { key: 'an.import.bad', vars: { message: err.message }, kind: 'error' };
+      s.message = { key: 'an.import.bad', vars: { message: errorText(err) }, kind: 'error' };
       ui('status');
     }
   }
@@ -392,7 +393,7 @@ function editor(c) {
     try {
       await api.position({ game, position: text, moves: [] });
     } catch (err) {
-      s.message = { key: 'an.position.bad', vars: { message: err.message }, kind: 'error' };
+      s.message = { key: 'an.position.bad', vars: { message: errorText(err) }, kind: 'error' };
       return ui('status');
     }
     s.editing = null;
@@ -447,7 +448,7 @@ function reviewing(c) {
         ui('review');
       } catch (err) {
         c.timers.clearInterval(reviewTimer);
-        s.reviewState = { status: 'error', message: err.message };
+        s.reviewState = { status: 'error', message: errorText(err) };
         ui('review');
       }
     };
@@ -461,7 +462,7 @@ function reviewing(c) {
       const r = await api.startReview(s.source.id);
       runReview(() => api.getReview(s.source.id), r);
     } catch (err) {
-      s.reviewState = { status: 'error', message: err.message };
+      s.reviewState = { status: 'error', message: errorText(err) };
       ui('review');
     }
   }

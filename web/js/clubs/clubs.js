@@ -3,7 +3,7 @@
 // of challenges among members, its games and the results between members.  A club page
 // refreshes itself every few seconds while it is visible (people-watch.js whileVisible)
 // and says new challenges in its lobby to screen readers.
-import { t, num, LANGUAGES } from '../common/i18n.js';
+import { errorText, t, num, LANGUAGES } from '../common/i18n.js';
 import { h } from '../common/dom.js';
 import { visitor, acceptChallenge, createClub, getClub, joinClub, leaveClub, removeMember, setAdmin, clubChallenge, myClubs } from '../net/people-api.js';
 import { challengeForm, awaitAccept, clockLabel, who, rating } from '../people/people.js';
@@ -11,7 +11,7 @@ import { whileVisible } from '../people/people-watch.js';
 
 const REFRESH_MS = 4000;
 
-const errorBox = (err) => h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: err.message || String(err) }));
+const errorBox = (err) => h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: errorText(err) }));
 
 export async function showClubs(app) {
   document.title = `${t('club.heading')} — agora`;

@@ -9,4 +9,5 @@ export const PARTS = [
   'puzzles',
   'pages2',
   'drill2',
+  'errors',
 ];

@@ -89,6 +89,17 @@ export function t(key, vars = {}) {
   return fill(own ?? pick(fallback[key], vars) ?? key, vars);
 }
 
+/**
+ * What a page shows for a failed request: the catalogue's text for the server's error
+ * code (error.<code>, web/i18n/errors/) when it has one, else the error's own message
+ * (the server's English text, or a browser's error).
+ */
+export function errorText(err) {
+  const key = err && err.code ? `error.${err.code}` : null;
+  if (key && (catalogue[key] ?? fallback[key]) !== undefined) return t(key);
+  return (err && err.message) || String(err);
+}
+
 /** Fills every element with data-i18n="key" (text) below `root`. */
 export function translate(root = document) {
   for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);

@@ -3,7 +3,7 @@
 // on the board).  The stages are data (web/lessons/GAME.json); every legal move and
 // every position comes from the server, and web/js/learn/lesson-core.js judges the stage by
 // the server's answers.  The stars won stay in localStorage (local/storage.js).
-import { t } from '../common/i18n.js';
+import { errorText, t } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { staticJson } from '../net/http.js';
 import { h } from '../common/dom.js';
@@ -138,7 +138,7 @@ async function showStage(app, game, lessonId, index) {
         status.textContent = goalLine() + (res.reply && last ? ' ' + t('learn.reply', { move: last.display }) : '');
       }
     } catch (err) {
-      status.textContent = t('error.generic', { message: err.message });
+      status.textContent = t('error.generic', { message: errorText(err) });
     } finally {
       busy = false;
       draw();

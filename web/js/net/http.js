@@ -1,16 +1,18 @@
 // The browser's one HTTP client (src/server/API.md): every page reaches the server
 // through it.  A request sends its body as JSON and the visitor's token as a bearer
 // token; an answer is read as JSON (null when empty or not JSON); an answer other than
-// 2xx throws ApiError with the server's `error` text and the status.  Event streams:
+// 2xx throws ApiError with the server's `error` text, its `code` (API.md "Error codes":
+// the pages show the catalogue's text for it, i18n.js errorText) and the status.  Event streams:
 // the server's GET streams through EventSource (openEvents), POST /api/analysis's
 // stream read with fetch (postEvents).  Static files (catalogues, lessons, rules) are
 // read with staticJson.  Which token a request carries is the caller's: the visitor's
 // tokens live in web/js/local/storage.js.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = null) {
     super(message);
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -35,7 +37,7 @@ async function readJson(res) {
 export async function request(method, path, { body, token } = {}) {
   const res = await fetch(path, init(method, body, token));
   const data = await readJson(res);
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`, (data && data.code) || null);
   return data;
 }
 
@@ -67,7 +69,7 @@ export async function postEvents(path, body, onEvent, signal) {
   const res = await fetch(path, { ...init('POST', body, null, 'text/event-stream'), signal });
   if (!res.ok) {
     const data = await readJson(res);
-    throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
+    throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`, (data && data.code) || null);
   }
   const reader = res.body.getReader();
   const dec = new TextDecoder();

@@ -2,7 +2,7 @@
 // and #/challenge/ID (the invite link: accept it and play).  The game itself is the
 // play page (#/game/ID, play.js with people-panel.js), which is also the watch page
 // for anyone without the game's token.
-import { t, num } from '../common/i18n.js';
+import { errorText, t, num } from '../common/i18n.js';
 import { gameNames } from '../net/api.js';
 import { h } from '../common/dom.js';
 import { visitor, createChallenge, getChallenge, acceptChallenge, listSeeks, cancelChallenge, rememberOwnGame } from '../net/people-api.js';
@@ -29,7 +29,7 @@ export function clockLabel(c) {
 export const who = (c) => (c.rating ? t('people.rated.name', { name: c.name, rating: num(c.rating) }) : c.name);
 export const rating = (c) => (c.rated && c.rating_class ? `${t('people.rated.yes')} (${t('people.class.' + c.rating_class)})` : t('people.rated.no'));
 
-const errorBox = (err) => h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: err.message || String(err) }));
+const errorBox = (err) => h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: errorText(err) }));
 
 function nameInput(id) {
   return h('input', { id, name: 'name', required: true, maxlength: 40, autocomplete: 'nickname', value: visitor().name || '' });

@@ -8,7 +8,7 @@
 //     when exactly one move remains whose path is complete, it is sent;
 //   - moves sharing the whole path and differing in `promotion` open a chooser;
 //   - when every legal move is a return (Agon), the return turn is explained.
-import { t, num } from '../common/i18n.js';
+import { errorText, t, num } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { drawBoard, boardKeys } from '../board/board.js';
 import { h } from '../common/dom.js';
@@ -314,7 +314,7 @@ function movesView(ctx) {
       ctx.render();
       moveList.querySelector('.ply.shown')?.focus();
     } catch (err) {
-      g.notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
+      g.notice = { text: t('error.generic', { message: errorText(err) }), kind: 'error' };
       ctx.render();
     }
   }
@@ -377,7 +377,7 @@ function actions(ctx) {
     } catch (err) {
       g.busy = false;
       g.pending = null;
-      g.notice = { text: t('error.generic', { message: err.message }), kind: 'error' };
+      g.notice = { text: t('error.generic', { message: errorText(err) }), kind: 'error' };
       try { g.S = await api.getGame(g.S.id); } catch { /* keep what we have */ }
       render();
     }

@@ -8,7 +8,7 @@
 // right move is answered by the computer's reply (the solution's next move) and the
 // next position the server sent; a wrong one shows the winning move.  The attempt is
 // judged by the server, which answers both new ratings.
-import { t, num } from '../common/i18n.js';
+import { errorText, t, num } from '../common/i18n.js';
 import { drawBoard, boardKeys } from '../board/board.js';
 import { h } from '../common/dom.js';
 import { cellLabel } from '../board/cells.js';
@@ -230,7 +230,7 @@ function solving(ctx) {
       if (z.result.solved && z.state === 'failed') { z.state = 'solved'; z.message = null; }
       else if (!z.result.solved && z.state === 'solved') { z.state = 'failed'; z.message = { text: t('pz.wrong', { move: z.P.solution_display.join(' ') }), kind: 'error' }; }
     } catch (err) {
-      z.message = { text: t('error.generic', { message: err.message }), kind: 'error' };
+      z.message = { text: t('error.generic', { message: errorText(err) }), kind: 'error' };
     }
     ctx.render();
   }
@@ -303,7 +303,7 @@ function loading(ctx) {
       z.player = { ...data.player, change: 0, streak: data.player.streak };
     } catch (err) {
       z.P = null;
-      status.textContent = err.status === 404 ? t('pz.none') : t('error.generic', { message: err.message });
+      status.textContent = err.status === 404 ? t('pz.none') : t('error.generic', { message: errorText(err) });
       info.replaceChildren();
       controls.replaceChildren();
       boardHost.replaceChildren();
