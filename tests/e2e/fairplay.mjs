@@ -6,7 +6,12 @@
 // opponent's page is gone (4 s away, --abandon-ms), never right after one's own move.
 // Prints one line per test and, last, "N passed, N failed".
 //   node tests/e2e/fairplay.mjs [name-filter]
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer, launch } from './browser.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 process.env.AGORA_SERVE = '1';
 process.env.AGORA_SERVE_ARGS = '--abandon-ms 4000'; // abandonment (below) in seconds
@@ -118,6 +123,34 @@ test('names and club texts in Bengali, Assamese and Finnish show as written', as
     assert(black.includes(FI_NAME), 'black: ' + black);
   }
   for (const p of [a, b]) await p.done();
+});
+
+// Issue 25 item 11: a server's refusal is shown in the reader's language (the
+// catalogue's text for its code), not in the server's English.
+test('a server error in the reader\'s language: a wrong invite code, in Finnish and Bengali', async () => {
+  const res = await fetch(`${srv.url}/api/clubs`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ club: 'Koodit', languages: ['fi'], name: 'Kim' }),
+  });
+  const club = await res.json();
+  assert(res.status === 201 && club.id, 'club: ' + JSON.stringify(club));
+  const refused = await fetch(`${srv.url}/api/clubs/${club.id}/join`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ invite: 'wrong', name: 'Matti' }),
+  });
+  const body = await refused.json();
+  assert(refused.status === 403 && body.code === 'wrong_invite', 'the API: ' + JSON.stringify(body));
+  for (const lang of ['fi', 'bn']) {
+    const want = JSON.parse(readFileSync(join(root, 'web', 'i18n', 'errors', `${lang}.json`), 'utf8'))['error.wrong_invite'];
+    const p = await open(`#/club/${club.id}?invite=wrong`, lang);
+    await p.fill('#join-name', 'Matti');
+    await p.click('#join');
+    await p.waitForFunction(() => window.__errorBoxes.length > 0);
+    const [box] = await p.errorBoxes();
+    assert(box.includes(want), `${lang}: the error box reads "${box}", not "${want}"`);
+    assert(!box.includes(body.error), `${lang}: the server's English shows: "${box}"`);
+    await p.context().close();
+  }
 });
 
 test('draw offers and takebacks between people: no "Something went wrong"', async () => {
