@@ -11,7 +11,7 @@
 //   #/clubs, #/club/ID clubs — clubs.js
 //   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
 //   #/puzzles[/GAME]   puzzles — puzzles.js
-import { LANGUAGES, pickLanguage, setLanguage, t, translate, language } from './common/i18n.js';
+import { LANGUAGES, errorText, pickLanguage, setLanguage, t, translate, language } from './common/i18n.js';
 import * as api from './net/api.js';
 import { drawBoard } from './board/board.js';
 import { h } from './common/dom.js';
