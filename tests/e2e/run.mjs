@@ -472,6 +472,7 @@ test('screenshots: each game in each language', async () => {
 
 (await import('./analysis.mjs')).register({ test, open, assert, server: () => srv, click, cell, waitMoves, playFromHome });
 (await import('./friction.mjs')).register({ test, open, assert, server: () => srv });
+(await import('./cellnames.mjs')).register({ test, open, assert, server: () => srv, playFromHome });
 (await import('./playview.mjs')).register({ test, open, assert, server: () => srv, click, moveTexts, waitMoves, playFromHome, startFromPosition });
 
 // ---------------------------------------------------------------- runner

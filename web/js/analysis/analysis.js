@@ -16,7 +16,6 @@ import { t, num } from '../common/i18n.js';
 import * as api from '../net/api.js';
 import { h } from '../common/dom.js';
 import { showOpeningName } from '../openings/opening-name.js';
-import { choice } from '../local/storage.js';
 import { createAnalysis } from './controller.js';
 import { boardView } from './board-view.js';
 import { engineView } from './engine-view.js';
@@ -86,7 +85,7 @@ export async function showAnalysis(host, opts) {
   game = entry.name;
 
   const view = {};
-  const ctl = createAnalysis({ game, entry, source, api, view, showNames: choice('names') === '1' });
+  const ctl = createAnalysis({ game, entry, source, api, view });
   const { s } = ctl;
   const board = boardView(ctl);
   const engine = engineView(ctl);

@@ -7,7 +7,7 @@ import { h } from '../common/dom.js';
 import { drawBoard, boardKeys } from '../board/board.js';
 import { cellLabel } from '../board/cells.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
-import { saveChoice } from '../local/storage.js';
+import { namesToggle } from '../board/names.js';
 import * as T from './tree.js';
 
 export function boardView(ctl) {
@@ -24,17 +24,14 @@ export function boardView(ctl) {
     button('nav-next', t('an.next'), () => ctl.go(T.next(s.tree, s.cur)), '▶'),
     button('nav-last', t('an.last'), () => ctl.go(T.last(s.tree, s.cur)), '⏭'),
     h('button', { type: 'button', id: 'flip', onclick: () => ctl.flip() }, t('play.flip')),
-    h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-names', checked: s.showNames, onchange: (e) => {
-      saveChoice('names', e.target.checked ? '1' : '0');
-      ctl.setShowNames(e.target.checked);
-    } }), ' ', t('play.names')));
+    namesToggle(layout.shape));
 
   function draw() {
     if (!s.P && !s.editing) return;
     const mk = ctl.marks();
     const hadFocus = boardHost.contains(document.activeElement);
     handle = drawBoard(boardHost, layout, ctl.shownPieces(), {
-      game, flipped: s.flipped, labels: s.showNames, marks: mk, interactive: true, arrows: ctl.arrows(),
+      game, flipped: s.flipped, names: true, marks: mk, interactive: true, arrows: ctl.arrows(),
       title: t('an.board', { game: t(`game.${game}`) }), label: (n, p) => cellLabel(game, layout, n, p, mk),
     });
     handle.svg.classList.add('my-turn');

@@ -26,12 +26,12 @@ const REVIEW_POLL_MS = 700;
  * clearTimeout, setInterval, clearInterval (the global ones by default).  Returns the
  * controller: its state `s` and the actions of every part below.
  */
-export function createAnalysis({ game, entry, source = null, api, view = {}, showNames = false, timers = globalThis }) {
+export function createAnalysis({ game, entry, source = null, api, view = {}, timers = globalThis }) {
   const s = {
     game, entry, layout: entry.layout, source,
     tree: null, cur: 0, P: null, cache: new Map(), // node id -> position (the server's answer)
     sel: null, promo: null, // {from, path} while a move is entered; promotion choices
-    flipped: source ? source.human_side === 'black' : false, showNames,
+    flipped: source ? source.human_side === 'black' : false,
     message: null, // {key, vars, kind}
     engineOn: false, multipv: 1, lines: [], linesDone: false,
     review: null, reviewState: null, // the review once done; {status, done, total} while it runs
@@ -226,11 +226,7 @@ function entering(c) {
     s.flipped = !s.flipped;
     ui('board');
   }
-  function setShowNames(on) {
-    s.showNames = on;
-    ui('board');
-  }
-  return { clickCell, cancelMove, pickPromotion, flip, setShowNames };
+  return { clickCell, cancelMove, pickPromotion, flip };
 }
 
 // ---- the engine: off until switched on; one stream at a time, restarted on every move

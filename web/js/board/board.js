@@ -7,6 +7,8 @@
 // from the caller as lists of cell names (marks).  Coordinates are the layout's own,
 // y growing upwards; `flipped` turns the picture half round (the black side's view).
 
+import { namesOn } from './names.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 const S = 60; // screen units per layout unit
 
@@ -67,6 +69,8 @@ export function pieceSide(letter, game = '') {
  *   game      "chess" | "agon" | "egara-guti" (only picks piece figures)
  *   flipped   view from the top side
  *   labels    write each cell's name in it
+ *   names     write the names, shown or hidden by the visitor's switch (names.js:
+ *             by default on boards without coordinates on their edges)
  *   marks     {last: [], selected: [], targets: [], captureTargets: [], movable: [],
  *              allowed: [], path: [], capturing: [], check: []}   (cell names)
  *   label(cellName, piece) -> text for screen readers
@@ -77,7 +81,8 @@ export function pieceSide(letter, game = '') {
  *             (the engine's best move: kind "best", others "line")
  */
 export function drawBoard(host, board, pieces, options = {}) {
-  const { flipped = false, labels = false, marks = {}, game = '' } = options;
+  const { flipped = false, marks = {}, game = '' } = options;
+  const labels = !!options.labels || !!options.names;
   const shape = board.shape;
   // Hex layouts are scaled so that neighbouring centres lie one unit apart.
   const geo = shape === 'hex' ? hexGeometry(board.cells) : { pointy: false, unit: 1 };
@@ -95,10 +100,11 @@ export function drawBoard(host, board, pieces, options = {}) {
 
   const svg = el('svg', {
     viewBox: `${minX - m} ${minY - m} ${maxX - minX + 2 * m} ${maxY - minY + 2 * m}`,
-    class: `board board-${shape}` + (labels ? ' with-labels' : ''),
+    class: `board board-${shape}` + (options.labels || (options.names && namesOn(shape)) ? ' with-labels' : ''),
     role: options.interactive ? 'group' : 'img',
     'aria-label': options.title || '',
   });
+  if (options.names) svg.dataset.names = shape;
   const sets = {};
   for (const [k, v] of Object.entries(marks)) sets[k] = new Set(v || []);
   const has = (k, name) => sets[k] && sets[k].has(name);
@@ -149,7 +155,9 @@ export function drawBoard(host, board, pieces, options = {}) {
     shapeNode.setAttribute('data-shape', '1');
     if (c.flags.includes('throne')) drawCrown(g, p.x, p.y, S * 0.22, 'throne-mark');
     if (labels) {
-      const off = shape === 'square' ? [-S * 0.46, -S * 0.32] : shape === 'hex' ? [0, S * 0.42] : [S * 0.17, S * 0.36];
+      // In a corner the piece leaves free: a square's top left, a hex cell's lowest
+      // point, below and right of a graph's point.
+      const off = shape === 'square' ? [-S * 0.46, -S * 0.32] : shape === 'hex' ? [0, S * 0.5] : [S * 0.3, S * 0.44];
       el('text', { x: p.x + off[0], y: p.y + off[1], class: 'cell-name' + (c.flags.includes('dark') ? ' on-dark' : ''), 'text-anchor': shape === 'square' ? 'start' : 'middle' }, namesG)
         .textContent = c.name;
     }

@@ -80,7 +80,7 @@ export function playBoard(host, { game, layout, state, flipped = false, enabled 
   };
   const stars = mk.star || [];
   const handle = drawBoard(host, layout, pieces, {
-    game, flipped, marks: mk, interactive: true, title,
+    game, flipped, names: true, marks: mk, interactive: true, title,
     label: (name, piece) => cellLabel(game, layout, name, piece, mk) + (stars.includes(name) ? ', ' + t('learn.star') : '') + ((mk.goal || []).includes(name) ? ', ' + t('learn.target') : '') + ((mk.hint || []).includes(name) ? ', ' + t('drill.hintcell') : ''),
   });
   drawStars(handle, stars);

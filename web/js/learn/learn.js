@@ -9,6 +9,7 @@ import { staticJson } from '../net/http.js';
 import { h } from '../common/dom.js';
 import * as core from './lesson-core.js';
 import { pickMove, playBoard, starMarks } from './learn-board.js';
+import { namesToggle } from '../board/names.js';
 import { stars, saveStars } from '../local/storage.js';
 
 const cache = {};
@@ -152,7 +153,7 @@ async function showStage(app, game, lessonId, index) {
     h('h1', {}, title),
     h('p', { class: 'muted' }, t('learn.stage', { n: si + 1, total: lesson.stages.length }), best ? ' · ' + t('learn.best', { n: best }) : ''),
     h('p', { class: 'lesson-text', id: 'lesson-text' }, t(`learn.${game}.${lesson.id}.${stage.id}`)),
-    h('div', { class: 'lesson-play' }, boardHost, h('div', { class: 'lesson-side' }, status, counter, h('div', { id: 'lesson-choice' }), actions))));
+    h('div', { class: 'lesson-play' }, boardHost, h('div', { class: 'lesson-side' }, status, counter, h('div', { id: 'lesson-choice' }), actions, h('p', {}, namesToggle(layout.shape))))));
   status.textContent = goalLine();
   draw();
 }

@@ -16,12 +16,12 @@ import { showOpeningName } from '../openings/opening-name.js';
 import { cellLabel } from '../board/cells.js';
 import { tellLast, notationLegend, moveTitle } from '../board/narrate.js';
 import { animateMove, motionToggle } from '../board/animate.js';
+import { namesToggle } from '../board/names.js';
 import { soundOfMove, soundToggle } from '../board/sound.js';
 import { peoplePanel } from './people-panel.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
 import { attachDrag } from '../board/board-drag.js';
 import { cellsInText, piecesAfter } from '../board/moves.js';
-import { choice, saveChoice } from '../local/storage.js';
 
 // How each game words its moments; display choices, not rules.
 const UI = {
@@ -100,7 +100,7 @@ function boardView(ctx) {
     const mk = ctx.marks();
     const hadFocus = boardHost.contains(document.activeElement);
     g.handle = drawBoard(boardHost, g.S.layout, ctx.shownPieces(), {
-      game: g.S.game, flipped: g.flipped, labels: g.names, marks: mk, interactive: true,
+      game: g.S.game, flipped: g.flipped, names: true, marks: mk, interactive: true,
       title: t('play.board', { game: t(`game.${g.S.game}`) }),
       label: (name, piece) => cellLabel(g.S.game, g.S.layout, name, piece, mk),
     });
@@ -241,12 +241,7 @@ function controlsView(ctx) {
     const over = g.S.status.result !== 'ongoing';
     const mineToken = !!api.tokenOf(g.S.id);
     const items = [];
-    const namesBox = h('input', { type: 'checkbox', id: 'show-names', checked: g.names, onchange: (e) => {
-      g.names = e.target.checked;
-      saveChoice('names', g.names ? '1' : '0');
-      ctx.drawBoardNow();
-    } });
-    items.push(h('label', { class: 'toggle' }, namesBox, ' ', t('play.names')), motionToggle(), soundToggle());
+    items.push(namesToggle(g.S.layout.shape), motionToggle(), soundToggle());
     items.push(h('button', { type: 'button', id: 'flip', onclick: () => { g.flipped = !g.flipped; ctx.drawBoardNow(); } }, t('play.flip')));
     if (!over && mineToken && !people) {
       if (cfg.drawOffer) items.push(h('button', { type: 'button', id: 'offer-draw', disabled: g.busy, onclick: () => ctx.act(() => api.offerDraw(g.S.id), 'draw') }, t('play.offerdraw')));
@@ -441,7 +436,6 @@ export async function showGame(host, id) {
     confirmResign: false,
     pending: null,        // the move sent, shown on the board until the server answers
     flipped: S.human_side === 'black',
-    names: choice('names') === '1',
     focusCell: null,      // the cell that has keyboard focus (roving tabindex)
     handle: null,
     es: null,

@@ -17,6 +17,7 @@ import { listPuzzles, nextPuzzle, attemptPuzzle } from '../net/puzzles-api.js';
 import { cellsInText, piecesAfter } from '../board/moves.js';
 import { promotionBox, showPromotion } from '../board/promotion.js';
 import { attachDrag } from '../board/board-drag.js';
+import { namesToggle } from '../board/names.js';
 
 const REPLY_MS = 450; // the computer's reply follows the player's move after a moment
 
@@ -89,7 +90,7 @@ function boardView(ctx) {
       pieces[z.sel.path[z.sel.path.length - 1]] = moving;
     }
     z.handle = drawBoard(boardHost, layout, pieces, {
-      game, flipped: z.P && ctx.solver() === 'black', marks: mk, interactive: true,
+      game, flipped: z.P && ctx.solver() === 'black', names: true, marks: mk, interactive: true,
       title: t('pz.board', { game: t(`game.${game}`) }),
       label: (name, piece) => cellLabel(game, layout, name, piece, mk),
     });
@@ -382,7 +383,7 @@ export async function showPuzzles(host, game, query) {
   const title = h('h1', {}, t('pz.title'), ' · ', t(`game.${game}`));
   host.replaceChildren(h('div', { class: 'play puzzle', 'data-game': game },
     h('div', { class: 'board-col' }, boardHost, chooser),
-    h('aside', { class: 'panel' }, title, filters, status, info, rating, controls)));
+    h('aside', { class: 'panel' }, title, filters, h('p', {}, namesToggle(layout.shape)), status, info, rating, controls)));
 
   // The parts call each other through `ctx`.
   const ctx = { z, game, layout, names, entry, host, boardHost, chooser, status, info, rating, controls, themeSel, easyBox };
