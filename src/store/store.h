@@ -18,7 +18,8 @@
 #define STORE_ID_LEN 32   /* hex digits of a game id (128 random bits) */
 #define STORE_HASH_LEN 64 /* hex digits of a token hash (SHA-256) */
 #define STORE_NAME_MAX 32
-#define STORE_PLAYER_NAME_MAX 41 /* a display name: 40 bytes of UTF-8 */
+#define STORE_PLAYER_NAME_CHARS 40 /* a display name: 40 characters (code points) */
+#define STORE_PLAYER_NAME_MAX (4 * STORE_PLAYER_NAME_CHARS + 1) /* its bytes of UTF-8, NUL */
 
 /* One game's row: everything but its moves. */
 struct store_game {

@@ -88,6 +88,14 @@ bool utf8_valid(const char *s, size_t n)
     return true;
 }
 
+size_t utf8_chars(const char *s, size_t n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += ((unsigned char)s[i] & 0xc0) != 0x80; /* every byte but a continuation */
+    return count;
+}
+
 /* A JSON string: UTF-8 as it is, with only what JSON requires escaped ('"', '\\',
  * C0 controls); DEL and C1 controls pass as they are; a byte that is not UTF-8
  * becomes U+FFFD, so the answer is always valid UTF-8. */

@@ -41,3 +41,5 @@ char *jout_finish(struct jout *j);
 size_t utf8_char_len(const char *s, size_t n);
 /* n bytes at s are well-formed UTF-8. */
 bool utf8_valid(const char *s, size_t n);
+/* The characters (code points) of n bytes of well-formed UTF-8 at s. */
+size_t utf8_chars(const char *s, size_t n);

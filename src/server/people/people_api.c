@@ -73,7 +73,7 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
     return 0;
 }
 
-/* A display name from the body's "name": 1 to 40 bytes of UTF-8, no control
+/* A display name from the body's "name": 1 to 40 characters of UTF-8, no control
  * characters, spaces trimmed.  0 (out filled, or left as it was when absent and
  * `optional`), or 400. */
 int people_body_name(json_t *body, char *out, size_t size, bool optional, struct api_response *r)
@@ -87,7 +87,8 @@ int people_body_name(json_t *body, char *out, size_t size, bool optional, struct
         n++, len--;
     while (n && len && n[len - 1] == ' ')
         len--;
-    bool bad = !n || !len || len >= size || strlen(n) < len || !utf8_valid(n, len);
+    bool bad = !n || !len || len >= size || strlen(n) < len || !utf8_valid(n, len) ||
+               utf8_chars(n, len) > STORE_PLAYER_NAME_CHARS;
     /* Control characters: C0, DEL and C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F). */
     for (size_t i = 0; !bad && i < len; i++) {
         unsigned char ch = (unsigned char)n[i], next = i + 1 < len ? (unsigned char)n[i + 1] : 0;
@@ -96,7 +97,8 @@ int people_body_name(json_t *body, char *out, size_t size, bool optional, struct
     }
     if (bad) {
         api_set_error_code(r, 400, "bad_name",
-                           "bad \"name\": expected a display name of 1 to %zu bytes", size - 1);
+                           "bad \"name\": expected a display name of 1 to %d characters",
+                           STORE_PLAYER_NAME_CHARS);
         return 400;
     }
     memcpy(out, n, len);

@@ -16,7 +16,7 @@
 #include "server/server.h"
 
 #define BN_CLUB "আমার ক্লাব"
-#define AS_NAME "অসমীয়া খেলুৱৈ" /* 40 bytes: the longest name there is */
+#define AS_NAME "অসমীয়া খেলুৱৈ" /* 40 bytes, 14 characters */
 #define FI_CLUB "Jyväskylän Shakki"
 #define FI_NAME "Jyväskylä আমি"
 #define EMOJI "♟️🙂"
@@ -401,5 +401,37 @@ TEST(server_fairplay_clock_floor)
     CHECK_EQ_INT(fp_int(json_object_get(seek, "clock"), "initial"), 1);
     json_decref(seek);
     json_decref(st);
+    server_stop(srv);
+}
+
+/* A name's limit is 40 characters, not bytes: a 40-letter Bengali name (120 bytes)
+ * comes back as written, in /api/me and in a challenge; 41 letters are refused. */
+TEST(server_fairplay_names_count_characters)
+{
+    struct server *srv = fp_start();
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char name[STORE_PLAYER_NAME_MAX + 8] = "", body[512];
+    for (int i = 0; i < 40; i++)
+        strcat(name, "\xe0\xa6\x95"); /* ক, 3 bytes */
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/me", NULL, body, &j), 200);
+    CHECK_STR(fx_str(j, "name"), name);
+    json_decref(j);
+    snprintf(body, sizeof body, "{\"game\":\"chess\",\"side\":\"white\",\"name\":\"%s\"}", name);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/challenges", NULL, body, &j), 201);
+    char path[128];
+    snprintf(path, sizeof path, "/api/challenges/%s", fx_str(j, "id"));
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "GET", path, NULL, NULL, &j), 200);
+    CHECK_STR(fx_str(j, "name"), name);
+    json_decref(j);
+    strcat(name, "\xe0\xa6\x95");
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+    CHECK_EQ_INT(api_call(port, "POST", "/api/me", NULL, body, &j), 400);
+    CHECK_STR(fx_str(j, "code"), "bad_name");
+    json_decref(j);
     server_stop(srv);
 }
