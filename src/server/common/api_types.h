@@ -47,8 +47,8 @@ struct api_response {
     char allow[32];           /* a 405's methods that would do (the Allow header), or "" */
     struct session *session;  /* API_WAIT: lock it and check; API_STREAM: its game (a ref) */
     int stream_from;          /* API_STREAM: moves the client already has */
-    bool stream_viewer;       /* API_STREAM: a spectator's (counted in the game's viewers) */
-    int stream_seat;          /* API_STREAM: a player's (their presence): the side + 1; 0 */
+    int stream_seat;          /* API_STREAM: a player's (their token or seat key): the side + 1;
+                                 0: a spectator's, or a game against the computer */
     char challenge[40];       /* API_CHALLENGE_STREAM: the challenge's id (it exists) */
     char path[4200];          /* API_STATIC: the file */
     struct analysis_job *job; /* API_ANALYSIS: the queued analysis (a reference) */

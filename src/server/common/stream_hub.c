@@ -63,8 +63,8 @@ bool stream_hub_add(struct stream_hub *h, struct hub_watch *w, const char *id, i
     pthread_mutex_lock(&h->mu);
     int same = 0;
     for (struct hub_watch *o = h->buckets[b]; o; o = o->next)
-        same += !o->player && !strcmp(o->id, w->id);
-    bool ok = w->player || per_game <= 0 || same < per_game;
+        same += !o->seat && !strcmp(o->id, w->id);
+    bool ok = w->seat || per_game <= 0 || same < per_game;
     if (ok) {
         w->next = h->buckets[b];
         if (w->next)

@@ -23,11 +23,10 @@ struct hub_watch {
     bool linked;    /* in the hub (stream_hub_add succeeded) */
     bool viewer;    /* a spectator's stream (set before stream_hub_add): counted in the
                        game's viewers, and its coming and going is news to the others */
-    bool player;    /* a player's stream of their own game (set before stream_hub_add):
-                       never counted in the per-game cap, so spectators cannot fill it */
     char addr[64];  /* the client's address (set before stream_hub_add): viewers are
                        counted by address, not by socket */
     int seat;       /* a player's stream: the side + 1 (0: none), set before stream_hub_add;
+                       never counted in the per-game cap (spectators cannot fill it), and
                        its coming and going is news to the others (the player's presence) */
     int64_t due_ms; /* news at this time (Unix ms) even if nothing happens: stream_hub_due */
     void (*wake)(struct hub_watch *w);

@@ -491,7 +491,6 @@ static void handle_game(struct server *srv, const struct api_request *req, const
         r->status = 200;
         r->session = s;
         r->stream_from = stream_start(req->last_event_id, s->n_stored);
-        r->stream_viewer = people_stream_is_viewer(req, s);
         r->stream_seat = people_stream_seat(req, s) + 1;
     } else if (!strcmp(op, "record")) {
         r->kind = API_DONE;

@@ -29,25 +29,11 @@ static int request_side(const struct api_request *req, const struct session *s)
     return people_side(s, hash);
 }
 
-bool people_stream_is_viewer(const struct api_request *req, const struct session *s)
-{
-    if (!s->row.people || request_side(req, s) >= 0)
-        return false;
-    /* A browser's EventSource sends no header: a player's page names its seat key
-     * (?seat=, the first digits of its token's hash, which act for nobody). */
-    const char *seat = req->seat;
-    if (seat) {
-        if (strspn(seat, "0123456789abcdef") >= SEAT_LEN &&
-            (!strncmp(seat, s->row.white_hash, SEAT_LEN) ||
-             !strncmp(seat, s->row.black_hash, SEAT_LEN)))
-            return false;
-    }
-    return true;
-}
-
 int people_stream_seat(const struct api_request *req, const struct session *s)
 {
     int side = s->row.people ? request_side(req, s) : -1;
+    /* A browser's EventSource sends no header: a player's page names its seat key
+     * (?seat=, the first digits of its token's hash, which act for nobody). */
     const char *seat = req->seat;
     if (side < 0 && s->row.people && seat && strspn(seat, "0123456789abcdef") >= SEAT_LEN) {
         if (!strncmp(seat, s->row.white_hash, SEAT_LEN))

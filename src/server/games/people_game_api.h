@@ -15,7 +15,5 @@ struct session;
  * token's side sees it), or a POST op (its body read after the token is checked). */
 void people_game_op(struct server *srv, const struct api_request *req, struct session *s,
                     const char *op, struct api_response *r);
-/* An event stream of s is a spectator's (no player's token or seat key): counted. */
-bool people_stream_is_viewer(const struct api_request *req, const struct session *s);
 /* The side whose player's event stream of s this is (their token or seat key), or -1. */
 int people_stream_seat(const struct api_request *req, const struct session *s);

@@ -158,12 +158,11 @@ enum MHD_Result http_start_stream(struct server *srv, struct MHD_Connection *mc,
     pthread_mutex_lock(&s->mu);
     st->takebacks = s->row.takebacks;
     st->version = s->version;
-    /* A player's own stream (their token or seat key) is never refused for spectators. */
-    st->es.w.player = s->row.people && !ar->stream_viewer;
+    /* A spectator's stream: a game between people watched by someone with no seat in it. */
+    st->es.w.viewer = s->row.people && !ar->stream_seat;
     snprintf(id, sizeof id, "%s", s->row.id);
     pthread_mutex_unlock(&s->mu);
     cache_put(s); /* the stream does not keep the game in memory */
-    st->es.w.viewer = ar->stream_viewer;
     st->es.w.seat = ar->stream_seat;
     st->es.closed = stream_closed;
     return event_stream_start(&st->es, id, "game", client, stream_read, stream_added);
