@@ -9,6 +9,7 @@
  *             [--challenge-ms N] [--seek-ms N] [--seeks-per-token N]
  *             [--seeks-per-address N] [--people-per-minute N] [--draw-offers-per-minute N]
  *             [--rated-per-pair N] [--host-name LIST]
+ *             [--board-games N] [--board-deviation N] [--board-days N]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
 #include <string.h>
@@ -45,7 +46,12 @@ static const char serve_usage[] =
     "  --draw-offers-per-minute N  draw offers a minute per token, 3N per address\n"
     "                              (default 10)\n"
     "  --rated-per-pair N          rated games of the same two players that count in\n"
-    "                              24 hours; later ones are unrated (default 5)\n";
+    "                              24 hours; later ones are unrated (default 5)\n"
+    "leaderboards (a player stands on one with):\n"
+    "  --board-games N             at least N rated games in its game and class\n"
+    "                              (default 10)\n"
+    "  --board-deviation N         a rating deviation below N (default 110)\n"
+    "  --board-days N              a rated game within N days (default 90)\n";
 
 int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
@@ -155,6 +161,18 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "draw-offers-per-minute", val, 0, 1000000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.draw_offers_per_minute = (int)v;
+        } else if (!strcmp(opt, "--board-games")) {
+            if (cli_int(io, "board-games", val, 1, 1000000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.board_games = (int)v;
+        } else if (!strcmp(opt, "--board-deviation")) {
+            if (cli_int(io, "board-deviation", val, 1, 1000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.board_deviation = (int)v;
+        } else if (!strcmp(opt, "--board-days")) {
+            if (cli_int(io, "board-days", val, 1, 100000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.board_days = (int)v;
         } else if (!strcmp(opt, "--rated-per-pair")) {
             if (cli_int(io, "rated-per-pair", val, 0, 1000000, &v) != 0)
                 return CLI_BAD_INPUT;

@@ -55,6 +55,10 @@ struct server_config {
                                        address (429 beyond; 0: no cap) */
     int rated_per_pair;             /* rated games between the same two players that count in
                                        24 hours; later ones are played unrated (0: no cap) */
+    int board_games;                /* a leaderboard lists players with at least this many rated
+                                       games in its game and class (0: 10) */
+    int board_deviation;            /* ... whose rating deviation is below this (0: 110) */
+    int board_days;                 /* ... rated within this many days (0: 90) */
     int64_t puzzle_read_ms;         /* a puzzle attempt sooner after the puzzle was served is
                                        not counted (0: 2 s; negative: none, for tests) */
     int connections_per_address;    /* open at once from one address (0: no cap; off behind a
