@@ -58,7 +58,7 @@ export async function showArchive(app, id, query) {
   const nav = h('nav', { 'aria-label': t('archive.pages'), class: 'pager' },
     page > 1 ? h('a', { class: 'button', id: 'archive-newer', href: '#', onclick: (e) => { e.preventDefault(); go(id, { ...f, page: page - 1 > 1 ? page - 1 : '' }); } }, t('archive.prev')) : '', ' ',
     a && a.more ? h('a', { class: 'button', id: 'archive-older', href: '#', onclick: (e) => { e.preventDefault(); go(id, { ...f, page: page + 1 }); } }, t('archive.next')) : '');
-  const exports = h('p', { id: 'archive-export' }, games.filter((g) => !f.game || g === f.game).map((g) => [
+  const exports = h('p', { id: 'archive-export' }, games.filter((g) => !f.game || g === f.game).flatMap((g) => [
     h('a', { class: 'button small', href: exportUrl(id, { ...f, game: g }), download: `${name || id}-${g}.pgn` }, t('archive.export', { game: t(`game.${g}`) })), ' ']));
   app.replaceChildren(h('div', { class: 'wide archive-page' },
     h('h1', {}, name ? h('a', { href: `#/player/${id}` }, name) : '', ' — ', t('archive.title')),

@@ -22,10 +22,11 @@ export function opponentOf(g) {
   return o.id ? h('a', { href: `#/player/${o.id}`, class: 'player-link' }, o.name) : o.name;
 }
 
-/** A table of an archive's games (a caption names it). */
-export function gamesTable(games, caption, id) {
+/** A table of an archive's games (a caption names it, for screen readers only where a
+ *  heading above says the same). */
+export function gamesTable(games, caption, id, captionShown = true) {
   return h('table', { class: 'games-table', id },
-    h('caption', {}, caption),
+    h('caption', { class: captionShown ? null : 'sr-only' }, caption),
     h('thead', {}, h('tr', {}, ['date', 'game', 'opponent', 'result', 'links'].map((c) => h('th', { scope: 'col' }, t('archive.col.' + c))))),
     h('tbody', {}, games.map((g) => h('tr', { 'data-game': g.id },
       h('td', {}, dateText(g.created)),

@@ -74,7 +74,7 @@ export async function showPlayer(app, id) {
       h('a', { href: `#/club/${c.id}` }, c.name), ' ', h('span', { class: 'muted' }, t('club.role.' + c.role)))))
       : h('p', { class: 'muted' }, t('player.clubs.none'))),
     section('player-games', t('player.games'),
-      p.games.length ? gamesTable(p.games, t('player.games'), 'player-recent') : h('p', { class: 'muted' }, t('player.games.none')),
+      p.games.length ? gamesTable(p.games, t('player.games'), 'player-recent', false) : h('p', { class: 'muted' }, t('player.games.none')),
       h('p', {}, h('a', { class: 'button', id: 'player-archive', href: `#/player/${p.id}/games` }, t('player.games.all'))))));
 }
 
