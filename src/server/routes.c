@@ -17,6 +17,7 @@
 #include "server/openings/openings_api.h"
 #include "server/people/people_api.h"
 #include "server/players/players_api.h"
+#include "server/players/progress.h"
 #include "server/puzzles/puzzles_api.h"
 
 #define GET "GET"
@@ -62,6 +63,8 @@ static const struct route table[] = {
     {GET, "/api/players/{id}/games", players_games, ROUTE_TOKEN_OPTIONAL},
     {GET, "/api/players/{id}/games/export", players_export, ROUTE_TOKEN_OPTIONAL},
     {GET, "/api/leaderboards/{game}/{class}", players_leaderboard, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/me/progress", players_progress_get, ROUTE_TOKEN},
+    {POST, "/api/me/progress", players_progress_post, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     /* Clubs (clubs/clubs_api.c). */
     {POST, "/api/clubs", clubs_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     {GET, "/api/clubs/{id}", clubs_get, ROUTE_TOKEN_OPTIONAL},

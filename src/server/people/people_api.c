@@ -55,6 +55,14 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
             rc = store_list_games(srv->store, hash, 1, count_one, &count, err, sizeof err);
             known = rc == 0 && count > 0;
         }
+        if (rc == 0 && !known) { /* and one whose progress the server keeps */
+            char *body = NULL;
+            int64_t version;
+            rc = store_get_progress(srv->store, hash, &body, &version, err, sizeof err);
+            free(body);
+            known = rc == 0;
+            rc = rc > 0 ? 0 : rc;
+        }
         if (rc < 0) { /* not a new visitor: whether the token is known is not known */
             api_store_error(r, rc, "%s", err);
             return rc == STORE_BUSY ? 503 : 500;

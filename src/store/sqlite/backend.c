@@ -121,7 +121,8 @@ static const char *const migration[] = {
     /* 5 -> 6: the puzzles served to each token, when (issue 25: issued tokens only) */
     STORE_PUZZLES_SERVED_SCHEMA,
     /* 6 -> 7: players' public ids and hiding, their rating histories (the points of the
-     * games rated before, without their deviations: 0), the leaderboards' index */
+     * games rated before, without their deviations: 0), the leaderboards' index, and
+     * what players did in the browser (progress: stars, bests, the repertoire) */
     "ALTER TABLE players ADD COLUMN id TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE players ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;"
     "UPDATE players SET id = lower(hex(randomblob(8)));"
@@ -138,7 +139,10 @@ static const char *const migration[] = {
     " white_rating_after AS after, * FROM games UNION ALL SELECT black_hash AS h,"
     " black_rating_after AS after, * FROM games) WHERE people = 1 AND rated_done = 1"
     " AND after <> 0;"
-    "CREATE INDEX ratings_board ON ratings (game, class, rating);",
+    "CREATE INDEX ratings_board ON ratings (game, class, rating);"
+    "CREATE TABLE progress ("
+    " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version INTEGER NOT NULL,"
+    " updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 

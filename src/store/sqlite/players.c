@@ -1,6 +1,7 @@
 /* The SQLite backend's part for players (store.h "Players"): a visitor's display
  * name, by token hash, the public id made with it, whether they hide, the search by
- * name and the clubs of a player. */
+ * name, the clubs of a player and what they did in the browser (their progress). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/sqlite/private.h"
@@ -191,4 +192,67 @@ int sqlite_store_player_clubs(struct store *s, const char *token_hash, store_clu
 {
     struct clubs_ctx q = {token_hash, fn, ctx};
     return sqlite_store_read(s, player_clubs, &q, "player's clubs", err, err_size);
+}
+
+/* ---- progress ---- */
+
+struct progress_ctx {
+    const char *hash;
+    char **body;
+    const char *text;
+    int64_t version, now;
+    int64_t *version_out;
+};
+
+static const char sql_get_progress[] = "SELECT body, version FROM progress WHERE token_hash = ?1";
+
+static int get_progress(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct progress_ctx *q = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_get_progress, "t", q->hash);
+    int row = sq_row(st);
+    if (row > 0) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        *q->body = strdup(t ? (const char *)t : "{}");
+        *q->version_out = sqlite3_column_int64(st, 1);
+    }
+    sq_end(st);
+    if (row > 0 && !*q->body)
+        return -1;
+    return sq_found(row);
+}
+
+int sqlite_store_get_progress(struct store *s, const char *token_hash, char **body,
+                              int64_t *version, char *err, size_t err_size)
+{
+    *body = NULL;
+    *version = 0;
+    struct progress_ctx q = {.hash = token_hash, .body = body, .version_out = version};
+    return sqlite_store_read(s, get_progress, &q, "load progress", err, err_size);
+}
+
+static const char sql_insert_progress[] =
+    "INSERT OR IGNORE INTO progress (token_hash, body, version, updated_ms) VALUES (?1, ?2, 1, ?3)";
+static const char sql_update_progress[] =
+    "UPDATE progress SET body = ?2, version = version + 1, updated_ms = ?4"
+    " WHERE token_hash = ?1 AND version = ?3";
+
+static int put_progress(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct progress_ctx *q = ctx;
+    int rc = q->version == 0
+                 ? sq_done(sq_bind(s, sql_insert_progress, "ttI", q->hash, q->text, q->now))
+                 : sq_done(sq_bind(s, sql_update_progress, "ttII", q->hash, q->text, q->version,
+                                   q->now));
+    if (rc != 0)
+        return -1;
+    return sqlite3_changes(db) == 1 ? 0 : 1;
+}
+
+int sqlite_store_put_progress(struct store *s, const char *token_hash, const char *body,
+                              int64_t version, int64_t now_ms, char *err, size_t err_size)
+{
+    struct progress_ctx q = {.hash = token_hash, .text = body, .version = version, .now = now_ms};
+    return sqlite_store_write(s, put_progress, &q, "store progress", err, err_size);
 }
