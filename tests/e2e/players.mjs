@@ -57,7 +57,7 @@ async function ratedGame(annLoses) {
   await call('POST', `/api/games/${g.id}/resign`, {}, annLoses ? who.ann.token : who.bob.token);
 }
 
-async function open(hash, { lang = 'en', as = null } = {}) {
+async function open(hash, { lang = 'en', as = null, storage = {} } = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
   const errors = [];
@@ -66,10 +66,11 @@ async function open(hash, { lang = 'en', as = null } = {}) {
   await ctx.addInitScript(() => new MutationObserver(() => {
     for (const b of document.querySelectorAll('.error:not([data-seen])')) if (b.textContent.trim()) { b.dataset.seen = '1'; window.__errorBox(b.textContent.trim()); }
   }).observe(document, { childList: true, subtree: true, characterData: true }));
-  await ctx.addInitScript(([l, v]) => {
+  await ctx.addInitScript(([l, v, s]) => {
     localStorage.setItem('agora.lang', l);
     if (v && !localStorage.getItem('agora.identity')) localStorage.setItem('agora.identity', JSON.stringify({ people: v }));
-  }, [lang, as]);
+    for (const [k, val] of Object.entries(s)) if (!localStorage.getItem(k)) localStorage.setItem(k, JSON.stringify(val));
+  }, [lang, as, storage]);
   page.setDefaultTimeout(20000);
   await page.goto(`${srv.url}/${hash}`);
   await page.waitForSelector('body[data-ready]');
@@ -190,6 +191,25 @@ test('contrast and keyboard on the player page and the leaderboard', async () =>
     await p.done();
   }
   assert(!fails.length, [...new Set(fails)].slice(0, 40).join('; '));
+});
+
+test('progress follows the player to another browser, merged with what it kept', async () => {
+  const stored = (p, key) => p.evaluate((k) => JSON.parse(localStorage.getItem(k) || 'null'), key);
+  // A learner without a token: the first load sends the stars and makes one.
+  const a = await open('#/learn', { storage: { 'agora.learn': { 'agon/1/1': 3 }, 'agora.coords': { 'chess:white': 7 } } });
+  const token = (await stored(a, 'agora.identity')).people.token;
+  assert(/^[0-9a-f]{32}$/.test(token), `a token: ${token}`);
+  // The same player's other browser, with stars of its own.
+  const b = await open('#/learn', { as: { token }, storage: { 'agora.learn': { 'agon/1/1': 1, 'chess/1/1': 2 } } });
+  const merged = await stored(b, 'agora.learn');
+  assert(merged['agon/1/1'] === 3 && merged['chess/1/1'] === 2, `merged on b: ${JSON.stringify(merged)}`);
+  assert((await stored(b, 'agora.coords'))['chess:white'] === 7, 'best scores follow');
+  await a.reload();
+  await a.waitForSelector('body[data-ready]');
+  const back = await stored(a, 'agora.learn');
+  assert(back['chess/1/1'] === 2 && back['agon/1/1'] === 3, `merged on a: ${JSON.stringify(back)}`);
+  await a.done();
+  await b.done();
 });
 
 try {

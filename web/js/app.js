@@ -29,6 +29,7 @@ import { showOpenings } from './openings/openings.js';
 import { showPlayer, showMe } from './players/player.js';
 import { showArchive } from './players/archive.js';
 import { showLeaderboards } from './players/leaderboards.js';
+import { syncProgress } from './net/players-api.js';
 import { levelPicker, rememberedLevel, rememberLevel } from './play/levels.js';
 import { themeSwitch } from './common/theme.js';
 import './common/pwa.js';
@@ -246,8 +247,21 @@ function menu() {
   window.addEventListener('hashchange', () => set(false));
 }
 
+// The visitor's progress (stars, best scores, the repertoire) goes to the server and
+// comes back merged with their other browsers' (net/players-api.js): on the first load,
+// on leaving a page (at most every 20 s) and when the tab is hidden.  Without a server
+// (offline) it waits for the next time.
+const SYNC_MS = 20000;
+let lastSync = 0;
+function sync(force = false) {
+  if (!force && Date.now() - lastSync < SYNC_MS) return Promise.resolve();
+  lastSync = Date.now();
+  return syncProgress().catch(() => { lastSync = 0; });
+}
+
 async function main() {
   await setLanguage(pickLanguage());
+  await sync(true);
   header();
   menu();
   ready();
@@ -257,7 +271,8 @@ async function main() {
     ready();
     route();
   });
-  window.addEventListener('hashchange', route);
+  window.addEventListener('hashchange', () => { sync(); route(); });
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') sync(true); });
   await route();
   document.body.dataset.ready = '1';
 }

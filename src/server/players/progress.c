@@ -86,8 +86,11 @@ static int check_repertoire(json_t *r, char *err, size_t err_size)
     if (!r)
         return 0;
     json_t *lines = json_object_get(r, "lines"), *cards = json_object_get(r, "cards");
-    if (!json_is_object(r) || (lines && !json_is_array(lines)) || (cards && !json_is_object(cards)))
-        return bad(err, err_size, "the repertoire is {lines, cards}");
+    json_t *changed = json_object_get(r, "changed");
+    if (!json_is_object(r) || (lines && !json_is_array(lines)) ||
+        (cards && !json_is_object(cards)) ||
+        (changed && (!json_is_number(changed) || json_number_value(changed) < 0)))
+        return bad(err, err_size, "the repertoire is {lines, cards, changed}");
     if (json_array_size(lines) > LINES_MAX || json_object_size(cards) > CARDS_MAX)
         return bad(err, err_size, "the repertoire is over its limits");
     size_t i;
@@ -147,17 +150,27 @@ static void merge_repertoire(json_t *into, json_t *incoming)
         lines = json_array();
         json_object_set_new(mine, "lines", lines);
     }
-    size_t i, j;
-    json_t *line, *have;
-    json_array_foreach(json_object_get(incoming, "lines"), i, line)
-    {
-        bool found = false;
-        json_array_foreach(lines, j, have)
+    /* The lines as last changed (a removal too); both when neither says when. */
+    double kept = json_number_value(json_object_get(mine, "changed"));
+    double sent = json_number_value(json_object_get(incoming, "changed"));
+    json_t *their = json_object_get(incoming, "lines");
+    if (sent > kept && their) {
+        json_array_clear(lines);
+        json_array_extend(lines, their);
+        json_object_set(mine, "changed", json_object_get(incoming, "changed"));
+    } else if (sent == kept) {
+        size_t i, j;
+        json_t *line, *have;
+        json_array_foreach(their, i, line)
         {
-            found = found || same_line(have, line);
+            bool found = false;
+            json_array_foreach(lines, j, have)
+            {
+                found = found || same_line(have, line);
+            }
+            if (!found)
+                json_array_append(lines, line);
         }
-        if (!found)
-            json_array_append(lines, line);
     }
     json_t *cards = json_object_get(mine, "cards");
     if (!json_is_object(cards)) {

@@ -11,10 +11,11 @@
 #include "server/common/route.h"
 
 /* Merge `incoming` (a browser's copy, checked here) into `into` (the stored copy,
- * trusted): stars and best scores the higher of the two, the repertoire's lines both
- * sides' (the stored ones first, a line once), each card the one due later (the one
- * reviewed further).  0; -1 with one line in err, `into` unchanged, when `incoming` is
- * malformed or over a limit. */
+ * trusted): stars and best scores the higher of the two, the repertoire's lines those
+ * of the copy changed last (its "changed", a time: a removed line stays removed), or
+ * both copies' when they say the same time (the stored ones first, a line once), and
+ * each card the one due later (the one reviewed further).  0; -1 with one line in err, `into`
+ * unchanged, when `incoming` is malformed or over a limit. */
 int progress_merge(json_t *into, json_t *incoming, char *err, size_t err_size);
 
 /* GET /api/me/progress (token), POST /api/me/progress (a copy to merge; a visitor

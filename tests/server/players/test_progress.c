@@ -63,6 +63,23 @@ TEST(server_progress_merges_two_browsers)
     CHECK_EQ_INT((long long)json_number_value(json_object_get(json_object_get(cards, "k2"), "due")),
                  900);
     json_decref(j);
+    /* A line removed later (its copy says so) stays removed; an older copy's lines do
+     * not bring it back. */
+    CHECK_EQ_INT(api_call(port, "POST", "/api/me/progress", token,
+                          "{\"repertoire\":{\"changed\":2000,\"lines\":[{\"side\":\"black\","
+                          "\"moves\":[\"d4\"]}]}}",
+                          NULL),
+                 200);
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/me/progress", token,
+                          "{\"repertoire\":{\"changed\":1000,\"lines\":[{\"side\":\"white\","
+                          "\"moves\":[\"e4\",\"e5\"]}]}}",
+                          &j),
+                 200);
+    json_t *lines = json_object_get(json_object_get(j, "repertoire"), "lines");
+    CHECK_EQ_INT((int)json_array_size(lines), 1);
+    CHECK_STR(fx_str(json_array_get(lines, 0), "side"), "black");
+    json_decref(j);
     server_stop(srv);
 }
 
@@ -87,13 +104,14 @@ TEST(server_progress_refuses_a_bad_copy_changing_nothing)
         "{\"repertoire\":{\"lines\":[{\"side\":\"white\",\"moves\":[\"\"]}]}}",
         "{\"repertoire\":{\"cards\":{\"k\":{\"reps\":1}}}}",
         "{\"stars\":{\"a\":3},\"repertoire\":{\"lines\":7}}",
+        "{\"repertoire\":{\"changed\":\"now\"}}",
         "[1]",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         j = NULL;
         int st = api_call(port, "POST", "/api/me/progress", token, bad[i], &j);
         CHECK_MSG(st == 400, "%s: %d", bad[i], st);
-        if (st == 400 && i < 8)
+        if (st == 400 && i < 9)
             CHECK_STR(fx_str(j, "code"), "bad_progress");
         json_decref(j);
     }

@@ -1,8 +1,9 @@
 // Players over the server's API (src/server/API.md "Players"): a player's page by
 // public id, the search by name, the archive of games and its export, the leaderboards,
-// and the visitor's own id and hiding (/api/me) with the visitor's token.
+// the visitor's own id and hiding (/api/me) with the visitor's token, and their
+// progress (stars, best scores, the repertoire) kept by the server too ("Progress").
 import { request } from './http.js';
-import { visitor, saveVisitor } from '../local/storage.js';
+import { visitor, saveVisitor, stars, saveStars, coordsBests, saveCoordsBests, repertoire, saveRepertoire } from '../local/storage.js';
 
 const enc = encodeURIComponent;
 const mine = () => visitor().token;
@@ -40,3 +41,35 @@ export function archiveQuery(f = {}) {
 export const archive = (id, f) => request('GET', `/api/players/${enc(id)}/games?${archiveQuery(f)}`, { token: mine() });
 export const exportUrl = (id, f) => `/api/players/${enc(id)}/games/export?${archiveQuery({ ...f, page: undefined })}`;
 export const leaderboard = (game, klass) => request('GET', `/api/leaderboards/${enc(game)}/${enc(klass)}`);
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** This browser's progress as the server takes it (null: nothing to keep yet). */
+export function localProgress() {
+  const out = { stars: stars(), coords: coordsBests() };
+  const rep = repertoire();
+  if (isObject(rep) && Array.isArray(rep.lines)) {
+    out.repertoire = { lines: rep.lines, cards: isObject(rep.cards) ? rep.cards : {} };
+    if (typeof rep.changed === 'number') out.repertoire.changed = rep.changed;
+  }
+  const empty = !Object.keys(out.stars).length && !Object.keys(out.coords).length && !(out.repertoire && (out.repertoire.lines.length || Object.keys(out.repertoire.cards).length));
+  return empty ? null : out;
+}
+
+/** Sends this browser's progress and keeps the server's merge of it with what it keeps
+ *  (from another browser of the same player).  A visitor with nothing kept and no
+ *  token sends nothing; a visitor without a token gets one (their identity from now). */
+export async function syncProgress() {
+  const v = visitor();
+  const mine = localProgress();
+  if (!mine && !v.token) return false;
+  const r = await request('POST', '/api/me/progress', { body: mine || {}, token: v.token });
+  if (r.token) saveVisitor({ token: r.token, name: v.name });
+  saveStars(r.stars || {});
+  saveCoordsBests(r.coords || {});
+  if (r.repertoire) {
+    const rep = repertoire();
+    saveRepertoire({ ...(isObject(rep) ? rep : {}), ...r.repertoire });
+  }
+  return true;
+}
