@@ -139,6 +139,11 @@ test('games made through the API show on the player page, the archive and the le
   await a.click(`#player-found a[href="#/player/${who.bob.id}"]`);
   await a.waitForFunction(() => document.querySelector('h1') && document.querySelector('h1').textContent === 'Bob');
   assert(!(await a.$('#player-hidden')), 'not on another player\'s page');
+  // A game's page links both names to their pages.
+  const arch = await call('GET', `/api/players/${who.ann.id}/games?game=chess`);
+  await a.goto(`${srv.url}/#/game/${arch.games[0].id}`);
+  await a.click(`a.player-link[href="#/player/${who.ann.id}"]`);
+  await a.waitForFunction((n) => document.querySelector('h1') && document.querySelector('h1').textContent === n, ANN);
   await a.done();
 });
 

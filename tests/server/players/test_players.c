@@ -156,6 +156,12 @@ TEST(server_players_page_and_search)
     CHECK_STR(fx_str(g1, "class"), "blitz");
     CHECK_STR(fx_str(json_object_get(g1, "opponent"), "name"), "Bob");
     CHECK_STR(fx_str(json_object_get(g1, "opponent"), "id"), bob_id);
+    /* The game's own state links both players to their pages. */
+    json_t *st = fx_state(port, fx_str(g1, "id"), NULL);
+    json_t *players = json_object_get(st, "players");
+    CHECK_STR(fx_str(json_object_get(players, "white"), "id"), ann_id);
+    CHECK_STR(fx_str(json_object_get(players, "black"), "id"), bob_id);
+    json_decref(st);
     json_decref(j);
     /* Her own view says so. */
     CHECK_EQ_INT(pl_get(port, path, ann, &j), 200);
