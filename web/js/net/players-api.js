@@ -63,13 +63,36 @@ export async function syncProgress() {
   const v = visitor();
   const mine = localProgress();
   if (!mine && !v.token) return false;
-  const r = await request('POST', '/api/me/progress', { body: mine || {}, token: v.token });
+  const send = (body) => request('POST', '/api/me/progress', { body, token: v.token });
+  let r, sentRepertoire = true;
+  try {
+    r = await send(mine || {});
+  } catch (err) {
+    // A repertoire over the server's 16 KiB a request: the stars and bests still go.
+    if (err.status !== 413 || !mine || !mine.repertoire) throw err;
+    r = await send({ stars: mine.stars, coords: mine.coords });
+    sentRepertoire = false; // the server's copy has not seen this one: keep it as it is
+  }
   if (r.token) saveVisitor({ token: r.token, name: v.name });
-  saveStars(r.stars || {});
-  saveCoordsBests(r.coords || {});
-  if (r.repertoire) {
-    const rep = repertoire();
-    saveRepertoire({ ...(isObject(rep) ? rep : {}), ...r.repertoire });
+  // Kept over what this browser holds now (a star may have been won meanwhile).
+  saveStars(higher(stars(), r.stars));
+  saveCoordsBests(higher(coordsBests(), r.coords));
+  const rep = repertoire();
+  if (r.repertoire && sentRepertoire && isObject(rep)) {
+    const sent = mine && mine.repertoire ? mine.repertoire.changed : undefined;
+    const linesNow = rep.changed === sent; // no line changed here since it was sent
+    const cards = { ...(isObject(rep.cards) ? rep.cards : {}) };
+    for (const [k, c] of Object.entries(r.repertoire.cards || {})) if (!cards[k] || cards[k].due < c.due) cards[k] = c;
+    saveRepertoire({ ...rep, cards, ...(linesNow ? { lines: r.repertoire.lines, changed: r.repertoire.changed } : {}) });
+  } else if (r.repertoire && !rep) {
+    saveRepertoire(r.repertoire);
   }
   return true;
+}
+
+/** Each key's higher number of the two objects. */
+function higher(a, b) {
+  const out = { ...a };
+  for (const [k, n] of Object.entries(isObject(b) ? b : {})) if (!(out[k] >= n)) out[k] = n;
+  return out;
 }
