@@ -54,7 +54,7 @@ export async function showArchive(app, id, query) {
     h('label', { for: 'f-to' }, t('archive.filter.to')), ' ', h('input', { type: 'date', id: 'f-to', name: 'to', value: f.to || '' }), ' ',
     h('button', { type: 'submit', class: 'primary', id: 'archive-apply' }, t('archive.filter.apply')));
   const page = Number(f.page || 1);
-  const list = a && a.games.length ? gamesTable(a.games, t('archive.page', { n: num(page) }), 'archive-games') : h('p', { class: 'muted', id: 'archive-games' }, t('archive.none'));
+  const list = a && a.games.length ? gamesTable(a.games, t('archive.page', { n: num(page) }), 'archive-games', true, (opp) => `#/player/${id}/games?opponent=${opp}`) : h('p', { class: 'muted', id: 'archive-games' }, t('archive.none'));
   const nav = h('nav', { 'aria-label': t('archive.pages'), class: 'pager' },
     page > 1 ? h('a', { class: 'button', id: 'archive-newer', href: '#', onclick: (e) => { e.preventDefault(); go(id, { ...f, page: page - 1 > 1 ? page - 1 : '' }); } }, t('archive.prev')) : '', ' ',
     a && a.more ? h('a', { class: 'button', id: 'archive-older', href: '#', onclick: (e) => { e.preventDefault(); go(id, { ...f, page: page + 1 }); } }, t('archive.next')) : '');

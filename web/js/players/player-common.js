@@ -23,15 +23,17 @@ export function opponentOf(g) {
 }
 
 /** A table of an archive's games (a caption names it, for screen readers only where a
- *  heading above says the same). */
-export function gamesTable(games, caption, id, captionShown = true) {
+ *  heading above says the same); `againstHref(id)`, when given, links each opponent's
+ *  games with the player. */
+export function gamesTable(games, caption, id, captionShown = true, againstHref = null) {
   return h('table', { class: 'games-table', id },
     h('caption', { class: captionShown ? null : 'sr-only' }, caption),
     h('thead', {}, h('tr', {}, ['date', 'game', 'opponent', 'result', 'links'].map((c) => h('th', { scope: 'col' }, t('archive.col.' + c))))),
     h('tbody', {}, games.map((g) => h('tr', { 'data-game': g.id },
       h('td', {}, dateText(g.created)),
       h('td', {}, t(`game.${g.game}`), g.class ? ` (${t('people.class.' + g.class)})` : ''),
-      h('td', {}, opponentOf(g)),
+      h('td', {}, opponentOf(g), againstHref && g.opponent && g.opponent.id
+        ? [h('br'), h('a', { href: againstHref(g.opponent.id), class: 'against' }, t('archive.against', { name: g.opponent.name }))] : ''),
       h('td', { class: `result result-${g.result}` }, t('player.result.' + g.result), g.rating_after ? ` · ${num(g.rating_after)}` : ''),
       h('td', { class: 'links' },
         h('a', { href: `#/game/${g.id}`, class: 'button small' }, t(g.result === 'ongoing' ? 'player.watch' : 'player.open')), ' ',
