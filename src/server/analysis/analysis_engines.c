@@ -8,7 +8,14 @@
 #include "engines/uci_engine.h"
 #include "server/server_state.h"
 
-#define DEFAULT_PROCESSES 2
+/* By default one process per analysis or review thread: the engine then takes no
+ * more of the machine than agora's own analyses did (one core each, at the same nice
+ * value), and no analysis waits for a process a review holds. */
+static int default_processes(const struct server *srv)
+{
+    int n = srv->cfg.analysis_threads + srv->cfg.review_threads;
+    return n > 0 ? n : 1;
+}
 
 void analysis_engines_start(struct server *srv)
 {
@@ -29,7 +36,8 @@ void analysis_engines_start(struct server *srv)
         }
         struct uci_engine_config cfg = {
             .path = path,
-            .size = srv->cfg.analysis_engines > 0 ? srv->cfg.analysis_engines : DEFAULT_PROCESSES,
+            .size =
+                srv->cfg.analysis_engines > 0 ? srv->cfg.analysis_engines : default_processes(srv),
             .nice = srv->cfg.analysis_nice,
             .timeout_ms = srv->cfg.analysis_engine_ms,
         };
