@@ -19,7 +19,8 @@
 #include "games/registry.h"
 #include "harness.h"
 
-#define TIMEOUT_MS 400 /* the fake engines' silence before they are killed */
+#define TIMEOUT_MS 1000 /* the fake engines' silence before they are killed (a loaded CI machine)  \
+                         */
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define MATE_IN_TWO "k7/8/2K5/8/8/8/8/7R w - - 0 1"
 #define STOCKFISH "/usr/games/stockfish"
@@ -395,7 +396,7 @@ TEST(analysis_cli_engine_and_fallback)
     for (int i = 0; i < 4; i++) {
         char *argv[] = {"agora",   "analyse",  "chess",    "--position",
                         START_FEN, "--engine", engines[i], "--engine-timeout",
-                        "400",     "--nodes",  "2000",     NULL};
+                        "1000",    "--nodes",  "2000",     NULL};
         char *out = NULL, *err = NULL;
         CHECK_EQ_INT(analyse_cli(&out, &err, 11, argv), 0);
         CHECK_MSG(strstr(out, says[i]) != NULL, "%s: %s", engines[i], out);
