@@ -19,9 +19,8 @@
 #include "games/registry.h"
 #include "harness.h"
 
-#define TIMEOUT_MS                                                                                 \
-    1000 /* the fake engines' silence before they are killed (a loaded CI machine)                 \
-          */
+/* The fake engines' silence before they are killed (room for a loaded CI machine). */
+#define TIMEOUT_MS 1000
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define MATE_IN_TWO "k7/8/2K5/8/8/8/8/7R w - - 0 1"
 #define STOCKFISH "/usr/games/stockfish"
