@@ -19,6 +19,7 @@ static const char script[] =
     "    garbage_start) while :; do echo 'hello there'; done ;;\n"
     "    esac\n"
     "    echo 'id name Fake 1.0'; echo 'option name Hash type spin default 16 min 1 max 64'\n"
+    "    if [ $mode = nice ]; then echo \"id name Fake at nice $(nice)\"; fi\n"
     "    echo uciok ;;\n"
     "  isready) echo readyok ;;\n"
     "  'setoption name MultiPV value '*) mpv=${line##* } ;;\n"
@@ -73,7 +74,7 @@ void fake_uci_cleanup(void)
 {
     static const char *const modes[] = {
         "works",        "crash",         "crash_once",    "hang", "hang_start",
-        "garbage_move", "garbage_score", "garbage_start", NULL,
+        "garbage_move", "garbage_score", "garbage_start", "nice", NULL,
     };
     if (!dir[0])
         return;

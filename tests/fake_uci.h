@@ -10,7 +10,9 @@
  *   hang_start     falls silent at `uci`
  *   garbage_move   answers `go` with a move that is no move ("z9z9")
  *   garbage_score  answers `go` with "score banana"
- *   garbage_start  answers `uci` with endless lines that are not UCI */
+ *   garbage_start  answers `uci` with endless lines that are not UCI
+ *   nice           works, named "Fake at nice N" by its nice value (its second id
+ *                  name, which wins over the first, "Fake 1.0") */
 #pragma once
 
 #include <stddef.h>

@@ -79,6 +79,20 @@ TEST(uci_engine_fake_works)
     fake_uci_cleanup();
 }
 
+/* The processes run at the pool's nice value (the server's analysis threads': 19). */
+TEST(uci_engine_runs_niced)
+{
+    char path[512], err[ERROR_TEXT_MAX];
+    CHECK(fake_uci_path("nice", path, sizeof path) != NULL);
+    struct uci_engine_config cfg = {.path = path, .nice = 19, .timeout_ms = TIMEOUT_MS};
+    struct uci_pool *p = uci_pool_new(&cfg, err, sizeof err);
+    CHECK_MSG(p != NULL, "%s", err);
+    if (p)
+        CHECK_STR(uci_pool_name(p), "Fake at nice 19");
+    uci_pool_free(p);
+    fake_uci_cleanup();
+}
+
 TEST(uci_engine_missing_or_silent_at_start)
 {
     char err[ERROR_TEXT_MAX];
