@@ -40,41 +40,45 @@ struct server_config {
     int64_t analysis_nodes_cap;     /* tests: a lower cap on an analysis's nodes (0: the game's) */
     int analysis_nice;              /* the analysis and review threads' nice value (19: the lowest
                                        priority; 0: the games' own, for comparison) */
+    int review_threads;             /* threads for reviews (the lowest priority); 0: none (503) */
+    int review_max;                 /* reviews queued or running at most (503 beyond) */
+    int64_t review_nodes;           /* tests: nodes per reviewed position (0: the game's budget) */
+    int64_t challenge_ms;           /* an invite link's life (0: 7 days) */
+    int64_t seek_ms;                /* a seek's life in the lobby (0: 15 minutes) */
+    int64_t abandon_ms;             /* away this long, the opponent may claim (0: 120 s) */
+    int seeks_per_token;            /* open seeks in the lobby at once per token (429 beyond;
+                                       0: no cap; at most 16) */
+    int seeks_per_address;          /* the same per client address (0: no cap; at most 16) */
+    int people_per_minute;          /* challenges, seeks and accepts a minute per token, three
+                                       times as many per address (429 beyond; 0: no cap) */
+    int draw_offers_per_minute;     /* draw offers a minute per token, three times as many per
+                                       address (429 beyond; 0: no cap) */
+    int rated_per_pair;             /* rated games between the same two players that count in
+                                       24 hours; later ones are played unrated (0: no cap) */
+    int64_t puzzle_read_ms;         /* a puzzle attempt sooner after the puzzle was served is
+                                       not counted (0: 2 s; negative: none, for tests) */
+    int connections_per_address;    /* open at once from one address (0: no cap; off behind a
+                                       proxy, which must cap them) */
+    int streams_per_address;        /* event streams open at once from one address (429 beyond) */
+    int streams_per_game;           /* event streams open at once on one game (429 beyond) */
+    int header_ms;                  /* a request's line, headers and body must arrive within */
+    int idle_ms;                    /* a kept-alive connection's next request line within */
+    int queued_per_address;         /* computer moves waiting at once for one address (429 beyond;
+                                       0: no cap) */
+    int db_waiters;                 /* HTTP threads inside the database at once (503 beyond; 0:
+                                       half of http_threads) */
+    int test_think_ms;              /* tests: every computer move takes at least this long */
+    int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
+                                       only the watchdog's stop (move_time_ms) ends its move */
+
     /* The external analysis engine (engines/uci_engine.h): a path for every game whose
      * profile names one, "none" for none, NULL for each profile's own (Stockfish for
      * chess) when installed. */
     const char *analysis_engine;
-    int analysis_engines;        /* its processes at most per game (0: 2) */
-    int64_t analysis_engine_ms;  /* its longest silence before it is killed (0: 10000) */
-    int quiet_engines;           /* 1: say nothing on stderr of which engine judges */
-    int review_threads;          /* threads for reviews (the lowest priority); 0: none (503) */
-    int review_max;              /* reviews queued or running at most (503 beyond) */
-    int64_t review_nodes;        /* tests: nodes per reviewed position (0: the game's budget) */
-    int64_t challenge_ms;        /* an invite link's life (0: 7 days) */
-    int64_t seek_ms;             /* a seek's life in the lobby (0: 15 minutes) */
-    int64_t abandon_ms;          /* away this long, the opponent may claim (0: 120 s) */
-    int seeks_per_token;         /* open seeks in the lobby at once per token (429 beyond;
-                                    0: no cap; at most 16) */
-    int seeks_per_address;       /* the same per client address (0: no cap; at most 16) */
-    int people_per_minute;       /* challenges, seeks and accepts a minute per token, three
-                                    times as many per address (429 beyond; 0: no cap) */
-    int draw_offers_per_minute;  /* draw offers a minute per token, three times as many per
-                                    address (429 beyond; 0: no cap) */
-    int rated_per_pair;          /* rated games between the same two players that count in
-                                    24 hours; later ones are played unrated (0: no cap) */
-    int64_t puzzle_read_ms;      /* a puzzle attempt sooner after the puzzle was served is
-                                    not counted (0: 2 s; negative: none, for tests) */
-    int connections_per_address; /* open at once from one address (0: no cap; off behind a
-                                    proxy, which must cap them) */
-    int streams_per_address;     /* event streams open at once from one address (429 beyond) */
-    int streams_per_game;        /* event streams open at once on one game (429 beyond) */
-    int header_ms;               /* a request's line, headers and body must arrive within */
-    int idle_ms;                 /* a kept-alive connection's next request line within */
-    int queued_per_address;      /* computer moves waiting at once for one address (429 beyond;
-                                    0: no cap) */
-    int db_waiters;              /* HTTP threads inside the database at once (503 beyond; 0:
-                                    half of http_threads) */
-    int test_think_ms;           /* tests: every computer move takes at least this long */
-    int test_uncapped_engine;    /* tests: the engine searches without a limit of its own, so
-                                    only the watchdog's stop (move_time_ms) ends its move */
+    /* Its processes at most per game (0: one per analysis and review thread). */
+    int analysis_engines;
+    /* Its longest silence before it is killed (0: 10000 ms). */
+    int64_t analysis_engine_ms;
+    /* 1: say nothing on stderr of which engine judges each game (tests). */
+    int quiet_engines;
 };
