@@ -74,4 +74,15 @@ struct server_config {
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */
+
+    /* The external analysis engine (engines/uci_engine.h): a path for every game whose
+     * profile names one, "none" for none, NULL for each profile's own (Stockfish for
+     * chess) when installed. */
+    const char *analysis_engine;
+    /* Its processes at most per game (0: one per analysis and review thread). */
+    int analysis_engines;
+    /* Its longest silence before it is killed (0: 10000 ms). */
+    int64_t analysis_engine_ms;
+    /* 1: say nothing on stderr of which engine judges each game (tests). */
+    int quiet_engines;
 };
