@@ -50,6 +50,7 @@ struct dp {
     int float1, float2;                /* floats of the last round and the one before */
     int bye_ok;
     int topscorer;
+    int unplayed; /* rounds without a game over the board */
 };
 
 struct ctx {
@@ -61,6 +62,7 @@ struct ctx {
     int *paired;        /* partner vertex, or -1 */
     int last_round;
     SwissPoints one_point;
+    SwissPoints lowest_score; /* of the players to pair */
 };
 
 /* --- colours (C.04.3 article 1.7 and the allocation rules of article 5) --- */
@@ -266,7 +268,7 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         K_C7PAIRS = 2,
     };
     int n_ord = br->phase == 1 ? br->n_mdp : br->n_rem;
-    int nc_fixed = 2 + nsd[0] + 1 + nsd[1] + 4 + 8 + (br->phase == 2 ? 2 : 0);
+    int nc_fixed = 3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 : 0);
     int nc = nc_fixed + n_ord;
     size_t max_edges = (size_t)na * (size_t)(na - 1) / 2 + 1;
     long *cost = calloc(max_edges * (size_t)nc, sizeof(long));
@@ -303,6 +305,8 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             ne++;
             int k = 0;
             e[k++] = 0; /* completion: a benefit, set below */
+            /* the pairing-allocated bye to the lowest score that completes the round */
+            e[k++] = !c->p[j].id ? c->p[i].score - c->lowest_score : 0;
             const struct dp *x = &c->p[i], *y = &c->p[j];
             int bi = br->in_b[i], bj = br->in_b[j];
             e[k++] = !(bi && bj); /* C5: a pair outside the bracket costs */
@@ -326,6 +330,8 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             else if (nb_float)
                 e[k + sd_index(sdv[1], nsd[1], x->score - (nb_low - c->one_point))] = 1;
             k += nsd[1];
+            /* the bye to a player with the fewest unplayed rounds */
+            e[k++] = !y->id ? x->unplayed : 0;
             /* C8-C11: colours of a pair inside the bracket */
             long c8 = 0, c9 = 0, c10 = 0, c11 = 0;
             if (bi && bj && x->id && y->id) {
@@ -511,7 +517,8 @@ static void fill_player(const struct swiss_tournament *t, int id, struct dp *d)
         if (swiss_played(g)) {
             d->col[d->n_col++] = (signed char)g->colour;
             d->cd += g->colour;
-        }
+        } else
+            d->unplayed++;
         if (g->result == SWISS_BYE_PAIRING || g->result == SWISS_FORFEIT_WIN ||
             (g->result == SWISS_BYE_FULL && t->points.full_bye >= t->points.win))
             d->bye_ok = 0;
@@ -607,6 +614,7 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
         }
     }
     qsort(c.p, (size_t)c.n, sizeof *c.p, cmp_rank);
+    c.lowest_score = count ? c.p[count - 1].score : 0;
     for (int v = 0; v < c.n; v++) {
         if (c.p[v].id)
             vert_of[c.p[v].id] = v + 1;
