@@ -151,9 +151,18 @@ struct bracket {
     int *in_rem;  /* phase 2: vertex is in the remainder */
     int *rem_pos;
     int n_rem;
+    int p_rem; /* pairs in the remainder: the size of its S1 */
     int *mdp_index; /* phase 1: index among MDPs */
     int n_mdp;
 };
+
+/* The exchange digit of a remainder player: S1 from its last player up, then S2 from
+ * its first player down. */
+static int exch_digit(const struct bracket *br, int v)
+{
+    int r = br->rem_pos[v];
+    return r < br->p_rem ? br->p_rem - 1 - r : r;
+}
 
 static int edge_allowed(const struct ctx *c, int i, int j)
 {
@@ -267,7 +276,7 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         K_C5,
         K_C7PAIRS = 2,
     };
-    int n_ord = br->phase == 1 ? br->n_mdp : br->n_rem;
+    int n_ord = br->phase == 1 ? br->n_mdp : 2 * br->n_rem;
     int nc_fixed = 3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 : 0);
     int nc = nc_fixed + n_ord;
     size_t max_edges = (size_t)na * (size_t)(na - 1) / 2 + 1;
@@ -412,8 +421,20 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
                 if (bj && br->is_mdp[j])
                     e[k + br->mdp_index[j]] = br->pos[i] + 1;
             } else {
-                if (br->in_rem[i] && br->in_rem[j])
-                    e[k + br->rem_pos[i]] = br->rem_pos[j] + 1;
+                /* exchanges: S1's highest numbers moved to S2 first, then S2's lowest
+                 * moved to S1 (a digit a player, 1 when not moved) */
+                int ri = br->in_rem[i], rj = br->in_rem[j];
+                if (ri) {
+                    int moved = br->s1[i] ? !rj : (rj && !br->s1[j]);
+                    e[k + exch_digit(br, i)] = !moved;
+                }
+                if (rj) {
+                    int moved = br->s1[j] && ri && br->s1[i];
+                    e[k + exch_digit(br, j)] = !moved;
+                }
+                /* then the first transposition: each player's opponent, top first */
+                if (ri && rj)
+                    e[k + br->n_rem + br->rem_pos[i]] = br->rem_pos[j] + 1;
             }
             for (int q = 0; q < n_ord; q++)
                 owner[k + q] = br->phase == 1 ? -2 : -3; /* per-player digits */
@@ -432,8 +453,10 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
     for (int v = 0; v < n; v++) {
         if (br->phase == 1 && br->is_mdp[v] && c->paired[v] < 0)
             digit_vertex[br->mdp_index[v]] = v;
-        if (br->phase == 2 && br->in_rem[v])
-            digit_vertex[br->rem_pos[v]] = v;
+        if (br->phase == 2 && br->in_rem[v]) {
+            digit_vertex[exch_digit(br, v)] = v;
+            digit_vertex[br->n_rem + br->rem_pos[v]] = v;
+        }
     }
     for (int e = 0; e < ne; e++)
         for (int k = 0; k < nc; k++)
@@ -710,6 +733,7 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
                     k++;
                 }
             br.phase = 2;
+            br.p_rem = p_rem;
             r = solve_bracket(&c, &br, mate);
             if (r != 0) {
                 snprintf(err, err_size, r < 0 ? "out of memory" : "internal: remainder lost");
