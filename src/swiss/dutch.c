@@ -339,8 +339,6 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             else if (nb_float)
                 e[k + sd_index(sdv[1], nsd[1], x->score - (nb_low - c->one_point))] = 1;
             k += nsd[1];
-            /* the bye to a player with the fewest unplayed rounds */
-            e[k++] = !y->id ? x->unplayed : 0;
             /* C8-C11: colours of a pair inside the bracket */
             long c8 = 0, c9 = 0, c10 = 0, c11 = 0;
             if (bi && bj && x->id && y->id) {
@@ -392,6 +390,8 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             }
             for (int q = 0; q < 8; q++)
                 e[k++] = fl[q];
+            /* the bye to a player with the fewest unplayed rounds */
+            e[k++] = !y->id ? x->unplayed : 0;
             if (br->phase == 2) {
                 /* exchanges: S1 players paired inside S1 or floating; then the sum of the
                  * numbers exchanged */
