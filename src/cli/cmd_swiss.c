@@ -104,6 +104,11 @@ static void put_tenths(FILE *f, long v)
     fprintf(f, " %ld.%ld", v / 10, v % 10);
 }
 
+static void put_hundredths(FILE *f, long v)
+{
+    fprintf(f, " %ld.%02ld", v / 100, v % 100);
+}
+
 static int tiebreaks(int argc, char **argv, struct cli_io *io)
 {
     if (argc != 1)
@@ -116,9 +121,9 @@ static int tiebreaks(int argc, char **argv, struct cli_io *io)
     for (int id = 1; id <= t->n_players; id++) {
         fprintf(io->out, "%d", id);
         put_tenths(io->out, swiss_score(t, id, r));
-        put_tenths(io->out, swiss_tiebreak(t, id, r, SWISS_TB_BUCHHOLZ));
-        put_tenths(io->out, swiss_tiebreak(t, id, r, SWISS_TB_BUCHHOLZ_CUT1));
-        put_tenths(io->out, swiss_tiebreak(t, id, r, SWISS_TB_SONNEBORN_BERGER));
+        put_hundredths(io->out, swiss_tiebreak(t, id, r, SWISS_TB_BUCHHOLZ));
+        put_hundredths(io->out, swiss_tiebreak(t, id, r, SWISS_TB_BUCHHOLZ_CUT1));
+        put_hundredths(io->out, swiss_tiebreak(t, id, r, SWISS_TB_SONNEBORN_BERGER));
         fprintf(io->out, " %ld\n", swiss_tiebreak(t, id, r, SWISS_TB_WINS));
     }
     swiss_free(t);

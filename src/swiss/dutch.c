@@ -118,7 +118,7 @@ static int allocate(const struct ctx *c, int a, int b)
         return x->pref;
     }
     /* neither has a preference: the higher ranked player's pairing number decides */
-    return (x->id & 1) ? c->t->initial_colour : -c->t->initial_colour;
+    return (a & 1) == 0 ? c->t->initial_colour : -c->t->initial_colour;
 }
 
 /* --- weights --- */
@@ -151,7 +151,7 @@ struct bracket {
     int *in_rem;  /* phase 2: vertex is in the remainder */
     int *rem_pos;
     int n_rem;
-    int p_rem; /* pairs in the remainder: the size of its S1 */
+    int p_rem;      /* pairs in the remainder: the size of its S1 */
     int *mdp_index; /* phase 1: index among MDPs */
     int n_mdp;
 };

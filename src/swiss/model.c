@@ -123,3 +123,41 @@ int swiss_format_pairs(const struct swiss_pair *pairs, int n_pairs, char *out, s
     }
     return (int)used;
 }
+
+struct swiss_tournament *swiss_cut(const struct swiss_tournament *t, int rounds)
+{
+    if (rounds < 0 || rounds > t->rounds_played)
+        return NULL;
+    struct swiss_tournament *c = swiss_new(t->n_players, t->rounds_total);
+    if (!c)
+        return NULL;
+    memcpy(c->name, t->name, sizeof c->name);
+    c->initial_colour = t->initial_colour;
+    c->points = t->points;
+    for (int r = 0; r < rounds; r++)
+        if (swiss_add_round(c)) {
+            swiss_free(c);
+            return NULL;
+        }
+    for (int i = 0; i < t->n_players; i++) {
+        const struct swiss_player *from = &t->players[i];
+        struct swiss_player *to = &c->players[i];
+        memcpy(to->name, from->name, sizeof to->name);
+        memcpy(to->sex_title, from->sex_title, sizeof to->sex_title);
+        memcpy(to->extra, from->extra, sizeof to->extra);
+        to->rating = from->rating;
+        memcpy(to->games, from->games, (size_t)rounds * sizeof *to->games);
+        /* the next round: a requested bye or an absence stays, a game or the
+         * pairing-allocated bye (the pairing's own doing) goes */
+        const struct swiss_game *next = &from->games[rounds];
+        if (rounds == t->rounds_played)
+            to->withdrawn = from->withdrawn;
+        else if (!next->opponent && next->result != SWISS_BYE_PAIRING) {
+            to->games[rounds] = *next;
+            to->withdrawn = 1;
+        }
+        if (to->withdrawn && rounds == t->rounds_played)
+            to->games[rounds] = *next;
+    }
+    return c;
+}

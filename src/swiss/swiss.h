@@ -103,6 +103,11 @@ struct swiss_pair {
 int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, int *n_pairs,
                     char *err, size_t err_size);
 
+/* The tournament as it stood after its first `rounds` rounds, with the next round's
+ * requested byes and absences kept (so that pairing it pairs round rounds + 1 as it
+ * was meant to be); NULL without memory or when rounds > rounds_played. */
+struct swiss_tournament *swiss_cut(const struct swiss_tournament *t, int rounds);
+
 /* Write a round's pairing as the endorsed programs do: the number of pairs, then
  * "WHITE BLACK" a line, the bye as "N 0". Returns the characters written or -1. */
 int swiss_format_pairs(const struct swiss_pair *pairs, int n_pairs, char *out, size_t size);
@@ -117,7 +122,8 @@ enum swiss_trf_format { SWISS_TRF_2026, SWISS_TRF_X };
  * NULL without memory. */
 char *swiss_trf_write(const struct swiss_tournament *t, enum swiss_trf_format format);
 
-/* Tie-breaks of FIDE C.07 after `rounds` rounds (tiebreak.c). Values in tenths. */
+/* Tie-breaks of FIDE C.07 after `rounds` rounds (tiebreak.c).  Buchholz and
+ * Sonneborn-Berger in hundredths of a point; wins as a count. */
 enum swiss_tiebreak {
     SWISS_TB_BUCHHOLZ,         /* BH: the sum of the opponents' scores */
     SWISS_TB_BUCHHOLZ_CUT1,    /* BH-C1: less the lowest contribution */
@@ -126,7 +132,6 @@ enum swiss_tiebreak {
                                 * a win, as C.07 counts them) */
     SWISS_TB_GAMES_WON,        /* WON: the games won over the board */
 };
-/* The tie-break of player `id`.  Rounds the player did not play count as C.07's
- * article on unplayed rounds says (a dummy opponent: the player's own score, as
- * it would be after a draw in that round ... see tiebreak.c). */
+/* The tie-break of player `id`.  A round the player did not play counts as a game
+ * against a dummy opponent with the player's own score (tiebreak.c). */
 long swiss_tiebreak(const struct swiss_tournament *t, int id, int rounds, enum swiss_tiebreak tb);

@@ -34,7 +34,7 @@ long swiss_tiebreak(const struct swiss_tournament *t, int id, int rounds, enum s
     for (int r = 0; r < rounds; r++) {
         const struct swiss_game *g = &p->games[r];
         int played = swiss_played(g);
-        long opp = played ? swiss_score(t, g->opponent, rounds) : own;
+        long opp = 10L * (played ? swiss_score(t, g->opponent, rounds) : own); /* hundredths */
         switch (tb) {
         case SWISS_TB_BUCHHOLZ:
         case SWISS_TB_BUCHHOLZ_CUT1:

@@ -180,7 +180,8 @@ static int complementary(const struct swiss_game *a, const struct swiss_game *b)
 }
 
 /* 162 (TRF-2026): pairs "CODE VALUE" from column 5; BBx (TRF(x)): one value. */
-static int read_points_162(struct reader *rd, const struct line *l, struct swiss_points *p)
+static int read_points_162(struct reader *rd, const struct line *l, struct swiss_points *p,
+                           int *pab_set)
 {
     size_t i = 3;
     while (i < l->len) {
@@ -203,7 +204,10 @@ static int read_points_162(struct reader *rd, const struct line *l, struct swiss
         case 'D': p->draw = p->half_bye = value; break;
         case 'L': p->loss = value; break;
         case 'A': p->zero_bye = p->forfeit_loss = p->absent = value; break;
-        case 'P': p->pairing_bye = value; break;
+        case 'P':
+            p->pairing_bye = value;
+            *pab_set = 1;
+            break;
         case 'F': p->full_bye = value; break;
         case 'H': p->half_bye = value; break;
         case 'Z': p->zero_bye = p->absent = value; break;
@@ -213,7 +217,8 @@ static int read_points_162(struct reader *rd, const struct line *l, struct swiss
     return 0;
 }
 
-static int read_points_bb(struct reader *rd, const struct line *l, struct swiss_points *p)
+static int read_points_bb(struct reader *rd, const struct line *l, struct swiss_points *p,
+                          int *pab_set)
 {
     size_t i = 3;
     while (i < l->len && l->s[i] == ' ')
@@ -233,7 +238,10 @@ static int read_points_bb(struct reader *rd, const struct line *l, struct swiss_
     case 'L': p->loss = value; break;
     case 'Z': p->zero_bye = p->absent = value; break;
     case 'F': p->forfeit_loss = value; break;
-    case 'U': p->pairing_bye = value; break;
+    case 'U':
+        p->pairing_bye = value;
+        *pab_set = 1;
+        break;
     default: return trf_fail(rd, l->number, 3, "unknown point line %.3s", l->s);
     }
     return 0;
@@ -319,7 +327,7 @@ struct swiss_tournament *swiss_trf_read(const char *text, size_t len, char *err,
         trf_fail(&rd, 0, 0, "out of memory");
         goto fail;
     }
-    int bad = 0, initial_colour_set = 0;
+    int bad = 0, initial_colour_set = 0, pab_set = 0;
     long rounds_total = -1;
     for (size_t k = 0; k < n_lines && !bad; k++) {
         const struct line *l = &lines[k];
@@ -356,9 +364,12 @@ struct swiss_tournament *swiss_trf_read(const char *text, size_t len, char *err,
                 size_t a = 0;
                 while (a < 4 && sc[a] == ' ')
                     a++;
+                size_t z = 4;
+                while (z > a && sc[z - 1] == ' ')
+                    z--;
                 if (a < 4) {
                     SwissPoints v;
-                    if (parse_points(sc + a, 4 - a, &v)) {
+                    if (parse_points(sc + a, z - a, &v)) {
                         bad = trf_fail(&rd, l->number, 81, "the points are not a number");
                         break;
                     }
@@ -419,12 +430,12 @@ struct swiss_tournament *swiss_trf_read(const char *text, size_t len, char *err,
             continue;
         }
         if (l->len >= 3 && !memcmp(l->s, "162", 3)) {
-            if (read_points_162(&rd, l, &t->points))
+            if (read_points_162(&rd, l, &t->points, &pab_set))
                 bad = -1;
             continue;
         }
         if (l->len >= 3 && l->s[0] == 'B' && l->s[1] == 'B') {
-            if (read_points_bb(&rd, l, &t->points))
+            if (read_points_bb(&rd, l, &t->points, &pab_set))
                 bad = -1;
             continue;
         }
@@ -452,6 +463,9 @@ struct swiss_tournament *swiss_trf_read(const char *text, size_t len, char *err,
                                id, n_players);
                 break;
             }
+    /* The pairing-allocated bye scores a win unless the file says otherwise (C.04.1). */
+    if (!bad && !pab_set)
+        t->points.pairing_bye = t->points.win;
     /* The rounds played: the last one with a game or a pairing-allocated bye; blocks
      * after it are the next round's requests (byes, absences). */
     int played = 0;
