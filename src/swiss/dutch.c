@@ -316,6 +316,8 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             e[k++] = 0; /* completion: a benefit, set below */
             /* the pairing-allocated bye to the lowest score that completes the round */
             e[k++] = !c->p[j].id ? c->p[i].score - c->lowest_score : 0;
+            /* then to a player with the fewest unplayed rounds */
+            e[k++] = !c->p[j].id ? c->p[i].unplayed : 0;
             const struct dp *x = &c->p[i], *y = &c->p[j];
             int bi = br->in_b[i], bj = br->in_b[j];
             e[k++] = !(bi && bj); /* C5: a pair outside the bracket costs */
@@ -390,8 +392,6 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             }
             for (int q = 0; q < 8; q++)
                 e[k++] = fl[q];
-            /* the bye to a player with the fewest unplayed rounds */
-            e[k++] = !y->id ? x->unplayed : 0;
             if (br->phase == 2) {
                 /* exchanges: S1 players paired inside S1 or floating; then the sum of the
                  * numbers exchanged */
