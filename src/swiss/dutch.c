@@ -117,8 +117,11 @@ static int allocate(const struct ctx *c, int a, int b)
                 return -x->col[i];
         return x->pref;
     }
-    /* neither has a preference: the higher ranked player's pairing number decides */
-    return (a & 1) == 0 ? c->t->initial_colour : -c->t->initial_colour;
+    /* neither has a preference: the higher ranked player's pairing number decides
+     * (in round 1, the place among the players paired, as bbpPairings does when a
+     * player is absent from round 1) */
+    int odd = c->t->rounds_played == 0 ? (a & 1) == 0 : (x->id & 1);
+    return odd ? c->t->initial_colour : -c->t->initial_colour;
 }
 
 /* --- weights --- */
