@@ -452,7 +452,8 @@ struct swiss_tournament *swiss_trf_read(const char *text, size_t len, char *err,
             continue; /* other tournament lines, team lines (013): not used for pairing */
         if (l->len >= 3 && (!memcmp(l->s, "XX", 2) || !memcmp(l->s, "DAT", 3)))
             continue; /* other TRF(x) extensions */
-        bad = trf_fail(&rd, l->number, 1, "unknown line \"%.3s\"", l->s);
+        bad = trf_fail(&rd, l->number, 1, "unknown line \"%.*s\"", l->len < 3 ? (int)l->len : 3,
+                       l->s);
     }
     if (!bad)
         for (int id = 1; id <= n_players; id++)
@@ -627,8 +628,16 @@ char *swiss_trf_write(const struct swiss_tournament *t, enum swiss_trf_format fo
         char rating[8] = "";
         if (pl->rating > 0)
             snprintf(rating, sizeof rating, "%d", pl->rating % 10000);
+        /* four columns: without the tenths when they are zero and it does not fit,
+         * blank (the reader recomputes it) when it still does not */
         char points[16];
         snprintf(points, sizeof points, "%d.%d", s / 10, s % 10);
+        if (strlen(points) > 4) {
+            if (s % 10 == 0)
+                snprintf(points, sizeof points, "%d", s / 10);
+            if (strlen(points) > 4 || s % 10)
+                points[0] = 0;
+        }
         put(&b, "001 %4d %-4.4s %-33.33s %4s %-27.27s%4s %4d", pl->id, pl->sex_title, pl->name,
             rating, pl->extra, points, rank);
         for (int r = 0; r <= t->rounds_played && r < t->rounds_played + 1; r++) {
