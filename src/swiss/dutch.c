@@ -149,6 +149,7 @@ struct bracket {
     SwissPoints lowest; /* the bracket's resident score */
     SwissPoints next_score;
     int has_next; /* C7 applies */
+    int is_last;  /* the last bracket: the bye is given here */
     int phase;    /* 1: MDPs' order; 2: remainder's order */
     int *s1;      /* phase 2: the remainder's S1 */
     int *in_rem;  /* phase 2: vertex is in the remainder */
@@ -319,8 +320,9 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             e[k++] = 0; /* completion: a benefit, set below */
             /* the pairing-allocated bye to the lowest score that completes the round */
             e[k++] = !c->p[j].id ? c->p[i].score - c->lowest_score : 0;
-            /* then to a player with the fewest unplayed rounds */
-            e[k++] = !c->p[j].id ? c->p[i].unplayed : 0;
+            /* then, in the last bracket (where the bye is given), to a player with the
+             * fewest unplayed rounds */
+            e[k++] = !c->p[j].id && br->is_last ? c->p[i].unplayed : 0;
             const struct dp *x = &c->p[i], *y = &c->p[j];
             int bi = br->in_b[i], bj = br->in_b[j];
             e[k++] = !(bi && bj); /* C5: a pair outside the bracket costs */
@@ -686,6 +688,7 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
         int is_last = end >= c.n || !c.p[end].id;
         int is_ppb = !is_last && (next_end >= c.n || !c.p[next_end].id);
         br.has_next = !is_last && !is_ppb;
+        br.is_last = is_last;
         if (!is_last) {
             br.next_score = c.p[end].score;
             for (int v = end; v < next_end; v++)
