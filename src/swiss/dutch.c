@@ -235,6 +235,19 @@ static void w_muladd(uint64_t *w, int nl, unsigned long long base, unsigned long
     }
 }
 
+/* w += p * small, over nl limbs. */
+static void w_addmul(uint64_t *w, const uint64_t *p, int nl, unsigned long long small)
+{
+    if (!small)
+        return;
+    unsigned __int128 carry = 0;
+    for (int i = 0; i < nl; i++) {
+        unsigned __int128 v = (unsigned __int128)p[i] * small + w[i] + carry;
+        w[i] = (uint64_t)v;
+        carry = v >> 64;
+    }
+}
+
 /* Pair the bracket: solve one matching with the bracket's criteria; mate[] receives
  * the result over all vertices.  -1 without memory, 1 when the rest cannot be
  * completed. */
@@ -274,33 +287,24 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
                 }
             }
         }
-    /* components */
-    enum {
-        K_CARD,
-        K_C5,
-        K_C7PAIRS = 2,
-    };
+    /* the criteria's digits: nc_fixed for every edge, then one or two a player for
+     * the order (only the edges at that player carry them) */
     int n_ord = br->phase == 1 ? br->n_mdp : 2 * br->n_rem;
     int nc_fixed = 3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 : 0);
     int nc = nc_fixed + n_ord;
     size_t max_edges = (size_t)na * (size_t)(na - 1) / 2 + 1;
-    long *cost = calloc(max_edges * (size_t)nc, sizeof(long));
+    long *cost = calloc(max_edges * (size_t)nc_fixed, sizeof(long));
     long *maxc = calloc((size_t)nc, sizeof(long));
-    int *owner = malloc((size_t)nc * sizeof(int));
     struct edge_eval *ev = malloc(max_edges * sizeof *ev);
-    if (!cost || !maxc || !owner || !ev) {
+    if (!cost || !maxc || !ev) {
         free(alive);
         free(cost);
         free(maxc);
-        free(owner);
         free(ev);
         return -1;
     }
-    for (int k = 0; k < nc; k++)
-        owner[k] = -1;
     int ne = 0;
     int npairs = na / 2;
-    long bsize = br->size + 2;
     for (int a = 0; a < na; a++)
         for (int b = a + 1; b < na; b++) {
             int i = alive[a], j = alive[b];
@@ -312,7 +316,7 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
                 if ((fi && br->in_b[j]) || (fj && br->in_b[i]))
                     continue;
             }
-            long *e = &cost[(size_t)ne * (size_t)nc];
+            long *e = &cost[(size_t)ne * (size_t)nc_fixed];
             ev[ne].i = i;
             ev[ne].j = j;
             ne++;
@@ -417,88 +421,85 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
                 e[k++] = exch;
                 e[k++] = sum;
             }
-            /* order digits */
-            for (int q = 0; q < n_ord; q++)
-                e[k + q] = 0;
-            if (br->phase == 1) {
-                if (bi && br->is_mdp[i])
-                    e[k + br->mdp_index[i]] = bj ? br->pos[j] + 1 : bsize;
-                if (bj && br->is_mdp[j])
-                    e[k + br->mdp_index[j]] = br->pos[i] + 1;
-            } else {
-                /* exchanges: S1's highest numbers moved to S2 first, then S2's lowest
-                 * moved to S1 (a digit a player, 1 when not moved) */
-                int ri = br->in_rem[i], rj = br->in_rem[j];
-                if (ri) {
-                    int moved = br->s1[i] ? !rj : (rj && !br->s1[j]);
-                    e[k + exch_digit(br, i)] = !moved;
-                }
-                if (rj) {
-                    int moved = br->s1[j] && ri && br->s1[i];
-                    e[k + exch_digit(br, j)] = !moved;
-                }
-                /* then the first transposition: each player's opponent, top first */
-                if (ri && rj)
-                    e[k + br->n_rem + br->rem_pos[i]] = br->rem_pos[j] + 1;
-            }
-            for (int q = 0; q < n_ord; q++)
-                owner[k + q] = br->phase == 1 ? -2 : -3; /* per-player digits */
-            k += n_ord;
         }
-    /* the owner of each per-player digit: the vertex whose edges carry it */
-    int *digit_vertex = malloc((size_t)(n_ord + 1) * sizeof(int));
-    if (!digit_vertex) {
-        free(alive);
-        free(cost);
-        free(maxc);
-        free(owner);
-        free(ev);
-        return -1;
-    }
-    for (int v = 0; v < n; v++) {
-        if (br->phase == 1 && br->is_mdp[v] && c->paired[v] < 0)
-            digit_vertex[br->mdp_index[v]] = v;
-        if (br->phase == 2 && br->in_rem[v]) {
-            digit_vertex[exch_digit(br, v)] = v;
-            digit_vertex[br->n_rem + br->rem_pos[v]] = v;
-        }
-    }
     for (int e = 0; e < ne; e++)
-        for (int k = 0; k < nc; k++)
-            if (cost[(size_t)e * (size_t)nc + k] > maxc[k])
-                maxc[k] = cost[(size_t)e * (size_t)nc + k];
-    /* bases and width */
-    unsigned long long *base = malloc((size_t)nc * sizeof *base);
-    int bits = 8;
-    for (int k = 0; k < nc; k++) {
-        int per_player = k >= nc_fixed;
-        unsigned long long top = k == 0 ? 1 : (unsigned long long)maxc[k];
-        base[k] = (per_player ? top : top * (unsigned long long)(npairs + 1)) + 1;
-        bits += count_bits(base[k]);
+        for (int k = 0; k < nc_fixed; k++)
+            if (cost[(size_t)e * (size_t)nc_fixed + k] > maxc[k])
+                maxc[k] = cost[(size_t)e * (size_t)nc_fixed + k];
+    long bsize = br->size + 2;
+    for (int k = nc_fixed; k < nc; k++) {
+        if (br->phase == 1)
+            maxc[k] = bsize;
+        else
+            maxc[k] = k < nc_fixed + br->n_rem ? 1 : br->n_rem + 1;
     }
+    /* bases, width and the place value of each digit */
+    unsigned long long *base = malloc((size_t)nc * sizeof *base);
+    int bits = 8, rc = 0;
+    if (base)
+        for (int k = 0; k < nc; k++) {
+            unsigned long long top = k == 0 ? 1 : (unsigned long long)maxc[k];
+            base[k] = (k >= nc_fixed ? top : top * (unsigned long long)(npairs + 1)) + 1;
+            bits += count_bits(base[k]);
+        }
     int nl = bits / 64 + 1;
     struct swiss_matcher *m = swiss_matcher_new(n, ne + 1, nl);
     uint64_t *w = calloc((size_t)nl, sizeof(uint64_t));
-    int rc = 0;
-    if (!m || !w || !base) {
+    uint64_t *place = calloc((size_t)nc * (size_t)nl, sizeof(uint64_t));
+    if (!m || !w || !base || !place) {
         rc = -1;
         goto done;
     }
+    place[(size_t)(nc - 1) * (size_t)nl] = 1;
+    for (int k = nc - 2; k >= 0; k--) {
+        memcpy(&place[(size_t)k * (size_t)nl], &place[(size_t)(k + 1) * (size_t)nl],
+               (size_t)nl * sizeof(uint64_t));
+        w_muladd(&place[(size_t)k * (size_t)nl], nl, base[k + 1], 0);
+    }
     for (int e = 0; e < ne; e++) {
-        const long *ce = &cost[(size_t)e * (size_t)nc];
+        const long *ce = &cost[(size_t)e * (size_t)nc_fixed];
+        int i = ev[e].i, j = ev[e].j;
         memset(w, 0, (size_t)nl * sizeof(uint64_t));
-        for (int k = 0; k < nc; k++) {
-            unsigned long long ben;
-            if (k == 0)
-                ben = 1;
-            else if (k >= nc_fixed) {
-                int v = digit_vertex[k - nc_fixed];
-                ben = (ev[e].i == v || ev[e].j == v) ? (unsigned long long)(maxc[k] - ce[k]) : 0;
-            } else
-                ben = (unsigned long long)(maxc[k] - ce[k]);
-            w_muladd(w, nl, k == 0 ? 1 : base[k], ben);
+        w_addmul(w, &place[0], nl, 1);
+        for (int k = 1; k < nc_fixed; k++)
+            w_addmul(w, &place[(size_t)k * (size_t)nl], nl, (unsigned long long)(maxc[k] - ce[k]));
+        /* the order digits of the edge's two players */
+        int bi = br->in_b[i], bj = br->in_b[j];
+        int dk[4], nd = 0;
+        long dc[4];
+        if (br->phase == 1) {
+            if (bi && br->is_mdp[i]) {
+                dk[nd] = nc_fixed + br->mdp_index[i];
+                dc[nd++] = bj ? br->pos[j] + 1 : bsize;
+            }
+            if (bj && br->is_mdp[j]) {
+                dk[nd] = nc_fixed + br->mdp_index[j];
+                dc[nd++] = br->pos[i] + 1;
+            }
+        } else {
+            /* exchanges: S1's highest numbers moved to S2 first, then S2's lowest moved
+             * to S1 (a digit a player, 1 when not moved); then the first transposition:
+             * each player's opponent, top first */
+            int ri = br->in_rem[i], rj = br->in_rem[j];
+            if (ri) {
+                int moved = br->s1[i] ? !rj : (rj && !br->s1[j]);
+                dk[nd] = nc_fixed + exch_digit(br, i);
+                dc[nd++] = !moved;
+                dk[nd] = nc_fixed + br->n_rem + br->rem_pos[i];
+                dc[nd++] = rj ? br->rem_pos[j] + 1 : 0;
+            }
+            if (rj) {
+                int moved = br->s1[j] && ri && br->s1[i];
+                dk[nd] = nc_fixed + exch_digit(br, j);
+                dc[nd++] = !moved;
+                dk[nd] = nc_fixed + br->n_rem + br->rem_pos[j];
+                dc[nd++] = 0;
+            }
         }
-        swiss_matcher_add(m, ev[e].i, ev[e].j, w);
+        for (int q = 0; q < nd; q++)
+            w_addmul(w, &place[(size_t)dk[q] * (size_t)nl], nl,
+                     (unsigned long long)(maxc[dk[q]] - dc[q]));
+        swiss_matcher_add(m, i, j, w);
     }
     if (swiss_matcher_solve(m, mate)) {
         rc = -1;
@@ -510,12 +511,11 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
 done:
     swiss_matcher_free(m);
     free(w);
+    free(place);
     free(base);
-    free(digit_vertex);
     free(alive);
     free(cost);
     free(maxc);
-    free(owner);
     free(ev);
     return rc;
 }
