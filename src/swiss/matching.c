@@ -206,10 +206,18 @@ int swiss_matcher_add(struct swiss_matcher *m, int u, int v, const uint64_t *w)
 /* out = dual[i] + dual[j] - 2 w[k] (the weights are doubled while solving). */
 static void slack(struct swiss_matcher *m, int k, uint64_t *out)
 {
-    int i = m->ends[2 * k], j = m->ends[2 * k + 1];
-    w_add(out, DUAL(m, i), DUAL(m, j), m->nl);
-    w_sub(out, out, WT(m, k), m->nl);
-    w_sub(out, out, WT(m, k), m->nl);
+    /* one pass: the sum's carry, the doubled weight's shifted bit, the borrow */
+    const uint64_t *a = DUAL(m, m->ends[2 * k]), *b = DUAL(m, m->ends[2 * k + 1]), *w = WT(m, k);
+    uint64_t carry = 0, borrow = 0, top = 0;
+    for (int i = 0; i < m->nl; i++) {
+        uint64_t w2 = (w[i] << 1) | top;
+        top = w[i] >> 63;
+        unsigned __int128 sum = (unsigned __int128)a[i] + b[i] + carry;
+        carry = (uint64_t)(sum >> 64);
+        unsigned __int128 d = (unsigned __int128)(uint64_t)sum - w2 - borrow;
+        out[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) ? 1 : 0;
+    }
 }
 
 /* The vertices inside blossom b, appended to buf from *len. */
