@@ -183,7 +183,9 @@ static int edge_allowed(const struct ctx *c, int i, int j)
     return 1;
 }
 
-/* The distinct score differences of the PSD events, largest first. */
+/* The distinct score differences of the PSD events, largest first (at most SD_MAX
+ * values: far more than a tournament of 99 rounds can make). */
+#define SD_MAX 2048
 static int sd_index(const SwissPoints *vals, int nv, SwissPoints sd)
 {
     for (int k = 0; k < nv; k++)
@@ -192,16 +194,20 @@ static int sd_index(const SwissPoints *vals, int nv, SwissPoints sd)
     return -1;
 }
 
-static void add_sd(SwissPoints *vals, int *nv, SwissPoints sd)
+/* Add a score difference to the sorted list: 0, or 1 when the list is full. */
+static int add_sd(SwissPoints *vals, int *nv, SwissPoints sd)
 {
     if (sd_index(vals, *nv, sd) >= 0)
-        return;
+        return 0;
+    if (*nv >= SD_MAX)
+        return 1;
     int k = (*nv)++;
     while (k > 0 && vals[k - 1] < sd) {
         vals[k] = vals[k - 1];
         k--;
     }
     vals[k] = sd;
+    return 0;
 }
 
 static SwissPoints absdiff(SwissPoints a, SwissPoints b)
@@ -261,7 +267,8 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         if (c->paired[v] < 0)
             alive[na++] = v;
     /* the PSD values of this bracket and the next */
-    SwissPoints sdv[2][256];
+    SwissPoints sdv[2][SD_MAX];
+    int sd_full = 0;
     int nsd[2] = {0, 0};
     SwissPoints nb_low = br->next_score;
     for (int a = 0; a < na; a++)
@@ -270,23 +277,23 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             if (!edge_allowed(c, i, j))
                 continue;
             if (br->in_b[i] && br->in_b[j]) {
-                if (nsd[0] < 250)
-                    add_sd(sdv[0], &nsd[0], absdiff(c->p[i].score, c->p[j].score));
+                sd_full |= add_sd(sdv[0], &nsd[0], absdiff(c->p[i].score, c->p[j].score));
             } else if (br->in_b[i]) {
-                if (nsd[0] < 250)
-                    add_sd(sdv[0], &nsd[0], c->p[i].score - (br->lowest - c->one_point));
+                sd_full |= add_sd(sdv[0], &nsd[0], c->p[i].score - (br->lowest - c->one_point));
             }
             if (br->has_next) {
                 int bi = br->in_b[i], bj = br->in_b[j], ni = br->in_ns[i], nj = br->in_ns[j];
                 if ((bi && nj) || (ni && nj)) {
-                    if (nsd[1] < 250)
-                        add_sd(sdv[1], &nsd[1], absdiff(c->p[i].score, c->p[j].score));
+                    sd_full |= add_sd(sdv[1], &nsd[1], absdiff(c->p[i].score, c->p[j].score));
                 } else if ((bi && !bj && !nj) || (ni && !nj)) {
-                    if (nsd[1] < 250)
-                        add_sd(sdv[1], &nsd[1], c->p[i].score - (nb_low - c->one_point));
+                    sd_full |= add_sd(sdv[1], &nsd[1], c->p[i].score - (nb_low - c->one_point));
                 }
             }
         }
+    if (sd_full) {
+        free(alive);
+        return 2;
+    }
     /* the criteria's digits: nc_fixed for every edge, then one or two a player for
      * the order (only the edges at that player carry them) */
     int n_ord = br->phase == 1 ? br->n_mdp : 2 * br->n_rem;
@@ -706,6 +713,11 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             rc = SWISS_ERROR;
             goto out;
         }
+        if (r == 2) {
+            snprintf(err, err_size, "too many different scores in one bracket");
+            rc = SWISS_ERROR;
+            goto out;
+        }
         if (r > 0) {
             rc = SWISS_NO_PAIRING;
             snprintf(err, err_size, "no pairing satisfies the absolute criteria");
@@ -742,7 +754,10 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             br.p_rem = p_rem;
             r = solve_bracket(&c, &br, mate);
             if (r != 0) {
-                snprintf(err, err_size, r < 0 ? "out of memory" : "internal: remainder lost");
+                snprintf(err, err_size,
+                         r < 0    ? "out of memory"
+                         : r == 2 ? "too many different scores in one bracket"
+                                  : "internal: remainder lost");
                 rc = SWISS_ERROR;
                 goto out;
             }
