@@ -156,6 +156,7 @@ struct bracket {
     int *rem_pos;
     int n_rem;
     int p_rem;      /* pairs in the remainder: the size of its S1 */
+    int narrow;     /* phase 2 without the order digits: is the first candidate best? */
     int *mdp_index; /* phase 1: index among MDPs */
     int n_mdp;
 };
@@ -296,8 +297,8 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
     }
     /* the criteria's digits: nc_fixed for every edge, then one or two a player for
      * the order (only the edges at that player carry them) */
-    int n_ord = br->phase == 1 ? br->n_mdp : 2 * br->n_rem;
-    int nc_fixed = 3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 : 0);
+    int n_ord = br->phase == 1 ? br->n_mdp : br->narrow ? 0 : 2 * br->n_rem;
+    int nc_fixed = 3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 + br->narrow : 0);
     int nc = nc_fixed + n_ord;
     size_t max_edges = (size_t)na * (size_t)(na - 1) / 2 + 1;
     long *cost = calloc(max_edges * (size_t)nc_fixed, sizeof(long));
@@ -427,6 +428,14 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
                 }
                 e[k++] = exch;
                 e[k++] = sum;
+                if (br->narrow) {
+                    /* the first candidate: S1's k-th player against S2's k-th, S2's
+                     * last players floating */
+                    int first = ri && rj && br->rem_pos[i] < br->p_rem &&
+                                br->rem_pos[j] == br->rem_pos[i] + br->p_rem;
+                    first |= ri && !rj && br->rem_pos[i] >= 2 * br->p_rem;
+                    e[k++] = !first;
+                }
             }
         }
     for (int e = 0; e < ne; e++)
@@ -483,7 +492,7 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
                 dk[nd] = nc_fixed + br->mdp_index[j];
                 dc[nd++] = br->pos[i] + 1;
             }
-        } else {
+        } else if (!br->narrow) {
             /* exchanges: S1's highest numbers moved to S2 first, then S2's lowest moved
              * to S1 (a digit a player, 1 when not moved); then the first transposition:
              * each player's opponent, top first */
@@ -752,7 +761,24 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
                 }
             br.phase = 2;
             br.p_rem = p_rem;
+            /* First the cheap question: is the first candidate (no exchange, the
+             * first transposition) among the best?  Then it is the pairing; if not,
+             * the full order decides. */
+            br.narrow = 1;
             r = solve_bracket(&c, &br, mate);
+            int first = r == 0;
+            for (int v = 0; first && v < end; v++) {
+                if (!br.in_rem[v])
+                    continue;
+                int pos = br.rem_pos[v], u = mate[v];
+                if (pos < p_rem)
+                    first = u >= 0 && br.in_rem[u] && br.rem_pos[u] == pos + p_rem;
+                else if (pos >= 2 * p_rem)
+                    first = u >= 0 && !br.in_b[u];
+            }
+            br.narrow = 0;
+            if (!first)
+                r = solve_bracket(&c, &br, mate);
             if (r != 0) {
                 snprintf(err, err_size,
                          r < 0    ? "out of memory"
