@@ -12,7 +12,8 @@
  * zero-point byes asked for), - or blank (absent).
  *
  * Tournament lines read: 012 name, 142 / XXR number of rounds, 152 / XXC initial
- * colour, 162 (TRF-2026: "W 3.0 D 1.0 L 0.0 A 0.0 P 3.0") and BBW BBD BBL BBZ BBF BBU
+ * colour, 162 (TRF-2026: "W 3.0 D 1.0 L 0.0 Z 0.0 P 3.0"; A, as bbpPairings writes the
+ * points of absences and forfeit losses, F and H are read too) and BBW BBD BBL BBZ BBF BBU
  * (TRF(x)) point system.  Other lines are kept out (comments ###, and lines this
  * program does not use, such as 092 or 132, are accepted and ignored). */
 #include <ctype.h>
@@ -602,11 +603,6 @@ static char result_code(const struct swiss_game *g)
     return '-';
 }
 
-static void put_points(struct buf *b, SwissPoints p)
-{
-    put(b, "%d.%d", p / 10, p % 10);
-}
-
 char *swiss_trf_write(const struct swiss_tournament *t, enum swiss_trf_format format)
 {
     struct buf b = {malloc(4096), 0, 4096, 0};
@@ -655,16 +651,22 @@ char *swiss_trf_write(const struct swiss_tournament *t, enum swiss_trf_format fo
     if (format == SWISS_TRF_2026) {
         put(&b, "142 %d\r", t->rounds_total);
         put(&b, "152 %c\r", t->initial_colour == SWISS_BLACK ? 'B' : 'W');
-        put(&b, "162 W ");
-        put_points(&b, p->win);
-        put(&b, " D ");
-        put_points(&b, p->draw);
-        put(&b, " L ");
-        put_points(&b, p->loss);
-        put(&b, " A ");
-        put_points(&b, p->zero_bye);
-        put(&b, " P ");
-        put_points(&b, p->pairing_bye);
+        /* as the endorsed programs write it: a code every 9 columns from column 6,
+         * its points right-aligned in the 4 columns after it */
+        const struct {
+            char code;
+            SwissPoints v;
+        } pts[] = {{'W', p->win},
+                   {'D', p->draw},
+                   {'L', p->loss},
+                   {'Z', p->zero_bye},
+                   {'P', p->pairing_bye}};
+        put(&b, "162");
+        for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+            char v[16];
+            snprintf(v, sizeof v, "%d.%d", pts[i].v / 10, pts[i].v % 10);
+            put(&b, "%s%c%4s", i ? "    " : "  ", pts[i].code, v);
+        }
         put(&b, "\r");
     } else {
         put(&b, "XXR %d\r", t->rounds_total);
