@@ -545,3 +545,122 @@ TEST_HEAVY(swiss_dutch_against_bbppairings_many)
     CHECK(total > 0);
     CHECK_MSG(same * 100 >= total * ORACLE_MIN_PERCENT, "%d of %d rounds identical", same, total);
 }
+
+/* Tournaments played out by agora's own pairings with random results (forfeits,
+ * requested byes, a late withdrawal): every round pairs each present player once,
+ * never two who met (C1), never a second pairing-allocated bye nor one after a forfeit
+ * win (C2), never two non-topscorers with the same absolute colour preference (C3). */
+static int absolute_pref(const struct swiss_tournament *t, int id, int rounds)
+{
+    int cd = 0, n = 0, last = 0, prev = 0;
+    for (int r = 0; r < rounds; r++) {
+        const struct swiss_game *g = &t->players[id - 1].games[r];
+        if (!swiss_played(g))
+            continue;
+        cd += g->colour;
+        prev = last;
+        last = g->colour;
+        n++;
+    }
+    if (cd > 1 || (n >= 2 && last == prev && last == SWISS_WHITE))
+        return SWISS_BLACK;
+    if (cd < -1 || (n >= 2 && last == prev && last == SWISS_BLACK))
+        return SWISS_WHITE;
+    return 0;
+}
+
+TEST(swiss_simulated_tournaments)
+{
+    unsigned seed = 777;
+    for (int tour = 0; tour < 30; tour++) {
+        seed = seed * 1103515245u + 12345u;
+        int n = 7 + (int)((seed >> 16) % 19), rounds = 7;
+        struct swiss_tournament *t = swiss_new(n, rounds);
+        CHECK(t != NULL);
+        if (!t)
+            return;
+        for (int r = 0; r < rounds; r++) {
+            /* requests for this round: now and then a half-point bye */
+            for (int i = 0; i < n; i++) {
+                seed = seed * 1103515245u + 12345u;
+                t->players[i].withdrawn = (seed >> 16) % 23 == 0;
+                t->players[i].games[r] = (struct swiss_game){0};
+                if (t->players[i].withdrawn)
+                    t->players[i].games[r].result = SWISS_BYE_HALF;
+            }
+            struct swiss_pair pairs[32];
+            int np = 0;
+            char err[256];
+            int rc = swiss_pair_next(t, pairs, &np, err, sizeof err);
+            if (rc == SWISS_NO_PAIRING)
+                break; /* small fields run out of opponents */
+            CHECK_MSG(rc == SWISS_OK, "tournament %d round %d: %s", tour, r + 1, err);
+            if (rc != SWISS_OK)
+                break;
+            int seen[32] = {0};
+            for (int b = 0; b < np; b++) {
+                int w = pairs[b].white, k = pairs[b].black;
+                CHECK(w >= 1 && w <= n && k >= 0 && k <= n && w != k);
+                if (w < 1 || w > n || k < 0 || k > n)
+                    continue;
+                CHECK(!seen[w] && (k == 0 || !seen[k]));
+                seen[w] = 1;
+                if (k)
+                    seen[k] = 1;
+                for (int q = 0; q < r; q++) {
+                    const struct swiss_game *g = &t->players[w - 1].games[q];
+                    if (k)
+                        CHECK_MSG(!(swiss_played(g) && g->opponent == k),
+                                  "tournament %d round %d: %d and %d meet again", tour, r + 1, w,
+                                  k);
+                    else
+                        CHECK(g->result != SWISS_BYE_PAIRING && g->result != SWISS_FORFEIT_WIN);
+                }
+                if (k && r + 1 < rounds) {
+                    int pw = absolute_pref(t, w, r), pk = absolute_pref(t, k, r);
+                    CHECK_MSG(!pw || pw != pk, "tournament %d round %d: %d and %d both want %d",
+                              tour, r + 1, w, k, pw);
+                }
+            }
+            for (int i = 1; i <= n; i++)
+                CHECK(seen[i] == !t->players[i - 1].withdrawn);
+            /* results: mostly played, now and then a forfeit */
+            for (int b = 0; b < np; b++) {
+                struct swiss_game *gw = &t->players[pairs[b].white - 1].games[r];
+                if (!pairs[b].black) {
+                    *gw = (struct swiss_game){0, SWISS_NO_COLOUR, SWISS_BYE_PAIRING, 'U'};
+                    continue;
+                }
+                struct swiss_game *gb = &t->players[pairs[b].black - 1].games[r];
+                seed = seed * 1103515245u + 12345u;
+                int roll = (int)((seed >> 16) % 20);
+                enum swiss_result rw = roll < 8    ? SWISS_WIN
+                                       : roll < 13 ? SWISS_DRAW
+                                       : roll < 19 ? SWISS_LOSS
+                                                   : SWISS_FORFEIT_WIN;
+                enum swiss_result rb = rw == SWISS_WIN    ? SWISS_LOSS
+                                       : rw == SWISS_LOSS ? SWISS_WIN
+                                       : rw == SWISS_DRAW ? SWISS_DRAW
+                                                          : SWISS_FORFEIT_LOSS;
+                *gw = (struct swiss_game){pairs[b].black, SWISS_WHITE, rw, 0};
+                *gb = (struct swiss_game){pairs[b].white, SWISS_BLACK, rb, 0};
+            }
+            CHECK(swiss_add_round(t) == 0);
+            for (int i = 0; i < n; i++)
+                t->players[i].withdrawn = 0;
+        }
+        /* the whole tournament writes and reads back */
+        char *text = swiss_trf_write(t, SWISS_TRF_2026);
+        char err[256] = "";
+        struct swiss_tournament *back =
+            text ? swiss_trf_read(text, strlen(text), err, sizeof err) : NULL;
+        CHECK_MSG(back != NULL, "tournament %d: %s", tour, err);
+        if (back)
+            for (int i = 1; i <= n; i++)
+                CHECK_EQ_INT(swiss_score(back, i, back->rounds_played),
+                             swiss_score(t, i, back->rounds_played));
+        swiss_free(back);
+        free(text);
+        swiss_free(t);
+    }
+}
