@@ -18,11 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/error.h"
+#include "store/migrations.h"
 #include "store/sqlite/checkpoint.h"
 #include "store/sqlite/private.h"
-#include "store/sqlite/puzzles.h"
 #include "store/sqlite/sqlite.h"
 #include "store/store.h"
 
@@ -42,123 +43,101 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SAVEPOINT] = "SAVEPOINT w", [ST_RELEASE] = "RELEASE w", [ST_ROLLBACK_TO] = "ROLLBACK TO w",
 };
 
-static const char schema[] =
-    "CREATE TABLE IF NOT EXISTS games ("
-    " id TEXT PRIMARY KEY, game TEXT NOT NULL, level INTEGER NOT NULL,"
-    " human_side INTEGER NOT NULL, start TEXT NOT NULL, token_hash TEXT NOT NULL,"
-    " seed INTEGER NOT NULL, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,"
-    " result INTEGER NOT NULL, reason INTEGER NOT NULL, plies INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS games_by_token ON games (token_hash, created_ms);"
-    "CREATE TABLE IF NOT EXISTS moves ("
-    " game_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;";
+/* The schema: the shared list of migrations (store/migrations.h), each applied in its
+ * own transaction and recorded in schema_version.  A database made before that table
+ * (its version in PRAGMA user_version, 0 for the first tables) is adopted on first
+ * open: user_version v is version v + 1.  PRAGMA user_version follows the version
+ * (version - 1), so an agora of before the shared list still reads its database right
+ * and refuses a newer one. */
+static const char sql_versions[] = "CREATE TABLE IF NOT EXISTS schema_version ("
+                                   " version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)";
 
-/* Migrations, by PRAGMA user_version: migration[v] takes a database of version v to
- * v + 1, in one transaction.  A database made before versions were kept is version 0
- * (the schema above, which every version has); only add to the end. */
-static const char *const migration[] = {
-    /* 0 -> 1: reviews of games and of imported records */
-    "CREATE TABLE IF NOT EXISTS reviews ("
-    " id TEXT PRIMARY KEY, game TEXT NOT NULL, created_ms INTEGER NOT NULL,"
-    " body TEXT NOT NULL);",
-    /* 1 -> 2: the count of takebacks of a game */
-    "ALTER TABLE games ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0;",
-    /* 2 -> 3: games between people (store.h struct store_game), challenges and seeks,
-     * players' display names */
-    "ALTER TABLE games ADD COLUMN people INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN white_hash TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN black_hash TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN white_name TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN black_name TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN clock_initial_ms INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN clock_increment_ms INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN days INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN takeback_offer INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN rematch_id TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN white_rating INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN black_rating INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN rated_done INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN white_rating_after INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN black_rating_after INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN club_id TEXT NOT NULL DEFAULT '';"
-    "CREATE INDEX games_by_club ON games (club_id, created_ms) WHERE club_id <> '';"
-    "CREATE INDEX games_by_white ON games (white_hash);"
-    "CREATE INDEX games_by_black ON games (black_hash);"
-    "CREATE INDEX games_by_deadline ON games (deadline_ms) WHERE deadline_ms > 0 AND result = 0;"
-    "CREATE TABLE challenges ("
-    " id TEXT PRIMARY KEY, game TEXT NOT NULL, clock_initial_ms INTEGER NOT NULL,"
-    " clock_increment_ms INTEGER NOT NULL, days INTEGER NOT NULL, side INTEGER NOT NULL,"
-    " rated INTEGER NOT NULL, lobby INTEGER NOT NULL, creator_hash TEXT NOT NULL,"
-    " creator_name TEXT NOT NULL, status INTEGER NOT NULL, game_id TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,"
-    " creator_rating INTEGER NOT NULL DEFAULT 0, club_id TEXT NOT NULL DEFAULT '');"
-    "CREATE INDEX challenges_by_club ON challenges (club_id, status) WHERE club_id <> '';"
-    "CREATE TABLE clubs ("
-    " id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL,"
-    " languages TEXT NOT NULL, invite TEXT NOT NULL, creator_hash TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL);"
-    "CREATE TABLE club_members ("
-    " club_id TEXT NOT NULL, token_hash TEXT NOT NULL, member_id TEXT NOT NULL,"
-    " name TEXT NOT NULL, role INTEGER NOT NULL, joined_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (club_id, token_hash)) WITHOUT ROWID;"
-    "CREATE INDEX club_members_by_token ON club_members (token_hash);"
-    "CREATE INDEX challenges_seeks ON challenges (lobby, status, expires_ms);"
-    "CREATE TABLE players ("
-    " token_hash TEXT PRIMARY KEY, name TEXT NOT NULL, created_ms INTEGER NOT NULL,"
-    " updated_ms INTEGER NOT NULL);"
-    "CREATE TABLE ratings ("
-    " token_hash TEXT NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL, rating REAL NOT NULL,"
-    " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
-    " updated_ms INTEGER NOT NULL, PRIMARY KEY (token_hash, game, class)) WITHOUT ROWID;",
-    /* 3 -> 4: puzzles: ratings of players and puzzles, and the attempts (sqlite/puzzles.c) */
-    STORE_PUZZLES_SCHEMA,
-    /* 4 -> 5: a game asked rated and played unrated (the cap of rated games per pair) */
-    "ALTER TABLE games ADD COLUMN rated_capped INTEGER NOT NULL DEFAULT 0;",
-    /* 5 -> 6: the puzzles served to each token, when (issue 25: issued tokens only) */
-    STORE_PUZZLES_SERVED_SCHEMA,
-};
-#define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
-
-static int user_version(sqlite3 *db)
+/* The first integer of `sql`'s first row; `none` when there is no row, -1 failed. */
+static int query_int(sqlite3 *db, const char *sql, int none)
 {
     sqlite3_stmt *st;
-    int v = -1;
-    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;
-    if (sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int(st, 0);
+    int rc = sqlite3_step(st);
+    int v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : rc == SQLITE_DONE ? none : -1;
     sqlite3_finalize(st);
     return v;
 }
 
-/* Bring the database to SCHEMA_VERSION; 0, or -1 with *msg (sqlite3_free). */
-static int migrate(sqlite3 *db, char **msg)
+/* Record versions from+1..to as applied (applied_ms: 0 for those adopted). */
+static int record_versions(sqlite3 *db, int from, int to, long long now_ms, char **msg)
 {
-    int v = user_version(db);
-    if (v < 0)
-        return -1;
-    if (v > SCHEMA_VERSION) {
-        *msg = sqlite3_mprintf("the database is of a newer version (%d, this server knows %d)", v,
-                               SCHEMA_VERSION);
-        return -1;
-    }
-    for (; v < SCHEMA_VERSION; v++) {
-        char bump[64];
-        snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
-        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, msg) != SQLITE_OK)
+    for (int v = from + 1; v <= to; v++) {
+        char sql[160];
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO schema_version (version, applied_ms) VALUES (%d, %lld);"
+                 "PRAGMA user_version = %d;",
+                 v, now_ms, v - 1);
+        if (sqlite3_exec(db, sql, NULL, NULL, msg) != SQLITE_OK)
             return -1;
-        if (sqlite3_exec(db, migration[v], NULL, NULL, msg) != SQLITE_OK ||
-            sqlite3_exec(db, bump, NULL, NULL, msg) != SQLITE_OK ||
-            sqlite3_exec(db, "COMMIT", NULL, NULL, msg) != SQLITE_OK) {
-            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
     }
     return 0;
+}
+
+/* The database's version, adopting one made before schema_version (in the open
+ * transaction); -1 failed. */
+static int schema_version(sqlite3 *db, char **msg)
+{
+    int have = query_int(db, "SELECT 1 FROM sqlite_master WHERE name = 'schema_version'", 0);
+    if (have < 0)
+        return -1;
+    if (have)
+        return query_int(db, "SELECT COALESCE(max(version), 0) FROM schema_version", 0);
+    int games = query_int(db, "SELECT 1 FROM sqlite_master WHERE name = 'games'", 0);
+    int v = games > 0 ? query_int(db, "PRAGMA user_version", 0) + 1 : games;
+    if (v < 0 || sqlite3_exec(db, sql_versions, NULL, NULL, msg) != SQLITE_OK ||
+        record_versions(db, 0, v, 0, msg) != 0)
+        return -1;
+    return v;
+}
+
+static long long wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Bring the database to the last version of the list; 0, or -1 with the reason in err. */
+static int migrate(sqlite3 *db, char *err, size_t err_size)
+{
+    char *msg = NULL;
+    for (;;) {
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK)
+            break;
+        int v = schema_version(db, &msg);
+        if (v < 0)
+            break;
+        if (v > store_migrations_count) {
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return store_migrations_newer(err, err_size, v);
+        }
+        if (v == store_migrations_count) {
+            if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) == SQLITE_OK)
+                return 0;
+            break;
+        }
+        const struct store_migration *m = &store_migrations[v];
+        if (sqlite3_exec(db, m->sqlite, NULL, NULL, &msg) != SQLITE_OK) {
+            char *why =
+                sqlite3_mprintf("migration %d (%s): %s", m->version, m->what, msg ? msg : "?");
+            sqlite3_free(msg);
+            msg = why;
+            break;
+        }
+        if (record_versions(db, v, v + 1, wall_ms(), &msg) != 0 ||
+            sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
+            break;
+    }
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    fail(err, err_size, "%s", msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    return -1;
 }
 
 /* One queued write: an operation's (private.h), its context and name. */
@@ -390,10 +369,10 @@ struct store *store_sqlite_open(const char *path, enum store_durability durabili
              "PRAGMA wal_autocheckpoint=%d;",
              durability == STORE_SURVIVES_POWER_LOSS ? "FULL" : "NORMAL", CKPT_WAL_LIMIT,
              CKPT_PAGES);
-    char *msg = NULL;
+    char *msg = NULL, why[ERROR_TEXT_MAX] = "?";
     if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(s->db, &msg) != 0) {
-        fail(err, err_size, "cannot set up database '%s': %s", path, msg ? msg : "?");
+        migrate(s->db, why, sizeof why) != 0) {
+        fail(err, err_size, "cannot set up database '%s': %s", path, msg ? msg : why);
         sqlite3_free(msg);
         sq_close(&s->base);
         return NULL;
