@@ -1,0 +1,624 @@
+/* Every operation of the store's list (store_ops.def) on the backend the run is on:
+ * SQLite, or PostgreSQL under tests/pg-run (fx_store_url: a fresh schema each test).
+ * The promises the server builds on: 1 for nothing there, a ply stored once, a
+ * challenge taken once (also by concurrent takers), a game rated once, refusals that
+ * change nothing, and the schema: made on an empty database, a newer one refused. */
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../harness.h"
+#include "../fixture.h"
+#include "store/migrations.h"
+#include "store/store.h"
+
+static struct store *open_fresh(struct test_ctx *t__)
+{
+    char err[256] = "";
+    const char *url = fx_store_url();
+    struct store *s = url ? store_open(url, NULL, err, sizeof err) : NULL;
+    CHECK_MSG(s != NULL, "store_open: %s", err);
+    return s;
+}
+
+static void game_row(struct store_game *g, int n, const char *token, int64_t created)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%032d", n);
+    snprintf(g->game, sizeof g->game, "egara-guti");
+    snprintf(g->token_hash, sizeof g->token_hash, "%s", token);
+    g->level = 3;
+    g->human_side = 1;
+    g->seed = 0xfedcba9876543210ull; /* above INT64_MAX: kept as its 64 bits */
+    g->created_ms = g->updated_ms = created;
+}
+
+struct ids {
+    int n;
+    char id[8][STORE_ID_LEN + 1];
+};
+
+static void collect_game(void *ctx, const struct store_game *row)
+{
+    struct ids *l = ctx;
+    if (l->n < 8)
+        snprintf(l->id[l->n++], sizeof l->id[0], "%s", row->id);
+}
+
+static void collect_id(void *ctx, const char *id)
+{
+    struct ids *l = ctx;
+    if (l->n < 8)
+        snprintf(l->id[l->n++], sizeof l->id[0], "%s", id);
+}
+
+TEST(store_ops_games)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    struct store_game a, b, back;
+    game_row(&a, 1, "tok", 1000);
+    game_row(&b, 2, "tok", 2000);
+    CHECK_EQ_INT(store_create_game(s, &a, err, sizeof err), 0);
+    CHECK_EQ_INT(store_create_game(s, &b, err, sizeof err), 0);
+    CHECK(store_create_game(s, &a, err, sizeof err) < 0); /* the same id twice */
+    const char *two[] = {"d3-d4", "d5xd3"}, *one[] = {"c3-d4"};
+    CHECK_EQ_INT(store_add_moves(s, a.id, 1, 2, two, 0, 0, 1500, err, sizeof err), 0);
+    /* A batch holding a ply stored already stores none of it; an unknown game none. */
+    CHECK(store_add_moves(s, a.id, 2, 2, two, 0, 0, 1600, err, sizeof err) < 0);
+    CHECK(store_add_moves(s, "ffff", 1, 1, one, 0, 0, 1600, err, sizeof err) < 0);
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    int n = -1;
+    CHECK_EQ_INT(store_load_game(s, a.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 2);
+    CHECK(n == 2 && !strcmp(moves[0], "d3-d4") && !strcmp(moves[1], "d5xd3"));
+    CHECK_EQ_INT(back.plies, 2);
+    CHECK_EQ_INT(back.updated_ms, 1500);
+    CHECK_EQ_INT(back.level, 3);
+    CHECK(back.seed == 0xfedcba9876543210ull);
+    CHECK_STR(back.game, "egara-guti");
+    free(moves);
+    CHECK_EQ_INT(store_load_game(s, "nope", &back, &moves, &n, err, sizeof err), 1);
+    CHECK(moves == NULL && n == 0);
+    /* A takeback: plies after 1 go, the count grows. */
+    CHECK_EQ_INT(store_take_back(s, a.id, 1, 1700, err, sizeof err), 0);
+    CHECK_EQ_INT(store_load_game(s, a.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_INT(back.takebacks, 1);
+    free(moves);
+    /* The last move with the end, in one transaction. */
+    CHECK_EQ_INT(store_add_moves(s, a.id, 2, 1, one, 2, 5, 1800, err, sizeof err), 0);
+    CHECK_EQ_INT(store_load_game(s, a.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK(back.result == 2 && back.reason == 5 && back.plies == 2 && back.updated_ms == 1800);
+    free(moves);
+    /* No takeback after the end; an end without a move. */
+    CHECK(store_take_back(s, a.id, 0, 1900, err, sizeof err) < 0);
+    CHECK_EQ_INT(store_set_result(s, b.id, 3, 4, 2500, err, sizeof err), 0);
+    CHECK(store_set_result(s, "nope", 3, 4, 2500, err, sizeof err) < 0);
+    /* The visitor's games, newest first, at most the limit. */
+    struct ids l = {0};
+    CHECK_EQ_INT(store_list_games(s, "tok", 10, collect_game, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 2);
+    CHECK(l.n == 2 && !strcmp(l.id[0], b.id) && !strcmp(l.id[1], a.id));
+    l.n = 0;
+    CHECK_EQ_INT(store_list_games(s, "tok", 1, collect_game, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 1);
+    /* Reviews: put, replace, get; 1 for none. */
+    char *body = NULL;
+    CHECK_EQ_INT(store_put_review(s, a.id, "egara", "{\"v\":1}", 10, err, sizeof err), 0);
+    CHECK_EQ_INT(store_put_review(s, a.id, "egara", "{\"v\":2}", 11, err, sizeof err), 0);
+    CHECK_EQ_INT(store_get_review(s, a.id, &body, err, sizeof err), 0);
+    CHECK_STR(body, "{\"v\":2}");
+    free(body);
+    CHECK_EQ_INT(store_get_review(s, "none", &body, err, sizeof err), 1);
+    /* Players' names. */
+    char name[STORE_PLAYER_NAME_MAX] = "";
+    CHECK_EQ_INT(store_get_player(s, "h1", name, sizeof name, err, sizeof err), 1);
+    CHECK_EQ_INT(store_put_player(s, "h1", "Ann", 1, err, sizeof err), 0);
+    CHECK_EQ_INT(store_put_player(s, "h1", "Änne 😀", 2, err, sizeof err), 0);
+    CHECK_EQ_INT(store_get_player(s, "h1", name, sizeof name, err, sizeof err), 0);
+    CHECK_STR(name, "Änne 😀");
+    store_close(s);
+}
+
+static void challenge(struct store_challenge *c, int n, const char *creator, int lobby,
+                      int64_t created)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->id, sizeof c->id, "c%031d", n);
+    snprintf(c->game, sizeof c->game, "chess");
+    snprintf(c->creator_hash, sizeof c->creator_hash, "%s", creator);
+    snprintf(c->creator_name, sizeof c->creator_name, "N%d", n);
+    c->clock_initial_ms = 300000;
+    c->clock_increment_ms = 2000;
+    c->side = 2;
+    c->rated = 1;
+    c->lobby = lobby;
+    c->created_ms = created;
+    c->expires_ms = created + 100000;
+}
+
+static void people_game(struct store_game *g, int n, const char *white, const char *black)
+{
+    game_row(g, n, white, 5000);
+    snprintf(g->game, sizeof g->game, "chess");
+    g->people = 1;
+    g->rated = 1;
+    snprintf(g->white_hash, sizeof g->white_hash, "%s", white);
+    snprintf(g->black_hash, sizeof g->black_hash, "%s", black);
+    snprintf(g->white_name, sizeof g->white_name, "W");
+    snprintf(g->black_name, sizeof g->black_name, "B");
+    g->white_rating = 1500;
+    g->black_rating = 1500;
+}
+
+static void collect_challenge(void *ctx, const struct store_challenge *c)
+{
+    struct ids *l = ctx;
+    if (l->n < 8)
+        snprintf(l->id[l->n++], sizeof l->id[0], "%s", c->id);
+}
+
+TEST(store_ops_people)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    struct store_challenge c, back;
+    challenge(&c, 1, "alice", 0, 1000);
+    CHECK_EQ_INT(store_put_challenge(s, &c, err, sizeof err), 0);
+    CHECK_EQ_INT(store_get_challenge(s, c.id, &back, err, sizeof err), 0);
+    CHECK_STR(back.creator_name, "N1");
+    CHECK_EQ_INT(back.clock_increment_ms, 2000);
+    CHECK_EQ_INT(back.expires_ms, 101000);
+    CHECK_EQ_INT(store_get_challenge(s, "none", &back, err, sizeof err), 1);
+    struct store_game g;
+    people_game(&g, 10, "alice", "bob");
+    /* Not by its creator, not once expired; then once only. */
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, "alice", &g, 2000, err, sizeof err), 1);
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, "bob", &g, 200000, err, sizeof err), 1);
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, "bob", &g, 2000, err, sizeof err), 0);
+    struct store_game g2;
+    people_game(&g2, 11, "alice", "carol");
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, "carol", &g2, 2001, err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_challenge(s, c.id, &back, err, sizeof err), 0);
+    CHECK_EQ_INT(back.status, CHALLENGE_ACCEPTED);
+    CHECK_STR(back.game_id, g.id);
+    /* Cancel: only the creator's open challenge. */
+    struct store_challenge d;
+    challenge(&d, 2, "alice", 1, 1100);
+    CHECK_EQ_INT(store_put_challenge(s, &d, err, sizeof err), 0);
+    CHECK_EQ_INT(store_cancel_challenge(s, d.id, "bob", 1200, err, sizeof err), 1);
+    CHECK_EQ_INT(store_cancel_challenge(s, c.id, "alice", 1200, err, sizeof err), 1);
+    CHECK_EQ_INT(store_cancel_challenge(s, d.id, "alice", 1200, err, sizeof err), 0);
+    /* Seeks: the creators in turn, newest first. */
+    struct store_challenge k;
+    challenge(&k, 3, "alice", 1, 3000);
+    store_put_challenge(s, &k, err, sizeof err);
+    challenge(&k, 4, "alice", 1, 3100);
+    store_put_challenge(s, &k, err, sizeof err);
+    challenge(&k, 5, "dave", 1, 2000);
+    store_put_challenge(s, &k, err, sizeof err);
+    struct ids l = {0};
+    CHECK_EQ_INT(store_list_seeks(s, 3200, 10, collect_challenge, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 3);
+    if (l.n == 3) {
+        CHECK_STR(l.id[0], "c0000000000000000000000000000004");
+        CHECK_STR(l.id[1], "c0000000000000000000000000000005");
+        CHECK_STR(l.id[2], "c0000000000000000000000000000003");
+    }
+    /* Moves of a people game: each ply once, the receipt times, the deadline. */
+    CHECK_EQ_INT(store_add_people_move(s, g.id, 1, "e2e4", 0, 0, 6000, 9000, err, sizeof err), 0);
+    CHECK(store_add_people_move(s, g.id, 1, "d2d4", 0, 0, 6001, 9001, err, sizeof err) < 0);
+    CHECK_EQ_INT(store_add_people_move(s, g.id, 2, "e7e5", 0, 0, 7000, 8000, err, sizeof err), 0);
+    int64_t *times = NULL;
+    int n = 0;
+    CHECK_EQ_INT(store_load_move_times(s, g.id, &times, &n, err, sizeof err), 0);
+    CHECK(n == 2 && times[0] == 6000 && times[1] == 7000);
+    free(times);
+    int64_t when = 0;
+    CHECK_EQ_INT(store_next_deadline(s, &when, err, sizeof err), 0);
+    CHECK_EQ_INT(when, 8000);
+    l.n = 0;
+    CHECK_EQ_INT(store_due_games(s, 7999, collect_id, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 0);
+    CHECK_EQ_INT(store_due_games(s, 8000, collect_id, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0], g.id));
+    /* Offers. */
+    CHECK_EQ_INT(store_set_offers(s, g.id, 1, 2, 0, "", 7100, err, sizeof err), 0);
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    struct store_game row;
+    CHECK_EQ_INT(store_load_game(s, g.id, &row, &moves, &n, err, sizeof err), 0);
+    free(moves);
+    CHECK(row.draw_offer == 1 && row.takeback_offer == 2 && row.people == 1);
+    CHECK(row.plies_max == 2 && row.deadline_ms == 8000);
+    CHECK(store_set_offers(s, "nope", 1, 0, 0, "", 7100, err, sizeof err) < 0);
+    /* The end once; then no move. */
+    CHECK_EQ_INT(store_end_people_game(s, g.id, 1, 3, 7500, err, sizeof err), 0);
+    CHECK_EQ_INT(store_end_people_game(s, g.id, 2, 3, 7600, err, sizeof err), 1);
+    CHECK(store_add_people_move(s, g.id, 3, "g1f3", 0, 0, 7700, 0, err, sizeof err) < 0);
+    CHECK_EQ_INT(store_next_deadline(s, &when, err, sizeof err), 1);
+    store_close(s);
+}
+
+static const char *klass(const struct store_game *row)
+{
+    return row->reason == 18 ? NULL : "blitz";
+}
+
+static void update(const struct store_game *row, const struct store_rating *w,
+                   const struct store_rating *b, struct store_rating *w2, struct store_rating *b2)
+{
+    (void)row;
+    *w2 = *w;
+    *b2 = *b;
+    w2->rating = (w->games ? w->rating : 1500) + 10.25;
+    b2->rating = (b->games ? b->rating : 1500) - 10.25;
+    w2->deviation = b2->deviation = 0.1234567890123;
+    w2->volatility = b2->volatility = 0.06;
+    w2->games++;
+    b2->games++;
+}
+
+TEST(store_ops_ratings)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    struct store_rater rater = {klass, update};
+    struct store_challenge c;
+    challenge(&c, 1, "alice", 0, 1000);
+    store_put_challenge(s, &c, err, sizeof err);
+    struct store_game g;
+    people_game(&g, 20, "alice", "bob");
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, "bob", &g, 1500, err, sizeof err), 0);
+    int count = -1;
+    CHECK_EQ_INT(store_count_rated_pair(s, "bob", "alice", 0, &count, err, sizeof err), 0);
+    CHECK_EQ_INT(count, 1); /* on */
+    struct store_rating r;
+    CHECK_EQ_INT(store_get_rating(s, "alice", "chess", "blitz", &r, err, sizeof err), 1);
+    int wa = 0, ba = 0;
+    CHECK_EQ_INT(store_rate_game(s, g.id, &rater, 9000, &wa, &ba, err, sizeof err), 1); /* on */
+    CHECK_EQ_INT(store_end_people_game(s, g.id, 1, 3, 8000, err, sizeof err), 0);
+    struct ids l = {0};
+    CHECK_EQ_INT(store_unrated_games(s, collect_id, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0], g.id));
+    CHECK_EQ_INT(store_rate_game(s, g.id, &rater, 9000, &wa, &ba, err, sizeof err), 0);
+    CHECK(wa == 1510 && ba == 1490);
+    CHECK_EQ_INT(store_rate_game(s, g.id, &rater, 9000, &wa, &ba, err, sizeof err), 1); /* once */
+    CHECK_EQ_INT(store_get_rating(s, "alice", "chess", "blitz", &r, err, sizeof err), 0);
+    CHECK(r.rating == 1510.25 && r.games == 1 && r.deviation == 0.1234567890123);
+    l.n = 0;
+    CHECK_EQ_INT(store_unrated_games(s, collect_id, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 0);
+    CHECK_EQ_INT(store_count_rated_pair(s, "alice", "bob", 0, &count, err, sizeof err), 0);
+    CHECK_EQ_INT(count, 1); /* rated */
+    CHECK_EQ_INT(store_count_rated_pair(s, "alice", "bob", 1000000, &count, err, sizeof err), 0);
+    CHECK_EQ_INT(count, 0);
+    store_close(s);
+}
+
+static void collect_member(void *ctx, const struct store_member *m)
+{
+    struct ids *l = ctx;
+    if (l->n < 8)
+        snprintf(l->id[l->n++], sizeof l->id[0], "%s:%d", m->id, m->role);
+}
+
+static void count_results(void *ctx, const char *white, const char *black, int result, int n)
+{
+    (void)white;
+    (void)black;
+    (void)result;
+    *(int *)ctx += n;
+}
+
+TEST(store_ops_clubs)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    struct store_club club = {.created_ms = 100};
+    snprintf(club.id, sizeof club.id, "k%031d", 1);
+    snprintf(club.name, sizeof club.name, "Club's \"name\"");
+    snprintf(club.description, sizeof club.description, "desc");
+    snprintf(club.languages, sizeof club.languages, "en,fi");
+    snprintf(club.invite, sizeof club.invite, "inv1");
+    snprintf(club.creator_hash, sizeof club.creator_hash, "alice");
+    struct store_member m = {.role = CLUB_CREATOR, .joined_ms = 100};
+    snprintf(m.id, sizeof m.id, "m1");
+    snprintf(m.token_hash, sizeof m.token_hash, "alice");
+    snprintf(m.name, sizeof m.name, "Alice");
+    CHECK_EQ_INT(store_create_club(s, &club, &m, err, sizeof err), 0);
+    struct store_club back;
+    CHECK_EQ_INT(store_get_club(s, club.id, &back, err, sizeof err), 0);
+    CHECK_STR(back.name, "Club's \"name\"");
+    CHECK_STR(back.invite, "inv1");
+    CHECK_EQ_INT(store_get_club(s, "none", &back, err, sizeof err), 1);
+    struct store_member j = {.role = CLUB_MEMBER, .joined_ms = 50};
+    snprintf(j.id, sizeof j.id, "m2");
+    snprintf(j.token_hash, sizeof j.token_hash, "bob");
+    snprintf(j.name, sizeof j.name, "Bob");
+    CHECK_EQ_INT(store_join_club(s, club.id, &j, err, sizeof err), 0);
+    snprintf(j.name, sizeof j.name, "Bobby"); /* joining again renames */
+    CHECK_EQ_INT(store_join_club(s, club.id, &j, err, sizeof err), 0);
+    struct ids l = {0};
+    CHECK_EQ_INT(store_list_members(s, club.id, collect_member, &l, err, sizeof err), 0);
+    CHECK(l.n == 2 && !strcmp(l.id[0], "m1:2") && !strcmp(l.id[1], "m2:0"));
+    CHECK_EQ_INT(store_set_member(s, club.id, "m2", CLUB_ADMIN, err, sizeof err), 0);
+    CHECK_EQ_INT(store_set_member(s, club.id, "m1", CLUB_MEMBER, err, sizeof err), 1);
+    CHECK_EQ_INT(store_set_member(s, club.id, "m9", CLUB_MEMBER, err, sizeof err), 1);
+    /* An admin is not removed by whoever may remove members only. */
+    CHECK_EQ_INT(store_remove_member(s, club.id, "m2", CLUB_MEMBER, "inv2", err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_club(s, club.id, &back, err, sizeof err), 0);
+    CHECK_STR(back.invite, "inv1");
+    CHECK_EQ_INT(store_remove_member(s, club.id, "m2", CLUB_ADMIN, "inv2", err, sizeof err), 0);
+    CHECK_EQ_INT(store_get_club(s, club.id, &back, err, sizeof err), 0);
+    CHECK_STR(back.invite, "inv2");
+    CHECK_EQ_INT(store_join_club(s, club.id, &j, err, sizeof err), 0);
+    CHECK_EQ_INT(store_set_member(s, club.id, "m2", -1, err, sizeof err), 0);
+    /* A club's challenge, its game and results. */
+    struct store_challenge c;
+    challenge(&c, 7, "alice", 0, 1000);
+    snprintf(c.club_id, sizeof c.club_id, "%s", club.id);
+    CHECK_EQ_INT(store_put_challenge(s, &c, err, sizeof err), 0);
+    l.n = 0;
+    CHECK_EQ_INT(store_club_challenges(s, club.id, 1500, collect_challenge, &l, err, sizeof err),
+                 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0], c.id));
+    struct store_game g;
+    people_game(&g, 30, "alice", "bob");
+    snprintf(g.club_id, sizeof g.club_id, "%s", club.id);
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, "bob", &g, 1500, err, sizeof err), 0);
+    CHECK_EQ_INT(store_end_people_game(s, g.id, 1, 3, 2000, err, sizeof err), 0);
+    l.n = 0;
+    CHECK_EQ_INT(store_club_games(s, club.id, 10, collect_game, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0], g.id));
+    int results = 0;
+    CHECK_EQ_INT(store_club_results(s, club.id, count_results, &results, err, sizeof err), 0);
+    CHECK_EQ_INT(results, 1);
+    store_close(s);
+}
+
+static void count_puzzle(void *ctx, const char *id, const struct store_puzzle_rating *r)
+{
+    (void)id;
+    if (r->attempts == 1)
+        ++*(int *)ctx;
+}
+
+static void count_id(void *ctx, const char *id)
+{
+    (void)id;
+    ++*(int *)ctx;
+}
+
+TEST(store_ops_puzzles)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    struct store_puzzle_rating r;
+    CHECK_EQ_INT(store_puzzle_player(s, "p1", "chess", &r, err, sizeof err), 1);
+    /* A token never issued is refused; an issued one is served. */
+    CHECK_EQ_INT(store_puzzle_serve(s, "p1", "z1", 0, 100, err, sizeof err), 1);
+    CHECK_EQ_INT(store_puzzle_serve(s, "p1", "z1", 1, 100, err, sizeof err), 0);
+    CHECK_EQ_INT(store_puzzle_serve(s, "p1", "z1", 0, 150, err, sizeof err), 0);
+    int64_t served = 0;
+    CHECK_EQ_INT(store_puzzle_served(s, "p1", "z1", &served, err, sizeof err), 0);
+    CHECK_EQ_INT(served, 150);
+    CHECK_EQ_INT(store_puzzle_served(s, "p1", "z2", &served, err, sizeof err), 1);
+    struct store_puzzle_attempt a = {
+        .game = "chess", .puzzle_id = "z1", .solved = 1, .now_ms = 200};
+    snprintf(a.token_hash, sizeof a.token_hash, "p1");
+    a.player = (struct store_puzzle_rating){1520.5, 200, 0.06, 1, 1, 1};
+    a.puzzle = (struct store_puzzle_rating){1480.5, 150, 0.06, 1, 1, 0};
+    CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 0);
+    a.player.rating = 1;
+    CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 1); /* once */
+    CHECK_EQ_INT(store_puzzle_player(s, "p1", "chess", &r, err, sizeof err), 0);
+    CHECK(r.rating == 1520.5 && r.attempts == 1 && r.solved == 1 && r.streak == 1);
+    int n = 0;
+    CHECK_EQ_INT(store_puzzle_ratings(s, count_puzzle, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 1);
+    n = 0;
+    CHECK_EQ_INT(store_puzzle_attempted(s, "p1", "chess", count_id, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 1);
+    store_close(s);
+}
+
+/* ---- taken once, by concurrent takers ---- */
+
+struct taker {
+    struct store *s;
+    const char *challenge;
+    int n, rc;
+    char err[256];
+};
+
+static void *take(void *arg)
+{
+    struct taker *t = arg;
+    struct store_game g;
+    char who[16];
+    snprintf(who, sizeof who, "taker%d", t->n);
+    people_game(&g, 100 + t->n, "alice", who);
+    t->rc = store_accept_challenge(t->s, t->challenge, who, &g, 1500, t->err, sizeof t->err);
+    return NULL;
+}
+
+TEST(store_ops_challenge_taken_once_by_concurrent_takers)
+{
+    /* Eight threads, each with a store of its own on one database (eight servers):
+     * exactly one takes each challenge. */
+    enum { TAKERS = 8, ROUNDS = 5 };
+    char err[256], dir[256] = "", file[300];
+    const char *url = fx_store_url();
+    CHECK(url != NULL);
+    if (!url)
+        return;
+    if (!strcmp(url, ":memory:")) { /* SQLite: a file the stores share */
+        test_tmpdir(dir, sizeof dir);
+        snprintf(file, sizeof file, "%s/taken.db", dir);
+        url = file;
+    }
+    struct store *stores[TAKERS];
+    for (int i = 0; i < TAKERS; i++) {
+        stores[i] = store_open(url, NULL, err, sizeof err);
+        CHECK_MSG(stores[i] != NULL, "%s", err);
+        if (!stores[i])
+            return;
+    }
+    for (int round = 0; round < ROUNDS; round++) {
+        struct store_challenge c;
+        challenge(&c, round, "alice", 1, 1000);
+        CHECK_EQ_INT(store_put_challenge(stores[0], &c, err, sizeof err), 0);
+        struct taker t[TAKERS];
+        pthread_t th[TAKERS];
+        for (int i = 0; i < TAKERS; i++) {
+            t[i] = (struct taker){.s = stores[i], .challenge = c.id, .n = round * TAKERS + i};
+            pthread_create(&th[i], NULL, take, &t[i]);
+        }
+        int won = 0;
+        for (int i = 0; i < TAKERS; i++) {
+            pthread_join(th[i], NULL);
+            CHECK_MSG(t[i].rc == 0 || t[i].rc == 1, "taker %d: %d %s", i, t[i].rc, t[i].err);
+            won += t[i].rc == 0;
+        }
+        CHECK_EQ_INT(won, 1);
+    }
+    for (int i = 0; i < TAKERS; i++)
+        store_close(stores[i]);
+    if (dir[0])
+        test_rmdir(dir);
+}
+
+/* ---- the schema ---- */
+
+/* Mark the database at url as made by a newer agora: 0, or -1. */
+static int bump_version(const char *url, const char *file)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "INSERT INTO schema_version (version, applied_ms) VALUES (%d, 1)",
+             store_migrations_count + 1);
+    if (file) {
+        sqlite3 *db = NULL;
+        int rc = sqlite3_open(file, &db) == SQLITE_OK &&
+                         sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK
+                     ? 0
+                     : -1;
+        sqlite3_close(db);
+        return rc;
+    }
+    PGconn *c = PQconnectdb(url);
+    PGresult *r = PQexec(c, sql);
+    int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
+    PQclear(r);
+    PQfinish(c);
+    return rc;
+}
+
+/* The version recorded in the database at url (file: SQLite's), or -1. */
+static int recorded_version(const char *url, const char *file)
+{
+    const char *sql = "SELECT max(version) FROM schema_version";
+    int v = -1;
+    if (file) {
+        sqlite3 *db = NULL;
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_open(file, &db) == SQLITE_OK &&
+            sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        return v;
+    }
+    PGconn *c = PQconnectdb(url);
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        v = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+TEST(store_schema_made_on_an_empty_database_and_a_newer_one_refused)
+{
+    char dir[256] = "", file[300] = "", err[256] = "";
+    const char *url;
+    if (fx_on_postgres()) {
+        url = fx_store_url();
+    } else {
+        test_tmpdir(dir, sizeof dir);
+        snprintf(file, sizeof file, "%s/schema.db", dir);
+        url = file;
+    }
+    CHECK(url != NULL);
+    if (!url)
+        return;
+    const char *f = file[0] ? file : NULL;
+    struct store *s = store_open(url, NULL, err, sizeof err);
+    CHECK_MSG(s != NULL, "%s", err);
+    store_close(s);
+    CHECK_EQ_INT(recorded_version(url, f), store_migrations_count);
+    /* Opened again: nothing to do, the same version. */
+    s = store_open(url, NULL, err, sizeof err);
+    CHECK_MSG(s != NULL, "%s", err);
+    store_close(s);
+    CHECK_EQ_INT(recorded_version(url, f), store_migrations_count);
+    /* A newer agora's database: refused, saying so; and a server does not start. */
+    CHECK_EQ_INT(bump_version(url, f), 0);
+    err[0] = 0;
+    s = store_open(url, NULL, err, sizeof err);
+    CHECK(s == NULL);
+    store_close(s);
+    CHECK_MSG(strstr(err, "newer") != NULL, "%s", err);
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.db_path = url;
+    err[0] = 0;
+    struct server *srv = server_start(&cfg, err, sizeof err);
+    CHECK(srv == NULL);
+    server_stop(srv);
+    CHECK_MSG(strstr(err, "newer") != NULL, "%s", err);
+    if (dir[0])
+        test_rmdir(dir);
+}
+
+TEST(store_sqlite_database_of_before_the_version_table_is_adopted)
+{
+    /* A database made before schema_version (its version in PRAGMA user_version: 6
+     * was the last) opens with its data, recorded as version 7, then migrated on. */
+    char dir[256], file[300], err[256] = "";
+    test_tmpdir(dir, sizeof dir);
+    snprintf(file, sizeof file, "%s/old.db", dir);
+    sqlite3 *db = NULL;
+    CHECK_EQ_INT(sqlite3_open(file, &db), SQLITE_OK);
+    for (int v = 0; v < 7; v++)
+        CHECK_EQ_INT(sqlite3_exec(db, store_migrations[v].sqlite, NULL, NULL, NULL), SQLITE_OK);
+    CHECK_EQ_INT(sqlite3_exec(db,
+                              "PRAGMA user_version = 6; INSERT INTO players VALUES"
+                              " ('h', 'Old', 1, 1)",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    struct store *s = store_open(file, NULL, err, sizeof err);
+    CHECK_MSG(s != NULL, "%s", err);
+    if (s) {
+        char name[64] = "";
+        CHECK_EQ_INT(store_get_player(s, "h", name, sizeof name, err, sizeof err), 0);
+        CHECK_STR(name, "Old");
+        store_close(s);
+    }
+    CHECK_EQ_INT(recorded_version(file, file), store_migrations_count);
+    test_rmdir(dir);
+}
