@@ -107,6 +107,21 @@ static int session_setup(struct pg_store *s, struct pg_conn *c)
     return ok ? 0 : -1;
 }
 
+/* The connection broke (the database restarted, the session was ended): connect
+ * again (true when that worked).  What ran on it before the break and was not
+ * committed was rolled back by the database, so an operation may run again. */
+static bool reconnected(struct pg_store *s, struct pg_conn *c)
+{
+    if (PQstatus(c->db) == CONNECTION_OK)
+        return false;
+    char why[ERROR_TEXT_MAX];
+    memcpy(why, c->why, sizeof why);
+    PQreset(c->db);
+    bool ok = PQstatus(c->db) == CONNECTION_OK && session_setup(s, c) == 0;
+    memcpy(c->why, why, sizeof why); /* the failure reported, should this one fail */
+    return ok;
+}
+
 /* ---- the pool ---- */
 
 static struct pg_conn *borrow(struct pg_store *s)
@@ -118,11 +133,7 @@ static struct pg_conn *borrow(struct pg_store *s)
     s->free = c->next;
     pthread_mutex_unlock(&s->mu);
     c->why[0] = c->state[0] = 0;
-    if (PQstatus(c->db) != CONNECTION_OK) { /* lost: try once to come back */
-        PQreset(c->db);
-        if (PQstatus(c->db) == CONNECTION_OK)
-            session_setup(s, c);
-    }
+    reconnected(s, c); /* lost earlier: try once to come back */
     return c;
 }
 
@@ -254,13 +265,21 @@ static int in_transaction(struct store *base, const char *begin, pg_fn fn, void 
     struct pg_conn *c = borrow(s);
     int rc = -1;
     for (int tries = 0; tries < PG_WRITE_TRIES; tries++) {
-        if (simple(c, begin) != 0)
+        if (simple(c, begin) != 0) {
+            if (reconnected(s, c))
+                continue;
             break;
+        }
         rc = fn(c, ctx);
         if (rc == 0 && simple(c, "COMMIT") == 0)
             break;
+        /* A broken connection before the COMMIT: nothing was done, run it again.
+         * During the COMMIT it is unknown whether it was done: a failure. */
+        bool committing = rc == 0;
         if (rc == 0)
             rc = -1; /* the COMMIT failed: rolled back already */
+        if (rc < 0 && !committing && reconnected(s, c))
+            continue;
         char why[ERROR_TEXT_MAX], state[6];
         memcpy(why, c->why, sizeof why);
         memcpy(state, c->state, sizeof state);
@@ -298,6 +317,11 @@ PGresult *pg_store_query(struct store *base, const char *what, char *err, size_t
     va_start(ap, fmt);
     PGresult *r = exec_va(c, sql, fmt, ap);
     va_end(ap);
+    if (!r && reconnected(s, c)) { /* one statement, not committed if it broke: again */
+        va_start(ap, fmt);
+        r = exec_va(c, sql, fmt, ap);
+        va_end(ap);
+    }
     if (!r)
         db_fail(c, err, err_size, what);
     give_back(s, c);

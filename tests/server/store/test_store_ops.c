@@ -622,3 +622,61 @@ TEST(store_sqlite_database_of_before_the_version_table_is_adopted)
     CHECK_EQ_INT(recorded_version(file, file), store_migrations_count);
     test_rmdir(dir);
 }
+
+/* End every other session of the test database (as a restart of PostgreSQL does to
+ * the store's connections): 0, or -1. */
+static int end_sessions(const char *url)
+{
+    PGconn *c = PQconnectdb(url);
+    PGresult *r = PQexec(c, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                            " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    int rc = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0 ? 0 : -1;
+    PQclear(r);
+    PQfinish(c);
+    return rc;
+}
+
+TEST(store_postgres_comes_back_after_its_sessions_end)
+{
+    /* Every pooled connection broken under the store: each operation after it still
+     * succeeds (a read or an uncommitted write runs again on a new connection), and
+     * a write is done once. */
+    if (!fx_on_postgres())
+        SKIP("PostgreSQL only (tests/pg-run)");
+    char err[256] = "";
+    const char *url = fx_store_url();
+    struct store_options opt = {.pool = 3};
+    struct store *s = url ? store_open(url, &opt, err, sizeof err) : NULL;
+    CHECK_MSG(s != NULL, "%s", err);
+    if (!s)
+        return;
+    struct store_game g;
+    game_row(&g, 1, "tok", 1000);
+    CHECK_EQ_INT(store_create_game(s, &g, err, sizeof err), 0);
+    for (int round = 0; round < 2; round++) {
+        CHECK_EQ_INT(end_sessions(url), 0);
+        /* More calls than connections: every connection meets its break. */
+        for (int i = 0; i < 4; i++) {
+            char name[32], back[32] = "";
+            snprintf(name, sizeof name, "N%d", round * 4 + i);
+            CHECK_MSG(store_put_player(s, "h", name, i, err, sizeof err) == 0, "%s", err);
+            CHECK_MSG(store_get_player(s, "h", back, sizeof back, err, sizeof err) == 0, "%s", err);
+            CHECK_STR(back, name);
+        }
+        CHECK_EQ_INT(end_sessions(url), 0);
+        for (int i = 0; i < 4; i++) {
+            const char *move[] = {"c3-d4"};
+            int ply = round * 4 + i + 1;
+            CHECK_MSG(store_add_moves(s, g.id, ply, 1, move, 0, 0, 2000 + ply, err, sizeof err) ==
+                          0,
+                      "ply %d: %s", ply, err);
+        }
+    }
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    int n = 0;
+    struct store_game back;
+    CHECK_EQ_INT(store_load_game(s, g.id, &back, &moves, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 8);
+    free(moves);
+    store_close(s);
+}
