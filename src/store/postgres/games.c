@@ -108,20 +108,31 @@ static int update_game(struct pg_conn *c, const struct game_write *w, int plies)
     return n == 1 ? 0 : pg_why(c, "no game %.32s", w->id);
 }
 
-static const char sql_game_exists[] = "SELECT 1 FROM games WHERE id = $1";
+/* The game's row, held to the end of the transaction: the writers of one game (on
+ * any server) go one after another. */
+static const char sql_hold_game[] = "SELECT 1 FROM games WHERE id = $1 FOR UPDATE";
+/* Its last stored ply (0: none), read once the row is held: committed moves seen. */
+static const char sql_last_ply[] = "SELECT COALESCE(max(ply), 0) FROM moves WHERE game_id = $1";
 static const char sql_insert_move[] =
     "INSERT INTO moves (game_id, ply, move, created_ms) VALUES ($1, $2, $3, $4)";
 
 static int insert_moves(struct pg_conn *c, void *ctx)
 {
     const struct game_write *w = ctx;
-    PGresult *r = pg_exec(c, sql_game_exists, "t", w->id);
+    PGresult *r = pg_exec(c, sql_hold_game, "t", w->id);
     if (!r)
         return -1;
     int found = PQntuples(r);
     PQclear(r);
     if (!found)
         return pg_why(c, "no game %.32s", w->id);
+    if (!(r = pg_exec(c, sql_last_ply, "t", w->id)))
+        return -1;
+    int last = pg_col_int(r, 0, 0);
+    PQclear(r);
+    /* One writer a game: the moves go on from the last one stored, or not at all. */
+    if (w->ply != last + 1)
+        return pg_why(c, "ply %d is not the next of game %.32s (it has %d)", w->ply, w->id, last);
     for (int i = 0; i < w->count; i++)
         if (pg_do(c, sql_insert_move, "titI", w->id, w->ply + i, w->moves[i], w->now_ms) != 1)
             return -1;

@@ -180,8 +180,12 @@ static const char sql_people_row[] =
     "UPDATE games SET result = $2, reason = $3, updated_ms = $4, plies = GREATEST(plies, $5),"
     " deadline_ms = $6, draw_offer = 0, takeback_offer = 0"
     " WHERE id = $1 AND people = 1 AND result = 0";
+/* Only the next ply after the last one stored (the UPDATE above holds the game's row,
+ * so this statement sees every move committed before it). */
 static const char sql_people_move[] =
-    "INSERT INTO moves (game_id, ply, move, created_ms) VALUES ($1, $2, $3, $4)";
+    "INSERT INTO moves (game_id, ply, move, created_ms) SELECT $1::text, $2::bigint, $3::text,"
+    " $4::bigint WHERE $2::bigint = 1 + COALESCE((SELECT max(ply) FROM moves"
+    " WHERE game_id = $1::text), 0)";
 
 static int add_people_move(struct pg_conn *c, void *ctx)
 {
@@ -192,8 +196,12 @@ static int add_people_move(struct pg_conn *c, void *ctx)
         return -1;
     if (n != 1)
         return pg_why(c, "game %.32s is over, unknown or not between people", m->id);
-    /* Fails when the ply is stored already: another writer was first. */
-    return pg_do(c, sql_people_move, "titI", m->id, m->ply, m->move, m->now) == 1 ? 0 : -1;
+    /* Refused when the ply is stored already (another writer was first) or is not
+     * the next. */
+    n = pg_do(c, sql_people_move, "titI", m->id, m->ply, m->move, m->now);
+    if (n < 0)
+        return -1;
+    return n == 1 ? 0 : pg_why(c, "ply %d is not the next of game %.32s", m->ply, m->id);
 }
 
 int pg_store_add_people_move(struct store *s, const char *id, int ply, const char *move, int result,

@@ -14,6 +14,7 @@
  * synchronous=FULL costs one fsync per batch instead of one per move. */
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,9 +170,25 @@ struct sqlite_store {
     } extra[SQLITE_EXTRA_STMTS];
 };
 
+/* A failure an operation found itself (sqlite_store_why), for db_fail: the operation
+ * and db_fail run on one thread (the group commit's leader, or the reader). */
+static _Thread_local char op_why[ERROR_TEXT_MAX];
+
+int sqlite_store_why(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(op_why, sizeof op_why, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 static int db_fail(struct sqlite_store *s, char *err, size_t err_size, const char *what)
 {
-    return fail(err, err_size, "database: %s: %s", what, sqlite3_errmsg(s->db));
+    int rc =
+        fail(err, err_size, "database: %s: %s", what, op_why[0] ? op_why : sqlite3_errmsg(s->db));
+    op_why[0] = 0;
+    return rc;
 }
 
 /* Run a prepared statement that returns no rows, and reset it. */

@@ -13,6 +13,9 @@
 /* A write or read on the connection: 0 done, 1 refused (a write is then rolled back,
  * changing nothing, and reported as 1 without an error), -1 failed (sqlite3_errmsg). */
 typedef int (*sqlite_fn)(struct store *s, sqlite3 *db, void *ctx);
+/* Inside a sqlite_fn: a failure that is not the database's, as the operation's error
+ * (instead of sqlite3_errmsg): -1. */
+int sqlite_store_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* In the group commit (its own savepoint), returning after the COMMIT that holds it. */
 int sqlite_store_write(struct store *s, sqlite_fn fn, void *ctx, const char *what, char *err,

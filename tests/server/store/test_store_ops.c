@@ -6,6 +6,7 @@
 #include <libpq-fe.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -679,4 +680,129 @@ TEST(store_postgres_comes_back_after_its_sessions_end)
     CHECK_EQ_INT(n, 8);
     free(moves);
     store_close(s);
+}
+
+/* ---- one writer a game ---- */
+
+/* A URL two stores can share: the run's fresh database, or a SQLite file in dir. */
+static const char *shared_url(char *dir, size_t dir_size, char *file, size_t file_size)
+{
+    const char *url = fx_store_url();
+    dir[0] = 0;
+    if (url && !strcmp(url, ":memory:")) {
+        test_tmpdir(dir, dir_size);
+        snprintf(file, file_size, "%s/shared.db", dir);
+        url = file;
+    }
+    return url;
+}
+
+TEST(store_ops_moves_go_on_from_the_last_stored)
+{
+    /* Two servers on one database: the one whose game is behind or ahead of the
+     * stored moves (the other took a move back) is refused, storing nothing. */
+    char dir[256], file[300], err[256] = "";
+    const char *url = shared_url(dir, sizeof dir, file, sizeof file);
+    struct store *a = url ? store_open(url, NULL, err, sizeof err) : NULL;
+    struct store *b = url ? store_open(url, NULL, err, sizeof err) : NULL;
+    CHECK_MSG(a && b, "%s", err);
+    if (a && b) {
+        struct store_game g;
+        game_row(&g, 1, "tok", 1000);
+        CHECK_EQ_INT(store_create_game(a, &g, err, sizeof err), 0);
+        const char *two[] = {"d3-d4", "d5xd3"};
+        CHECK_EQ_INT(store_add_moves(a, g.id, 1, 2, two, 0, 0, 1100, err, sizeof err), 0);
+        CHECK_EQ_INT(store_add_moves(a, g.id, 3, 2, two, 0, 0, 1200, err, sizeof err), 0);
+        CHECK_EQ_INT(store_take_back(b, g.id, 2, 1300, err, sizeof err), 0);
+        /* a still thinks 4 are stored. */
+        CHECK(store_add_moves(a, g.id, 5, 2, two, 0, 0, 1400, err, sizeof err) < 0);
+        CHECK_MSG(strstr(err, "not the next") != NULL, "%s", err);
+        CHECK(store_add_moves(a, g.id, 4, 1, two, 0, 0, 1400, err, sizeof err) < 0);
+        CHECK_EQ_INT(store_add_moves(b, g.id, 3, 1, two, 0, 0, 1500, err, sizeof err), 0);
+        char(*moves)[MOVE_TEXT_MAX] = NULL;
+        int n = 0;
+        struct store_game back;
+        CHECK_EQ_INT(store_load_game(a, g.id, &back, &moves, &n, err, sizeof err), 0);
+        CHECK_EQ_INT(n, 3);
+        free(moves);
+        /* A people game likewise: a ply twice, or past the last, is refused. */
+        struct store_challenge c;
+        challenge(&c, 1, "alice", 0, 1000);
+        CHECK_EQ_INT(store_put_challenge(a, &c, err, sizeof err), 0);
+        struct store_game p;
+        people_game(&p, 2, "alice", "bob");
+        CHECK_EQ_INT(store_accept_challenge(b, c.id, "bob", &p, 1500, err, sizeof err), 0);
+        CHECK_EQ_INT(store_add_people_move(a, p.id, 1, "e2e4", 0, 0, 1600, 0, err, sizeof err), 0);
+        CHECK(store_add_people_move(b, p.id, 1, "d2d4", 0, 0, 1601, 0, err, sizeof err) < 0);
+        CHECK(store_add_people_move(b, p.id, 3, "d2d4", 0, 0, 1601, 0, err, sizeof err) < 0);
+        CHECK_MSG(strstr(err, "not the next") != NULL, "%s", err);
+        CHECK_EQ_INT(store_add_people_move(b, p.id, 2, "e7e5", 0, 0, 1700, 0, err, sizeof err), 0);
+        int64_t *times = NULL;
+        CHECK_EQ_INT(store_load_move_times(a, p.id, &times, &n, err, sizeof err), 0);
+        CHECK(n == 2 && times[0] == 1600 && times[1] == 1700);
+        free(times);
+    }
+    store_close(a);
+    store_close(b);
+    if (dir[0])
+        test_rmdir(dir);
+}
+
+struct mover {
+    struct store *s;
+    const char *id;
+    int ply, rc;
+};
+
+static void *move_once(void *arg)
+{
+    struct mover *m = arg;
+    const char *one[] = {"c3-d4"};
+    char err[256];
+    m->rc = store_add_moves(m->s, m->id, m->ply, 1, one, 0, 0, 2000 + m->ply, err, sizeof err);
+    return NULL;
+}
+
+TEST(store_ops_one_move_a_ply_among_concurrent_writers)
+{
+    /* Eight stores (eight servers) write the same ply of one game at once, round
+     * after round: exactly one is stored each round. */
+    enum { WRITERS = 8, ROUNDS = 6 };
+    char dir[256], file[300], err[256] = "";
+    const char *url = shared_url(dir, sizeof dir, file, sizeof file);
+    struct store *s[WRITERS] = {NULL};
+    bool open = url != NULL;
+    for (int i = 0; open && i < WRITERS; i++)
+        open = (s[i] = store_open(url, NULL, err, sizeof err)) != NULL;
+    CHECK_MSG(open, "%s", err);
+    struct store_game g;
+    game_row(&g, 9, "tok", 1000);
+    if (open)
+        CHECK_EQ_INT(store_create_game(s[0], &g, err, sizeof err), 0);
+    for (int round = 1; open && round <= ROUNDS; round++) {
+        struct mover m[WRITERS];
+        pthread_t th[WRITERS];
+        for (int i = 0; i < WRITERS; i++) {
+            m[i] = (struct mover){s[i], g.id, round, -9};
+            pthread_create(&th[i], NULL, move_once, &m[i]);
+        }
+        int stored = 0;
+        for (int i = 0; i < WRITERS; i++) {
+            pthread_join(th[i], NULL);
+            stored += m[i].rc == 0;
+        }
+        CHECK_MSG(stored == 1, "round %d: %d stored", round, stored);
+    }
+    if (open) {
+        char(*moves)[MOVE_TEXT_MAX] = NULL;
+        int n = 0;
+        struct store_game back;
+        CHECK_EQ_INT(store_load_game(s[0], g.id, &back, &moves, &n, err, sizeof err), 0);
+        CHECK_EQ_INT(n, ROUNDS);
+        free(moves);
+    }
+    for (int i = 0; i < WRITERS; i++)
+        store_close(s[i]);
+    if (dir[0])
+        test_rmdir(dir);
 }
