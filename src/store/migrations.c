@@ -174,6 +174,13 @@ const struct store_migration store_migrations[] = {
      "CREATE TABLE puzzle_served ("
      " token_hash TEXT NOT NULL, puzzle_id TEXT NOT NULL, served_ms BIGINT NOT NULL,"
      " PRIMARY KEY (token_hash, puzzle_id));"},
+    {8, "the outbox of events every server reads, numbered in commit order",
+     "CREATE TABLE events ("
+     " seq INTEGER PRIMARY KEY, game_id TEXT NOT NULL, kind TEXT NOT NULL,"
+     " body TEXT NOT NULL, created_ms INTEGER NOT NULL);",
+     "CREATE TABLE events ("
+     " seq BIGINT PRIMARY KEY, game_id TEXT NOT NULL, kind TEXT NOT NULL,"
+     " body TEXT NOT NULL, created_ms BIGINT NOT NULL);"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

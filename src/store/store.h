@@ -139,6 +139,18 @@ typedef void (*store_puzzle_rating_fn)(void *ctx, const char *puzzle_id,
                                        const struct store_puzzle_rating *r);
 typedef void (*store_puzzle_id_fn)(void *ctx, const char *puzzle_id);
 
+/* One event of the outbox (store_ops.def "Events"): what a server's event streams tell,
+ * numbered so that every server reads every event once, in one order. */
+#define STORE_EVENT_KIND_MAX 32
+struct store_event {
+    int64_t seq; /* 1, 2, ...: in the order the events were committed, without gaps */
+    char game_id[STORE_ID_LEN + 1];
+    char kind[STORE_EVENT_KIND_MAX]; /* "move", "offer", "end"... */
+    const char *body;                /* the JSON the streams send; valid during the call */
+    int64_t created_ms;
+};
+typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
+
 struct store;
 struct store_gate;
 

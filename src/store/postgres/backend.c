@@ -2,7 +2,8 @@
  * operation at a time, with the operations' statements prepared once per connection.
  * This file holds the pool, the migrations, the transactions and the statement helper
  * (private.h); the operations are in one file a concern beside it, as in the SQLite
- * backend (games.c, reviews.c, people.c, ratings.c, clubs.c, players.c, puzzles.c).
+ * backend (games.c, reviews.c, people.c, ratings.c, clubs.c, players.c, puzzles.c,
+ * events.c).
  *
  * Unlike SQLite, PostgreSQL runs writers side by side, so there is no group commit:
  * each write is its own transaction on its own connection, and the rules that make a
@@ -48,6 +49,11 @@ struct pg_store {
     struct pg_conn *conns, *free;
     int size;
     bool power_loss;
+    char *url;
+    /* The LISTEN connection of wait_events (events.c), apart from the pool: one
+     * waiter at a time holds it. */
+    pthread_mutex_t listen_mu;
+    PGconn *listener;
 };
 
 /* libpq's messages as one line: newlines and tabs become spaces, the end trimmed. */
@@ -361,6 +367,37 @@ int pg_one(PGresult *r, void (*read)(void *ctx, const PGresult *r), void *ctx)
     return rc;
 }
 
+/* ---- the listener ---- */
+
+PGconn *pg_listener(struct store *base, const char *channel)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    pthread_mutex_lock(&s->listen_mu);
+    if (s->listener && PQstatus(s->listener) == CONNECTION_OK)
+        return s->listener;
+    PQfinish(s->listener);
+    s->listener = PQconnectdb(s->url);
+    if (s->listener && PQstatus(s->listener) == CONNECTION_OK) {
+        PQsetNoticeProcessor(s->listener, quiet, NULL);
+        char *name = PQescapeIdentifier(s->listener, channel, strlen(channel));
+        char sql[128];
+        snprintf(sql, sizeof sql, "LISTEN %s", name ? name : "\"\"");
+        PQfreemem(name);
+        PGresult *r = PQexec(s->listener, sql);
+        bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+        if (ok)
+            return s->listener;
+    }
+    return s->listener; /* not CONNECTION_OK: the caller says why, then gives it back */
+}
+
+void pg_listener_done(struct store *base)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    pthread_mutex_unlock(&s->listen_mu);
+}
+
 /* ---- the schema ---- */
 
 static long long wall_ms(void)
@@ -425,6 +462,9 @@ static void pg_close(struct store *base)
     for (int i = 0; i < s->size; i++)
         PQfinish(s->conns[i].db);
     free(s->conns);
+    PQfinish(s->listener);
+    free(s->url);
+    pthread_mutex_destroy(&s->listen_mu);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     free(s);
@@ -443,9 +483,15 @@ struct store *store_postgres_open(const char *url, int pool, enum store_durabili
     if (pool < 1)
         pool = 1;
     struct pg_store *s = calloc(1, sizeof *s);
-    if (s)
+    if (s) {
         s->conns = calloc((size_t)pool, sizeof *s->conns);
-    if (!s || !s->conns) {
+        s->url = strdup(url);
+    }
+    if (!s || !s->conns || !s->url) {
+        if (s) {
+            free(s->conns);
+            free(s->url);
+        }
         free(s);
         fail(err, err_size, "out of memory");
         return NULL;
@@ -454,6 +500,7 @@ struct store *store_postgres_open(const char *url, int pool, enum store_durabili
     s->power_loss = durability == STORE_SURVIVES_POWER_LOSS;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
+    pthread_mutex_init(&s->listen_mu, NULL);
     for (; s->size < pool; s->size++) {
         struct pg_conn *c = &s->conns[s->size];
         c->db = PQconnectdb(url);

@@ -62,6 +62,12 @@ double pg_col_double(const PGresult *r, int row, int col);
  * there is no row, -1 when r is NULL; else 0, after read(ctx, r) of row 0. */
 int pg_one(PGresult *r, void (*read)(void *ctx, const PGresult *r), void *ctx);
 
+/* The store's LISTEN connection (not the pool's), listening on `channel`, connected
+ * again when it broke: held by the caller until pg_listener_done (one waiter at a
+ * time).  NULL or not CONNECTION_OK when the database does not answer. */
+PGconn *pg_listener(struct store *s, const char *channel);
+void pg_listener_done(struct store *s);
+
 /* A row of "SELECT <the game columns>" (games.c). */
 void pg_read_game(const PGresult *r, int row, struct store_game *g);
 /* "SELECT <the game columns> FROM games WHERE id = $1". */
@@ -73,7 +79,7 @@ extern const char pg_club_challenges_sql[];
 void pg_read_challenge(const PGresult *r, int row, struct store_challenge *c);
 
 /* The backend's function for each operation of store_ops.def, one file a concern
- * (games.c, reviews.c, people.c, ratings.c, clubs.c, players.c, puzzles.c), gathered
+ * (games.c, reviews.c, people.c, ratings.c, clubs.c, players.c, puzzles.c, events.c), gathered
  * into its table by backend.c. */
 #define STORE_OP(name, params, args)                                                               \
     int pg_store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size);

@@ -2,9 +2,9 @@
  * one mutex.  This file holds the connection (its schema and migrations, the group
  * commit, the statement cache, the table of operations); the operations are in one
  * file a concern beside it (games.c, reviews.c, people.c, ratings.c, clubs.c,
- * players.c, puzzles.c), over the statement helper (stmt.c).  SQLite serialises writers anyway, and
- * the server keeps the active games in memory, so reads here are rare (loading a game, listing a
- * visitor's games): one connection under a mutex is simpler than a pool and not slower.
+ * players.c, puzzles.c, events.c), over the statement helper (stmt.c).  SQLite serialises writers
+ * anyway, and the server keeps the active games in memory, so reads here are rare (loading a game,
+ * listing a visitor's games): one connection under a mutex is simpler than a pool and not slower.
  *
  * Writes use group commit: a writer queues its write and waits; whoever finds no
  * commit under way becomes the leader, takes every queued write, applies each inside
@@ -163,6 +163,10 @@ struct sqlite_store {
     struct write *q_head, *q_tail;
     bool committing;
     struct checkpointer *ckpt; /* NULL: SQLite's own checkpoints (in-memory databases) */
+    /* The events committed by this process (events.c): a count that wakes waiters. */
+    pthread_mutex_t ev_mu;
+    pthread_cond_t ev_cv; /* on CLOCK_MONOTONIC */
+    uint64_t ev_generation;
     /* Statements of the backend's other files (sqlite_store_stmt), by their SQL. */
     struct {
         const char *sql;
@@ -318,6 +322,36 @@ int sqlite_store_read(struct store *base, sqlite_fn fn, void *ctx, const char *w
     return rc;
 }
 
+uint64_t sqlite_events_generation(struct store *base)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->ev_mu);
+    uint64_t g = s->ev_generation;
+    pthread_mutex_unlock(&s->ev_mu);
+    return g;
+}
+
+void sqlite_events_committed(struct store *base)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->ev_mu);
+    s->ev_generation++;
+    pthread_cond_broadcast(&s->ev_cv);
+    pthread_mutex_unlock(&s->ev_mu);
+}
+
+bool sqlite_events_wait(struct store *base, uint64_t generation, const struct timespec *deadline)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->ev_mu);
+    int rc = 0;
+    while (s->ev_generation == generation && rc == 0)
+        rc = pthread_cond_timedwait(&s->ev_cv, &s->ev_mu, deadline);
+    bool changed = s->ev_generation != generation;
+    pthread_mutex_unlock(&s->ev_mu);
+    return changed;
+}
+
 sqlite3_stmt *sqlite_store_stmt(struct store *base, const char *sql)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
@@ -348,6 +382,8 @@ static void sq_close(struct store *base)
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->q_mu);
     pthread_cond_destroy(&s->q_cv);
+    pthread_mutex_destroy(&s->ev_mu);
+    pthread_cond_destroy(&s->ev_cv);
     free(s);
 }
 
@@ -370,6 +406,12 @@ struct store *store_sqlite_open(const char *path, enum store_durability durabili
     pthread_mutex_init(&s->mu, NULL);
     pthread_mutex_init(&s->q_mu, NULL);
     pthread_cond_init(&s->q_cv, NULL);
+    pthread_mutex_init(&s->ev_mu, NULL);
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->ev_cv, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         fail(err, err_size, "cannot open database '%s': %s", path,

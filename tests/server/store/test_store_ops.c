@@ -806,3 +806,164 @@ TEST(store_ops_one_move_a_ply_among_concurrent_writers)
     if (dir[0])
         test_rmdir(dir);
 }
+
+/* ---- the outbox of events ---- */
+
+struct seen {
+    int n;
+    int64_t seq[512];
+    char body[4][128];
+};
+
+static void see_event(void *ctx, const struct store_event *e)
+{
+    struct seen *v = ctx;
+    if (v->n < 4)
+        snprintf(v->body[v->n], sizeof v->body[0], "%s:%s:%s", e->kind, e->game_id, e->body);
+    if (v->n < 512)
+        v->seq[v->n++] = e->seq;
+}
+
+TEST(store_ops_events_in_order)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    int64_t seq = 0, last = -1;
+    CHECK_EQ_INT(store_wait_events(s, 0, 20, &last, err, sizeof err), 1); /* none yet */
+    const char *kinds[] = {"move", "offer", "end"};
+    for (int i = 0; i < 3; i++) {
+        char body[32];
+        snprintf(body, sizeof body, "{\"n\":%d}", i);
+        CHECK_EQ_INT(store_put_event(s, "g1", kinds[i], body, 100 + i, &seq, err, sizeof err), 0);
+        CHECK_EQ_INT(seq, i + 1);
+    }
+    CHECK(store_put_event(s, "g1", "a kind far longer than thirty-one bytes", "{}", 1, &seq, err,
+                          sizeof err) < 0);
+    struct seen v = {0};
+    CHECK_EQ_INT(store_events_since(s, 0, 10, see_event, &v, err, sizeof err), 0);
+    CHECK_EQ_INT(v.n, 3);
+    CHECK_STR(v.body[0], "move:g1:{\"n\":0}");
+    CHECK_STR(v.body[2], "end:g1:{\"n\":2}");
+    v.n = 0;
+    CHECK_EQ_INT(store_events_since(s, 1, 1, see_event, &v, err, sizeof err), 0);
+    CHECK(v.n == 1 && v.seq[0] == 2);
+    /* One there already: at once; none after the last: a timeout. */
+    CHECK_EQ_INT(store_wait_events(s, 2, 5000, &last, err, sizeof err), 0);
+    CHECK_EQ_INT(last, 3);
+    int64_t t0 = fx_now_ms();
+    CHECK_EQ_INT(store_wait_events(s, 3, 100, &last, err, sizeof err), 1);
+    CHECK(fx_now_ms() - t0 >= 90);
+    store_close(s);
+}
+
+struct event_writer {
+    struct store *s;
+    int n, rc;
+};
+
+static void *write_events(void *arg)
+{
+    struct event_writer *w = arg;
+    char err[256];
+    for (int i = 0; i < w->n && w->rc == 0; i++) {
+        int64_t seq;
+        w->rc = store_put_event(w->s, "g", "move", "{}", i, &seq, err, sizeof err);
+    }
+    return NULL;
+}
+
+TEST(store_ops_events_reach_a_follower_once_in_commit_order)
+{
+    /* Eight writers (eight stores on one database: eight servers) and a follower on
+     * a store of its own that waits, then reads what came after the last it saw:
+     * it sees every event once, numbered 1, 2, ... without a gap. */
+    enum { WRITERS = 8, EACH = 25 };
+    char dir[256], file[300], err[256] = "";
+    const char *url = shared_url(dir, sizeof dir, file, sizeof file);
+    bool sqlite_file = dir[0] != 0;
+    struct store *follow = url ? store_open(url, NULL, err, sizeof err) : NULL;
+    CHECK_MSG(follow != NULL, "%s", err);
+    if (!follow)
+        return;
+    struct store *s[WRITERS];
+    struct event_writer w[WRITERS];
+    pthread_t th[WRITERS];
+    for (int i = 0; i < WRITERS; i++) {
+        /* (SQLite wakes the waiters of its own process: the writers share its store) */
+        s[i] = sqlite_file ? follow : store_open(url, NULL, err, sizeof err);
+        CHECK_MSG(s[i] != NULL, "%s", err);
+        w[i] = (struct event_writer){s[i] ? s[i] : follow, EACH, 0};
+        pthread_create(&th[i], NULL, write_events, &w[i]);
+    }
+    struct seen v = {0};
+    int64_t after = 0, t0 = fx_now_ms();
+    while (v.n < WRITERS * EACH && fx_now_ms() - t0 < 20000) {
+        int64_t last;
+        int rc = store_wait_events(follow, after, 2000, &last, err, sizeof err);
+        CHECK_MSG(rc >= 0, "%s", err);
+        if (rc != 0)
+            continue;
+        int before = v.n;
+        CHECK_EQ_INT(store_events_since(follow, after, 64, see_event, &v, err, sizeof err), 0);
+        if (v.n > before)
+            after = v.seq[v.n - 1];
+    }
+    for (int i = 0; i < WRITERS; i++) {
+        pthread_join(th[i], NULL);
+        CHECK_EQ_INT(w[i].rc, 0);
+        if (s[i] && s[i] != follow)
+            store_close(s[i]);
+    }
+    CHECK_EQ_INT(v.n, WRITERS * EACH);
+    for (int i = 0; i < v.n; i++)
+        CHECK_MSG(v.seq[i] == i + 1, "event %d numbered %lld", i, (long long)v.seq[i]);
+    store_close(follow);
+    if (dir[0])
+        test_rmdir(dir);
+}
+
+struct waiter {
+    struct store *s;
+    int64_t after, last;
+    int rc, ms;
+};
+
+static void *wait_once(void *arg)
+{
+    struct waiter *w = arg;
+    char err[256];
+    int64_t t0 = fx_now_ms();
+    w->rc = store_wait_events(w->s, w->after, 10000, &w->last, err, sizeof err);
+    w->ms = (int)(fx_now_ms() - t0);
+    return NULL;
+}
+
+TEST(store_postgres_event_wakes_another_server_also_after_its_listener_broke)
+{
+    if (!fx_on_postgres())
+        SKIP("PostgreSQL only (tests/pg-run): SQLite has one server a database");
+    char err[256] = "";
+    const char *url = fx_store_url();
+    struct store *a = url ? store_open(url, NULL, err, sizeof err) : NULL;
+    struct store *b = url ? store_open(url, NULL, err, sizeof err) : NULL;
+    CHECK_MSG(a && b, "%s", err);
+    for (int round = 0; a && b && round < 2; round++) {
+        /* Round 1: every session ended first (b's listener among them). */
+        if (round == 1)
+            CHECK_EQ_INT(end_sessions(url), 0);
+        struct waiter w = {b, round, -1, -9, 0};
+        pthread_t th;
+        pthread_create(&th, NULL, wait_once, &w);
+        fx_sleep_ms(200);
+        int64_t seq = 0;
+        CHECK_MSG(store_put_event(a, "g", "move", "{}", 1, &seq, err, sizeof err) == 0, "%s", err);
+        pthread_join(th, NULL);
+        CHECK_EQ_INT(w.rc, 0);
+        CHECK_EQ_INT(w.last, round + 1);
+        CHECK_MSG(w.ms < 2000, "woken after %d ms", w.ms);
+    }
+    store_close(a);
+    store_close(b);
+}
