@@ -145,7 +145,7 @@ TEST(server_kill9_loses_no_acknowledged_move)
     test_tmpdir(dir, sizeof dir);
     snprintf(db, sizeof db, "%s/kill.db", dir);
     int port = test_free_port();
-    pid_t pid = test_spawn_agora(port, db);
+    pid_t pid = test_spawn_agora(port, fx_db_for(db));
     CHECK(pid > 0);
     enum { PLAYERS = 8 };
     struct load_game games[PLAYERS];
@@ -163,7 +163,7 @@ TEST(server_kill9_loses_no_acknowledged_move)
     stop = true;
     for (int i = 0; i < PLAYERS; i++)
         pthread_join(th[i], NULL);
-    pid = test_spawn_agora(port, db);
+    pid = test_spawn_agora(port, fx_db_for(db));
     int checked = 0, moves = 0;
     for (int i = 0; i < PLAYERS; i++) {
         if (!games[i].acked)
