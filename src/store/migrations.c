@@ -181,6 +181,55 @@ const struct store_migration store_migrations[] = {
      "CREATE TABLE events ("
      " seq BIGINT PRIMARY KEY, game_id TEXT NOT NULL, kind TEXT NOT NULL,"
      " body TEXT NOT NULL, created_ms BIGINT NOT NULL);"},
+    /* Main's players (its user_version 7, made before this list was shared): a database
+     * of main's agora at user_version 7 has this one and not 8 (sqlite/backend.c adopts
+     * it as 1..7 and 9, then applies 8).  The public id is 64 random bits, hex: SQLite's
+     * randomblob, PostgreSQL's md5 of a random UUID (gen_random_uuid: PostgreSQL 13). */
+    {9, "players' public ids and hiding, rating histories, leaderboards, progress",
+     "ALTER TABLE players ADD COLUMN id TEXT NOT NULL DEFAULT '';"
+     "ALTER TABLE players ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;"
+     "UPDATE players SET id = lower(hex(randomblob(8)));"
+     "CREATE UNIQUE INDEX players_by_id ON players (id);"
+     "CREATE TABLE rating_history ("
+     " token_hash TEXT NOT NULL, game_id TEXT NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL,"
+     " rating REAL NOT NULL, deviation REAL NOT NULL, at_ms INTEGER NOT NULL,"
+     " PRIMARY KEY (token_hash, game_id)) WITHOUT ROWID;"
+     "CREATE INDEX rating_history_by_time ON rating_history (token_hash, at_ms);"
+     "INSERT OR IGNORE INTO rating_history SELECT h, id, game, CASE WHEN days > 0 THEN"
+     " 'correspondence' WHEN (clock_initial_ms + 40 * clock_increment_ms) / 1000 < 480 THEN"
+     " 'blitz' WHEN (clock_initial_ms + 40 * clock_increment_ms) / 1000 < 1500 THEN 'rapid'"
+     " ELSE 'classical' END, after, 0, updated_ms FROM (SELECT white_hash AS h,"
+     " white_rating_after AS after, * FROM games UNION ALL SELECT black_hash AS h,"
+     " black_rating_after AS after, * FROM games) WHERE people = 1 AND rated_done = 1"
+     " AND after <> 0;"
+     "CREATE INDEX ratings_board ON ratings (game, class, rating);"
+     "CREATE TABLE progress ("
+     " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version INTEGER NOT NULL,"
+     " updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
+     "ALTER TABLE players ADD COLUMN id TEXT COLLATE \"C\" NOT NULL DEFAULT '',"
+     " ADD COLUMN hidden BIGINT NOT NULL DEFAULT 0;"
+     "UPDATE players SET id = substr(md5(gen_random_uuid()::text), 1, 16);"
+     "CREATE UNIQUE INDEX players_by_id ON players (id);"
+     "CREATE TABLE rating_history ("
+     " token_hash TEXT NOT NULL, game_id TEXT COLLATE \"C\" NOT NULL, game TEXT NOT NULL,"
+     " class TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL,"
+     " deviation DOUBLE PRECISION NOT NULL, at_ms BIGINT NOT NULL,"
+     " PRIMARY KEY (token_hash, game_id));"
+     "CREATE INDEX rating_history_by_time ON rating_history (token_hash, at_ms);"
+     "INSERT INTO rating_history (token_hash, game_id, game, class, rating, deviation, at_ms)"
+     " SELECT h, id, game, CASE WHEN days > 0 THEN 'correspondence'"
+     " WHEN (clock_initial_ms + 40 * clock_increment_ms) / 1000 < 480 THEN 'blitz'"
+     " WHEN (clock_initial_ms + 40 * clock_increment_ms) / 1000 < 1500 THEN 'rapid'"
+     " ELSE 'classical' END, rating_after, 0, updated_ms FROM ("
+     "SELECT white_hash AS h, white_rating_after AS rating_after, id, game, days,"
+     " clock_initial_ms, clock_increment_ms, updated_ms, people, rated_done FROM games"
+     " UNION ALL SELECT black_hash, black_rating_after, id, game, days, clock_initial_ms,"
+     " clock_increment_ms, updated_ms, people, rated_done FROM games) AS g"
+     " WHERE people = 1 AND rated_done = 1 AND rating_after <> 0 ON CONFLICT DO NOTHING;"
+     "CREATE INDEX ratings_board ON ratings (game, class, rating);"
+     "CREATE TABLE progress ("
+     " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version BIGINT NOT NULL,"
+     " updated_ms BIGINT NOT NULL);"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -267,3 +267,64 @@ int pg_store_list_games(struct store *s, const char *token_hash, int limit, stor
     PQclear(r);
     return 0;
 }
+
+/* ---- a player's archive and results against the computer ---- */
+
+/* As SQLite's (sqlite/games.c): the player's side is a game against the computer's
+ * human_side, else their colour; the outcome's number is enum store_outcome's.  A
+ * negative limit is none and a negative offset 0, as in SQLite. */
+static const char sql_archive[] =
+    "SELECT " GAME_COLUMNS " FROM games WHERE"
+    " ((people = 0 AND token_hash = $1::text)"
+    " OR (people = 1 AND (white_hash = $1::text OR black_hash = $1::text)))"
+    " AND ($2::text = '' OR game = $2::text)"
+    " AND ($3::text = '' OR (people = 1 AND (white_hash = $3::text OR black_hash = $3::text)))"
+    " AND ($4::bigint = 0 OR people = 0) AND created_ms >= $5::bigint"
+    " AND ($6::bigint = 0 OR created_ms < $6::bigint)"
+    " AND ($7::bigint = 0 OR $7::bigint = CASE WHEN result = 0 THEN 4 WHEN result = 3 THEN 2"
+    " WHEN result - 1 = (CASE WHEN people = 0 THEN human_side WHEN white_hash = $1::text THEN 0"
+    " ELSE 1 END) THEN 1 ELSE 3 END)"
+    " ORDER BY created_ms DESC, id LIMIT NULLIF(GREATEST($8::bigint, -1), -1)"
+    " OFFSET GREATEST($9::bigint, 0)";
+
+int pg_store_archive_games(struct store *s, const struct store_archive *q, store_game_fn fn,
+                           void *ctx, char *err, size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "archive", err, err_size, sql_archive, "tttiIIiii",
+                                 q->token_hash, q->game, q->opponent_hash, q->computer, q->from_ms,
+                                 q->to_ms, q->outcome, q->limit, q->offset);
+    if (!r)
+        return -1;
+    struct store_game game;
+    for (int i = 0; i < PQntuples(r); i++) {
+        pg_read_game(r, i, &game);
+        fn(ctx, &game);
+    }
+    PQclear(r);
+    return 0;
+}
+
+/* Finished, not aborted (REASON_ABORTED, 18, core/game.h). */
+static const char sql_computer_results[] =
+    "SELECT game, level, count(*) FILTER (WHERE result - 1 = human_side),"
+    " count(*) FILTER (WHERE result = 3),"
+    " count(*) FILTER (WHERE result <> 3 AND result - 1 <> human_side) FROM games"
+    " WHERE token_hash = $1 AND people = 0 AND result <> 0 AND reason <> 18"
+    " GROUP BY game, level ORDER BY game COLLATE \"C\", level";
+
+int pg_store_computer_results(struct store *s, const char *token_hash, store_level_fn fn, void *ctx,
+                              char *err, size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "results against the computer", err, err_size,
+                                 sql_computer_results, "t", token_hash);
+    if (!r)
+        return -1;
+    char game[STORE_NAME_MAX];
+    for (int i = 0; i < PQntuples(r); i++) {
+        pg_col_text(r, i, 0, game, sizeof game);
+        fn(ctx, game, pg_col_int(r, i, 1), pg_col_int(r, i, 2), pg_col_int(r, i, 3),
+           pg_col_int(r, i, 4));
+    }
+    PQclear(r);
+    return 0;
+}

@@ -1,7 +1,9 @@
 /* The PostgreSQL backend's part for the ratings of games between people (store.h
  * "Ratings"): a player's rating, a finished rated game put into both players' ratings
- * exactly once (the conditional UPDATE of rated_done: a second server's try finds it
- * done), and the rated games not yet in them. */
+ * (and their histories) exactly once (the conditional UPDATE of rated_done: a second
+ * server's try finds it done), the rated games not yet in them, a player's ratings and
+ * history, and the leaderboards (as sqlite/ratings.c; names, games and classes ordered
+ * byte by byte, COLLATE "C"). */
 #include <string.h>
 
 #include "core/error.h"
@@ -46,11 +48,21 @@ static const char sql_put_rating[] =
     " DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,"
     " volatility = excluded.volatility, games = excluded.games, updated_ms = excluded.updated_ms";
 
-static int put_rating(struct pg_conn *c, const char *hash, const char *game, const char *klass,
-                      const struct store_rating *r, int64_t now)
+static const char sql_put_point[] =
+    "INSERT INTO rating_history (token_hash, game_id, game, class, rating, deviation, at_ms)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (token_hash, game_id) DO UPDATE SET"
+    " game = excluded.game, class = excluded.class, rating = excluded.rating,"
+    " deviation = excluded.deviation, at_ms = excluded.at_ms";
+
+/* The player's rating after game `id`, and its point in their history. */
+static int put_rating(struct pg_conn *c, const char *hash, const char *id, const char *game,
+                      const char *klass, const struct store_rating *r, int64_t now)
 {
-    return pg_do(c, sql_put_rating, "tttdddiI", hash, game, klass, r->rating, r->deviation,
-                 r->volatility, r->games, now) == 1
+    if (pg_do(c, sql_put_rating, "tttdddiI", hash, game, klass, r->rating, r->deviation,
+              r->volatility, r->games, now) != 1)
+        return -1;
+    return pg_do(c, sql_put_point, "ttttddI", hash, id, game, klass, r->rating, r->deviation,
+                 now) == 1
                ? 0
                : -1;
 }
@@ -88,8 +100,8 @@ static int rate_game(struct pg_conn *c, void *ctx)
         rating_in(c, row.black_hash, row.game, klass, &b) != 0)
         return -1;
     q->rater->update(&row, &w, &b, &w2, &b2);
-    if (put_rating(c, row.white_hash, row.game, klass, &w2, q->now) != 0 ||
-        put_rating(c, row.black_hash, row.game, klass, &b2, q->now) != 0)
+    if (put_rating(c, row.white_hash, row.id, row.game, klass, &w2, q->now) != 0 ||
+        put_rating(c, row.black_hash, row.id, row.game, klass, &b2, q->now) != 0)
         return -1;
     if (pg_do(c, sql_rating_after, "tii", q->id, (int)(w2.rating + 0.5), (int)(b2.rating + 0.5)) !=
         1)
@@ -142,4 +154,97 @@ int pg_store_count_rated_pair(struct store *s, const char *hash_a, const char *h
                                    "ttI", hash_a, hash_b, since_ms),
                     read_count, count);
     return rc == 0 ? 0 : rc < 0 ? -1 : fail(err, err_size, "count rated games: no row");
+}
+
+/* ---- a player's ratings and history, the leaderboards ---- */
+
+static void read_rating_at(const PGresult *r, int i, int col, struct store_rating *out)
+{
+    out->rating = pg_col_double(r, i, col);
+    out->deviation = pg_col_double(r, i, col + 1);
+    out->volatility = pg_col_double(r, i, col + 2);
+    out->games = pg_col_int(r, i, col + 3);
+}
+
+static const char sql_player_ratings[] =
+    "SELECT game, class, rating, deviation, volatility, games, updated_ms FROM ratings"
+    " WHERE token_hash = $1 ORDER BY game COLLATE \"C\", class COLLATE \"C\"";
+
+int pg_store_player_ratings(struct store *s, const char *token_hash, store_rating_fn fn, void *ctx,
+                            char *err, size_t err_size)
+{
+    PGresult *r =
+        pg_store_query(s, "player's ratings", err, err_size, sql_player_ratings, "t", token_hash);
+    if (!r)
+        return -1;
+    char game[STORE_NAME_MAX], klass[STORE_NAME_MAX];
+    struct store_rating rating;
+    for (int i = 0; i < PQntuples(r); i++) {
+        pg_col_text(r, i, 0, game, sizeof game);
+        pg_col_text(r, i, 1, klass, sizeof klass);
+        read_rating_at(r, i, 2, &rating);
+        fn(ctx, game, klass, &rating, pg_col_int64(r, i, 6));
+    }
+    PQclear(r);
+    return 0;
+}
+
+/* The newest `limit` points (a negative limit: all, as in SQLite), oldest first. */
+static const char sql_history[] =
+    "SELECT game, class, game_id, rating, deviation, at_ms FROM (SELECT * FROM rating_history"
+    " WHERE token_hash = $1 ORDER BY at_ms DESC, game_id COLLATE \"C\" DESC"
+    " LIMIT NULLIF(GREATEST($2::bigint, -1), -1)) AS h ORDER BY at_ms, game_id COLLATE \"C\"";
+
+int pg_store_rating_history(struct store *s, const char *token_hash, int limit, store_point_fn fn,
+                            void *ctx, char *err, size_t err_size)
+{
+    PGresult *r =
+        pg_store_query(s, "rating history", err, err_size, sql_history, "ti", token_hash, limit);
+    if (!r)
+        return -1;
+    char game[STORE_NAME_MAX], klass[STORE_NAME_MAX], id[STORE_ID_LEN + 1];
+    for (int i = 0; i < PQntuples(r); i++) {
+        pg_col_text(r, i, 0, game, sizeof game);
+        pg_col_text(r, i, 1, klass, sizeof klass);
+        pg_col_text(r, i, 2, id, sizeof id);
+        fn(ctx, game, klass, id, pg_col_double(r, i, 3), pg_col_double(r, i, 4),
+           pg_col_int64(r, i, 5));
+    }
+    PQclear(r);
+    return 0;
+}
+
+/* ratings_board (game, class, rating) walks the class best first. */
+static const char sql_leaderboard[] =
+    "SELECT p.id, p.token_hash, p.name, p.hidden, p.created_ms, r.rating, r.deviation,"
+    " r.volatility, r.games, r.updated_ms FROM ratings r JOIN players p"
+    " ON p.token_hash = r.token_hash WHERE r.game = $1 AND r.class = $2"
+    " AND r.games >= $3::bigint AND r.deviation < $4::double precision"
+    " AND r.updated_ms >= $5::bigint AND p.hidden = 0 AND p.id <> ''"
+    " ORDER BY r.rating DESC, r.games DESC, p.name COLLATE \"C\", p.id COLLATE \"C\""
+    " LIMIT NULLIF(GREATEST($6::bigint, -1), -1)";
+
+int pg_store_leaderboard(struct store *s, const char *game, const char *klass,
+                         const struct store_board_rule *rule, store_leader_fn fn, void *ctx,
+                         char *err, size_t err_size)
+{
+    PGresult *r =
+        pg_store_query(s, "leaderboard", err, err_size, sql_leaderboard, "ttidIi", game, klass,
+                       rule->min_games, rule->max_deviation, rule->since_ms, rule->limit);
+    if (!r)
+        return -1;
+    struct store_player p;
+    struct store_rating rating;
+    for (int i = 0; i < PQntuples(r); i++) {
+        memset(&p, 0, sizeof p);
+        pg_col_text(r, i, 0, p.id, sizeof p.id);
+        pg_col_text(r, i, 1, p.token_hash, sizeof p.token_hash);
+        pg_col_text(r, i, 2, p.name, sizeof p.name);
+        p.hidden = pg_col_int(r, i, 3);
+        p.created_ms = pg_col_int64(r, i, 4);
+        read_rating_at(r, i, 5, &rating);
+        fn(ctx, &p, &rating, pg_col_int64(r, i, 9));
+    }
+    PQclear(r);
+    return 0;
 }

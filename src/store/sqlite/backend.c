@@ -45,13 +45,18 @@ static const char *const stmt_sql[ST_COUNT] = {
 };
 
 /* The schema: the shared list of migrations (store/migrations.h), each applied in its
- * own transaction and recorded in schema_version.  A database made before that table
- * (its version in PRAGMA user_version, 0 for the first tables) is adopted on first
- * open: user_version v is version v + 1.  PRAGMA user_version follows the version
- * (version - 1), so an agora of before the shared list still reads its database right
- * and refuses a newer one. */
+ * own transaction and recorded in schema_version; the first one missing is applied
+ * next.  A database made before that table (its version in PRAGMA user_version, 0 for
+ * the first tables) is adopted on first open: user_version v <= 6 is versions 1..v + 1;
+ * 7 is main's players database (agora before the shared list, with players.id): 1..7
+ * and 9, so 8 (the events) comes next.  PRAGMA user_version keeps saying the version
+ * in that older numbering (user_version_now), so an agora of before the shared list
+ * still reads its database right and refuses one it does not know. */
 static const char sql_versions[] = "CREATE TABLE IF NOT EXISTS schema_version ("
                                    " version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)";
+
+/* The players' migration (main's user_version 7), and the events' (not in main's list). */
+enum { V_EVENTS = 8, V_PLAYERS = 9, OLD_PLAYERS_USER_VERSION = 7 };
 
 /* The first integer of `sql`'s first row; `none` when there is no row, -1 failed. */
 static int query_int(sqlite3 *db, const char *sql, int none)
@@ -65,36 +70,72 @@ static int query_int(sqlite3 *db, const char *sql, int none)
     return v;
 }
 
-/* Record versions from+1..to as applied (applied_ms: 0 for those adopted). */
-static int record_versions(sqlite3 *db, int from, int to, long long now_ms, char **msg)
+/* 1 when version v is recorded, 0 not, -1 failed. */
+static int has_version(sqlite3 *db, int v)
 {
-    for (int v = from + 1; v <= to; v++) {
-        char sql[160];
-        snprintf(sql, sizeof sql,
-                 "INSERT INTO schema_version (version, applied_ms) VALUES (%d, %lld);"
-                 "PRAGMA user_version = %d;",
-                 v, now_ms, v - 1);
-        if (sqlite3_exec(db, sql, NULL, NULL, msg) != SQLITE_OK)
-            return -1;
-    }
-    return 0;
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM schema_version WHERE version = %d", v);
+    return query_int(db, sql, 0);
 }
 
-/* The database's version, adopting one made before schema_version (in the open
- * transaction); -1 failed. */
-static int schema_version(sqlite3 *db, char **msg)
+/* Record version v as applied (applied_ms: 0 for those adopted). */
+static int record_version(sqlite3 *db, int v, long long now_ms, char **msg)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "INSERT INTO schema_version (version, applied_ms) VALUES (%d, %lld)",
+             v, now_ms);
+    return sqlite3_exec(db, sql, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
+}
+
+/* PRAGMA user_version as an agora of before the shared list reads it: version - 1,
+ * except that the players (9) alone are its 7, and the events (8), which it never
+ * knew, make it at least 8 (a number it refuses). */
+static int user_version_now(sqlite3 *db, char **msg)
+{
+    int max = query_int(db, "SELECT COALESCE(max(version), 0) FROM schema_version", 0);
+    int events = has_version(db, V_EVENTS);
+    if (max < 0 || events < 0)
+        return -1;
+    int uv = max > 0 ? max - 1 : 0;
+    if (!events && max >= V_PLAYERS)
+        uv = OLD_PLAYERS_USER_VERSION;
+    else if (events && uv < V_EVENTS)
+        uv = V_EVENTS;
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", uv);
+    return sqlite3_exec(db, sql, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
+}
+
+/* Adopt a database made before schema_version (in the open transaction): 0 (adopted,
+ * or nothing to adopt), -1 failed, or 1 with *unknown its user_version, one no agora
+ * of before the shared list made. */
+static int adopt(sqlite3 *db, int *unknown, char **msg)
 {
     int have = query_int(db, "SELECT 1 FROM sqlite_master WHERE name = 'schema_version'", 0);
-    if (have < 0)
-        return -1;
-    if (have)
-        return query_int(db, "SELECT COALESCE(max(version), 0) FROM schema_version", 0);
+    if (have != 0)
+        return have < 0 ? -1 : 0;
     int games = query_int(db, "SELECT 1 FROM sqlite_master WHERE name = 'games'", 0);
-    int v = games > 0 ? query_int(db, "PRAGMA user_version", 0) + 1 : games;
-    if (v < 0 || sqlite3_exec(db, sql_versions, NULL, NULL, msg) != SQLITE_OK ||
-        record_versions(db, 0, v, 0, msg) != 0)
+    int u = games > 0 ? query_int(db, "PRAGMA user_version", 0) : 0;
+    int players_id =
+        query_int(db, "SELECT 1 FROM pragma_table_info('players') WHERE name = 'id'", 0);
+    if (games < 0 || u < 0 || players_id < 0)
         return -1;
-    return v;
+    bool main_players = u == OLD_PLAYERS_USER_VERSION && players_id;
+    if (games > 0 && u >= OLD_PLAYERS_USER_VERSION && !main_players) {
+        *unknown = u;
+        return 1;
+    }
+    if (sqlite3_exec(db, sql_versions, NULL, NULL, msg) != SQLITE_OK)
+        return -1;
+    if (!games)
+        return 0; /* a new database: every migration to apply */
+    int last = main_players ? OLD_PLAYERS_USER_VERSION : u + 1;
+    for (int v = 1; v <= last; v++)
+        if (record_version(db, v, 0, msg) != 0)
+            return -1;
+    if (main_players && record_version(db, V_PLAYERS, 0, msg) != 0)
+        return -1;
+    return user_version_now(db, msg);
 }
 
 static long long wall_ms(void)
@@ -104,26 +145,42 @@ static long long wall_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Bring the database to the last version of the list; 0, or -1 with the reason in err. */
+/* Bring the database to every version of the list; 0, or -1 with the reason in err. */
 static int migrate(sqlite3 *db, char *err, size_t err_size)
 {
     char *msg = NULL;
     for (;;) {
         if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK)
             break;
-        int v = schema_version(db, &msg);
-        if (v < 0)
+        int unknown = 0, a = adopt(db, &unknown, &msg);
+        if (a < 0)
             break;
-        if (v > store_migrations_count) {
+        if (a > 0) {
             sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-            return store_migrations_newer(err, err_size, v);
+            return fail(err, err_size,
+                        "the database's user_version %d is not one this agora knows (a newer "
+                        "agora made it?)",
+                        unknown);
         }
-        if (v == store_migrations_count) {
+        int max = query_int(db, "SELECT COALESCE(max(version), 0) FROM schema_version", 0);
+        if (max < 0)
+            break;
+        if (max > store_migrations_count) {
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return store_migrations_newer(err, err_size, max);
+        }
+        int next = 0, h = 1;
+        for (int v = 1; v <= store_migrations_count && !next && h >= 0; v++)
+            if ((h = has_version(db, v)) == 0)
+                next = v;
+        if (h < 0)
+            break;
+        if (!next) {
             if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) == SQLITE_OK)
                 return 0;
             break;
         }
-        const struct store_migration *m = &store_migrations[v];
+        const struct store_migration *m = &store_migrations[next - 1];
         if (sqlite3_exec(db, m->sqlite, NULL, NULL, &msg) != SQLITE_OK) {
             char *why =
                 sqlite3_mprintf("migration %d (%s): %s", m->version, m->what, msg ? msg : "?");
@@ -131,7 +188,7 @@ static int migrate(sqlite3 *db, char *err, size_t err_size)
             msg = why;
             break;
         }
-        if (record_versions(db, v, v + 1, wall_ms(), &msg) != 0 ||
+        if (record_version(db, next, wall_ms(), &msg) != 0 || user_version_now(db, &msg) != 0 ||
             sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
             break;
     }
