@@ -305,6 +305,319 @@ TEST(store_ops_ratings)
     store_close(s);
 }
 
+/* ---- players: ids, hiding, search, clubs, progress ---- */
+
+struct lines {
+    int n;
+    char s[8][64];
+};
+
+static void collect_player(void *ctx, const struct store_player *p)
+{
+    struct lines *l = ctx;
+    if (l->n < 8)
+        snprintf(l->s[l->n++], sizeof l->s[0], "%.40s", p->name);
+}
+
+static void collect_club(void *ctx, const char *club_id, const char *name, int role)
+{
+    struct lines *l = ctx;
+    if (l->n < 8)
+        snprintf(l->s[l->n++], sizeof l->s[0], "%.8s:%.16s:%d", club_id, name, role);
+}
+
+static bool hex16(const char *id)
+{
+    if (strlen(id) != STORE_PLAYER_ID_LEN)
+        return false;
+    for (const char *c = id; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f')))
+            return false;
+    return true;
+}
+
+TEST(store_ops_players)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    struct store_player p, q;
+    CHECK_EQ_INT(store_player_by_hash(s, "ann", &p, err, sizeof err), 1);
+    CHECK_EQ_INT(store_set_player_hidden(s, "ann", 1, 10, err, sizeof err), 1); /* no player */
+    CHECK_EQ_INT(store_put_player(s, "ann", "Ann", 100, err, sizeof err), 0);
+    CHECK_EQ_INT(store_player_by_hash(s, "ann", &p, err, sizeof err), 0);
+    CHECK(hex16(p.id));
+    CHECK_EQ_INT((int)p.created_ms, 100);
+    /* A new name keeps the id. */
+    CHECK_EQ_INT(store_put_player(s, "ann", "Annie", 200, err, sizeof err), 0);
+    CHECK_EQ_INT(store_player_by_id(s, p.id, &q, err, sizeof err), 0);
+    CHECK_STR(q.id, p.id);
+    CHECK_STR(q.token_hash, "ann");
+    CHECK_STR(q.name, "Annie");
+    CHECK_EQ_INT(q.hidden, 0);
+    CHECK_EQ_INT(store_player_by_id(s, "0000000000000000", &q, err, sizeof err), 1);
+    CHECK_EQ_INT(store_put_player(s, "bob", "bOB", 300, err, sizeof err), 0);
+    CHECK_EQ_INT(store_put_player(s, "eve", "ÄNNE", 300, err, sizeof err), 0);
+    CHECK_EQ_INT(store_put_player(s, "zed", "Ann B", 300, err, sizeof err), 0);
+    CHECK_EQ_INT(store_player_by_hash(s, "bob", &q, err, sizeof err), 0);
+    CHECK(hex16(q.id) && strcmp(q.id, p.id) != 0);
+    /* Search: ASCII letters in any case (not Ä's), by name, byte by byte. */
+    struct lines l = {0};
+    CHECK_EQ_INT(store_find_players(s, "AN", 10, collect_player, &l, err, sizeof err), 0);
+    CHECK(l.n == 2 && !strcmp(l.s[0], "Ann B") && !strcmp(l.s[1], "Annie"));
+    l.n = 0;
+    CHECK_EQ_INT(store_find_players(s, "ä", 10, collect_player, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 0);
+    l.n = 0;
+    CHECK_EQ_INT(store_find_players(s, "", 3, collect_player, &l, err, sizeof err), 0);
+    CHECK(l.n == 3 && !strcmp(l.s[0], "Ann B") && !strcmp(l.s[1], "Annie") &&
+          !strcmp(l.s[2], "bOB"));
+    /* Hidden: in no search. */
+    CHECK_EQ_INT(store_set_player_hidden(s, "ann", 1, 400, err, sizeof err), 0);
+    CHECK_EQ_INT(store_player_by_hash(s, "ann", &q, err, sizeof err), 0);
+    CHECK_EQ_INT(q.hidden, 1);
+    l.n = 0;
+    CHECK_EQ_INT(store_find_players(s, "ann", 10, collect_player, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.s[0], "Ann B"));
+    CHECK_EQ_INT(store_set_player_hidden(s, "ann", 0, 500, err, sizeof err), 0);
+    l.n = 0;
+    CHECK_EQ_INT(store_find_players(s, "ann", 10, collect_player, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 2);
+    /* Clubs: by name. */
+    const char *names[] = {"b-club", "a-club"};
+    for (int i = 0; i < 2; i++) {
+        struct store_club club = {.created_ms = 100};
+        snprintf(club.id, sizeof club.id, "k%031d", i + 1);
+        snprintf(club.name, sizeof club.name, "%s", names[i]);
+        snprintf(club.invite, sizeof club.invite, "inv%d", i);
+        snprintf(club.creator_hash, sizeof club.creator_hash, i ? "bob" : "ann");
+        struct store_member m = {.role = CLUB_CREATOR, .joined_ms = 100};
+        snprintf(m.id, sizeof m.id, "m%d", i);
+        snprintf(m.token_hash, sizeof m.token_hash, "%s", club.creator_hash);
+        snprintf(m.name, sizeof m.name, "X");
+        CHECK_EQ_INT(store_create_club(s, &club, &m, err, sizeof err), 0);
+    }
+    struct store_member j = {.role = CLUB_MEMBER, .joined_ms = 50};
+    snprintf(j.id, sizeof j.id, "m9");
+    snprintf(j.token_hash, sizeof j.token_hash, "ann");
+    snprintf(j.name, sizeof j.name, "Ann");
+    CHECK_EQ_INT(store_join_club(s, "k0000000000000000000000000000002", &j, err, sizeof err), 0);
+    l.n = 0;
+    CHECK_EQ_INT(store_player_clubs(s, "ann", collect_club, &l, err, sizeof err), 0);
+    CHECK(l.n == 2 && !strcmp(l.s[0], "k0000000:a-club:0") && !strcmp(l.s[1], "k0000000:b-club:2"));
+    l.n = 0;
+    CHECK_EQ_INT(store_player_clubs(s, "nobody", collect_club, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 0);
+    /* Progress: versions one a write; of two writers of one version, one wins. */
+    char *body = NULL;
+    int64_t version = -1;
+    CHECK_EQ_INT(store_get_progress(s, "ann", &body, &version, err, sizeof err), 1);
+    CHECK(body == NULL && version == 0);
+    CHECK_EQ_INT(store_put_progress(s, "ann", "{\"a\":1}", 0, 10, err, sizeof err), 0);
+    CHECK_EQ_INT(store_put_progress(s, "ann", "{\"a\":2}", 0, 11, err, sizeof err), 1);
+    CHECK_EQ_INT(store_put_progress(s, "ann", "{\"a\":3}", 1, 12, err, sizeof err), 0);
+    CHECK_EQ_INT(store_put_progress(s, "ann", "{\"a\":4}", 1, 13, err, sizeof err), 1);
+    CHECK_EQ_INT(store_put_progress(s, "ann", "{\"a\":5}", 7, 14, err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_progress(s, "ann", &body, &version, err, sizeof err), 0);
+    CHECK(body && !strcmp(body, "{\"a\":3}") && version == 2);
+    free(body);
+    store_close(s);
+}
+
+static void collect_point(void *ctx, const char *game, const char *klass_, const char *game_id,
+                          double rating, double deviation, int64_t at_ms)
+{
+    struct lines *l = ctx;
+    if (l->n < 8)
+        snprintf(l->s[l->n++], sizeof l->s[0], "%s %s %.2s %.2f %.3f %lld", game, klass_,
+                 game_id + 30, rating, deviation, (long long)at_ms);
+}
+
+static void collect_rating(void *ctx, const char *game, const char *klass_,
+                           const struct store_rating *r, int64_t updated_ms)
+{
+    struct lines *l = ctx;
+    if (l->n < 8)
+        snprintf(l->s[l->n++], sizeof l->s[0], "%s %s %.2f %d %lld", game, klass_, r->rating,
+                 r->games, (long long)updated_ms);
+}
+
+static void collect_leader(void *ctx, const struct store_player *p, const struct store_rating *r,
+                           int64_t updated_ms)
+{
+    struct lines *l = ctx;
+    (void)updated_ms;
+    if (l->n < 8)
+        snprintf(l->s[l->n++], sizeof l->s[0], "%.40s %.2f %d", p->name, r->rating, r->games);
+}
+
+/* A rated people game of `white` and `black`, won by white, rated at `at`. */
+static void rated_win(struct test_ctx *t__, struct store *s, int n, const char *white,
+                      const char *black, int64_t at)
+{
+    char err[256];
+    struct store_rater rater = {klass, update};
+    struct store_challenge c;
+    challenge(&c, n, white, 0, 1000);
+    CHECK_EQ_INT(store_put_challenge(s, &c, err, sizeof err), 0);
+    struct store_game g;
+    people_game(&g, n, white, black);
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, black, &g, 1500, err, sizeof err), 0);
+    CHECK_EQ_INT(store_end_people_game(s, g.id, 1, 3, at - 1, err, sizeof err), 0);
+    CHECK_EQ_INT(store_rate_game(s, g.id, &rater, at, NULL, NULL, err, sizeof err), 0);
+}
+
+TEST(store_ops_rating_history_and_leaderboard)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    CHECK_EQ_INT(store_put_player(s, "alice", "Alice", 1, err, sizeof err), 0);
+    CHECK_EQ_INT(store_put_player(s, "bob", "Bob", 1, err, sizeof err), 0);
+    CHECK_EQ_INT(store_put_player(s, "carol", "Carol", 1, err, sizeof err), 0);
+    rated_win(TEST_CTX, s, 31, "alice", "bob", 9000);
+    rated_win(TEST_CTX, s, 32, "alice", "carol", 9100);
+    rated_win(TEST_CTX, s, 33, "carol", "bob", 9200);
+    /* A point a rated game, the newest `limit`, oldest first. */
+    struct lines l = {0};
+    CHECK_EQ_INT(store_rating_history(s, "alice", 10, collect_point, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 2);
+    CHECK_STR(l.s[0], "chess blitz 31 1510.25 0.123 9000");
+    CHECK_STR(l.s[1], "chess blitz 32 1520.50 0.123 9100");
+    l.n = 0;
+    CHECK_EQ_INT(store_rating_history(s, "bob", 1, collect_point, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.s[0], "chess blitz 33 1479.50 0.123 9200"));
+    l.n = 0;
+    CHECK_EQ_INT(store_rating_history(s, "nobody", 10, collect_point, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 0);
+    l.n = 0;
+    CHECK_EQ_INT(store_player_ratings(s, "alice", collect_rating, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.s[0], "chess blitz 1520.50 2 9100"));
+    /* The leaderboard: best first, under the rule; a hidden player is not on it. */
+    struct store_board_rule rule = {.min_games = 1, .max_deviation = 1, .since_ms = 0, .limit = 10};
+    l.n = 0;
+    CHECK_EQ_INT(store_leaderboard(s, "chess", "blitz", &rule, collect_leader, &l, err, sizeof err),
+                 0);
+    CHECK(l.n == 3 && !strcmp(l.s[0], "Alice 1520.50 2") && !strcmp(l.s[1], "Carol 1500.00 2") &&
+          !strcmp(l.s[2], "Bob 1479.50 2"));
+    rule.min_games = 3;
+    l.n = 0;
+    CHECK_EQ_INT(store_leaderboard(s, "chess", "blitz", &rule, collect_leader, &l, err, sizeof err),
+                 0);
+    CHECK_EQ_INT(l.n, 0);
+    rule = (struct store_board_rule){
+        .min_games = 1, .max_deviation = 1, .since_ms = 9150, .limit = 10};
+    l.n = 0;
+    CHECK_EQ_INT(store_leaderboard(s, "chess", "blitz", &rule, collect_leader, &l, err, sizeof err),
+                 0);
+    CHECK(l.n == 2 && !strcmp(l.s[0], "Carol 1500.00 2") && !strcmp(l.s[1], "Bob 1479.50 2"));
+    CHECK_EQ_INT(store_set_player_hidden(s, "carol", 1, 10, err, sizeof err), 0);
+    rule.since_ms = 0;
+    rule.limit = 1;
+    l.n = 0;
+    CHECK_EQ_INT(store_leaderboard(s, "chess", "blitz", &rule, collect_leader, &l, err, sizeof err),
+                 0);
+    CHECK(l.n == 1 && !strcmp(l.s[0], "Alice 1520.50 2"));
+    rule.max_deviation = 0.1;
+    l.n = 0;
+    CHECK_EQ_INT(store_leaderboard(s, "chess", "blitz", &rule, collect_leader, &l, err, sizeof err),
+                 0);
+    CHECK_EQ_INT(l.n, 0);
+    store_close(s);
+}
+
+static void collect_level(void *ctx, const char *game, int level, int wins, int draws, int losses)
+{
+    struct lines *l = ctx;
+    if (l->n < 8)
+        snprintf(l->s[l->n++], sizeof l->s[0], "%s %d %d/%d/%d", game, level, wins, draws, losses);
+}
+
+TEST(store_ops_archive_and_computer_results)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    /* Against the computer (human_side 1): a win, a draw, a loss, an abort, one on. */
+    int results[] = {2, 3, 1, 1, 0}, reasons[] = {3, 3, 3, 18, 0};
+    for (int i = 0; i < 5; i++) {
+        struct store_game g;
+        game_row(&g, 41 + i, "ann", 1000 + i);
+        CHECK_EQ_INT(store_create_game(s, &g, err, sizeof err), 0);
+        if (results[i])
+            CHECK_EQ_INT(store_set_result(s, g.id, results[i], reasons[i], 2000, err, sizeof err),
+                         0);
+    }
+    struct store_game chess;
+    game_row(&chess, 46, "ann", 1100);
+    snprintf(chess.game, sizeof chess.game, "chess");
+    chess.level = 5;
+    CHECK_EQ_INT(store_create_game(s, &chess, err, sizeof err), 0);
+    CHECK_EQ_INT(store_set_result(s, chess.id, 2, 3, 2000, err, sizeof err), 0);
+    /* Between people: ann lost as black to bob (resign), drew with carol as white. */
+    struct store_challenge c;
+    struct store_game p1, p2;
+    challenge(&c, 47, "bob", 0, 1000);
+    CHECK_EQ_INT(store_put_challenge(s, &c, err, sizeof err), 0);
+    people_game(&p1, 47, "bob", "ann");
+    p1.created_ms = 1200;
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, "ann", &p1, 1200, err, sizeof err), 0);
+    CHECK_EQ_INT(store_end_people_game(s, p1.id, 1, 3, 1300, err, sizeof err), 0);
+    challenge(&c, 48, "ann", 0, 1000);
+    CHECK_EQ_INT(store_put_challenge(s, &c, err, sizeof err), 0);
+    people_game(&p2, 48, "ann", "carol");
+    p2.created_ms = 1300;
+    CHECK_EQ_INT(store_accept_challenge(s, c.id, "carol", &p2, 1300, err, sizeof err), 0);
+    CHECK_EQ_INT(store_end_people_game(s, p2.id, 3, 3, 1400, err, sizeof err), 0);
+    struct lines r = {0};
+    CHECK_EQ_INT(store_computer_results(s, "ann", collect_level, &r, err, sizeof err), 0);
+    CHECK(r.n == 2 && !strcmp(r.s[0], "chess 5 1/0/0") && !strcmp(r.s[1], "egara-guti 3 1/1/1"));
+    struct ids l = {0};
+    /* The archive: newest first, filtered, paged. */
+    struct store_archive q = {.token_hash = "ann", .limit = 8};
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 8);
+    CHECK(!strcmp(l.id[0], p2.id) && !strcmp(l.id[1], p1.id) && !strcmp(l.id[2], chess.id));
+    q.offset = 7;
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0] + 30, "41"));
+    q = (struct store_archive){
+        .token_hash = "ann", .computer = 1, .game = "egara-guti", .limit = 8};
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 5);
+    q.outcome = OUTCOME_WIN;
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0] + 30, "41"));
+    q.outcome = OUTCOME_ONGOING;
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0] + 30, "45"));
+    q = (struct store_archive){.token_hash = "ann", .outcome = OUTCOME_LOSS, .limit = 8};
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK(l.n == 3 && !strcmp(l.id[0], p1.id)); /* to bob, and two to the computer */
+    q = (struct store_archive){.token_hash = "ann", .opponent_hash = "carol", .limit = 8};
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0], p2.id));
+    q = (struct store_archive){.token_hash = "ann", .from_ms = 1001, .to_ms = 1200, .limit = 8};
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(l.n, 5); /* 1001..1004 and 1100 */
+    q = (struct store_archive){.token_hash = "bob", .limit = 8};
+    l.n = 0;
+    CHECK_EQ_INT(store_archive_games(s, &q, collect_game, &l, err, sizeof err), 0);
+    CHECK(l.n == 1 && !strcmp(l.id[0], p1.id));
+    store_close(s);
+}
+
 static void collect_member(void *ctx, const struct store_member *m)
 {
     struct ids *l = ctx;
@@ -530,7 +843,9 @@ static int bump_version(const char *url, const char *file)
 /* The version recorded in the database at url (file: SQLite's), or -1. */
 static int recorded_version(const char *url, const char *file)
 {
-    const char *sql = "SELECT max(version) FROM schema_version";
+    /* The last version, when every one before it is recorded too; else -1. */
+    const char *sql = "SELECT CASE WHEN count(*) = max(version) THEN max(version) ELSE -1 END FROM "
+                      "schema_version";
     int v = -1;
     if (file) {
         sqlite3 *db = NULL;
@@ -595,6 +910,20 @@ TEST(store_schema_made_on_an_empty_database_and_a_newer_one_refused)
         test_rmdir(dir);
 }
 
+static int user_version(const char *file)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int v = -1;
+    if (sqlite3_open(file, &db) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
 TEST(store_sqlite_database_of_before_the_version_table_is_adopted)
 {
     /* A database made before schema_version (its version in PRAGMA user_version: 6
@@ -618,9 +947,71 @@ TEST(store_sqlite_database_of_before_the_version_table_is_adopted)
         char name[64] = "";
         CHECK_EQ_INT(store_get_player(s, "h", name, sizeof name, err, sizeof err), 0);
         CHECK_STR(name, "Old");
+        struct store_player p;
+        CHECK_EQ_INT(store_player_by_hash(s, "h", &p, err, sizeof err), 0);
+        CHECK_EQ_INT((int)strlen(p.id), STORE_PLAYER_ID_LEN);
         store_close(s);
     }
     CHECK_EQ_INT(recorded_version(file, file), store_migrations_count);
+    CHECK_EQ_INT(user_version(file), store_migrations_count - 1);
+    test_rmdir(dir);
+}
+
+TEST(store_sqlite_database_of_mains_players_is_adopted_and_gets_the_events)
+{
+    /* main's agora before the shared list numbered the players' migration 7 (its
+     * PRAGMA user_version 7) and had no events: such a database is versions 1..7 and 9
+     * here, so the events (8) are applied to it, the players kept.  Its user_version
+     * then says 8, which an agora of main refuses (it knows no events). */
+    char dir[256], file[300], err[256] = "";
+    test_tmpdir(dir, sizeof dir);
+    snprintf(file, sizeof file, "%s/main7.db", dir);
+    sqlite3 *db = NULL;
+    CHECK_EQ_INT(sqlite3_open(file, &db), SQLITE_OK);
+    CHECK_EQ_INT(store_migrations[8].version, 9);
+    for (int v = 0; v < 7; v++)
+        CHECK_EQ_INT(sqlite3_exec(db, store_migrations[v].sqlite, NULL, NULL, NULL), SQLITE_OK);
+    CHECK_EQ_INT(
+        sqlite3_exec(db, "INSERT INTO players VALUES ('h', 'Old', 1, 1);", NULL, NULL, NULL),
+        SQLITE_OK);
+    CHECK_EQ_INT(sqlite3_exec(db, store_migrations[8].sqlite, NULL, NULL, NULL), SQLITE_OK);
+    CHECK_EQ_INT(sqlite3_exec(db,
+                              "UPDATE players SET id = '00112233aabbccdd';"
+                              "INSERT INTO progress VALUES ('h', '{}', 3, 1);"
+                              "PRAGMA user_version = 7;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    struct store *s = store_open(file, NULL, err, sizeof err);
+    CHECK_MSG(s != NULL, "%s", err);
+    if (s) {
+        struct store_player p;
+        CHECK_EQ_INT(store_player_by_hash(s, "h", &p, err, sizeof err), 0);
+        CHECK_STR(p.id, "00112233aabbccdd");
+        CHECK_STR(p.name, "Old");
+        char *body = NULL;
+        int64_t version = 0;
+        CHECK_EQ_INT(store_get_progress(s, "h", &body, &version, err, sizeof err), 0);
+        CHECK_EQ_INT((int)version, 3);
+        free(body);
+        int64_t seq = 0;
+        CHECK_MSG(store_put_event(s, "g", "move", "{}", 5, &seq, err, sizeof err) == 0, "%s", err);
+        CHECK_EQ_INT((int)seq, 1);
+        store_close(s);
+    }
+    CHECK_EQ_INT(recorded_version(file, file), store_migrations_count);
+    CHECK_EQ_INT(user_version(file), 8);
+    /* A user_version no agora of before the shared list made: refused. */
+    CHECK_EQ_INT(sqlite3_open(file, &db), SQLITE_OK);
+    CHECK_EQ_INT(
+        sqlite3_exec(db, "DROP TABLE schema_version; PRAGMA user_version = 8;", NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+    err[0] = 0;
+    s = store_open(file, NULL, err, sizeof err);
+    CHECK(s == NULL);
+    store_close(s);
+    CHECK_MSG(strstr(err, "user_version 8") != NULL, "%s", err);
     test_rmdir(dir);
 }
 
