@@ -232,11 +232,37 @@ static int dist(struct dtm_search *s, uint32_t own, uint32_t other, int r, int l
     return 0;
 }
 
-int tb_exact_value(struct tb_tables *t, uint32_t own, uint32_t other, int r, TbValue *out,
-                   char *err, size_t err_size)
+struct tb_session *tb_session_new(struct tb_tables *t)
 {
+    struct dtm_search *s = calloc(1, sizeof *s);
+    if (s && memo_grow(s)) {
+        free(s);
+        return NULL;
+    }
+    if (s)
+        s->t = t;
+    return (struct tb_session *)s;
+}
+
+void tb_session_free(struct tb_session *session)
+{
+    struct dtm_search *s = (struct dtm_search *)session;
+    if (s)
+        free(s->table);
+    free(s);
+}
+
+/* The memory a session may keep: past it the remembered distances are forgotten. */
+#define SESSION_MAX_ENTRIES (1u << 25)
+
+int tb_session_value(struct tb_session *session, uint32_t own, uint32_t other, int r, TbValue *out,
+                     char *err, size_t err_size)
+{
+    struct dtm_search *s = (struct dtm_search *)session;
+    s->err = err;
+    s->err_size = err_size;
     TbRecord x;
-    int rc = tb_record_of(t, own, other, &x, err, err_size);
+    int rc = tb_record_of(s->t, own, other, &x, err, err_size);
     if (rc)
         return rc > 0 ? fail(err, err_size, "the position's table is absent") : -1;
     enum tb_wdl w = r == 0 ? wdl_at(x, own, other, 0) : tb_record_wdl(x, r);
@@ -244,21 +270,33 @@ int tb_exact_value(struct tb_tables *t, uint32_t own, uint32_t other, int r, TbV
         *out = 0;
         return 0;
     }
-    struct dtm_search s = {.t = t, .err = err, .err_size = err_size};
-    if (memo_grow(&s))
-        return fail(err, err_size, "out of memory");
+    if (s->used > SESSION_MAX_ENTRIES) {
+        for (uint64_t i = 0; i < s->size; i++)
+            s->table[i].r = -1;
+        s->used = 0;
+    }
     /* iterative deepening: short wins are found without looking at long lines */
     int d = 0;
     for (int limit = 8;; limit = limit * 2 < TB_MAX_PLIES ? limit * 2 : TB_MAX_PLIES) {
-        rc = dist(&s, own, other, r, limit, &d);
+        rc = dist(s, own, other, r, limit, &d);
         if (rc || d <= limit || limit == TB_MAX_PLIES)
             break;
     }
-    free(s.table);
     if (rc)
         return -1;
     *out = (TbValue)(w == TB_WINS ? TB_WIN - d : d - TB_WIN);
     return 0;
+}
+
+int tb_exact_value(struct tb_tables *t, uint32_t own, uint32_t other, int r, TbValue *out,
+                   char *err, size_t err_size)
+{
+    struct tb_session *s = tb_session_new(t);
+    if (!s)
+        return fail(err, err_size, "out of memory");
+    int rc = tb_session_value(s, own, other, r, out, err, err_size);
+    tb_session_free(s);
+    return rc;
 }
 
 static void answer_of(TbValue v, struct tb_answer *out)

@@ -17,7 +17,7 @@
 #include "solve.h"
 
 #define FULL ((1u << TB_POINTS) - 1)
-#define CHUNK 64 /* own sets a thread takes at a time */
+#define CHUNK 4096 /* positions a thread takes at a time */
 
 struct sig {
     int m, o;
@@ -72,24 +72,30 @@ static TbValue solve_one(const struct pass *p, const struct sig *s, const struct
     return best;
 }
 
-static void solve_chunk(struct pass *p, int which, uint64_t first)
+/* The next set of the same number of points, as numbers go (colex order). */
+static inline uint32_t next_set(uint32_t set)
+{
+    uint32_t low = set & -set, up = set + low;
+    return (((up ^ set) >> 2) / low) | up;
+}
+
+static void solve_chunk(struct pass *p, int which, TbIndex first)
 {
     struct sig *s = p->sig[which];
     const struct sig *swapped = p->count == 2 ? p->sig[!which] : s;
-    uint64_t last = first + CHUNK < s->owns ? first + CHUNK : s->owns;
-    uint32_t own = tb_subset_unrank(s->m, first);
-    for (uint64_t a = first; a < last; a++) {
-        uint32_t free = FULL & ~own;
-        uint32_t mask = (1u << s->o) - 1;
-        for (uint64_t b = 0; b < s->per; b++) {
-            TbIndex i = a * s->per + b;
-            s->cur[i] = solve_one(p, s, swapped, own, tb_deposit(mask, free), i);
-            /* the next set of o bits as a number (colex order) */
-            uint32_t low = mask & -mask, up = mask + low;
-            mask = low ? (((up ^ mask) >> 2) / low) | up : 0;
+    TbIndex last = first + CHUNK < s->size ? first + CHUNK : s->size;
+    uint32_t own = tb_subset_unrank(s->m, first / s->per);
+    uint32_t mask = tb_subset_unrank(s->o, first % s->per);
+    uint64_t b = first % s->per;
+    for (TbIndex i = first; i < last; i++) {
+        s->cur[i] = solve_one(p, s, swapped, own, tb_deposit(mask, FULL & ~own), i);
+        if (++b < s->per) {
+            mask = next_set(mask);
+        } else if (i + 1 < last) {
+            b = 0;
+            own = next_set(own);
+            mask = (1u << s->o) - 1;
         }
-        uint32_t low = own & -own, up = own + low;
-        own = (((up ^ own) >> 2) / low) | up;
     }
 }
 
@@ -99,7 +105,7 @@ static void *worker(void *arg)
     for (int which = 0; which < p->count; which++)
         for (;;) {
             uint64_t first = atomic_fetch_add(&p->next[which], CHUNK);
-            if (first >= p->sig[which]->owns)
+            if (first >= p->sig[which]->size)
                 break;
             solve_chunk(p, which, first);
         }

@@ -6,9 +6,12 @@
 #include "games/egara/positions.h"
 #include "probe.h"
 
-/* One in this many positions that step also has its q0 distance recomputed by the
- * search over its children (the result at every r is checked for all). */
+/* Every position that steps has its result at every r checked against its children;
+ * its q0 distance is recomputed by the search over its children for all positions of
+ * up to FULL_DISTANCE_PIECES pieces, and one in DISTANCE_SAMPLE above (the search
+ * costs about what making the table did). */
 #define DISTANCE_SAMPLE 64
+#define FULL_DISTANCE_PIECES 4
 
 static int rank_of(enum tb_wdl w)
 {
@@ -20,8 +23,8 @@ static enum tb_wdl negate(enum tb_wdl w)
     return w == TB_WINS ? TB_LOSES : w == TB_LOSES ? TB_WINS : TB_DRAW;
 }
 
-static int check_position(struct tb_tables *t, int m, int o, TbIndex i, TbRecord x, int sample,
-                          char *err, size_t err_size)
+static int check_position(struct tb_tables *t, struct tb_session *session, int m, int o, TbIndex i,
+                          TbRecord x, int sample, char *err, size_t err_size)
 {
     uint32_t own, other;
     tb_position(m, o, i, &own, &other);
@@ -68,8 +71,8 @@ static int check_position(struct tb_tables *t, int m, int o, TbIndex i, TbRecord
         TbValue best = (TbValue)-TB_WIN;
         for (int k = 0; k < n; k++) {
             TbValue v;
-            if (tb_exact_value(t, child[k].own, child[k].other, TB_QUIET_LIMIT - 1, &v, err,
-                               err_size))
+            if (tb_session_value(session, child[k].own, child[k].other, TB_QUIET_LIMIT - 1, &v, err,
+                                 err_size))
                 return -1;
             if (tb_parent_value(v) > best)
                 best = tb_parent_value(v);
@@ -91,6 +94,11 @@ int tb_verify(const char *dir, int pieces, FILE *progress, int progress_tty, cha
     struct tb_tables *t = tb_open(dir);
     if (!t)
         return fail(err, err_size, "out of memory");
+    struct tb_session *session = tb_session_new(t);
+    if (!session) {
+        tb_close(t);
+        return fail(err, err_size, "out of memory");
+    }
     int rc = 0;
     uint64_t checked = 0;
     for (int n = 2; n <= pieces && !rc; n++)
@@ -105,7 +113,9 @@ int tb_verify(const char *dir, int pieces, FILE *progress, int progress_tty, cha
             }
             uint64_t size = tb_signature_size(m, o);
             for (TbIndex i = 0; i < size && !rc; i++) {
-                rc = check_position(t, m, o, i, rec[i], i % DISTANCE_SAMPLE == 0, err, err_size);
+                rc = check_position(t, session, m, o, i, rec[i],
+                                    n <= FULL_DISTANCE_PIECES || i % DISTANCE_SAMPLE == 0, err,
+                                    err_size);
                 if (progress && progress_tty && (i & 0xffff) == 0)
                     fprintf(progress, "\rverify: %d-%d %5.1f%%   ", m, o,
                             100.0 * (double)i / (double)size);
@@ -118,6 +128,7 @@ int tb_verify(const char *dir, int pieces, FILE *progress, int progress_tty, cha
     if (progress && !rc)
         fprintf(progress, "verify: %llu positions, every one consistent\n",
                 (unsigned long long)checked);
+    tb_session_free(session);
     tb_close(t);
     return rc;
 }
