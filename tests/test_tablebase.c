@@ -9,6 +9,8 @@
 
 #include "cli_run.h"
 #include "core/rng.h"
+#include "engines/egara_tablebase.h"
+#include "engines/engine.h"
 #include "games/egara/board.h"
 #include "games/registry.h"
 #include "harness.h"
@@ -515,8 +517,67 @@ TEST(tablebase_command_line)
     char *chess[] = {"agora", "tablebase", "probe", "chess", "8/8/8/8/8/8/8/K6k w - - 0 1"};
     CHECK_EQ_INT(cli_run("", &out, 5, chess), 2);
     free(out);
+    /* the analysis of a position in the tables says its exact result */
+    char *analyse[] = {"agora",   "analyse", "egara-guti",   "--position", "5/3/3/1/3/1B1/W2W1 w 0",
+                       "--nodes", "2000",    "--tablebases", (char *)dir};
+    CHECK_EQ_INT(cli_run("", &out, 9, analyse), 0);
+    CHECK_MSG(
+        out && strstr(out, "\"tablebase\":{\"result\":\"win\",\"plies\":9,\"text\":\"wins in 9\"}"),
+        "analyse: %s", out ? out : "");
+    free(out);
     char *verify[] = {"agora",    "tablebase", "verify", "egara",
                       "--pieces", "3",         "--dir",  (char *)dir};
     CHECK_EQ_INT(cli_run("", &out, 8, verify), 0);
     free(out);
+}
+
+/* Level 8 plays by the tables where they hold the position: every move it makes keeps
+ * the result the tables give (a win stays a win, the 40-ply count included); without
+ * tables nothing changes. */
+TEST(tablebase_engine_keeps_the_result)
+{
+    const char *dir = tables(3);
+    if (!dir)
+        SKIP("could not make the tables");
+    const struct game *g = egara();
+    egara_tablebase_dir(dir);
+    struct tb_tables *tb = tb_open(dir);
+    struct rng r;
+    rng_seed(&r, 31);
+    void *st = game_state_new(g);
+    int critical = 0;
+    for (int i = 0; i < 4000 && critical < 40; i++) {
+        int own = 1 + (int)rng_below(&r, 2);
+        uint32_t a = random_set(&r, own, 0), b = random_set(&r, 3 - own, a);
+        char text[POSITION_TEXT_MAX], err[512];
+        text_of(a, b, 0, (int)rng_below(&r, 40), text, sizeof text);
+        CHECK(g->parse_position(st, text, err, sizeof err) == 0);
+        struct tb_answer before, after;
+        CHECK(tb_probe(tb, g, st, 0, &before, err, sizeof err) == 0);
+        enum tb_outcome want = before.outcome == TB_OUTCOME_WIN    ? TB_OUTCOME_LOSS
+                               : before.outcome == TB_OUTCOME_LOSS ? TB_OUTCOME_WIN
+                                                                   : TB_OUTCOME_DRAW;
+        /* only positions where some move lets the result go */
+        Move moves[256];
+        int n = g->gen_moves(st, moves), letting_go = 0;
+        for (int k = 0; k < n; k++) {
+            g->make_move(st, moves[k]);
+            CHECK(tb_probe(tb, g, st, 0, &after, err, sizeof err) == 0);
+            letting_go += after.outcome != want;
+            g->unmake_move(st, moves[k]);
+        }
+        if (!letting_go)
+            continue;
+        critical++;
+        struct engine_limits lim = {.depth = 1};
+        struct engine_result res;
+        Move m = engine_think(g, st, 8, &lim, 1, &res);
+        g->make_move(st, m);
+        CHECK(tb_probe(tb, g, st, 0, &after, err, sizeof err) == 0);
+        CHECK_MSG(after.outcome == want, "%s: the engine's move lets the result go", text);
+    }
+    CHECK(critical == 40);
+    egara_tablebase_dir(NULL);
+    free(st);
+    tb_close(tb);
 }

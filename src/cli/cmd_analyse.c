@@ -8,7 +8,9 @@
  *       "black"}}.  N: nodes per position (default: the engine profile's).
  *   agora analyse GAME --position TEXT [--multipv K] [--nodes N]
  *       the K best lines of one position: {"multipv", "score", "mate", "win", "depth",
- *       "nodes", "pv"} (side to move's view; pv as display texts).
+ *       "nodes", "pv"} (side to move's view; pv as display texts), and where the
+ *       position is in the endgame tables (Egara-guti; --tablebases DIR, default
+ *       tablebases/egara-guti) "tablebase": {"result", "plies", "text": "wins in 17"}.
  *
  * Progress goes to stderr when it is a terminal.  A bad record or option: one line on
  * stderr and exit status 2. */
@@ -21,6 +23,7 @@
 #include "analysis/analysis.h"
 #include "cli.h"
 #include "core/record.h"
+#include "tablebase/tablebase.h"
 
 #define ANALYSE_USAGE                                                                              \
     "usage: agora analyse GAME [FILE] [--nodes N] | agora analyse GAME --position TEXT "           \
@@ -44,7 +47,7 @@ static void put_line(struct cli_io *io, json_t *o)
 }
 
 static int position_lines(struct cli_io *io, const struct game *g, const char *text, int multipv,
-                          uint64_t nodes)
+                          uint64_t nodes, const char *tb_dir)
 {
     void *st = cli_position(io, g, text);
     if (!st)
@@ -52,6 +55,8 @@ static int position_lines(struct cli_io *io, const struct game *g, const char *t
     struct analysis_request rq = {.multipv = multipv, .nodes = nodes};
     struct analysis_line *lines = malloc(sizeof *lines * ANALYSIS_MAX_LINES);
     int n = lines ? analysis_position(g, st, &rq, NULL, lines) : -1;
+    struct cli_tablebase_note tb;
+    int in_tables = n >= 0 && cli_tablebase_note(io, g, st, tb_dir, &tb);
     free(st);
     if (n < 0) {
         free(lines);
@@ -70,6 +75,10 @@ static int position_lines(struct cli_io *io, const struct game *g, const char *t
         json_object_set_new(o, "depth", json_integer(l->depth));
         json_object_set_new(o, "nodes", json_integer((json_int_t)l->nodes));
         json_object_set_new(o, "pv", pv);
+        if (in_tables)
+            json_object_set_new(o, "tablebase",
+                                json_pack("{s:s, s:i, s:s}", "result", tb.result, "plies", tb.plies,
+                                          "text", tb.text));
         put_line(io, o);
     }
     free(lines);
@@ -166,7 +175,7 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
     const struct game *g = cli_game(io, argv[0]);
     if (!g)
         return CLI_BAD_INPUT;
-    const char *file = NULL, *position = NULL;
+    const char *file = NULL, *position = NULL, *tb_dir = TB_DEFAULT_DIR;
     long nodes = 0, multipv = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -179,6 +188,8 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
                 return CLI_BAD_INPUT;
         } else if (!strcmp(a, "--position") && has_value) {
             position = argv[++i];
+        } else if (!strcmp(a, "--tablebases") && has_value) {
+            tb_dir = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             return cli_error(io, "analyse: unknown option '%s' (%s)", a, ANALYSE_USAGE);
         } else if (!file) {
@@ -192,6 +203,6 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
     if (multipv && !position)
         return cli_error(io, "analyse: --multipv needs --position");
     if (position)
-        return position_lines(io, g, position, multipv ? (int)multipv : 1, (uint64_t)nodes);
+        return position_lines(io, g, position, multipv ? (int)multipv : 1, (uint64_t)nodes, tb_dir);
     return review(io, g, file, (uint64_t)nodes);
 }

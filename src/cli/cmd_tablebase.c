@@ -109,3 +109,29 @@ int cmd_tablebase(int argc, char **argv, struct cli_io *io)
     }
     return cli_error(io, "tablebase: unknown action '%s'\n%s", a.what, USAGE);
 }
+
+int cli_tablebase_note(struct cli_io *io, const struct game *g, const void *st, const char *dir,
+                       struct cli_tablebase_note *out)
+{
+    if (!tb_game_has_tables(g) || !dir)
+        return 0;
+    struct tb_tables *t = tb_open(dir);
+    struct tb_answer ans;
+    char err[1024];
+    int rc = t ? tb_probe(t, g, st, 1, &ans, err, sizeof err) : 1;
+    tb_close(t);
+    if (rc < 0)
+        fprintf(io->err, "agora: tablebase: %s\n", err);
+    if (rc)
+        return 0;
+    out->result = ans.outcome == TB_OUTCOME_WIN    ? "win"
+                  : ans.outcome == TB_OUTCOME_LOSS ? "loss"
+                                                   : "draw";
+    out->plies = ans.plies;
+    if (ans.outcome == TB_OUTCOME_DRAW)
+        snprintf(out->text, sizeof out->text, "draw");
+    else
+        snprintf(out->text, sizeof out->text, "%s in %d",
+                 ans.outcome == TB_OUTCOME_WIN ? "wins" : "loses", ans.plies);
+    return 1;
+}

@@ -18,6 +18,9 @@ struct tb_tables {
     TbRecord *rec[TB_MAX_SIDE + 1][TB_MAX_SIDE + 1];
     int tried[TB_MAX_SIDE + 1][TB_MAX_SIDE + 1];
     char error[TB_MAX_SIDE + 1][TB_MAX_SIDE + 1][256]; /* why a file could not be read */
+    /* the distance search's memory, kept for the next probe (one probe at a time) */
+    pthread_mutex_t search_lock;
+    struct tb_session *session;
 };
 
 int tb_game_has_tables(const struct game *g)
@@ -32,6 +35,7 @@ struct tb_tables *tb_open(const char *dir)
         return NULL;
     snprintf(t->dir, sizeof t->dir, "%s", dir);
     pthread_mutex_init(&t->lock, NULL);
+    pthread_mutex_init(&t->search_lock, NULL);
     return t;
 }
 
@@ -42,7 +46,9 @@ void tb_close(struct tb_tables *t)
     for (int m = 0; m <= TB_MAX_SIDE; m++)
         for (int o = 0; o <= TB_MAX_SIDE; o++)
             free(t->rec[m][o]);
+    tb_session_free(t->session);
     pthread_mutex_destroy(&t->lock);
+    pthread_mutex_destroy(&t->search_lock);
     free(t);
 }
 
@@ -253,7 +259,7 @@ void tb_session_free(struct tb_session *session)
 }
 
 /* The memory a session may keep: past it the remembered distances are forgotten. */
-#define SESSION_MAX_ENTRIES (1u << 25)
+#define SESSION_MAX_ENTRIES (1u << 24)
 
 int tb_session_value(struct tb_session *session, uint32_t own, uint32_t other, int r, TbValue *out,
                      char *err, size_t err_size)
@@ -333,7 +339,13 @@ int tb_probe_sets(struct tb_tables *t, uint32_t own, uint32_t other, int quiet, 
         return 0;
     }
     TbValue v;
-    if (tb_exact_value(t, own, other, r, &v, err, err_size))
+    pthread_mutex_lock(&t->search_lock);
+    if (!t->session)
+        t->session = tb_session_new(t);
+    rc = t->session ? tb_session_value(t->session, own, other, r, &v, err, err_size)
+                    : fail(err, err_size, "out of memory");
+    pthread_mutex_unlock(&t->search_lock);
+    if (rc)
         return -1;
     answer_of(v, out);
     return 0;
