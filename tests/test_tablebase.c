@@ -57,11 +57,23 @@ static int generate(const char *dir, int pieces, int threads)
     return rc;
 }
 
-/* The tables of up to `pieces` pieces, made once a process. */
+/* The tables of up to `pieces` pieces, made once a process, removed at its end. */
+static char table_dirs[5][64];
+
+static void remove_tables(void)
+{
+    for (int n = 0; n < 5; n++)
+        if (table_dirs[n][0])
+            remove_dir(table_dirs[n]);
+}
+
 static const char *tables(int pieces)
 {
-    static char dir[5][64];
+    char(*dir)[64] = table_dirs;
     if (!dir[pieces][0]) {
+        static int registered;
+        if (!registered++)
+            atexit(remove_tables);
         temp_dir(dir[pieces], sizeof dir[pieces]);
         if (generate(dir[pieces], pieces, 2)) {
             remove_dir(dir[pieces]);
