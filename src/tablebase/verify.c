@@ -8,8 +8,8 @@
 
 /* Every position that steps has its result at every r checked against its children;
  * its q0 distance is recomputed by the search over its children for all positions of
- * up to FULL_DISTANCE_PIECES pieces, and one in DISTANCE_SAMPLE above (the search
- * costs about what making the table did). */
+ * up to FULL_DISTANCE_PIECES pieces, and for DISTANCE_SAMPLE positions spread over each
+ * signature above (the search costs up to seconds a position there). */
 #define DISTANCE_SAMPLE 64
 #define FULL_DISTANCE_PIECES 4
 
@@ -114,8 +114,9 @@ int tb_verify(const char *dir, int pieces, FILE *progress, int progress_tty, cha
             uint64_t size = tb_signature_size(m, o);
             for (TbIndex i = 0; i < size && !rc; i++) {
                 rc = check_position(t, session, m, o, i, rec[i],
-                                    n <= FULL_DISTANCE_PIECES || i % DISTANCE_SAMPLE == 0, err,
-                                    err_size);
+                                    n <= FULL_DISTANCE_PIECES ||
+                                        i % (size / DISTANCE_SAMPLE + 1) == 0,
+                                    err, err_size);
                 if (progress && progress_tty && (i & 0xffff) == 0)
                     fprintf(progress, "\rverify: %d-%d %5.1f%%   ", m, o,
                             100.0 * (double)i / (double)size);
