@@ -181,8 +181,22 @@ int tb_generate(const struct tb_generate_options *opt, char *err, size_t err_siz
 {
     if (opt->pieces < 2 || opt->pieces > 2 * TB_MAX_SIDE)
         return fail(err, err_size, "pieces must be 2..%d", 2 * TB_MAX_SIDE);
-    if (mkdir(opt->dir, 0777) != 0 && errno != EEXIST)
-        return fail(err, err_size, "cannot make %s: %s", opt->dir, strerror(errno));
+    if (!opt->dir[0])
+        return fail(err, err_size, "an empty folder name");
+    /* the folder and those above it, as mkdir -p */
+    char path[4096];
+    snprintf(path, sizeof path, "%s", opt->dir);
+    for (char *p = path + 1;; p++) {
+        int end = !*p;
+        if (*p == '/' || end) {
+            *p = 0;
+            if (mkdir(path, 0777) != 0 && errno != EEXIST)
+                return fail(err, err_size, "cannot make %s: %s", path, strerror(errno));
+            if (end)
+                break;
+            *p = '/';
+        }
+    }
     struct gen g = {.opt = opt, .start = now()};
     for (int n = 2; n <= opt->pieces; n++)
         for (int m = 1; m < n; m++)
