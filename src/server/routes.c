@@ -16,6 +16,8 @@
 #include "server/games/games_api.h"
 #include "server/openings/openings_api.h"
 #include "server/people/people_api.h"
+#include "server/players/players_api.h"
+#include "server/players/progress.h"
 #include "server/puzzles/puzzles_api.h"
 
 #define GET "GET"
@@ -55,6 +57,14 @@ static const struct route table[] = {
     {POST, "/api/seeks/{id}/cancel", people_challenge_cancel, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     {GET, "/api/me", people_me_get, ROUTE_TOKEN},
     {POST, "/api/me", people_me_post, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    /* Players: pages, archives, leaderboards (players/players_api.c). */
+    {GET, "/api/players", players_search, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/players/{id}", players_get, ROUTE_TOKEN_OPTIONAL},
+    {GET, "/api/players/{id}/games", players_games, ROUTE_TOKEN_OPTIONAL},
+    {GET, "/api/players/{id}/games/export", players_export, ROUTE_TOKEN_OPTIONAL},
+    {GET, "/api/leaderboards/{game}/{class}", players_leaderboard, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/me/progress", players_progress_get, ROUTE_TOKEN},
+    {POST, "/api/me/progress", players_progress_post, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     /* Clubs (clubs/clubs_api.c). */
     {POST, "/api/clubs", clubs_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     {GET, "/api/clubs/{id}", clubs_get, ROUTE_TOKEN_OPTIONAL},

@@ -119,6 +119,56 @@ typedef void (*store_id_fn)(void *ctx, const char *id);
 /* Called once per game by list_games, newest first. */
 typedef void (*store_game_fn)(void *ctx, const struct store_game *row);
 
+/* A player (src/server/API.md "Players"): a display name under a token's hash, and a
+ * public id made when the name is first stored (16 hex digits, random: never the token
+ * nor derived from it) that stays the same when the name changes.  A hidden player is
+ * listed in no search and no leaderboard. */
+#define STORE_PLAYER_ID_LEN 16
+struct store_player {
+    char id[STORE_PLAYER_ID_LEN + 1];
+    char token_hash[STORE_HASH_LEN + 1];
+    char name[STORE_PLAYER_NAME_MAX];
+    int hidden;
+    int64_t created_ms;
+};
+typedef void (*store_player_fn)(void *ctx, const struct store_player *p);
+/* One of a player's ratings: its game and class, when it last changed. */
+typedef void (*store_rating_fn)(void *ctx, const char *game, const char *klass,
+                                const struct store_rating *r, int64_t updated_ms);
+/* One point of a player's rating history: the rating after the rated game `game_id`
+ * ended (deviation 0: not known, a game rated before the history was kept). */
+typedef void (*store_point_fn)(void *ctx, const char *game, const char *klass, const char *game_id,
+                               double rating, double deviation, int64_t at_ms);
+/* A player's finished games against the computer in `game` at `level`. */
+typedef void (*store_level_fn)(void *ctx, const char *game, int level, int wins, int draws,
+                               int losses);
+/* A club a player belongs to, with their role (enum club_role). */
+typedef void (*store_club_fn)(void *ctx, const char *club_id, const char *name, int role);
+/* A player's games as their archive asks for them (archive_games): every game of the
+ * token's, against the computer (its token_hash) or a person (either colour), newest
+ * first.  "" or 0: no filter. */
+enum store_outcome { OUTCOME_ANY, OUTCOME_WIN, OUTCOME_DRAW, OUTCOME_LOSS, OUTCOME_ONGOING };
+struct store_archive {
+    const char *token_hash;
+    const char *game;          /* a registry name */
+    const char *opponent_hash; /* only the games against this person */
+    int computer;              /* 1: only the games against the computer */
+    int outcome;               /* enum store_outcome, from the player's side */
+    int64_t from_ms, to_ms;    /* created in [from_ms, to_ms); to_ms 0: no end */
+    int offset, limit;
+};
+/* Who stands on a leaderboard (leaderboard): at least `min_games` rated games in the
+ * game and class, deviation below `max_deviation`, rated at or after `since_ms`, not
+ * hidden; the best `limit`, by rating, then games, then name. */
+struct store_board_rule {
+    int min_games;
+    double max_deviation;
+    int64_t since_ms;
+    int limit;
+};
+typedef void (*store_leader_fn)(void *ctx, const struct store_player *p,
+                                const struct store_rating *r, int64_t updated_ms);
+
 /* Puzzles (sqlite/puzzles.c): the Glicko-2 rating of a player (a token's hash, per
  * game) or of a puzzle, with its counts. */
 struct store_puzzle_rating {

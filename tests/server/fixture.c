@@ -15,6 +15,10 @@ void fx_config_defaults(struct server_config *cfg)
     cfg->port = 0;
     cfg->db_path = ":memory:";
     cfg->web_dir = NULL;
+    /* agora's own engine judges unless a test names an external one (those tests set
+     * analysis_engine and say so). */
+    cfg->analysis_engine = "none";
+    cfg->quiet_engines = 1;
 }
 
 void fx_config(struct server_config *cfg)

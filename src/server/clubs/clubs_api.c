@@ -275,6 +275,10 @@ static void reply_club(struct server *srv, const struct store_club *c,
         jout_kstr(&j, "id", l.m[i].id);
         jout_kstr(&j, "name", l.m[i].name);
         jout_kstr(&j, "role", role_names[l.m[i].role % 3]);
+        struct store_player p; /* their page (API.md "Players"), unless they hide */
+        if (store_player_by_hash(srv->store, l.m[i].token_hash, &p, err, sizeof err) == 0 &&
+            !p.hidden)
+            jout_kstr(&j, "player", p.id);
         jout_close(&j, '}');
     }
     jout_close(&j, ']');

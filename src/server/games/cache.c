@@ -154,6 +154,8 @@ int cache_create(struct server *srv, const struct game *g, const struct store_ga
         cache_discard(srv, s);
         return -1;
     }
+    if (row->people)
+        people_read_ids(s);
     *out = s;
     return 0;
 }
@@ -183,6 +185,8 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
         s = NULL;
     }
     free(moves);
+    if (s && row.people)
+        people_read_ids(s);
     if (!s)
         *code = rc == STORE_BUSY ? 503 : 500;
     return s;

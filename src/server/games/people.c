@@ -145,6 +145,18 @@ int people_load(struct session *s, char *err, size_t err_size)
     return 0;
 }
 
+void people_read_ids(struct session *s)
+{
+    const char *hash[2] = {s->row.white_hash, s->row.black_hash};
+    for (int side = 0; side < 2; side++) {
+        struct store_player p;
+        char err[ERROR_TEXT_MAX];
+        s->player_id[side][0] = 0;
+        if (store_player_by_hash(s->srv->store, hash[side], &p, err, sizeof err) == 0 && !p.hidden)
+            snprintf(s->player_id[side], sizeof s->player_id[side], "%s", p.id);
+    }
+}
+
 void people_touch(struct session *s)
 {
     s->version++;

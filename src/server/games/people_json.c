@@ -104,6 +104,8 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
         jout_key(j, side_name(side));
         jout_open(j, '{');
         jout_kstr(j, "name", side == SIDE_WHITE ? s->row.white_name : s->row.black_name);
+        if (s->player_id[side][0]) /* their page: /#/player/ID */
+            jout_kstr(j, "id", s->player_id[side]);
         jout_key(j, "rating"); /* at the start of a rated game */
         if (s->row.rated)
             jout_int(j, side == SIDE_WHITE ? s->row.white_rating : s->row.black_rating);

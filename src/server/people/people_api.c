@@ -55,6 +55,14 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
             rc = store_list_games(srv->store, hash, 1, count_one, &count, err, sizeof err);
             known = rc == 0 && count > 0;
         }
+        if (rc == 0 && !known) { /* and one whose progress the server keeps */
+            char *body = NULL;
+            int64_t version;
+            rc = store_get_progress(srv->store, hash, &body, &version, err, sizeof err);
+            free(body);
+            known = rc == 0;
+            rc = rc > 0 ? 0 : rc;
+        }
         if (rc < 0) { /* not a new visitor: whether the token is known is not known */
             api_store_error(r, rc, "%s", err);
             return rc == STORE_BUSY ? 503 : 500;
@@ -522,12 +530,16 @@ static void handle_list_seeks(struct server *srv, struct api_response *r)
 }
 
 /* {"name"}, with the token for a POST (a new one for an unknown visitor). */
-static void reply_me(const char *name, const char *token, struct api_response *r)
+/* The visitor as /api/me answers: their name, public id and whether they hide (and
+ * their token when it is new). */
+static void reply_me(const struct store_player *p, const char *token, struct api_response *r)
 {
     struct jout j;
     jout_init(&j, 256);
     jout_open(&j, '{');
-    jout_kstr(&j, "name", name);
+    jout_kstr(&j, "name", p->name);
+    jout_kstr(&j, "id", p->id);
+    jout_kbool(&j, "hidden", p->hidden);
     if (token)
         jout_kstr(&j, "token", token);
     jout_close(&j, '}');
@@ -536,22 +548,24 @@ static void reply_me(const char *name, const char *token, struct api_response *r
 
 static void handle_get_me(struct server *srv, const struct api_request *req, struct api_response *r)
 {
-    char hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX], err[ERROR_TEXT_MAX];
+    char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
     const char *tok = api_bearer(req);
     if (!tok || !token_well_formed(tok)) {
         api_set_error_code(r, 403, "no_token", "missing or malformed token");
         return;
     }
     token_hash(tok, hash);
-    int rc = store_get_player(srv->store, hash, name, sizeof name, err, sizeof err);
+    struct store_player p;
+    int rc = store_player_by_hash(srv->store, hash, &p, err, sizeof err);
     if (rc > 0)
         api_set_error_code(r, 404, "no_name", "no name chosen yet");
     else if (rc != 0)
         api_store_error(r, rc, "%s", err);
     else
-        reply_me(name, NULL, r);
+        reply_me(&p, NULL, r);
 }
 
+/* A new name, or (with a name known) "hidden": true or false alone. */
 static void handle_post_me(struct server *srv, const struct api_request *req,
                            struct api_response *r)
 {
@@ -560,17 +574,31 @@ static void handle_post_me(struct server *srv, const struct api_request *req,
     json_t *body = api_body_object(req, false, r);
     if (!body)
         return;
-    int bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
+    json_t *jh = json_object_get(body, "hidden");
+    int bad = 0;
+    if (jh && !json_is_boolean(jh)) {
+        api_set_error(r, 400, "\"hidden\" is true or false");
+        bad = 1;
+    }
     if (!bad)
-        bad = people_body_name(body, name, sizeof name, false, r);
+        bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
+    if (!bad)
+        bad = people_body_name(body, name, sizeof name, jh != NULL, r);
+    int hidden = json_is_true(jh);
     json_decref(body);
     if (bad)
         return;
-    int rc = store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err);
+    int64_t now = server_now_ms();
+    int rc = store_put_player(srv->store, hash, name, now, err, sizeof err);
+    if (rc == 0 && jh)
+        rc = store_set_player_hidden(srv->store, hash, hidden, now, err, sizeof err);
+    struct store_player p;
+    if (rc == 0)
+        rc = store_player_by_hash(srv->store, hash, &p, err, sizeof err);
     if (rc != 0)
-        api_store_error(r, rc, "%s", err);
+        api_store_error(r, rc < 0 ? rc : -1, "%s", rc > 0 ? "the player was not stored" : err);
     else
-        reply_me(name, token, r);
+        reply_me(&p, token, r);
 }
 
 void people_challenge_create(struct server *srv, const struct api_request *req,

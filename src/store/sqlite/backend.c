@@ -120,6 +120,29 @@ static const char *const migration[] = {
     "ALTER TABLE games ADD COLUMN rated_capped INTEGER NOT NULL DEFAULT 0;",
     /* 5 -> 6: the puzzles served to each token, when (issue 25: issued tokens only) */
     STORE_PUZZLES_SERVED_SCHEMA,
+    /* 6 -> 7: players' public ids and hiding, their rating histories (the points of the
+     * games rated before, without their deviations: 0), the leaderboards' index, and
+     * what players did in the browser (progress: stars, bests, the repertoire) */
+    "ALTER TABLE players ADD COLUMN id TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE players ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE players SET id = lower(hex(randomblob(8)));"
+    "CREATE UNIQUE INDEX players_by_id ON players (id);"
+    "CREATE TABLE rating_history ("
+    " token_hash TEXT NOT NULL, game_id TEXT NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL,"
+    " rating REAL NOT NULL, deviation REAL NOT NULL, at_ms INTEGER NOT NULL,"
+    " PRIMARY KEY (token_hash, game_id)) WITHOUT ROWID;"
+    "CREATE INDEX rating_history_by_time ON rating_history (token_hash, at_ms);"
+    "INSERT OR IGNORE INTO rating_history SELECT h, id, game, CASE WHEN days > 0 THEN"
+    " 'correspondence' WHEN (clock_initial_ms + 40 * clock_increment_ms) / 1000 < 480 THEN"
+    " 'blitz' WHEN (clock_initial_ms + 40 * clock_increment_ms) / 1000 < 1500 THEN 'rapid'"
+    " ELSE 'classical' END, after, 0, updated_ms FROM (SELECT white_hash AS h,"
+    " white_rating_after AS after, * FROM games UNION ALL SELECT black_hash AS h,"
+    " black_rating_after AS after, * FROM games) WHERE people = 1 AND rated_done = 1"
+    " AND after <> 0;"
+    "CREATE INDEX ratings_board ON ratings (game, class, rating);"
+    "CREATE TABLE progress ("
+    " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version INTEGER NOT NULL,"
+    " updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 

@@ -275,3 +275,84 @@ int sqlite_store_list_games(struct store *s, const char *token_hash, int limit, 
     struct list_ctx l = {token_hash, limit, fn, ctx};
     return sqlite_store_read(s, list_games, &l, "list games", err, err_size);
 }
+
+/* ---- a player's archive and results against the computer ---- */
+
+struct archive_ctx {
+    const struct store_archive *q;
+    store_game_fn fn;
+    void *ctx;
+};
+
+/* The player's side: a game against the computer's human_side, else their colour; the
+ * outcome's number is enum store_outcome's. */
+static const char sql_archive[] =
+    "SELECT " GAME_COLUMNS " FROM games WHERE"
+    " ((people = 0 AND token_hash = ?1) OR (people = 1 AND (white_hash = ?1 OR black_hash = ?1)))"
+    " AND (?2 = '' OR game = ?2)"
+    " AND (?3 = '' OR (people = 1 AND (white_hash = ?3 OR black_hash = ?3)))"
+    " AND (?4 = 0 OR people = 0) AND created_ms >= ?5 AND (?6 = 0 OR created_ms < ?6)"
+    " AND (?7 = 0 OR ?7 = CASE WHEN result = 0 THEN 4 WHEN result = 3 THEN 2"
+    " WHEN result - 1 = (CASE WHEN people = 0 THEN human_side WHEN white_hash = ?1 THEN 0"
+    " ELSE 1 END) THEN 1 ELSE 3 END)"
+    " ORDER BY created_ms DESC, id LIMIT ?8 OFFSET ?9";
+
+static int archive(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct archive_ctx *a = ctx;
+    const struct store_archive *q = a->q;
+    sqlite3_stmt *st =
+        sq_bind(s, sql_archive, "tttiIIiii", q->token_hash, q->game, q->opponent_hash, q->computer,
+                q->from_ms, q->to_ms, q->outcome, q->limit, q->offset);
+    int row;
+    struct store_game game;
+    while ((row = sq_row(st)) > 0) {
+        sqlite_read_game_row(st, &game);
+        a->fn(a->ctx, &game);
+    }
+    return row;
+}
+
+int sqlite_store_archive_games(struct store *s, const struct store_archive *q, store_game_fn fn,
+                               void *ctx, char *err, size_t err_size)
+{
+    struct archive_ctx a = {q, fn, ctx};
+    return sqlite_store_read(s, archive, &a, "archive", err, err_size);
+}
+
+struct levels_ctx {
+    const char *hash;
+    store_level_fn fn;
+    void *ctx;
+};
+
+/* Finished, not aborted (REASON_ABORTED, 18, core/game.h). */
+static const char sql_computer_results[] =
+    "SELECT game, level, sum(result - 1 = human_side), sum(result = 3),"
+    " sum(result <> 3 AND result - 1 <> human_side) FROM games"
+    " WHERE token_hash = ?1 AND people = 0 AND result <> 0 AND reason <> 18"
+    " GROUP BY game, level ORDER BY game, level";
+
+static int computer_results(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct levels_ctx *q = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_computer_results, "t", q->hash);
+    int row;
+    char game[STORE_NAME_MAX];
+    while ((row = sq_row(st)) > 0) {
+        sq_text(st, 0, game, sizeof game);
+        q->fn(q->ctx, game, sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
+              sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
+    }
+    return row;
+}
+
+int sqlite_store_computer_results(struct store *s, const char *token_hash, store_level_fn fn,
+                                  void *ctx, char *err, size_t err_size)
+{
+    struct levels_ctx q = {token_hash, fn, ctx};
+    return sqlite_store_read(s, computer_results, &q, "results against the computer", err,
+                             err_size);
+}

@@ -8,7 +8,7 @@
 
 #include "store/store.h"
 
-#define SQLITE_EXTRA_STMTS 64
+#define SQLITE_EXTRA_STMTS 96
 
 /* A write or read on the connection: 0 done, 1 refused (a write is then rolled back,
  * changing nothing, and reported as 1 without an error), -1 failed (sqlite3_errmsg). */

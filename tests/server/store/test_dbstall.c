@@ -150,6 +150,8 @@ TEST(server_busy_database_is_503_for_people_clubs_and_puzzles)
     struct server_config cfg;
     server_config_default(&cfg);
     cfg.port = 0;
+    cfg.analysis_engine = "none";
+    cfg.quiet_engines = 1;
     cfg.db_path = db;
     cfg.web_dir = NULL;
     cfg.http_threads = 6;

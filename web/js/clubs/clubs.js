@@ -80,7 +80,7 @@ export async function showClub(app, id) {
         h('input', { id: 'club-invite', readonly: true, value: link, size: 48, onfocus: (e) => e.target.select() })));
     }
     items.push(h('h2', {}, t('club.members')), h('ul', { id: 'club-members' }, club.members.map((m) => h('li', { 'data-member': m.id },
-      m.name, ' ', h('span', { class: 'muted' }, t('club.role.' + m.role)),
+      m.player ? h('a', { href: `#/player/${m.player}` }, m.name) : m.name, ' ', h('span', { class: 'muted' }, t('club.role.' + m.role)),
       admin && m.role !== 'creator' && m.id !== you.id ? [' ', h('button', { type: 'button', class: 'small', id: `remove-${m.id}`, onclick: () => act(() => removeMember(club.id, m.id)) }, t('club.remove'))] : [],
       you && you.role === 'creator' && m.role !== 'creator' ? [' ', h('button', { type: 'button', class: 'small', id: `admin-${m.id}`, onclick: () => act(() => setAdmin(club.id, m.id, m.role !== 'admin')) }, t(m.role === 'admin' ? 'club.unadmin' : 'club.admin'))] : []))));
     items.push(h('h2', {}, t('club.lobby')));

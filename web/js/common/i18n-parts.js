@@ -10,4 +10,5 @@ export const PARTS = [
   'pages2',
   'drill2',
   'errors',
+  'players',
 ];

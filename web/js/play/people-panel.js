@@ -71,6 +71,12 @@ export function peoplePanel(initial, { act, refresh }) {
     return p.rating ? t('people.rated.name', { name: n, rating: num(p.rating) }) : n;
   }
 
+  // The name links to the player's page when they have one (and do not hide).
+  function nameLink(side) {
+    const id = ((S.players || {})[side] || {}).id;
+    return id ? h('a', { href: `#/player/${id}`, class: 'player-link', 'data-player': side }, name(side)) : name(side);
+  }
+
   function button(id, label, onclick, cls = '') {
     return h('button', { type: 'button', id, class: cls, onclick }, label);
   }
@@ -117,7 +123,7 @@ export function peoplePanel(initial, { act, refresh }) {
     if (S.rematch_id && tokenOf(S.id) && !tokenOf(S.rematch_id)) rememberGame({ id: S.rematch_id, token: tokenOf(S.id), game: S.game });
     const top = (S.you || 'white') === 'white' ? 'black' : 'white';
     const row = (side) => h('p', { class: 'player ' + side, id: `player-${side}` },
-      h('span', { class: 'who' }, name(side), S.you === side ? ` (${t('people.you')})` : ''), ' ', clocks[side]);
+      h('span', { class: 'who' }, nameLink(side), S.you === side ? ` (${t('people.you')})` : ''), ' ', clocks[side]);
     // Asked rated, played unrated: the pair's rated games of the day were counted (API.md).
     const capped = S.rated_capped ? [h('p', { class: 'muted', id: 'rated-capped' }, t('people.rated.capped'))] : [];
     rows.replaceChildren(row(top), row(top === 'white' ? 'black' : 'white'), ...capped);
