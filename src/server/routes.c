@@ -16,6 +16,8 @@
 #include "server/games/games_api.h"
 #include "server/openings/openings_api.h"
 #include "server/people/people_api.h"
+#include "server/players/identity.h"
+#include "server/players/notices_api.h"
 #include "server/players/players_api.h"
 #include "server/players/progress.h"
 #include "server/puzzles/puzzles_api.h"
@@ -65,6 +67,10 @@ static const struct route table[] = {
     {GET, "/api/leaderboards/{game}/{class}", players_leaderboard, ROUTE_NEEDS_NOTHING},
     {GET, "/api/me/progress", players_progress_get, ROUTE_TOKEN},
     {POST, "/api/me/progress", players_progress_post, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {POST, "/api/me/merge", players_merge, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {GET, "/api/me/notifications", players_notices, ROUTE_TOKEN},
+    {POST, "/api/me/notifications/read", players_notices_read, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {GET, "/api/me/events", players_notice_events, ROUTE_TOKEN},
     /* Clubs (clubs/clubs_api.c). */
     {POST, "/api/clubs", clubs_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     {GET, "/api/clubs/{id}", clubs_get, ROUTE_TOKEN_OPTIONAL},

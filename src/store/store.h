@@ -188,6 +188,18 @@ typedef void (*store_puzzle_rating_fn)(void *ctx, const char *puzzle_id,
                                        const struct store_puzzle_rating *r);
 typedef void (*store_puzzle_id_fn)(void *ctx, const char *puzzle_id);
 
+/* A notification (sqlite/notices.c; API.md "Notifications"): what happened to a
+ * player that their page tells them of, kept until read. */
+#define STORE_NOTICE_KIND_MAX 32
+struct store_notice {
+    int64_t id;
+    char kind[STORE_NOTICE_KIND_MAX];
+    const char *body; /* a JSON object's text, valid during the call */
+    int read;
+    int64_t created_ms;
+};
+typedef void (*store_notice_fn)(void *ctx, const struct store_notice *n);
+
 struct store;
 struct store_gate;
 

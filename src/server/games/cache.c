@@ -252,3 +252,15 @@ void cache_each(struct server *srv, void (*fn)(struct session *s))
         fn(s);
     pthread_mutex_unlock(&srv->cache_mu);
 }
+
+void cache_retoken(struct server *srv, const char *old_hash, const char *new_hash)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    for (struct session *s = srv->lru_head; s; s = s->lru_next) {
+        pthread_mutex_lock(&s->mu);
+        if (!s->row.people && !strcmp(s->row.token_hash, old_hash))
+            snprintf(s->row.token_hash, sizeof s->row.token_hash, "%s", new_hash);
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&srv->cache_mu);
+}

@@ -172,12 +172,6 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
     api_set_text(r, 200, jout_finish(&j));
 }
 
-static void count_one(void *ctx, const struct store_game *row)
-{
-    (void)row;
-    (*(int *)ctx)++;
-}
-
 /* A game against the computer is written to the store as it is (cache_create's step). */
 static int store_new_game(struct server *srv, const struct store_game *row, void *ctx, char *err,
                           size_t err_size)
@@ -254,30 +248,15 @@ valid:
                            "too many new games from this address; wait a minute");
         return;
     }
-    /* A visitor who already has a token (games under it, a name or progress) keeps it, so their
-     * history stays in one list (their archive, API.md "Players"); anyone else gets a
-     * new one. */
+    /* A visitor whose token the server knows (a game, a name, progress, puzzles, a club:
+     * one player for everything, API.md "One identity") keeps it, so their history stays
+     * in one list (their archive, API.md "Players"); anyone else gets a new one. */
     char token[TOKEN_HEX_LEN + 1] = "";
     const char *old = api_bearer(req);
     if (old && token_well_formed(old)) {
         int count = 0;
         token_hash(old, row.token_hash);
-        int rc =
-            store_list_games(srv->store, row.token_hash, 1, count_one, &count, err, sizeof err);
-        if (rc == 0 && count == 0) { /* a player with a name and no game yet keeps it too */
-            char name[STORE_PLAYER_NAME_MAX];
-            rc = store_get_player(srv->store, row.token_hash, name, sizeof name, err, sizeof err);
-            count = rc == 0;
-            rc = rc > 0 ? 0 : rc;
-        }
-        if (rc == 0 && count == 0) { /* or their progress kept (API.md "Progress") */
-            char *kept = NULL;
-            int64_t version;
-            rc = store_get_progress(srv->store, row.token_hash, &kept, &version, err, sizeof err);
-            free(kept);
-            count = rc == 0;
-            rc = rc > 0 ? 0 : rc;
-        }
+        int rc = store_token_known(srv->store, row.token_hash, &count, err, sizeof err);
         if (rc != 0) { /* whether the token is known is not known: no new one */
             api_store_error(r, rc, "%s", err);
             return;

@@ -299,7 +299,13 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     /* Served to this token now (its attempt is timed from here); a token the server never
      * issued gets a new one, as a visitor without a token does (issue 25). */
     int64_t now = server_now_ms();
-    int served = fresh ? 1 : store_puzzle_serve(srv->store, hash, e->id, 0, now, err, sizeof err);
+    /* A token the server knows otherwise (a player's: games, a name, progress) is one it
+     * issued too (API.md "One identity"): their puzzles are the same player's. */
+    int player = 0;
+    int served = fresh ? 0 : store_token_known(srv->store, hash, &player, err, sizeof err);
+    if (served == 0)
+        served =
+            fresh ? 1 : store_puzzle_serve(srv->store, hash, e->id, player, now, err, sizeof err);
     if (served == 1) {
         if (req->client && !ratelimit_take(srv->puzzles->tokens, req->client, now)) {
             api_set_error_code(r, 429, "too_many_players",

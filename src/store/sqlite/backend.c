@@ -143,6 +143,11 @@ static const char *const migration[] = {
     "CREATE TABLE progress ("
     " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version INTEGER NOT NULL,"
     " updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
+    /* 7 -> 8: notifications (sqlite/notices.c), kept until read */
+    "CREATE TABLE notices ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT, token_hash TEXT NOT NULL, kind TEXT NOT NULL,"
+    " body TEXT NOT NULL, created_ms INTEGER NOT NULL, read INTEGER NOT NULL);"
+    "CREATE INDEX notices_by_token ON notices (token_hash, id);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 
