@@ -29,7 +29,8 @@ import { showOpenings } from './openings/openings.js';
 import { showPlayer, showMe } from './players/player.js';
 import { showArchive } from './players/archive.js';
 import { showLeaderboards } from './players/leaderboards.js';
-import { syncProgress } from './net/players-api.js';
+import { syncProgress, mergeOldTokens } from './net/players-api.js';
+import { startBell, bellCheck, bellTranslate } from './notices/bell.js';
 import { levelPicker, rememberedLevel, rememberLevel } from './play/levels.js';
 import { themeSwitch } from './common/theme.js';
 import './common/pwa.js';
@@ -261,17 +262,20 @@ function sync(force = false) {
 
 async function main() {
   await setLanguage(pickLanguage());
+  await mergeOldTokens().catch(() => {}); // offline: the next load merges them
   await sync(true);
   header();
   menu();
+  startBell(document.getElementById('bell-host'));
   ready();
   document.getElementById('lang').addEventListener('change', async (e) => {
     await setLanguage(e.target.value, true);
     header();
+    bellTranslate();
     ready();
     route();
   });
-  window.addEventListener('hashchange', () => { sync(); route(); });
+  window.addEventListener('hashchange', () => { sync(); bellCheck(); route(); });
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') sync(true); });
   await route();
   document.body.dataset.ready = '1';

@@ -1,0 +1,165 @@
+// Browser tests of one identity and the notifications (issue 28 items 1, 7, 8), end to
+// end against `./agora serve` (AGORA_BIN) on a free port with a fresh database: a
+// browser of before (a token per game against the computer, a puzzle token) loads the
+// site and its games and puzzle rating become the player's one token; two devices of
+// one player (two browser contexts) see a challenge accepted on the bell at once, by its
+// count, its name for screen readers and its live region, read on one and gone on both;
+// the bell by keyboard and in four languages.
+// Prints one line per test and, last, "N passed, N failed".
+//   node tests/e2e/identity.mjs [name-filter]
+import { readFileSync, mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, launch } from './browser.mjs';
+
+process.env.AGORA_SERVE = '1';
+process.env.AGORA_SERVE_ARGS = '--people-per-minute 0';
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shots = join(root, 'build', 'screenshots');
+mkdirSync(shots, { recursive: true });
+const filter = process.argv[2] || '';
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+let srv, browser, passed = 0, failed = 0;
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+const notices = (lang) => JSON.parse(readFileSync(join(root, 'web', 'i18n', 'notices', `${lang}.json`), 'utf8'));
+const DIGITS = { bn: '০১২৩৪৫৬৭৮৯', as: '০১২৩৪৫৬৭৮৯' };
+const digits = (lang, s) => (DIGITS[lang] ? String(s).replace(/[0-9]/g, (d) => DIGITS[lang][d]) : String(s));
+
+async function call(method, path, body, token) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(srv.url + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function open(hash, { lang = 'en', identity = null } = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await ctx.addInitScript(([l, id]) => {
+    localStorage.setItem('agora.lang', l);
+    if (id && !localStorage.getItem('agora.identity')) localStorage.setItem('agora.identity', JSON.stringify(id));
+  }, [lang, identity]);
+  page.setDefaultTimeout(20000);
+  await page.goto(`${srv.url}/${hash}`);
+  await page.waitForSelector('body[data-ready]');
+  page.done = async () => {
+    assert(!errors.length, 'page errors: ' + errors.join('; '));
+    await ctx.close();
+  };
+  return page;
+}
+
+const identityOf = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('agora.identity') || '{}'));
+
+test('a browser of before: its games and puzzle token become the player\'s one token', async () => {
+  const g1 = await call('POST', '/api/games', { game: 'chess', level: 1, side: 'white' });
+  const g2 = await call('POST', '/api/games', { game: 'agon', level: 1, side: 'white' });
+  const pz = await call('GET', '/api/puzzles/next?game=chess');
+  assert(g1.token !== g2.token && pz.token, 'three tokens of before');
+  const page = await open('#/', { identity: {
+    games: { [g1.id]: { token: g1.token, game: 'chess', created: g1.created }, [g2.id]: { token: g2.token, game: 'agon', created: g2.created } },
+    puzzles: pz.token,
+  } });
+  const id = await identityOf(page);
+  const mine = id.people && id.people.token;
+  assert(/^[0-9a-f]{32}$/.test(mine || ''), `a player token: ${JSON.stringify(id)}`);
+  assert(id.games[g1.id].token === mine && id.games[g2.id].token === mine, `games under the player's token: ${JSON.stringify(id.games)}`);
+  assert(!id.puzzles, 'the puzzle token is gone');
+  const list = await call('GET', '/api/games', null, mine);
+  assert(list.games.length === 2, `the server lists both games under it: ${list.games.length}`);
+  // The game still plays in the page, with the one token.
+  await page.goto(`${srv.url}/#/game/${g2.id}`);
+  await page.waitForSelector('.board, svg');
+  const st = await call('GET', `/api/games/${g2.id}`, null, mine);
+  assert(st.id === g2.id, 'the game answers to the player');
+  // A new game and a puzzle keep the same token.
+  await page.goto(`${srv.url}/#/puzzles/chess`);
+  await page.waitForFunction(() => document.querySelector('svg'));
+  const after = await identityOf(page);
+  assert(after.people.token === mine, 'the puzzles kept the player\'s token');
+  await page.done();
+});
+
+test('two devices of one player: a challenge accepted rings the bell on both, read on one is read on both', async () => {
+  const c = await call('POST', '/api/challenges', { game: 'chess', name: 'Ann' });
+  const ann = { people: { token: c.token, name: 'Ann' } };
+  const a = await open('#/', { identity: ann });
+  const b = await open('#/people', { identity: ann });
+  for (const p of [a, b]) await p.waitForSelector('#bell-button');
+  const label0 = await a.getAttribute('#bell-button', 'aria-label');
+  assert(/0/.test(label0), `no unread yet: ${label0}`);
+  const g = await call('POST', `/api/challenges/${c.id}/accept`, { name: 'Bob' });
+  for (const p of [a, b]) {
+    await p.waitForFunction(() => document.querySelector('.bell-count') && !document.querySelector('.bell-count').hidden && document.querySelector('.bell-count').textContent === '1');
+    const label = await p.getAttribute('#bell-button', 'aria-label');
+    assert(label === 'Notifications: 1 unread', `the button's name: ${label}`);
+    const live = await p.textContent('#bell-live');
+    assert(live.includes('Bob') && live.includes('Chess'), `told to screen readers: ${live}`);
+  }
+  // By keyboard: open the list, follow nothing yet, mark all read.
+  await a.focus('#bell-button');
+  await a.keyboard.press('Enter');
+  await a.waitForSelector('#bell-panel:not([hidden]) #bell-list a');
+  const href = await a.getAttribute('#bell-list a', 'href');
+  assert(href === `#/game/${g.id}`, `the notification leads to the game: ${href}`);
+  await a.screenshot({ path: join(shots, 'identity-bell.png') });
+  await a.click('#bell-read');
+  for (const p of [a, b]) await p.waitForFunction(() => document.querySelector('.bell-count').hidden);
+  await a.keyboard.press('Escape');
+  assert(await a.evaluate(() => document.getElementById('bell-panel').hidden && document.activeElement.id === 'bell-button'), 'Escape closes and gives focus back');
+  await a.done();
+  await b.done();
+});
+
+test('the bell in four languages: its name with the language\'s plural and digits', async () => {
+  const c = await call('POST', '/api/challenges', { game: 'agon', name: 'Cy' });
+  await call('POST', `/api/challenges/${c.id}/accept`, { name: 'Di' });
+  for (const lang of ['en', 'bn', 'as', 'fi']) {
+    const p = await open('#/', { lang, identity: { people: { token: c.token, name: 'Cy' } } });
+    await p.waitForFunction(() => document.querySelector('.bell-count') && !document.querySelector('.bell-count').hidden);
+    const label = await p.getAttribute('#bell-button', 'aria-label');
+    const forms = notices(lang)['notices.bell'];
+    const rule = new Intl.PluralRules(lang).select(1);
+    const want = (forms[rule] || forms.other).replace('{n}', digits(lang, 1));
+    assert(label === want, `${lang}: ${label} (expected ${want})`);
+    await p.click('#bell-button');
+    const text = await p.textContent('#bell-list li');
+    assert(text.includes('Di') && !text.includes('notices.'), `${lang}: ${text}`);
+    await p.done();
+  }
+});
+
+try {
+  srv = await startServer();
+  ({ browser } = await launch());
+  for (const t of tests) {
+    if (filter && !t.name.includes(filter)) continue;
+    const t0 = Date.now();
+    try {
+      await t.fn();
+      passed++;
+      console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+    } catch (err) {
+      failed++;
+      console.log(`FAIL ${t.name}: ${err.message.split('\n')[0]}`);
+      if (process.env.E2E_STACK) console.log(err.stack);
+    }
+  }
+} catch (err) {
+  failed++;
+  console.log(`FAIL setup: ${err.message}`);
+} finally {
+  if (browser) await browser.close();
+  if (srv) srv.stop();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
