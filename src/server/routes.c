@@ -73,6 +73,8 @@ static const struct route table[] = {
     {GET, "/api/me/events", players_notice_events, ROUTE_TOKEN},
     /* Clubs (clubs/clubs_api.c). */
     {POST, "/api/clubs", clubs_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {GET, "/api/clubs", clubs_find, ROUTE_NEEDS_NOTHING},
+    {POST, "/api/clubs/{id}/public", clubs_set_public, ROUTE_TOKEN | ROUTE_BODY},
     {GET, "/api/clubs/{id}", clubs_get, ROUTE_TOKEN_OPTIONAL},
     {POST, "/api/clubs/{id}/join", clubs_join, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     {POST, "/api/clubs/{id}/leave", clubs_leave, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
@@ -80,6 +82,8 @@ static const struct route table[] = {
     {POST, "/api/clubs/{id}/members/{member}/remove", clubs_member_remove,
      ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     {POST, "/api/clubs/{id}/members/{member}/admin", clubs_member_admin, ROUTE_TOKEN | ROUTE_BODY},
+    {POST, "/api/clubs/{id}/members/{member}/bar", clubs_member_bar,
+     ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     /* The analysis board and reviews (analysis/analysis_api.c). */
     {POST, "/api/positions", analysis_api_position, ROUTE_BODY},
     {POST, "/api/analysis", analysis_api_start, ROUTE_BODY},

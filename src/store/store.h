@@ -101,7 +101,10 @@ struct store_club {
     char invite[STORE_ID_LEN + 1];
     char creator_hash[STORE_HASH_LEN + 1];
     int64_t created_ms;
+    int is_public; /* listed (find_clubs), seen and joined by anyone without an invite */
 };
+/* A public club found (find_clubs), with its count of members. */
+typedef void (*store_found_club_fn)(void *ctx, const struct store_club *c, int members);
 struct store_member {
     char id[17]; /* a member's public id in the club (not their token) */
     char token_hash[STORE_HASH_LEN + 1];

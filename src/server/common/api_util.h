@@ -38,3 +38,7 @@ void api_store_error(struct api_response *r, int rc, const char *fmt, ...)
 json_t *api_body_object(const struct api_request *req, bool optional, struct api_response *r);
 /* The bearer token of the request, or NULL. */
 const char *api_bearer(const struct api_request *req);
+/* The value of ?key= in url, percent-decoded ('+' a space), into buf: 1 when there, 0
+ * when absent, -1 when it is too long, badly escaped, not UTF-8 or holds a control
+ * character. */
+int api_query_text(const char *url, const char *key, char *buf, size_t size);

@@ -143,11 +143,17 @@ static const char *const migration[] = {
     "CREATE TABLE progress ("
     " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version INTEGER NOT NULL,"
     " updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
-    /* 7 -> 8: notifications (sqlite/notices.c), kept until read */
+    /* 7 -> 8: notifications (sqlite/notices.c), kept until read; public clubs and the
+     * players barred from a club (sqlite/clubs.c) */
     "CREATE TABLE notices ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT, token_hash TEXT NOT NULL, kind TEXT NOT NULL,"
     " body TEXT NOT NULL, created_ms INTEGER NOT NULL, read INTEGER NOT NULL);"
-    "CREATE INDEX notices_by_token ON notices (token_hash, id);",
+    "CREATE INDEX notices_by_token ON notices (token_hash, id);"
+    "ALTER TABLE clubs ADD COLUMN public INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX clubs_public ON clubs (name) WHERE public = 1;"
+    "CREATE TABLE club_bars ("
+    " club_id TEXT NOT NULL, token_hash TEXT NOT NULL, barred_ms INTEGER NOT NULL,"
+    " PRIMARY KEY (club_id, token_hash)) WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 

@@ -27,7 +27,8 @@ static int back_to_six(const char *path)
     if (sqlite3_open(path, &db) != SQLITE_OK)
         return -1;
     int rc = sqlite3_exec(db,
-                          "DROP TABLE notices;"
+                          "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
+                          "ALTER TABLE clubs DROP COLUMN public;"
                           "DROP INDEX players_by_id; DROP INDEX ratings_board;"
                           "DROP TABLE rating_history; DROP TABLE progress;"
                           "ALTER TABLE players DROP COLUMN id;"
@@ -99,8 +100,10 @@ TEST(server_notices_migration_8_on_version_7)
     server_stop(srv);
     sqlite3 *h;
     CHECK(sqlite3_open(db, &h) == SQLITE_OK);
-    CHECK(sqlite3_exec(h, "DROP TABLE notices; PRAGMA user_version = 7;", NULL, NULL, NULL) ==
-          SQLITE_OK);
+    CHECK(sqlite3_exec(h,
+                       "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
+                       "ALTER TABLE clubs DROP COLUMN public; PRAGMA user_version = 7;",
+                       NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(h);
     srv = start_at(db);
     CHECK(srv != NULL);
