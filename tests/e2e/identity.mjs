@@ -138,6 +138,34 @@ test('the bell in four languages: its name with the language\'s plural and digit
   }
 });
 
+test('a public club: found by its name and language, joined without an invite; a barred member stays out', async () => {
+  const club = await call('POST', '/api/clubs', { club: 'Tampere Knights', languages: ['fi'], name: 'Aino', public: true });
+  const page = await open('#/clubs', { lang: 'fi' });
+  await page.waitForSelector('#found-clubs a');
+  await page.fill('#find-name', 'knights');
+  await page.selectOption('#find-lang', 'fi');
+  await page.click('#find-go');
+  await page.waitForFunction(() => [...document.querySelectorAll('#found-clubs a')].some((a) => a.textContent === 'Tampere Knights'));
+  await page.click('#found-clubs a >> text=Tampere Knights');
+  await page.waitForSelector('#club-join');
+  await page.fill('#join-name', 'Eero');
+  await page.click('#join');
+  await page.waitForSelector('#club-leave');
+  const id = await identityOf(page);
+  const eero = id.people.token;
+  const seen = await call('GET', `/api/clubs/${club.id}`, null, eero);
+  assert(seen.you && seen.you.role === 'member', 'Eero is a member');
+  // Aino bars him; the page's join then says so, in Finnish.
+  await call('POST', `/api/clubs/${club.id}/members/${seen.you.id}/bar`, {}, club.token);
+  await page.reload();
+  await page.waitForSelector('#club-join');
+  await page.click('#join');
+  await page.waitForSelector('#club-msg .error');
+  const text = await page.textContent('#club-msg .error');
+  assert(text.includes('estetty'), `the refusal in Finnish: ${text}`);
+  await page.done();
+});
+
 try {
   srv = await startServer();
   ({ browser } = await launch());

@@ -12,4 +12,5 @@ export const PARTS = [
   'errors',
   'players',
   'notices',
+  'clubs2',
 ];
