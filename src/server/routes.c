@@ -16,6 +16,7 @@
 #include "server/games/games_api.h"
 #include "server/openings/openings_api.h"
 #include "server/people/people_api.h"
+#include "server/players/devices_api.h"
 #include "server/players/identity.h"
 #include "server/players/notices_api.h"
 #include "server/players/players_api.h"
@@ -71,6 +72,11 @@ static const struct route table[] = {
     {GET, "/api/me/notifications", players_notices, ROUTE_TOKEN},
     {POST, "/api/me/notifications/read", players_notices_read, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     {GET, "/api/me/events", players_notice_events, ROUTE_TOKEN},
+    {POST, "/api/me/link", players_link, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/me/link/revoke", players_link_revoke, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/signin", players_signin, ROUTE_BODY},
+    {GET, "/api/me/devices", players_devices, ROUTE_TOKEN},
+    {POST, "/api/me/devices/{id}/revoke", players_device_revoke, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     /* Clubs (clubs/clubs_api.c). */
     {POST, "/api/clubs", clubs_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     {GET, "/api/clubs", clubs_find, ROUTE_NEEDS_NOTHING},

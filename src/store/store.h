@@ -191,6 +191,14 @@ typedef void (*store_puzzle_rating_fn)(void *ctx, const char *puzzle_id,
                                        const struct store_puzzle_rating *r);
 typedef void (*store_puzzle_id_fn)(void *ctx, const char *puzzle_id);
 
+/* A device of a player's (sqlite/devices.c): signed in through their personal link. */
+struct store_device {
+    char id[17]; /* the first 16 digits of its token's hash: names it, acts for nobody */
+    char name[64];
+    int64_t created_ms, seen_ms;
+};
+typedef void (*store_device_fn)(void *ctx, const struct store_device *d);
+
 /* A notification (sqlite/notices.c; API.md "Notifications"): what happened to a
  * player that their page tells them of, kept until read. */
 #define STORE_NOTICE_KIND_MAX 32

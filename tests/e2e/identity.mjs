@@ -166,6 +166,56 @@ test('a public club: found by its name and language, joined without an invite; a
   await page.done();
 });
 
+test('the personal link and its QR code sign a second device in as the same player; revoked, it is no one', async () => {
+  const meA = await call('POST', '/api/me', { name: 'Ansa' });
+  const a = await open('#/me', { identity: { people: { token: meA.token, name: 'Ansa' } } });
+  await a.waitForSelector('#device-link-make');
+  await a.click('#device-link-make');
+  await a.waitForSelector('#device-qr');
+  const url = await a.inputValue('#device-link-url');
+  const src = await a.getAttribute('#device-qr', 'src');
+  const alt = await a.getAttribute('#device-qr', 'alt');
+  assert(/\/#\/signin\/[0-9a-f]{32}$/.test(url), `the link: ${url}`);
+  assert(src.startsWith('data:image/svg+xml') && alt, 'the QR code, with its name');
+  await a.screenshot({ path: join(shots, 'identity-link.png') });
+  // The other device: a fresh browser opens the link.
+  const b = await open(url.replace(/^https?:\/\/[^/]+\//, ''));
+  await b.waitForSelector('#signin-form');
+  await b.fill('#signin-device', 'phone');
+  await b.click('#signin-go');
+  await b.waitForURL(new RegExp(`#/player/${meA.id}$`));
+  await b.waitForSelector('#devices');
+  const idB = await identityOf(b);
+  assert(idB.people.token && idB.people.token !== meA.token, 'a token of its own');
+  const seen = await call('GET', '/api/me', null, idB.people.token);
+  assert(seen.id === meA.id, 'the same player');
+  // Both devices hear of a challenge accepted.
+  const c = await call('POST', '/api/challenges', { game: 'chess', name: 'Ansa' }, meA.token);
+  await call('POST', `/api/challenges/${c.id}/accept`, { name: 'Bruno' });
+  for (const p of [a, b]) await p.waitForFunction(() => document.querySelector('.bell-count') && document.querySelector('.bell-count').textContent === '1');
+  // The first device revokes the second: its token is no one's.
+  await a.reload();
+  await a.waitForSelector('#devices-list li[data-device] button');
+  await a.click('#devices-list li[data-device] button');
+  await a.waitForSelector('#devices-list p.muted');
+  const r = await fetch(`${srv.url}/api/me`, { headers: { Authorization: `Bearer ${idB.people.token}` } });
+  assert(r.status === 404, `revoked: ${r.status}`);
+  await a.done();
+  await b.done();
+});
+
+test('a revoked link is refused with a clear error, in the page\'s language', async () => {
+  const m = await call('POST', '/api/me', { name: 'Cora' });
+  const link = await call('POST', '/api/me/link', {}, m.token);
+  await call('POST', '/api/me/link/revoke', {}, m.token);
+  const p = await open(`#/signin/${link.code}`, { lang: 'bn' });
+  await p.click('#signin-go');
+  await p.waitForSelector('#signin-msg .error');
+  const text = await p.textContent('#signin-msg .error');
+  assert(text.includes('বাতিল'), `the refusal in Bengali: ${text}`);
+  await p.done();
+});
+
 try {
   srv = await startServer();
   ({ browser } = await launch());

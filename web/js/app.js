@@ -28,6 +28,7 @@ import { showCoordinates } from './learn/coords.js';
 import { showOpenings } from './openings/openings.js';
 import { showPlayer, showMe } from './players/player.js';
 import { showArchive } from './players/archive.js';
+import { showSignin } from './players/devices.js';
 import { showLeaderboards } from './players/leaderboards.js';
 import { syncProgress, mergeOldTokens } from './net/players-api.js';
 import { startBell, bellCheck, bellTranslate } from './notices/bell.js';
@@ -215,6 +216,7 @@ async function route() {
     else if (parts[0] === 'player' && parts[1] && parts[2] === 'games') await showArchive(app, decodeURIComponent(parts[1]), new URLSearchParams(location.hash.split('?')[1] || ''));
     else if (parts[0] === 'player' && parts[1]) await showPlayer(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'me') await showMe(app);
+    else if (parts[0] === 'signin' && parts[1]) await showSignin(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'leaderboards') await showLeaderboards(app, parts[1], parts[2]);
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });

@@ -109,11 +109,9 @@ static int load_club(struct server *srv, const char *id, struct store_club *c,
 static int caller(struct server *srv, const struct api_request *req, const char *club_id,
                   struct store_member *m, struct api_response *r)
 {
-    const char *tok = api_bearer(req);
-    if (!tok || !token_well_formed(tok))
-        return 1;
     char hash[STORE_HASH_LEN + 1];
-    token_hash(tok, hash);
+    if (api_bearer_hash(srv, req, hash) != 0)
+        return 1;
     int rc = people_club_member(srv, club_id, hash, m);
     if (rc < 0)
         api_store_error(r, rc, "the club's members could not be read");

@@ -8,6 +8,8 @@
 #include <strings.h>
 
 #include "server/common/json_out.h"
+#include "server/common/token.h"
+#include "server/server_state.h"
 #include "store/store.h"
 
 /* Messages may quote what the client sent (and cut it anywhere): keep them printable
@@ -124,6 +126,18 @@ const char *api_bearer(const struct api_request *req)
     while (*a == ' ')
         a++;
     return a;
+}
+
+int api_bearer_hash(struct server *srv, const struct api_request *req, char *out)
+{
+    const char *tok = api_bearer(req);
+    if (!tok || !token_well_formed(tok))
+        return -1;
+    char own[STORE_HASH_LEN + 1], player[STORE_HASH_LEN + 1], err[128];
+    token_hash(tok, own);
+    bool device = store_device_player(srv->store, own, player, err, sizeof err) == 0;
+    snprintf(out, STORE_HASH_LEN + 1, "%s", device ? player : own);
+    return 0;
 }
 
 /* Whether a string in j (a value, or in an array or object in it) holds a NUL. */

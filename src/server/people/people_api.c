@@ -42,7 +42,7 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
     known_name[0] = 0;
     token[0] = 0;
     if (old && token_well_formed(old)) {
-        token_hash(old, hash);
+        api_bearer_hash(srv, req, hash); /* a device's token: its player's hash */
         int known = 0;
         int rc = store_get_player(srv->store, hash, known_name, name_size, err, sizeof err);
         if (rc == 1) /* no name: a player known otherwise (games, puzzles, progress...) */
@@ -62,8 +62,8 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
             return 500;
         }
         known_name[0] = 0;
+        token_hash(token, hash);
     }
-    token_hash(token, hash);
     return 0;
 }
 
@@ -560,10 +560,8 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
     struct store_challenge c;
     if (load_challenge(srv, id, &c, r) != 0)
         return;
-    const char *tok = api_bearer(req);
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
-    if (!tok || !token_well_formed(tok) ||
-        (token_hash(tok, hash), !token_equal(hash, c.creator_hash))) {
+    if (api_bearer_hash(srv, req, hash) != 0 || !token_equal(hash, c.creator_hash)) {
         api_set_error_code(r, 403, "not_challenge_creator",
                            "only the challenge's creator may withdraw it");
         return;
@@ -625,12 +623,10 @@ static void reply_me(const struct store_player *p, const char *token, struct api
 static void handle_get_me(struct server *srv, const struct api_request *req, struct api_response *r)
 {
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
-    const char *tok = api_bearer(req);
-    if (!tok || !token_well_formed(tok)) {
+    if (api_bearer_hash(srv, req, hash) != 0) {
         api_set_error_code(r, 403, "no_token", "missing or malformed token");
         return;
     }
-    token_hash(tok, hash);
     struct store_player p;
     int rc = store_player_by_hash(srv->store, hash, &p, err, sizeof err);
     if (rc > 0)

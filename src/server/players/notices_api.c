@@ -15,15 +15,14 @@
 
 #define NOTICES_LISTED 50
 
-/* The token's hash: 0, or 403 with r set. */
-static int player_hash(const struct api_request *req, char *hash, struct api_response *r)
+/* The player's hash (a device's token stands for its player): 0, or 403 with r set. */
+static int player_hash(struct server *srv, const struct api_request *req, char *hash,
+                       struct api_response *r)
 {
-    const char *tok = api_bearer(req);
-    if (!tok || !token_well_formed(tok)) {
+    if (api_bearer_hash(srv, req, hash) != 0) {
         api_set_error_code(r, 403, "no_token", "missing or malformed token");
         return 403;
     }
-    token_hash(tok, hash);
     return 0;
 }
 
@@ -37,7 +36,7 @@ void players_notices(struct server *srv, const struct api_request *req, const st
 {
     (void)a;
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
-    if (player_hash(req, hash, r) != 0)
+    if (player_hash(srv, req, hash, r) != 0)
         return;
     struct jout j;
     jout_init(&j, 4096);
@@ -64,7 +63,7 @@ void players_notices_read(struct server *srv, const struct api_request *req,
 {
     (void)a;
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
-    if (player_hash(req, hash, r) != 0)
+    if (player_hash(srv, req, hash, r) != 0)
         return;
     json_t *body = api_body_object(req, true, r);
     if (!body)
@@ -101,10 +100,9 @@ void players_notices_read(struct server *srv, const struct api_request *req,
 void players_notice_events(struct server *srv, const struct api_request *req,
                            const struct route_args *a, struct api_response *r)
 {
-    (void)srv;
     (void)a;
     char hash[STORE_HASH_LEN + 1];
-    if (player_hash(req, hash, r) != 0)
+    if (player_hash(srv, req, hash, r) != 0)
         return;
     r->kind = API_NOTICE_STREAM;
     snprintf(r->notice_hash, sizeof r->notice_hash, "%s", hash);

@@ -81,12 +81,9 @@ static int load_player(struct server *srv, const struct api_request *req, const 
         return -1;
     }
     *self = false;
-    const char *tok = api_bearer(req);
-    if (rc == 0 && tok && token_well_formed(tok)) {
-        char hash[STORE_HASH_LEN + 1];
-        token_hash(tok, hash);
+    char hash[STORE_HASH_LEN + 1];
+    if (rc == 0 && api_bearer_hash(srv, req, hash) == 0)
         *self = token_equal(hash, p->token_hash);
-    }
     if (rc == 1 || (p->hidden && !*self)) {
         api_set_error_code(r, 404, "no_player", "no player '%.40s'", id);
         return -1;

@@ -270,7 +270,10 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     int fresh = player_token(req, token, r);
     if (fresh < 0)
         return;
-    token_hash(token, hash);
+    if (fresh)
+        token_hash(token, hash);
+    else /* a device's token: its player's hash */
+        api_bearer_hash(srv, req, hash);
     struct store_puzzle_rating pr;
     if (player_rating(srv, hash, g, &pr, r) != 0)
         return;
@@ -462,7 +465,7 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     const struct game *g = it->e.g;
     struct puzzle_set *ps = srv->puzzles;
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
-    token_hash(tok, hash);
+    api_bearer_hash(srv, req, hash); /* tok is well-formed: checked above */
     /* Counted only for a token the server served this puzzle to, no sooner than a person
      * reads it, within the address's rated attempts a minute (issue 25). */
     int64_t now = server_now_ms(), served_ms = 0;

@@ -144,7 +144,8 @@ static const char *const migration[] = {
     " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version INTEGER NOT NULL,"
     " updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
     /* 7 -> 8: notifications (sqlite/notices.c), kept until read; public clubs and the
-     * players barred from a club (sqlite/clubs.c) */
+     * players barred from a club (sqlite/clubs.c); personal links and the devices signed
+     * in through them (sqlite/devices.c) */
     "CREATE TABLE notices ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT, token_hash TEXT NOT NULL, kind TEXT NOT NULL,"
     " body TEXT NOT NULL, created_ms INTEGER NOT NULL, read INTEGER NOT NULL);"
@@ -153,7 +154,14 @@ static const char *const migration[] = {
     "CREATE INDEX clubs_public ON clubs (name) WHERE public = 1;"
     "CREATE TABLE club_bars ("
     " club_id TEXT NOT NULL, token_hash TEXT NOT NULL, barred_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (club_id, token_hash)) WITHOUT ROWID;",
+    " PRIMARY KEY (club_id, token_hash)) WITHOUT ROWID;"
+    "CREATE TABLE links ("
+    " player_hash TEXT PRIMARY KEY, code_hash TEXT NOT NULL UNIQUE, created_ms INTEGER NOT NULL,"
+    " expires_ms INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE devices ("
+    " token_hash TEXT PRIMARY KEY, player_hash TEXT NOT NULL, name TEXT NOT NULL,"
+    " created_ms INTEGER NOT NULL, seen_ms INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX devices_by_player ON devices (player_hash, created_ms);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 

@@ -13,4 +13,5 @@ export const PARTS = [
   'players',
   'notices',
   'clubs2',
+  'devices',
 ];

@@ -99,9 +99,10 @@ function higher(a, b) {
 
 /** The tokens this browser kept before one identity (a token per game against the
  *  computer, the puzzle token) merged into the player's once (POST /api/me/merge):
- *  their games and puzzle rating become the player's.  Nothing to do: no request. */
-export async function mergeOldTokens() {
-  const tokens = oldTokens();
+ *  their games and puzzle rating become the player's (`also`: more, such as this
+ *  device's own token before it signed in as another).  Nothing to do: no request. */
+export async function mergeOldTokens(also = []) {
+  const tokens = [...new Set([...also, ...oldTokens()])].filter((x) => x && x !== mine());
   if (!tokens.length) return null;
   const r = await request('POST', '/api/me/merge', { body: { tokens }, token: mine() });
   if (r.token) saveVisitor({ token: r.token, name: visitor().name });

@@ -29,7 +29,7 @@ export function noticeHref(n) {
   return '#/me';
 }
 
-const bell = { unread: 0, list: [], started: false, token: null, el: null };
+const bell = { unread: 0, list: [], started: false, token: null, el: null, abort: null };
 
 function setCount(n) {
   bell.unread = n;
@@ -76,11 +76,12 @@ function arrived(n) {
 
 async function watch() {
   while (bell.token && bell.token === playerToken()) {
+    bell.abort = new AbortController();
     try {
       await watchNotices((event, value) => {
         if (event === 'unread') setCount(value.unread || 0);
         else if (event === 'notice') arrived(value);
-      });
+      }, bell.abort.signal);
     } catch (err) {
       if (err && (err.status === 403 || err.status === 404)) break; // no token the server takes (or no notifications): wait
     }
@@ -91,6 +92,7 @@ async function watch() {
 
 /** Starts the stream once the player has a token (call it on every route). */
 export function bellCheck() {
+  if (bell.started && bell.token !== playerToken() && bell.abort) bell.abort.abort(); // signed in or out
   if (!bell.el || bell.started || !playerToken()) return;
   bell.started = true;
   bell.token = playerToken();

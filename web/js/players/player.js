@@ -9,6 +9,7 @@ import { me, saveMe, player } from '../net/players-api.js';
 import { visitor } from '../local/storage.js';
 import { graphModel, ratingGraph } from './rating-graph.js';
 import { dateText, errorBox, gamesTable } from './player-common.js';
+import { devicesSection } from './devices.js';
 
 const section = (id, heading, ...body) => h('section', { 'aria-labelledby': `${id}-h`, id }, h('h2', { id: `${id}-h` }, heading), ...body);
 const seriesName = (s) => `${t(`game.${s.game}`)} ${t('people.class.' + s.klass)}`;
@@ -75,7 +76,8 @@ export async function showPlayer(app, id) {
       : h('p', { class: 'muted' }, t('player.clubs.none'))),
     section('player-games', t('player.games'),
       p.games.length ? gamesTable(p.games, t('player.games'), 'player-recent', false) : h('p', { class: 'muted' }, t('player.games.none')),
-      h('p', {}, h('a', { class: 'button', id: 'player-archive', href: `#/player/${p.id}/games` }, t('player.games.all'))))));
+      h('p', {}, h('a', { class: 'button', id: 'player-archive', href: `#/player/${p.id}/games` }, t('player.games.all')))),
+    p.me ? devicesSection() : ''));
 }
 
 /** #/me: the visitor's page, or the name to choose before there is one. */
