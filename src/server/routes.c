@@ -19,6 +19,7 @@
 #include "server/players/devices_api.h"
 #include "server/players/identity.h"
 #include "server/players/notices_api.h"
+#include "server/players/passkeys_api.h"
 #include "server/players/players_api.h"
 #include "server/players/progress.h"
 #include "server/puzzles/puzzles_api.h"
@@ -77,6 +78,12 @@ static const struct route table[] = {
     {POST, "/api/signin", players_signin, ROUTE_BODY},
     {GET, "/api/me/devices", players_devices, ROUTE_TOKEN},
     {POST, "/api/me/devices/{id}/revoke", players_device_revoke, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/me/passkeys/options", players_passkey_options, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/me/passkeys", players_passkey_add, ROUTE_TOKEN | ROUTE_BODY},
+    {GET, "/api/me/passkeys", players_passkeys, ROUTE_TOKEN},
+    {POST, "/api/me/passkeys/revoke", players_passkey_revoke, ROUTE_TOKEN | ROUTE_BODY},
+    {POST, "/api/signin/passkey/options", players_signin_options, ROUTE_BODY_OPTIONAL},
+    {POST, "/api/signin/passkey", players_signin_passkey, ROUTE_BODY},
     /* Clubs (clubs/clubs_api.c). */
     {POST, "/api/clubs", clubs_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     {GET, "/api/clubs", clubs_find, ROUTE_NEEDS_NOTHING},

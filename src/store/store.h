@@ -199,6 +199,19 @@ struct store_device {
 };
 typedef void (*store_device_fn)(void *ctx, const struct store_device *d);
 
+/* A passkey (sqlite/devices.c; API.md "Passkeys"): a WebAuthn credential of a player's,
+ * its ES256 public key (x then y, 128 hex digits) and its authenticator's count. */
+#define STORE_PASSKEY_ID_MAX 344 /* base64url of a credential id of at most 255 bytes */
+struct store_passkey {
+    char id[STORE_PASSKEY_ID_MAX];
+    char player_hash[STORE_HASH_LEN + 1];
+    char public_key[129];
+    int64_t sign_count;
+    char name[64];
+    int64_t created_ms, used_ms;
+};
+typedef void (*store_passkey_fn)(void *ctx, const struct store_passkey *p);
+
 /* A notification (sqlite/notices.c; API.md "Notifications"): what happened to a
  * player that their page tells them of, kept until read. */
 #define STORE_NOTICE_KIND_MAX 32

@@ -145,7 +145,7 @@ static const char *const migration[] = {
     " updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
     /* 7 -> 8: notifications (sqlite/notices.c), kept until read; public clubs and the
      * players barred from a club (sqlite/clubs.c); personal links and the devices signed
-     * in through them (sqlite/devices.c) */
+     * in through them, passkeys and their challenges (sqlite/devices.c) */
     "CREATE TABLE notices ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT, token_hash TEXT NOT NULL, kind TEXT NOT NULL,"
     " body TEXT NOT NULL, created_ms INTEGER NOT NULL, read INTEGER NOT NULL);"
@@ -161,7 +161,15 @@ static const char *const migration[] = {
     "CREATE TABLE devices ("
     " token_hash TEXT PRIMARY KEY, player_hash TEXT NOT NULL, name TEXT NOT NULL,"
     " created_ms INTEGER NOT NULL, seen_ms INTEGER NOT NULL) WITHOUT ROWID;"
-    "CREATE INDEX devices_by_player ON devices (player_hash, created_ms);",
+    "CREATE INDEX devices_by_player ON devices (player_hash, created_ms);"
+    "CREATE TABLE passkeys ("
+    " id TEXT PRIMARY KEY, player_hash TEXT NOT NULL, public_key TEXT NOT NULL,"
+    " sign_count INTEGER NOT NULL, name TEXT NOT NULL, created_ms INTEGER NOT NULL,"
+    " used_ms INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX passkeys_by_player ON passkeys (player_hash, created_ms);"
+    "CREATE TABLE passkey_challenges ("
+    " challenge TEXT PRIMARY KEY, player_hash TEXT NOT NULL, expires_ms INTEGER NOT NULL)"
+    " WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 

@@ -28,7 +28,8 @@ static int back_to_six(const char *path)
         return -1;
     int rc = sqlite3_exec(db,
                           "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
-                          "DROP TABLE links; DROP TABLE devices;"
+                          "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
+                          "DROP TABLE passkey_challenges;"
                           "ALTER TABLE clubs DROP COLUMN public;"
                           "DROP INDEX players_by_id; DROP INDEX ratings_board;"
                           "DROP TABLE rating_history; DROP TABLE progress;"
@@ -103,7 +104,8 @@ TEST(server_notices_migration_8_on_version_7)
     CHECK(sqlite3_open(db, &h) == SQLITE_OK);
     CHECK(sqlite3_exec(h,
                        "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
-                       "DROP TABLE links; DROP TABLE devices;"
+                       "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
+                       "DROP TABLE passkey_challenges;"
                        "ALTER TABLE clubs DROP COLUMN public; PRAGMA user_version = 7;",
                        NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(h);
