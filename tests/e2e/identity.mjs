@@ -39,7 +39,7 @@ async function call(method, path, body, token) {
   return json;
 }
 
-async function open(hash, { lang = 'en', identity = null } = {}) {
+async function open(hash, { lang = 'en', identity = null, base = null } = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
   const errors = [];
@@ -49,8 +49,9 @@ async function open(hash, { lang = 'en', identity = null } = {}) {
     if (id && !localStorage.getItem('agora.identity')) localStorage.setItem('agora.identity', JSON.stringify(id));
   }, [lang, identity]);
   page.setDefaultTimeout(20000);
-  await page.goto(`${srv.url}/${hash}`);
+  await page.goto(`${base || srv.url}/${hash}`);
   await page.waitForSelector('body[data-ready]');
+  page.ctx = ctx;
   page.done = async () => {
     assert(!errors.length, 'page errors: ' + errors.join('; '));
     await ctx.close();
@@ -214,6 +215,56 @@ test('a revoked link is refused with a clear error, in the page\'s language', as
   const text = await p.textContent('#signin-msg .error');
   assert(text.includes('বাতিল'), `the refusal in Bengali: ${text}`);
   await p.done();
+});
+
+// Chromium's virtual authenticator (CDP WebAuthn): a platform authenticator that keeps
+// passkeys and says the user is present and verified.
+async function authenticator(page) {
+  const cdp = await page.ctx.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', { options: {
+    protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true,
+    isUserVerified: true, automaticPresenceSimulation: true,
+  } });
+  return { cdp, authenticatorId };
+}
+
+test('a passkey made on one device signs another in as the same player; revoked, it is refused', async () => {
+  // WebAuthn wants a domain name: the same server as http://localhost.
+  const base = srv.url.replace('127.0.0.1', 'localhost');
+  const m = await call('POST', '/api/me', { name: 'Pekka' });
+  const a = await open('#/me', { base, identity: { people: { token: m.token, name: 'Pekka' } } });
+  const va = await authenticator(a);
+  await a.waitForSelector('#passkey-add');
+  await a.fill('#passkey-name', 'laptop');
+  await a.click('#passkey-add');
+  await a.waitForSelector('#passkey-added');
+  await a.waitForSelector('#passkeys-list li[data-passkey]');
+  const { credentials } = await va.cdp.send('WebAuthn.getCredentials', { authenticatorId: va.authenticatorId });
+  assert(credentials.length === 1, 'one passkey in the authenticator');
+  // The other device has the same passkey (synced by the maker of the phone or browser).
+  const b = await open('#/signin', { base });
+  const vb = await authenticator(b);
+  await vb.cdp.send('WebAuthn.addCredential', { authenticatorId: vb.authenticatorId, credential: credentials[0] });
+  await b.fill('#signin-device', 'phone');
+  await b.click('#signin-passkey');
+  await b.waitForURL(new RegExp(`#/player/${m.id}$`));
+  const idB = await identityOf(b);
+  assert(idB.people.token && idB.people.token !== m.token, 'a token of its own');
+  const seen = await call('GET', '/api/me', null, idB.people.token);
+  assert(seen.id === m.id, 'the same player by passkey');
+  await b.screenshot({ path: join(shots, 'identity-passkey.png') });
+  // Revoked on the first device: the third device that has it is refused, in Finnish.
+  const list = await call('GET', '/api/me/passkeys', null, m.token);
+  await call('POST', '/api/me/passkeys/revoke', { id: list.passkeys[0].id }, m.token);
+  const c = await open('#/signin', { base, lang: 'fi' });
+  const vc = await authenticator(c);
+  await vc.cdp.send('WebAuthn.addCredential', { authenticatorId: vc.authenticatorId, credential: credentials[0] });
+  await c.click('#signin-passkey');
+  await c.waitForSelector('#signin-msg .error');
+  const text = await c.textContent('#signin-msg .error');
+  assert(text.includes('pääsyavainta'), `refused in Finnish: ${text}`);
+  for (const p of [a, b, c]) await p.done();
 });
 
 try {

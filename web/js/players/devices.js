@@ -5,7 +5,7 @@
 // device kept before under its own tokens is merged into the player's).
 import { t } from '../common/i18n.js';
 import { h } from '../common/dom.js';
-import { makeLink, revokeLink, signin, devices, revokeDevice } from '../net/devices-api.js';
+import { makeLink, revokeLink, signin, devices, revokeDevice, addPasskey, passkeys, revokePasskey, signinPasskey } from '../net/devices-api.js';
 import { mergeOldTokens } from '../net/players-api.js';
 import { visitor, saveVisitor, playerToken } from '../local/storage.js';
 import { dateText, errorBox } from './player-common.js';
@@ -56,26 +56,64 @@ export function devicesSection() {
   return h('section', { 'aria-labelledby': 'devices-h', id: 'devices' }, h('h2', { id: 'devices-h' }, t('devices.heading')),
     h('p', {}, t('devices.intro')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'device-link-make', onclick: make }, t('devices.make'))),
-    linkOut, msg, list);
+    linkOut, msg, list, passkeysPart(fail));
 }
 
-/** #/signin/CODE: this device signed in as the link's player. */
+const webauthn = () => typeof window !== 'undefined' && window.PublicKeyCredential && navigator.credentials;
+
+// The player's passkeys: added on this device, listed, revoked.
+function passkeysPart(fail) {
+  const list = h('div', { id: 'passkeys-list' });
+  const out = h('div', { 'aria-live': 'polite', id: 'passkey-msg' });
+  const draw = (r) => list.replaceChildren(r.passkeys.length ? h('ul', {}, r.passkeys.map((k) => h('li', { 'data-passkey': k.id },
+    k.name || t('passkeys.unnamed'), ' ', h('span', { class: 'muted' }, dateText(k.created)), ' ',
+    h('button', { type: 'button', class: 'small', 'aria-label': `${t('devices.revoke')}: ${k.name || t('passkeys.unnamed')}`, onclick: async () => {
+      try { draw(await revokePasskey(k.id)); } catch (err) { fail(err); }
+    } }, t('devices.revoke')))))
+    : h('p', { class: 'muted' }, t('passkeys.none')));
+  const name = h('input', { id: 'passkey-name', name: 'passkey', maxlength: 60 });
+  const add = h('button', { type: 'button', id: 'passkey-add', onclick: async () => {
+    out.replaceChildren();
+    try {
+      await addPasskey(name.value.trim());
+      out.replaceChildren(h('p', { id: 'passkey-added' }, t('passkeys.added')));
+      draw(await passkeys());
+    } catch (err) { out.replaceChildren(err && err.name === 'NotAllowedError' ? h('p', { class: 'muted' }, t('passkeys.cancelled')) : errorBox(err)); }
+  } }, t('passkeys.add'));
+  passkeys().then(draw, fail);
+  return h('div', { id: 'passkeys' }, h('h3', {}, t('passkeys.heading')), h('p', {}, t('passkeys.intro')),
+    webauthn() ? h('p', {}, h('label', { for: 'passkey-name' }, t('passkeys.name')), ' ', name, ' ', add) : h('p', { class: 'muted' }, t('passkeys.unsupported')),
+    out, list);
+}
+
+/** Keeps the token this device signed in with, and merges what it kept before. */
+async function signedIn(r, msg) {
+  const before = playerToken();
+  saveVisitor({ token: r.token, name: r.name || visitor().name });
+  await mergeOldTokens(before ? [before] : []).catch(() => {});
+  msg.replaceChildren(h('p', { id: 'signin-done' }, r.name ? t('signin.done', { name: r.name }) : t('signin.done_noname')));
+  if (r.id) location.hash = `#/player/${r.id}`;
+}
+
+/** #/signin/CODE: this device signed in as the link's player; #/signin: by a passkey. */
 export async function showSignin(app, code) {
   document.title = `${t('signin.heading')} — agora`;
   const msg = h('div', { 'aria-live': 'polite', id: 'signin-msg' });
+  const device = h('input', { id: 'signin-device', name: 'device', maxlength: 60 });
   const form = h('form', { id: 'signin-form', onsubmit: async (e) => {
     e.preventDefault();
     msg.replaceChildren();
     try {
-      const before = playerToken();
-      const r = await signin(code, form.device.value.trim());
-      saveVisitor({ token: r.token, name: r.name || visitor().name });
-      await mergeOldTokens(before ? [before] : []).catch(() => {});
-      msg.replaceChildren(h('p', { id: 'signin-done' }, r.name ? t('signin.done', { name: r.name }) : t('signin.done_noname')));
-      if (r.id) location.hash = `#/player/${r.id}`;
+      await signedIn(await signin(code, device.value.trim()), msg);
     } catch (err) { msg.replaceChildren(errorBox(err)); }
   } },
-  h('p', {}, h('label', { for: 'signin-device' }, t('signin.device')), ' ', h('input', { id: 'signin-device', name: 'device', maxlength: 60 })),
-  h('p', {}, h('button', { type: 'submit', class: 'primary', id: 'signin-go' }, t('signin.go'))));
-  app.replaceChildren(h('div', { class: 'narrow' }, h('h1', {}, t('signin.heading')), h('p', {}, t('signin.intro')), form, msg));
+  h('p', {}, h('label', { for: 'signin-device' }, t('signin.device')), ' ', device),
+  code ? h('p', {}, h('button', { type: 'submit', class: 'primary', id: 'signin-go' }, t('signin.go'))) : null);
+  const passkey = webauthn() ? h('p', {}, h('button', { type: 'button', id: 'signin-passkey', class: code ? null : 'primary', onclick: async () => {
+    msg.replaceChildren();
+    try {
+      await signedIn(await signinPasskey(device.value.trim()), msg);
+    } catch (err) { msg.replaceChildren(err && err.name === 'NotAllowedError' ? h('p', { class: 'muted' }, t('passkeys.cancelled')) : errorBox(err)); }
+  } }, t('passkeys.signin'))) : null;
+  app.replaceChildren(h('div', { class: 'narrow' }, h('h1', {}, t('signin.heading')), h('p', {}, t(code ? 'signin.intro' : 'signin.passkey_intro')), form, passkey, msg));
 }

@@ -100,5 +100,6 @@ export async function showMe(app) {
     h('p', {}, h('label', { for: 'me-name' }, t('people.name')), ' ',
       h('input', { id: 'me-name', name: 'name', required: true, maxlength: 40, value: visitor().name || '' }), ' ',
       h('button', { type: 'submit', class: 'primary', id: 'me-save' }, t('player.me.save'))), msg);
-  app.replaceChildren(h('div', { class: 'narrow' }, h('h1', {}, t('nav.me')), h('p', {}, t('player.me.noname')), form));
+  app.replaceChildren(h('div', { class: 'narrow' }, h('h1', {}, t('nav.me')), h('p', {}, t('player.me.noname')), form,
+    h('p', {}, h('a', { href: '#/signin', id: 'me-signin' }, t('signin.elsewhere')))));
 }
