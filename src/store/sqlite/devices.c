@@ -95,8 +95,10 @@ static int device_add(struct store *s, sqlite3 *db, void *ctx)
     sq_text(st, 0, q->out, STORE_HASH_LEN + 1);
     int64_t expires = sqlite3_column_int64(st, 1);
     sq_end(st);
-    if (expires < q->now)
-        return 2;
+    if (expires < q->now) {
+        q->expires = -1; /* expired: nothing written, told as 2 (the write's own 1 is one) */
+        return 0;
+    }
     return sq_done(sq_bind(s, sql_add_device, "tttI", q->token, q->out, q->name, q->now));
 }
 
@@ -108,6 +110,8 @@ int sqlite_store_device_add(struct store *s, const char *code_hash, const char *
     struct link_ctx q = {
         .code = code_hash, .token = token_hash, .name = name, .now = now_ms, .out = found};
     int rc = sqlite_store_write(s, device_add, &q, "add device", err, err_size);
+    if (rc == 0 && q.expires < 0)
+        return 2;
     if (rc == 0)
         snprintf(player_hash, STORE_HASH_LEN + 1, "%s", found);
     return rc;
