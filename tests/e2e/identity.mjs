@@ -133,6 +133,7 @@ test('the bell in four languages: its name with the language\'s plural and digit
     const want = (forms[rule] || forms.other).replace('{n}', digits(lang, 1));
     assert(label === want, `${lang}: ${label} (expected ${want})`);
     await p.click('#bell-button');
+    await p.waitForSelector('#bell-list li a');
     const text = await p.textContent('#bell-list li');
     assert(text.includes('Di') && !text.includes('notices.'), `${lang}: ${text}`);
     await p.done();

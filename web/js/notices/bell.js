@@ -41,8 +41,8 @@ function setCount(n) {
 
 function drawList() {
   const { list, readAll } = bell.el;
-  if (!bell.list.length) {
-    list.replaceChildren(h('li', { class: 'muted' }, t('notices.none')));
+  if (!bell.list.length) { /* unread ones not read yet: the list comes (refresh) */
+    list.replaceChildren(...(bell.unread ? [] : [h('li', { class: 'muted' }, t('notices.none'))]));
   } else {
     list.replaceChildren(...bell.list.map((n) => h('li', { class: n.read ? 'read' : 'unread' },
       h('a', { href: noticeHref(n), onclick: () => openPanel(false) }, noticeText(n)),
