@@ -268,6 +268,31 @@ test('a passkey made on one device signs another in as the same player; revoked,
   for (const p of [a, b, c]) await p.done();
 });
 
+test('a challenge made from a player\'s page rings their bell; accepted there, both are in the game', async () => {
+  const ann = await call('POST', '/api/me', { name: 'Anni' });
+  const bea = await call('POST', '/api/me', { name: 'Bea' });
+  const a = await open(`#/player/${bea.id}`, { identity: { people: { token: ann.token, name: 'Anni' } } });
+  const b = await open('#/', { identity: { people: { token: bea.token, name: 'Bea' } } });
+  await b.waitForSelector('#bell-button');
+  await a.waitForSelector('#player-challenge-form');
+  await a.selectOption('#player-challenge-game', 'agon');
+  await a.click('#player-challenge-submit');
+  await a.waitForSelector('#player-challenge-sent');
+  await b.waitForFunction(() => document.querySelector('.bell-count') && document.querySelector('.bell-count').textContent === '1');
+  const live = await b.textContent('#bell-live');
+  assert(live.includes('Anni') && live.includes('Agon'), `Bea is told: ${live}`);
+  await b.click('#bell-button');
+  await b.waitForSelector('#bell-list li a');
+  await b.click('#bell-list li a');
+  await b.waitForSelector('#accept-form');
+  await b.click('#accept');
+  await b.waitForURL(/#\/game\//);
+  await a.waitForURL(/#\/game\//);
+  assert(a.url().split('#')[1] === b.url().split('#')[1], 'the same game');
+  await a.done();
+  await b.done();
+});
+
 try {
   srv = await startServer();
   ({ browser } = await launch());

@@ -214,7 +214,7 @@ async function route() {
     else if (parts[0] === 'clubs') await showClubs(app);
     else if (parts[0] === 'club' && parts[1]) leave = await showClub(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'player' && parts[1] && parts[2] === 'games') await showArchive(app, decodeURIComponent(parts[1]), new URLSearchParams(location.hash.split('?')[1] || ''));
-    else if (parts[0] === 'player' && parts[1]) await showPlayer(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'player' && parts[1]) leave = await showPlayer(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'me') await showMe(app);
     else if (parts[0] === 'signin') await showSignin(app, parts[1] ? decodeURIComponent(parts[1]) : null);
     else if (parts[0] === 'leaderboards') await showLeaderboards(app, parts[1], parts[2]);
