@@ -293,6 +293,23 @@ test('a challenge made from a player\'s page rings their bell; accepted there, b
   await b.done();
 });
 
+test('from a second device the first one is revoked: the player goes on there, the first token is no one\'s', async () => {
+  const m = await call('POST', '/api/me', { name: 'Olli' });
+  const link = await call('POST', '/api/me/link', {}, m.token);
+  const b = await open(`#/signin/${link.code}`);
+  await b.click('#signin-go');
+  await b.waitForURL(new RegExp(`#/player/${m.id}$`));
+  await b.waitForSelector('#device-revoke-first');
+  await b.click('#device-revoke-first');
+  await b.waitForFunction(() => /first device/.test(document.getElementById('devices-msg').textContent));
+  const first = await fetch(`${srv.url}/api/me`, { headers: { Authorization: `Bearer ${m.token}` } });
+  assert(first.status === 404, `the first token: ${first.status}`);
+  const idB = await identityOf(b);
+  const seen = await call('GET', '/api/me', null, idB.people.token);
+  assert(seen.id === m.id && seen.name === 'Olli', 'the player goes on on the second device');
+  await b.done();
+});
+
 try {
   srv = await startServer();
   ({ browser } = await launch());

@@ -13,6 +13,7 @@
 #include "server/common/json_out.h"
 #include "server/common/qr.h"
 #include "server/common/token.h"
+#include "server/games/cache.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
 #include "store/store.h"
@@ -235,6 +236,36 @@ void players_devices(struct server *srv, const struct api_request *req, const st
         reply_devices(srv, req, hash, 200, r);
 }
 
+/* The first token revoked: the player's data moves under a key no token hashes to (the
+ * hash of 128 random bits nobody keeps), so only their devices reach it from now on. */
+static void revoke_first(struct server *srv, const struct api_request *req, const char *hash,
+                         struct api_response *r)
+{
+    char own[STORE_HASH_LEN + 1], key[STORE_HASH_LEN + 1], secret[TOKEN_HEX_LEN + 1];
+    char err[ERROR_TEXT_MAX];
+    token_hash(api_bearer(req), own);
+    if (token_random_hex(secret, TOKEN_HEX_LEN / 2) != 0) {
+        api_set_error(r, 500, "no randomness from the kernel");
+        return;
+    }
+    token_hash(secret, key);
+    int rc = store_rekey_player(srv->store, hash, key, err, sizeof err);
+    if (rc < 0) {
+        api_store_error(r, rc, "%s", err);
+        return;
+    }
+    if (rc > 0) {
+        api_set_error(r, 500, "a new key collided: try again");
+        return;
+    }
+    cache_rekey(srv, hash, key);
+    if (!strcmp(own, hash)) { /* the first device signed itself out */
+        api_set_text(r, 200, strdup("{\"devices\":[],\"this\":null,\"signed_out\":true}"));
+        return;
+    }
+    reply_devices(srv, req, key, 200, r);
+}
+
 void players_device_revoke(struct server *srv, const struct api_request *req,
                            const struct route_args *a, struct api_response *r)
 {
@@ -242,6 +273,10 @@ void players_device_revoke(struct server *srv, const struct api_request *req,
     if (me(srv, req, hash, r) != 0)
         return;
     const char *id = a->param[0];
+    if (!strcmp(id, "first")) { /* the player's first token (API.md "Devices") */
+        revoke_first(srv, req, hash, r);
+        return;
+    }
     if (strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16) {
         api_set_error_code(r, 404, "no_device", "no device '%.20s' of yours", id);
         return;

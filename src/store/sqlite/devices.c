@@ -370,3 +370,57 @@ int sqlite_store_drop_passkey(struct store *s, const char *player_hash, const ch
     struct pk_ctx q = {.a = player_hash, .b = id};
     return sqlite_store_write(s, drop_passkey, &q, "revoke passkey", err, err_size);
 }
+
+/* ---- the first token revoked ---- */
+
+static const char *const sql_rekey[] = {
+    "UPDATE games SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE games SET white_hash = ?2 WHERE white_hash = ?1",
+    "UPDATE games SET black_hash = ?2 WHERE black_hash = ?1",
+    "UPDATE challenges SET creator_hash = ?2 WHERE creator_hash = ?1",
+    "UPDATE players SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE ratings SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE rating_history SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE progress SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE puzzle_players SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE puzzle_attempts SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE puzzle_served SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE clubs SET creator_hash = ?2 WHERE creator_hash = ?1",
+    "UPDATE club_members SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE club_bars SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE notices SET token_hash = ?2 WHERE token_hash = ?1",
+    "UPDATE links SET player_hash = ?2 WHERE player_hash = ?1",
+    "UPDATE devices SET player_hash = ?2 WHERE player_hash = ?1",
+    "UPDATE passkeys SET player_hash = ?2 WHERE player_hash = ?1",
+    "UPDATE passkey_challenges SET player_hash = ?2 WHERE player_hash = ?1",
+};
+static const char sql_taken[] =
+    "SELECT 1 FROM players WHERE token_hash = ?2 UNION ALL SELECT 1 FROM devices WHERE"
+    " token_hash = ?2 OR player_hash = ?2 LIMIT 1";
+
+static int rekey(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct pk_ctx *q = ctx;
+    if (!strcmp(q->a, q->b))
+        return 1;
+    sqlite3_stmt *st = sq_bind(s, sql_taken, "tt", q->a, q->b);
+    int row = sq_row(st);
+    if (row < 0)
+        return -1;
+    if (row > 0) {
+        sq_end(st);
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof sql_rekey / sizeof sql_rekey[0]; i++)
+        if (sq_done(sq_bind(s, sql_rekey[i], "tt", q->a, q->b)) != 0)
+            return -1;
+    return 0;
+}
+
+int sqlite_store_rekey_player(struct store *s, const char *old_hash, const char *new_hash,
+                              char *err, size_t err_size)
+{
+    struct pk_ctx q = {.a = old_hash, .b = new_hash};
+    return sqlite_store_write(s, rekey, &q, "revoke the first token", err, err_size);
+}

@@ -1,7 +1,8 @@
 /* One player on two devices (issue 28 item 2) against a real server on loopback: the
  * personal link and its QR code, a second device signed in through it playing the
  * first device's games and seeing its notifications, the devices listed and revoked
- * (the revoked token is a stranger's), the link revoked and replaced; bad input (a
+ * (the revoked token is a stranger's), the link revoked and replaced, the first token
+ * revoked (the player's data then under a key no token hashes to); bad input (a
  * malformed or revoked code, a foreign device) refused, nothing changed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,26 @@ TEST(server_devices_link_signs_in_a_second_device)
     char third[40];
     snprintf(third, sizeof third, "%s", fx_str(j, "token"));
     json_decref(j);
+    /* The first token revoked from the third device: Ann is the third device's now,
+     * with everything she had; the first token is no one's. */
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/me/devices/first/revoke", third, NULL, &j), 200);
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "devices")), 1);
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/me", first, NULL, NULL), 404);
+    CHECK_EQ_INT(fx_move(port, game, first, "e7e5"), 403);
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/me", third, NULL, &j), 200);
+    CHECK_STR(fx_str(j, "id"), pid);
+    CHECK_STR(fx_str(j, "name"), "Ann");
+    json_decref(j);
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/games", third, NULL, &j), 200);
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "games")), 2);
+    json_decref(j);
+    st = fx_state(port, game, third);
+    CHECK(st != NULL && json_is_true(json_object_get(st, "your_turn")));
+    json_decref(st);
     /* Signing out: the device revokes itself. */
     j = NULL;
     CHECK_EQ_INT(api_call(port, "GET", "/api/me/devices", third, NULL, &j), 200);

@@ -79,5 +79,14 @@ TEST(store_identity_ops_keep_their_word)
     CHECK_EQ_INT(store_token_known(s, H("9"), &known, err, sizeof err), 0);
     CHECK_EQ_INT(known, 0);
     (void)unread;
+    /* The first token revoked: onto a fresh key only. */
+    CHECK_EQ_INT(store_put_player(s, H("b"), "Bo", 1, err, sizeof err), 0);
+    CHECK_EQ_INT(store_rekey_player(s, ann, H("b"), err, sizeof err), 1);
+    CHECK_EQ_INT(store_rekey_player(s, ann, ann, err, sizeof err), 1);
+    CHECK_EQ_INT(store_rekey_player(s, ann, H("7"), err, sizeof err), 0);
+    CHECK_EQ_INT(store_token_known(s, ann, &known, err, sizeof err), 0);
+    CHECK_EQ_INT(known, 0);
+    CHECK_EQ_INT(store_token_known(s, H("7"), &known, err, sizeof err), 0);
+    CHECK_EQ_INT(known, 1);
     store_close(s);
 }

@@ -24,7 +24,15 @@ export function devicesSection() {
         : h('button', { type: 'button', class: 'small', id: `device-revoke-${d.id}`, 'aria-label': `${t('devices.revoke')}: ${d.name || d.id}`, onclick: async () => {
           try { drawList(await revokeDevice(d.id)); } catch (err) { fail(err); }
         } }, t('devices.revoke'))));
-    list.replaceChildren(h('h3', {}, t('devices.list')), rows.length ? h('ul', {}, rows) : h('p', { class: 'muted' }, t('devices.none')));
+    // The first token: from another device it is revoked; on the first device, signing
+    // out revokes it (the player goes on on their other devices).
+    const first = r.this
+      ? h('button', { type: 'button', class: 'small', id: 'device-revoke-first', onclick: async () => {
+        try { drawList(await revokeDevice('first')); msg.replaceChildren(h('p', {}, t('devices.first_revoked'))); } catch (err) { fail(err); }
+      } }, t('devices.first_revoke'))
+      : rows.length ? h('button', { type: 'button', class: 'small', id: 'device-signout-first', onclick: () => signOut('first') }, t('devices.signout')) : null;
+    list.replaceChildren(h('h3', {}, t('devices.list')), rows.length ? h('ul', {}, rows) : h('p', { class: 'muted' }, t('devices.none')),
+      first ? h('p', {}, first) : null);
   };
   const signOut = async (id) => {
     try {
