@@ -63,6 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         server_config_default(&cfg);
         cfg.db_path = ":memory:";
         cfg.sync = STORE_SURVIVES_KILL;
+        cfg.analysis_engine = "none"; /* agora's own judges: no child processes */
+        cfg.quiet_engines = 1;
         cfg.engine_workers = 0;
         /* The computer thinks inline here, on the fuzzer's thread: without a small cap
          * every input that starts a game with the computer to move (or moves in one)

@@ -30,6 +30,12 @@ static const char usage[] =
     "  puzzles generate GAME [--from FILE] [--selfplay N] [--seed N] [--out FILE]\n"
     "                                           find and prove puzzles (JSON lines)\n"
     "  puzzles check FILE [--nodes N]           prove every puzzle of a file again\n"
+    "  swiss pair FILE.trf [--out FILE]         pair the next round of a TRF tournament\n"
+    "                                           (FIDE Dutch): pairs, then WHITE BLACK a\n"
+    "                                           line, the bye as N 0 (exit 1: no pairing,\n"
+    "                                           3: invalid TRF)\n"
+    "  swiss tiebreaks FILE.trf                 points, Buchholz, Buchholz cut 1,\n"
+    "                                           Sonneborn-Berger and wins a player\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web] [--puzzles "
     "data/puzzles]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
@@ -52,7 +58,7 @@ struct command {
 static const struct command commands[] = {
     {"perft", cmd_perft},     {"moves", cmd_moves},     {"play", cmd_play},   {"bench", cmd_bench},
     {"match", cmd_match},     {"uci", cmd_uci},         {"serve", cmd_serve}, {"pgn", cmd_pgn},
-    {"analyse", cmd_analyse}, {"puzzles", cmd_puzzles},
+    {"analyse", cmd_analyse}, {"puzzles", cmd_puzzles}, {"swiss", cmd_swiss},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

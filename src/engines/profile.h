@@ -76,6 +76,9 @@ struct engine_profile {
      * (engine_win_chance) and a review's node budget per position. */
     double win_k;
     uint64_t review_nodes;
+    /* An external UCI engine that judges this game better than agora's own, used for
+     * analysis when installed (engines/uci_engine.h); NULL: agora's own always. */
+    const char *analysis_engine;
     /* Puzzles (src/puzzles/): what wins in this game and its themes; NULL: none. */
     const struct puzzle_rules *puzzles;
 };

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "games/registry.h"
+#include "server/analysis/analysis_engines.h"
 #include "server/analysis/analysis_jobs.h"
 #include "server/analysis/review_jobs.h"
 #include "server/common/ratelimit.h"
@@ -89,6 +90,7 @@ void server_stop(struct server *srv)
         workers_stop(srv);
         analysis_jobs_stop(srv); /* every analysis ends and wakes its stream */
         review_jobs_stop(srv);
+        analysis_engines_stop(srv); /* no analysis or review asks them any more */
         cache_each(srv, wake_streams);
         if (srv->hub)
             stream_hub_ping_all(srv->hub, false); /* they see `stopping` and end */
@@ -147,7 +149,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     /* At most db_waiters HTTP threads inside the database at once (store_gate.h): a
      * locked database cannot take all of them. */
     int db_waiters = cfg->db_waiters > 0 ? cfg->db_waiters : (srv->cfg.http_threads + 1) / 2;
-    struct store_options opt = {.durability = cfg->sync, .max_waiting = db_waiters};
+    struct store_options opt = {
+        .durability = cfg->sync, .max_waiting = db_waiters, .pool = cfg->db_pool};
     srv->store = store_open(cfg->db_path, &opt, err, err_size);
     if (!srv->store)
         goto fail;
@@ -177,6 +180,7 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         fail(err, err_size, "out of memory");
         goto fail;
     }
+    analysis_engines_start(srv);
     if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0 ||
         review_jobs_start(srv, err, err_size) != 0 || clock_start(srv, err, err_size) != 0)
         goto fail;

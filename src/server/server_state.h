@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/types.h"
 #include "server/server_config.h"
 
 struct MHD_Daemon;
@@ -24,6 +25,9 @@ struct conn_limits;
 struct fair_queue;
 struct stream_hub;
 struct review_job;
+struct uci_pool;
+
+#define SERVER_ANALYSIS_ENGINES 8 /* games with an external analysis engine at most */
 struct ratelimit;
 struct seek_caps;
 struct puzzle_set;
@@ -95,6 +99,16 @@ struct server {
     pthread_t ck_thread;
     bool ck_running, ck_kicked;
     int64_t ck_until; /* when it wakes next */
+
+    /* analysis_engines.c: the external analysis engines, one pool per game whose
+     * profile names one; made before the analysis and review threads start, freed
+     * after they stop (read without a lock between). */
+    struct server_analysis_engine {
+        const struct game *g;
+        struct uci_pool *pool;    /* NULL: agora's own engine judges g */
+        char why[ERROR_TEXT_MAX]; /* why pool is NULL ("" when none was wanted) */
+    } an_engines[SERVER_ANALYSIS_ENGINES];
+    int n_an_engines;
 
     /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
     pthread_mutex_t rv_mu;

@@ -143,19 +143,21 @@ export const bookPosition = ({ game, position: start, moves = [] }) =>
   post('/api/positions', start === undefined ? { game, moves, book: true } : { game, position: start, moves, book: true });
 
 /** POST /api/analysis, read as a stream of server-sent events with fetch: calls
- *  onLines(lines, done) for every `line` and for `done`.  Abort with `signal`. */
+ *  onLines(lines, done, who) for every `line` and for `done`, `who` {engine, error}:
+ *  the engine that judged and, when agora's own judged in place of the game's external
+ *  engine, why (API.md "Analysis").  Abort with `signal`. */
 export async function analyse({ game, position: start = null, moves = [], multipv = 1, nodes }, onLines, signal) {
   const body = { game, position: start, moves, multipv };
   if (nodes) body.nodes = nodes;
   await postEvents('/api/analysis', body, (event, data) => {
     if (event !== 'line' && event !== 'done') return;
-    let lines;
+    let parsed;
     try {
-      lines = JSON.parse(data).lines || [];
+      parsed = JSON.parse(data);
     } catch {
       return; // not JSON: wait for the next
     }
-    onLines(lines, event === 'done');
+    onLines(parsed.lines || [], event === 'done', { engine: parsed.engine || '', error: parsed.engine_error || '' });
   }, signal);
 }
 
