@@ -192,7 +192,7 @@ typedef void (*store_puzzle_rating_fn)(void *ctx, const char *puzzle_id,
                                        const struct store_puzzle_rating *r);
 typedef void (*store_puzzle_id_fn)(void *ctx, const char *puzzle_id);
 
-/* A device of a player's (sqlite/devices.c): signed in through their personal link. */
+/* A device of a player's (each backend's devices.c): signed in through their personal link. */
 struct store_device {
     char id[17]; /* the first 16 digits of its token's hash: names it, acts for nobody */
     char name[64];
@@ -200,7 +200,7 @@ struct store_device {
 };
 typedef void (*store_device_fn)(void *ctx, const struct store_device *d);
 
-/* A passkey (sqlite/devices.c; API.md "Passkeys"): a WebAuthn credential of a player's,
+/* A passkey (devices.c; API.md "Passkeys"): a WebAuthn credential of a player's,
  * its ES256 public key (x then y, 128 hex digits) and its authenticator's count. */
 #define STORE_PASSKEY_ID_MAX 344 /* base64url of a credential id of at most 255 bytes */
 struct store_passkey {
@@ -213,7 +213,7 @@ struct store_passkey {
 };
 typedef void (*store_passkey_fn)(void *ctx, const struct store_passkey *p);
 
-/* A notification (sqlite/notices.c; API.md "Notifications"): what happened to a
+/* A notification (notices.c; API.md "Notifications"): what happened to a
  * player that their page tells them of, kept until read. */
 #define STORE_NOTICE_KIND_MAX 32
 struct store_notice {
