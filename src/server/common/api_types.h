@@ -28,7 +28,15 @@ struct api_waiter {
 /* The outcome of an API call: a complete response, or "wait" (the session holds the
  * request's waiter until the computer has moved), or an event stream to start (a
  * game's, or a challenge's: API_CHALLENGE_STREAM). */
-enum api_kind { API_DONE, API_WAIT, API_STREAM, API_STATIC, API_ANALYSIS, API_CHALLENGE_STREAM };
+enum api_kind {
+    API_DONE,
+    API_WAIT,
+    API_STREAM,
+    API_STATIC,
+    API_ANALYSIS,
+    API_CHALLENGE_STREAM,
+    API_NOTICE_STREAM
+};
 struct api_request {
     const char *method, *url, *authorization, *last_event_id, *client;
     /* The Origin, Host and Content-Type headers (NULL when absent): cross-site checks. */
@@ -50,6 +58,7 @@ struct api_response {
     int stream_seat;          /* API_STREAM: a player's (their token or seat key): the side + 1;
                                  0: a spectator's, or a game against the computer */
     char challenge[40];       /* API_CHALLENGE_STREAM: the challenge's id (it exists) */
+    char notice_hash[65];     /* API_NOTICE_STREAM: the player's token's hash */
     char path[4200];          /* API_STATIC: the file */
     struct analysis_job *job; /* API_ANALYSIS: the queued analysis (a reference) */
 };

@@ -11,4 +11,7 @@ export const PARTS = [
   'drill2',
   'errors',
   'players',
+  'notices',
+  'clubs2',
+  'devices',
 ];
