@@ -150,6 +150,7 @@ struct bracket {
     SwissPoints next_score;
     int has_next; /* C7 applies */
     int is_last;  /* the last bracket: the bye is given here */
+    int c9;       /* C9 applies: the bracket floats exactly one player down */
     int phase;    /* 1: MDPs' order; 2: remainder's order */
     int *s1;      /* phase 2: the remainder's S1 */
     int *in_rem;  /* phase 2: vertex is in the remainder */
@@ -332,9 +333,6 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             e[k++] = 0; /* completion: a benefit, set below */
             /* the pairing-allocated bye to the lowest score that completes the round */
             e[k++] = !c->p[j].id ? c->p[i].score - c->lowest_score : 0;
-            /* then, in the last bracket (where the bye is given), to a player with the
-             * fewest unplayed rounds */
-            e[k++] = !c->p[j].id && br->is_last ? c->p[i].unplayed : 0;
             const struct dp *x = &c->p[i], *y = &c->p[j];
             int bi = br->in_b[i], bj = br->in_b[j];
             e[k++] = !(bi && bj); /* C5: a pair outside the bracket costs */
@@ -358,6 +356,9 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             else if (nb_float)
                 e[k + sd_index(sdv[1], nsd[1], x->score - (nb_low - c->one_point))] = 1;
             k += nsd[1];
+            /* C9 (2025): the fewest unplayed rounds for the bye's assignee, when it
+             * floats down from this bracket */
+            e[k++] = br->c9 && !y->id && bi ? x->unplayed : 0;
             /* C8-C11: colours of a pair inside the bracket */
             long c8 = 0, c9 = 0, c10 = 0, c11 = 0;
             if (bi && bj && x->id && y->id) {
@@ -716,7 +717,20 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
         }
         /* first pass: the MDPs' partners */
         br.phase = 1;
+        br.c9 = 0;
         int r = solve_bracket(&c, &br, mate);
+        if (r == 0 && c.has_bye) {
+            /* C9 (the bye's assignee with the fewest unplayed games) applies to a
+             * bracket that floats exactly one player down: C6 fixed that number */
+            int floaters = 0;
+            for (int v = 0; v < end; v++)
+                if (br.in_b[v] && (mate[v] < 0 || !br.in_b[mate[v]]))
+                    floaters++;
+            if (floaters == 1) {
+                br.c9 = 1;
+                r = solve_bracket(&c, &br, mate);
+            }
+        }
         if (r < 0) {
             snprintf(err, err_size, "out of memory");
             rc = SWISS_ERROR;
