@@ -517,8 +517,8 @@ static void against_oracle(struct test_ctx *t__, int first_seed, int count, cons
     rmdir(dir);
 }
 
-/* The agreement measured when this was written (NOTES.md): a drop below it fails. */
-#define ORACLE_MIN_PERCENT 97
+/* Every round must be paired as bbpPairings pairs it, but for the differences listed
+ * in NOTES.md (one round of the heavy set, seed 1035 round 2). */
 
 TEST(swiss_dutch_against_bbppairings)
 {
@@ -528,7 +528,7 @@ TEST(swiss_dutch_against_bbppairings)
     against_oracle(TEST_CTX, 1, 12, "", &same, &total);
     printf("  %d of %d rounds identical to bbpPairings\n", same, total);
     CHECK(total > 0);
-    CHECK_MSG(same * 100 >= total * ORACLE_MIN_PERCENT, "%d of %d rounds identical", same, total);
+    CHECK_MSG(same == total, "%d of %d rounds identical", same, total);
 }
 
 TEST_HEAVY(swiss_dutch_against_bbppairings_many)
@@ -543,7 +543,24 @@ TEST_HEAVY(swiss_dutch_against_bbppairings_many)
                    &same, &total);
     printf("  %d of %d rounds identical to bbpPairings\n", same, total);
     CHECK(total > 0);
-    CHECK_MSG(same * 100 >= total * ORACLE_MIN_PERCENT, "%d of %d rounds identical", same, total);
+    CHECK_MSG(same >= total - 1, "%d of %d rounds identical", same, total);
+}
+
+/* Seeds the implementation was not adjusted on: 250 default tournaments and 100 with
+ * forfeits, byes, withdrawals and 3-1-0 points. */
+TEST_HEAVY(swiss_dutch_against_bbppairings_fresh)
+{
+    if (!oracle_path())
+        SKIP("../shared/tools/bbpPairings is absent");
+    int same = 0, total = 0;
+    against_oracle(TEST_CTX, 151, 250, "", &same, &total);
+    against_oracle(TEST_CTX, 1051, 100,
+                   "ForfeitRate=8\nHalfPointByeRate=5\nRetiredRate=3\nPointsForWin=3\n"
+                   "PointsForDraw=1\n",
+                   &same, &total);
+    printf("  %d of %d rounds identical to bbpPairings\n", same, total);
+    CHECK(total > 0);
+    CHECK_MSG(same == total, "%d of %d rounds identical", same, total);
 }
 
 /* Tournaments played out by agora's own pairings with random results (forfeits,
