@@ -280,6 +280,60 @@ TEST(swiss_tiebreaks)
     swiss_free(t);
 }
 
+/* C.07 article 16: unplayed rounds.  Three rounds of three (win 1, draw 1/2):
+ *   R1: 1-2 1-0; 3 wins by forfeit against 4; 5-6 draw.
+ *   R2: 1-3 draw; 5-4 1-0; 2 asked for a half-point bye; 6 the pairing-allocated bye.
+ *   R3: 1-5 1-0; 2-6 draw; 3 a zero-point bye and 4 a half-point bye, both asked for.
+ * Scores: 1: 2.5, 2: 1.0, 3: 1.5, 4: 0.5, 5: 1.5, 6: 2.0.
+ * Adjusted scores (16.3; a bye asked for in the last round counts as a draw):
+ *   3: 1 + 1/2 + 1/2 = 2.0 (the zero-point bye of R3), the others as they are.
+ * Dummies (16.4): the player's own score, at most the scheduled opponent's adjusted
+ * score after a forfeit (16.4.1) and at most 3 x 1/2 = 1.5 otherwise (16.4.2). */
+TEST(swiss_tiebreaks_unplayed_rounds)
+{
+    struct row rows[6] = {{"2.5", {"   2 w 1", "   3 b =", "   5 w 1"}},
+                          {"1.0", {"   1 b 0", "0000 - H", "   6 w ="}},
+                          {"1.5", {"   4 w +", "   1 w =", "0000 - Z"}},
+                          {"0.5", {"   3 b -", "   5 b 0", "0000 - H"}},
+                          {"1.5", {"   6 w =", "   4 w 1", "   1 b 0"}},
+                          {"2.0", {"   5 b =", "0000 - U", "   2 b ="}}};
+    char *text = make_trf("Unplayed rounds", rows, 6, "XXR 3\r");
+    char err[256];
+    struct swiss_tournament *t = swiss_trf_read(text, strlen(text), err, sizeof err);
+    free(text);
+    CHECK_MSG(t != NULL, "%s", err);
+    if (!t)
+        return;
+    /* 1: opponents 2 (1.0), 3 (adjusted 2.0), 5 (1.5) */
+    CHECK_EQ_INT(swiss_tiebreak(t, 1, 3, SWISS_TB_BUCHHOLZ), 450);
+    /* 2: 1 (2.5), the half-point bye's dummy (own 1.0), 6 (2.0) */
+    CHECK_EQ_INT(swiss_tiebreak(t, 2, 3, SWISS_TB_BUCHHOLZ), 550);
+    /* 3: the forfeit win's dummy min(1.5, adjusted 4 = 0.5), 1 (2.5), the zero-point
+     * bye's dummy min(1.5, 1.5) */
+    CHECK_EQ_INT(swiss_tiebreak(t, 3, 3, SWISS_TB_BUCHHOLZ), 450);
+    /* 4: the forfeit loss's dummy min(0.5, 2.0), 5 (1.5), the bye's dummy 0.5 */
+    CHECK_EQ_INT(swiss_tiebreak(t, 4, 3, SWISS_TB_BUCHHOLZ), 250);
+    CHECK_EQ_INT(swiss_tiebreak(t, 5, 3, SWISS_TB_BUCHHOLZ), 500);
+    /* 6: 5 (1.5), the pairing-allocated bye's dummy min(2.0, 1.5), 2 (1.0) */
+    CHECK_EQ_INT(swiss_tiebreak(t, 6, 3, SWISS_TB_BUCHHOLZ), 400);
+    /* Cut-1 (16.5): a voluntary unplayed round's contribution is cut first */
+    CHECK_EQ_INT(swiss_tiebreak(t, 3, 3, SWISS_TB_BUCHHOLZ_CUT1), 300);
+    CHECK_EQ_INT(swiss_tiebreak(t, 2, 3, SWISS_TB_BUCHHOLZ_CUT1), 450);
+    CHECK_EQ_INT(swiss_tiebreak(t, 1, 3, SWISS_TB_BUCHHOLZ_CUT1), 350);
+    CHECK_EQ_INT(swiss_tiebreak(t, 6, 3, SWISS_TB_BUCHHOLZ_CUT1), 300);
+    /* Sonneborn-Berger: the dummies scored as the rounds were */
+    CHECK_EQ_INT(swiss_tiebreak(t, 1, 3, SWISS_TB_SONNEBORN_BERGER), 350);
+    CHECK_EQ_INT(swiss_tiebreak(t, 2, 3, SWISS_TB_SONNEBORN_BERGER), 150);
+    CHECK_EQ_INT(swiss_tiebreak(t, 3, 3, SWISS_TB_SONNEBORN_BERGER), 175);
+    CHECK_EQ_INT(swiss_tiebreak(t, 4, 3, SWISS_TB_SONNEBORN_BERGER), 25);
+    CHECK_EQ_INT(swiss_tiebreak(t, 5, 3, SWISS_TB_SONNEBORN_BERGER), 150);
+    CHECK_EQ_INT(swiss_tiebreak(t, 6, 3, SWISS_TB_SONNEBORN_BERGER), 275);
+    /* after two rounds, 2's half-point bye is its last round: 16.2.5 (a draw for
+     * 1's Buchholz, as the half point was), and 3's zero-point bye is not counted */
+    CHECK_EQ_INT(swiss_tiebreak(t, 1, 2, SWISS_TB_BUCHHOLZ), 200);
+    swiss_free(t);
+}
+
 /* The matching against brute force on small random graphs. */
 static long long brute_best(int n, long long w[][10], int has[][10], int used)
 {
