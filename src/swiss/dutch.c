@@ -158,6 +158,9 @@ struct bracket {
     int n_rem;
     int p_rem;      /* pairs in the remainder: the size of its S1 */
     int narrow;     /* phase 2 without the order digits: is the first candidate best? */
+    int want_tight; /* keep the edges of the optimal matchings in tight[] */
+    int use_tight;  /* solve on the edges of tight[] only */
+    unsigned char *tight;
     int *mdp_index; /* phase 1: index among MDPs */
     int n_mdp;
 };
@@ -299,7 +302,8 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
     /* the criteria's digits: nc_fixed for every edge, then one or two a player for
      * the order (only the edges at that player carry them) */
     int n_ord = br->phase == 1 ? br->n_mdp : br->narrow ? 0 : 2 * br->n_rem;
-    int nc_fixed = 3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 + br->narrow : 0);
+    int nc_fixed =
+        3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 + (br->narrow == 1) : 0);
     int nc = nc_fixed + n_ord;
     size_t max_edges = (size_t)na * (size_t)(na - 1) / 2 + 1;
     long *cost = calloc(max_edges * (size_t)nc_fixed, sizeof(long));
@@ -429,7 +433,7 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
                 }
                 e[k++] = exch;
                 e[k++] = sum;
-                if (br->narrow) {
+                if (br->narrow == 1) {
                     /* the first candidate: S1's k-th player against S2's k-th, S2's
                      * last players floating */
                     int first = ri && rj && br->rem_pos[i] < br->p_rem &&
@@ -516,11 +520,20 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         for (int q = 0; q < nd; q++)
             w_addmul(w, &place[(size_t)dk[q] * (size_t)nl], nl,
                      (unsigned long long)(maxc[dk[q]] - dc[q]));
-        swiss_matcher_add(m, i, j, w);
+        if (!br->use_tight || br->tight[e])
+            swiss_matcher_add(m, i, j, w);
     }
     if (swiss_matcher_solve(m, mate)) {
         rc = -1;
         goto done;
+    }
+    if (br->want_tight) {
+        free(br->tight);
+        br->tight = malloc((size_t)ne + 1);
+        if (!br->tight || swiss_matcher_tight(m, br->tight)) {
+            rc = -1;
+            goto done;
+        }
     }
     for (int a = 0; a < na; a++)
         if (mate[alive[a]] < 0)
@@ -778,21 +791,16 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             /* First the cheap question: is the first candidate (no exchange, the
              * first transposition) among the best?  Then it is the pairing; if not,
              * the full order decides. */
-            br.narrow = 1;
+            br.narrow = 2;
+            br.want_tight = 1;
             r = solve_bracket(&c, &br, mate);
-            int first = r == 0;
-            for (int v = 0; first && v < end; v++) {
-                if (!br.in_rem[v])
-                    continue;
-                int pos = br.rem_pos[v], u = mate[v];
-                if (pos < p_rem)
-                    first = u >= 0 && br.in_rem[u] && br.rem_pos[u] == pos + p_rem;
-                else if (pos >= 2 * p_rem)
-                    first = u >= 0 && !br.in_b[u];
-            }
             br.narrow = 0;
-            if (!first)
+            br.want_tight = 0;
+            if (r == 0) {
+                br.use_tight = 1;
                 r = solve_bracket(&c, &br, mate);
+                br.use_tight = 0;
+            }
             if (r != 0) {
                 snprintf(err, err_size,
                          r < 0    ? "out of memory"
@@ -867,6 +875,7 @@ out:
     free(br.in_rem);
     free(br.rem_pos);
     free(br.mdp_index);
+    free(br.tight);
     free(boards);
     return rc;
 }

@@ -762,3 +762,46 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
         w_half(WT(m, k), nl);
     return 0;
 }
+
+/* r = a << s (s < 64), over nl words. */
+static void w_shl(uint64_t *r, const uint64_t *a, int s, int nl)
+{
+    uint64_t carry = 0;
+    for (int i = 0; i < nl; i++) {
+        uint64_t v = a[i];
+        r[i] = (v << s) | carry;
+        carry = s ? v >> (64 - s) : 0;
+    }
+}
+
+int swiss_matcher_tight(struct swiss_matcher *m, unsigned char *tight)
+{
+    int n = m->n, nl = m->nl;
+    uint64_t *acc = m->tmp, *t = m->tmp + nl;
+    int *ci = malloc((size_t)(2 * n + 1) * sizeof(int)), *cj = ci ? ci + n : NULL;
+    if (!ci)
+        return -1;
+    for (int k = 0; k < m->n_edges; k++) {
+        int i = m->ends[2 * k], j = m->ends[2 * k + 1];
+        /* reduced cost, doubled: dual[i] + dual[j] - 2 * (2 w) + 2 * the duals of the
+         * blossoms holding both ends */
+        w_add(acc, DUAL(m, i), DUAL(m, j), nl);
+        w_shl(t, WT(m, k), 2, nl);
+        w_sub(acc, acc, t, nl);
+        int li = 0, lj = 0;
+        for (int b = m->blossomparent[i]; b >= 0 && li < n; b = m->blossomparent[b])
+            ci[li++] = b;
+        for (int b = m->blossomparent[j]; b >= 0 && lj < n; b = m->blossomparent[b])
+            cj[lj++] = b;
+        while (li > 0 && lj > 0 && ci[li - 1] == cj[lj - 1]) {
+            w_shl(t, DUAL(m, ci[li - 1]), 1, nl);
+            w_add(acc, acc, t, nl);
+            li--;
+            lj--;
+        }
+        tight[k] = w_is_zero(acc, nl);
+    }
+    free(ci);
+    return 0;
+}
+
