@@ -158,9 +158,9 @@ struct bracket {
     int n_rem;
     int p_rem;      /* pairs in the remainder: the size of its S1 */
     int narrow;     /* phase 2 without the order digits: is the first candidate best? */
-    int want_tight; /* keep the edges of the optimal matchings in tight[] */
-    int use_tight;  /* solve on the edges of tight[] only */
-    unsigned char *tight;
+    int want_tight;      /* mark the edges of the optimal matchings in tight[] */
+    int use_tight;       /* solve on the edges marked in tight[] only */
+    unsigned char *tight; /* [n * n]: pair i < j at i * n + j */
     int *mdp_index; /* phase 1: index among MDPs */
     int n_mdp;
 };
@@ -465,9 +465,10 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         }
     int nl = bits / 64 + 1;
     struct swiss_matcher *m = swiss_matcher_new(n, ne + 1, nl);
+    int *added = malloc(((size_t)ne + 1) * sizeof(int)), n_added = 0;
     uint64_t *w = calloc((size_t)nl, sizeof(uint64_t));
     uint64_t *place = calloc((size_t)nc * (size_t)nl, sizeof(uint64_t));
-    if (!m || !w || !base || !place) {
+    if (!m || !w || !base || !place || !added) {
         rc = -1;
         goto done;
     }
@@ -520,7 +521,9 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         for (int q = 0; q < nd; q++)
             w_addmul(w, &place[(size_t)dk[q] * (size_t)nl], nl,
                      (unsigned long long)(maxc[dk[q]] - dc[q]));
-        if (!br->use_tight || br->tight[e])
+        if (!br->use_tight || br->tight[(size_t)i * (size_t)n + (size_t)j])
+            added[n_added++] = e;
+        if (!br->use_tight || br->tight[(size_t)i * (size_t)n + (size_t)j])
             swiss_matcher_add(m, i, j, w);
     }
     if (swiss_matcher_solve(m, mate)) {
@@ -528,18 +531,24 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         goto done;
     }
     if (br->want_tight) {
-        free(br->tight);
-        br->tight = malloc((size_t)ne + 1);
-        if (!br->tight || swiss_matcher_tight(m, br->tight)) {
+        unsigned char *tk = malloc((size_t)n_added + 1);
+        if (!tk || swiss_matcher_tight(m, tk)) {
+            free(tk);
             rc = -1;
             goto done;
         }
+        for (int e = 0; e < ne; e++)
+            br->tight[(size_t)ev[e].i * (size_t)n + (size_t)ev[e].j] = 0;
+        for (int q = 0; q < n_added; q++)
+            br->tight[(size_t)ev[added[q]].i * (size_t)n + (size_t)ev[added[q]].j] = tk[q];
+        free(tk);
     }
     for (int a = 0; a < na; a++)
         if (mate[alive[a]] < 0)
             rc = 1;
 done:
     swiss_matcher_free(m);
+    free(added);
     free(w);
     free(place);
     free(base);
@@ -621,6 +630,26 @@ static int cmp_boards(const void *a, const void *b)
     return x->top_rank - y->top_rank;
 }
 
+/* The players of the bracket not paired inside it by mate[]. */
+static int bracket_floaters(const struct bracket *br, const int *mate, int end)
+{
+    int n = 0;
+    for (int v = 0; v < end; v++)
+        if (br->in_b[v] && (mate[v] < 0 || !br->in_b[mate[v]]))
+            n++;
+    return n;
+}
+
+/* The pairs of mate[] inside the remainder. */
+static int remainder_pairs(const struct bracket *br, const int *mate, int end)
+{
+    int n = 0;
+    for (int v = 0; v < end; v++)
+        if (br->in_rem[v] && mate[v] > v && br->in_rem[mate[v]])
+            n++;
+    return n;
+}
+
 int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, int *n_pairs,
                     char *err, size_t err_size)
 {
@@ -653,10 +682,11 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
     br.in_rem = calloc((size_t)nb, sizeof(int));
     br.rem_pos = calloc((size_t)nb, sizeof(int));
     br.mdp_index = calloc((size_t)nb, sizeof(int));
+    br.tight = calloc((size_t)c.n * (size_t)c.n + 1, 1);
     struct board *boards = calloc((size_t)c.n / 2 + 1, sizeof *boards);
     int rc = SWISS_OK;
     if (!c.p || !c.met || !c.paired || !mate || !vert_of || !br.in_b || !br.is_mdp || !br.in_ns ||
-        !br.pos || !br.s1 || !br.in_rem || !br.rem_pos || !br.mdp_index || !boards) {
+        !br.pos || !br.s1 || !br.in_rem || !br.rem_pos || !br.mdp_index || !br.tight || !boards) {
         snprintf(err, err_size, "out of memory");
         rc = SWISS_ERROR;
         goto out;
@@ -728,21 +758,21 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             start = end;
             continue;
         }
-        /* first pass: the MDPs' partners */
+        /* first pass: the MDPs' partners.  Without MDPs it would only count the
+         * remainder's pairs: they are guessed below and the guess checked. */
         br.phase = 1;
         br.c9 = 0;
-        int r = solve_bracket(&c, &br, mate);
-        if (r == 0 && c.has_bye) {
-            /* C9 (the bye's assignee with the fewest unplayed games) applies to a
-             * bracket that floats exactly one player down: C6 fixed that number */
-            int floaters = 0;
-            for (int v = 0; v < end; v++)
-                if (br.in_b[v] && (mate[v] < 0 || !br.in_b[mate[v]]))
-                    floaters++;
-            if (floaters == 1) {
+        int guess = br.n_mdp == 0, r = 0;
+        if (!guess) {
+            br.want_tight = 1;
+            r = solve_bracket(&c, &br, mate);
+            if (r == 0 && c.has_bye && bracket_floaters(&br, mate, end) == 1) {
+                /* C9 (the bye's assignee with the fewest unplayed games) applies to a
+                 * bracket that floats exactly one player down: C6 fixed that number */
                 br.c9 = 1;
                 r = solve_bracket(&c, &br, mate);
             }
+            br.want_tight = 0;
         }
         if (r < 0) {
             snprintf(err, err_size, "out of memory");
@@ -759,8 +789,7 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             snprintf(err, err_size, "no pairing satisfies the absolute criteria");
             goto out;
         }
-        int p_rem = 0;
-        for (int v = 0; v < end; v++) {
+        for (int v = 0; v < end && !guess; v++) {
             if (!br.in_b[v])
                 continue;
             int u = mate[v];
@@ -770,36 +799,60 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             }
         }
         memset(br.in_rem, 0, (size_t)nb * sizeof(int));
-        memset(br.s1, 0, (size_t)nb * sizeof(int));
         br.n_rem = 0;
         for (int v = 0; v < end; v++)
             if (br.in_b[v] && !br.is_mdp[v] && c.paired[v] < 0) {
                 br.in_rem[v] = 1;
                 br.rem_pos[v] = br.n_rem++;
-                if (br.in_b[mate[v]] && !br.is_mdp[mate[v]] && mate[v] > v)
-                    p_rem++;
             }
+        int p_rem = guess ? br.n_rem / 2 : remainder_pairs(&br, mate, end);
         if (br.n_rem > 0) {
-            int k = 0;
-            for (int v = 0; v < end; v++)
-                if (br.in_rem[v] && k < p_rem) {
-                    br.s1[v] = 1;
-                    k++;
-                }
             br.phase = 2;
-            br.p_rem = p_rem;
-            /* First the cheap question: is the first candidate (no exchange, the
-             * first transposition) among the best?  Then it is the pairing; if not,
-             * the full order decides. */
-            br.narrow = 2;
-            br.want_tight = 1;
-            r = solve_bracket(&c, &br, mate);
-            br.narrow = 0;
-            br.want_tight = 0;
+            for (;;) {
+                memset(br.s1, 0, (size_t)nb * sizeof(int));
+                int k = 0;
+                for (int v = 0; v < end; v++)
+                    if (br.in_rem[v] && k < p_rem) {
+                        br.s1[v] = 1;
+                        k++;
+                    }
+                br.p_rem = p_rem;
+                /* the criteria and the exchanges' count and sum, keeping the edges of
+                 * the optimal matchings */
+                br.narrow = 2;
+                br.want_tight = 1;
+                /* with the MDPs' pairs fixed, the optimal matchings are among the
+                 * first pass's optimal matchings: solved on their edges */
+                br.use_tight = !guess;
+                r = solve_bracket(&c, &br, mate);
+                br.narrow = 0;
+                br.want_tight = 0;
+                br.use_tight = 0;
+                if (r != 0 || !guess)
+                    break;
+                /* the criteria fixed the number of pairs whatever S1 was: if the guess
+                 * was wrong, solve again with the right S1 */
+                int got = remainder_pairs(&br, mate, end);
+                if (got != p_rem) {
+                    p_rem = got;
+                    continue;
+                }
+                if (c.has_bye && !br.c9 && bracket_floaters(&br, mate, end) == 1) {
+                    br.c9 = 1;
+                    continue;
+                }
+                break;
+            }
+            /* then the order (exchanges, transposition) on those edges only */
             if (r == 0) {
                 br.use_tight = 1;
                 r = solve_bracket(&c, &br, mate);
                 br.use_tight = 0;
+            }
+            if (r == 1 && guess) {
+                rc = SWISS_NO_PAIRING;
+                snprintf(err, err_size, "no pairing satisfies the absolute criteria");
+                goto out;
             }
             if (r != 0) {
                 snprintf(err, err_size,
