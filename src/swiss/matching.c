@@ -83,6 +83,10 @@ struct swiss_matcher {
     int *unused, n_unused;
     int *leaves_buf, *bestedgeto;
     uint64_t *dual; /* [2n * nl] */
+    /* the slack of bestedge[x], as computed at dual epoch bepoch[x] for edge bedge[x]:
+     * duals change only between epochs */
+    uint64_t *bslack; /* [2n * nl] */
+    int *bepoch, *bedge, epoch;
     uint64_t *tmp;  /* scratch [8 * nl] */
     int queue_len;
 };
@@ -119,12 +123,15 @@ struct swiss_matcher *swiss_matcher_new(int n, int max_edges, int limbs)
     m->leaves_buf = malloc(n2 * sizeof(int));
     m->bestedgeto = malloc(n2 * sizeof(int));
     m->dual = malloc(n2 * (size_t)limbs * sizeof(uint64_t));
+    m->bslack = malloc(n2 * (size_t)limbs * sizeof(uint64_t));
+    m->bepoch = malloc(n2 * sizeof(int));
+    m->bedge = malloc(n2 * sizeof(int));
     m->tmp = malloc(8 * (size_t)limbs * sizeof(uint64_t));
     if (!m->ends || !m->wt || !m->endpoint || !m->neighb_start || !m->neighb || !m->mate ||
         !m->label || !m->labelend || !m->inblossom || !m->blossomparent || !m->blossombase ||
         !m->bestedge || !m->queue || !m->allowedge || !m->childs || !m->endps || !m->n_childs ||
         !m->bestedges || !m->n_bestedges || !m->unused || !m->leaves_buf || !m->bestedgeto ||
-        !m->dual || !m->tmp) {
+        !m->dual || !m->tmp || !m->bslack || !m->bepoch || !m->bedge) {
         swiss_matcher_free(m);
         return NULL;
     }
@@ -180,6 +187,9 @@ void swiss_matcher_free(struct swiss_matcher *m)
     free(m->leaves_buf);
     free(m->bestedgeto);
     free(m->dual);
+    free(m->bslack);
+    free(m->bepoch);
+    free(m->bedge);
     free(m->tmp);
     free(m);
 }
@@ -208,6 +218,19 @@ static void slack(struct swiss_matcher *m, int k, uint64_t *out)
 {
     /* one pass: the sum's carry, the doubled weight's shifted bit, the borrow */
     const uint64_t *a = DUAL(m, m->ends[2 * k]), *b = DUAL(m, m->ends[2 * k + 1]), *w = WT(m, k);
+    if (m->nl == 1) {
+        out[0] = a[0] + b[0] - (w[0] << 1);
+        return;
+    }
+    if (m->nl == 2) {
+        /* two's complement over 128 bits */
+        unsigned __int128 x = ((unsigned __int128)a[1] << 64 | a[0]) +
+                              ((unsigned __int128)b[1] << 64 | b[0]) -
+                              (((unsigned __int128)w[1] << 64 | w[0]) << 1);
+        out[0] = (uint64_t)x;
+        out[1] = (uint64_t)(x >> 64);
+        return;
+    }
     uint64_t carry = 0, borrow = 0, top = 0;
     for (int i = 0; i < m->nl; i++) {
         uint64_t w2 = (w[i] << 1) | top;
@@ -218,6 +241,27 @@ static void slack(struct swiss_matcher *m, int k, uint64_t *out)
         out[i] = (uint64_t)d;
         borrow = (uint64_t)(d >> 64) ? 1 : 0;
     }
+}
+
+/* The slack of bestedge[x] under the current duals, computed once an epoch. */
+static const uint64_t *best_slack(struct swiss_matcher *m, int x)
+{
+    uint64_t *c = &m->bslack[(size_t)x * (size_t)m->nl];
+    if (m->bepoch[x] != m->epoch || m->bedge[x] != m->bestedge[x]) {
+        slack(m, m->bestedge[x], c);
+        m->bepoch[x] = m->epoch;
+        m->bedge[x] = m->bestedge[x];
+    }
+    return c;
+}
+
+/* bestedge[x] = k, whose slack s is known. */
+static void set_best(struct swiss_matcher *m, int x, int k, const uint64_t *s)
+{
+    m->bestedge[x] = k;
+    memcpy(&m->bslack[(size_t)x * (size_t)m->nl], s, (size_t)m->nl * sizeof(uint64_t));
+    m->bepoch[x] = m->epoch;
+    m->bedge[x] = k;
 }
 
 /* The vertices inside blossom b, appended to buf from *len. */
@@ -620,6 +664,9 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
     for (int b = n; b < 2 * n; b++)
         memset(DUAL(m, b), 0, (size_t)nl * sizeof(uint64_t));
 
+    m->epoch = 0;
+    for (int v = 0; v < 2 * n; v++)
+        m->bepoch[v] = -1;
     for (int stage = 0; stage < n; stage++) {
         for (int v = 0; v < 2 * n; v++) {
             m->label[v] = 0;
@@ -666,21 +713,11 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
                         }
                     } else if (m->label[m->inblossom[w]] == 1) {
                         int b = m->inblossom[v];
-                        if (m->bestedge[b] == -1) {
-                            m->bestedge[b] = k;
-                        } else {
-                            slack(m, m->bestedge[b], d);
-                            if (w_cmp(kslack, d, nl) < 0)
-                                m->bestedge[b] = k;
-                        }
+                        if (m->bestedge[b] == -1 || w_cmp(kslack, best_slack(m, b), nl) < 0)
+                            set_best(m, b, k, kslack);
                     } else if (m->label[w] == 0) {
-                        if (m->bestedge[w] == -1) {
-                            m->bestedge[w] = k;
-                        } else {
-                            slack(m, m->bestedge[w], d);
-                            if (w_cmp(kslack, d, nl) < 0)
-                                m->bestedge[w] = k;
-                        }
+                        if (m->bestedge[w] == -1 || w_cmp(kslack, best_slack(m, w), nl) < 0)
+                            set_best(m, w, k, kslack);
                     }
                 }
             }
@@ -694,7 +731,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
                     memcpy(delta, DUAL(m, v), (size_t)nl * sizeof(uint64_t));
             for (int v = 0; v < n; v++)
                 if (m->label[m->inblossom[v]] == 0 && m->bestedge[v] != -1) {
-                    slack(m, m->bestedge[v], d);
+                    memcpy(d, best_slack(m, v), (size_t)nl * sizeof(uint64_t));
                     if (w_cmp(d, delta, nl) < 0) {
                         memcpy(delta, d, (size_t)nl * sizeof(uint64_t));
                         deltatype = 2;
@@ -704,7 +741,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
             for (int b = 0; b < 2 * n; b++)
                 if (m->blossomparent[b] == -1 && m->label[b] == 1 && m->bestedge[b] != -1 &&
                     (b < n || m->blossombase[b] >= 0)) {
-                    slack(m, m->bestedge[b], d);
+                    memcpy(d, best_slack(m, b), (size_t)nl * sizeof(uint64_t));
                     w_half(d, nl);
                     if (w_cmp(d, delta, nl) < 0) {
                         memcpy(delta, d, (size_t)nl * sizeof(uint64_t));
@@ -719,6 +756,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
                     deltatype = 4;
                     deltablossom = b;
                 }
+            m->epoch++;
             for (int v = 0; v < n; v++) {
                 int l = m->label[m->inblossom[v]];
                 if (l == 1)
