@@ -156,12 +156,12 @@ struct bracket {
     int *in_rem;  /* phase 2: vertex is in the remainder */
     int *rem_pos;
     int n_rem;
-    int p_rem;      /* pairs in the remainder: the size of its S1 */
-    int narrow;     /* phase 2 without the order digits: is the first candidate best? */
-    int want_tight;      /* mark the edges of the optimal matchings in tight[] */
-    int use_tight;       /* solve on the edges marked in tight[] only */
+    int p_rem;            /* pairs in the remainder: the size of its S1 */
+    int narrow;           /* phase 2 without the order digits: is the first candidate best? */
+    int want_tight;       /* mark the edges of the optimal matchings in tight[] */
+    int use_tight;        /* solve on the edges marked in tight[] only */
     unsigned char *tight; /* [n * n]: pair i < j at i * n + j */
-    int *mdp_index; /* phase 1: index among MDPs */
+    int *mdp_index;       /* phase 1: index among MDPs */
     int n_mdp;
 };
 

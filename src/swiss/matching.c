@@ -87,7 +87,7 @@ struct swiss_matcher {
      * duals change only between epochs */
     uint64_t *bslack; /* [2n * nl] */
     int *bepoch, *bedge, epoch;
-    uint64_t *tmp;  /* scratch [8 * nl] */
+    uint64_t *tmp; /* scratch [8 * nl] */
     int queue_len;
 };
 
@@ -842,4 +842,3 @@ int swiss_matcher_tight(struct swiss_matcher *m, unsigned char *tight)
     free(ci);
     return 0;
 }
-

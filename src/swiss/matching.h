@@ -28,4 +28,3 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate);
  * such edges (complementary slackness), so a finer order among the optimal matchings can
  * be solved on them alone.  0, or -1 without memory. */
 int swiss_matcher_tight(struct swiss_matcher *m, unsigned char *tight);
-
