@@ -213,11 +213,35 @@ int swiss_matcher_add(struct swiss_matcher *m, int u, int v, const uint64_t *w)
 #define DUAL(m, i) (&(m)->dual[(size_t)(i) * (size_t)(m)->nl])
 #define WT(m, k) (&(m)->wt[(size_t)(k) * (size_t)(m)->nl])
 
+/* out = a + b - 2 w over nl words, in one pass: the sum's carry, the doubled weight's
+ * shifted bit, the borrow.  Inlined with a constant nl, the loop unrolls. */
+static inline void slack_words(const uint64_t *a, const uint64_t *b, const uint64_t *w,
+                               uint64_t *out, int nl)
+{
+    uint64_t carry = 0, borrow = 0, top = 0;
+    for (int i = 0; i < nl; i++) {
+        uint64_t w2 = (w[i] << 1) | top;
+        top = w[i] >> 63;
+        unsigned __int128 sum = (unsigned __int128)a[i] + b[i] + carry;
+        carry = (uint64_t)(sum >> 64);
+        unsigned __int128 d = (unsigned __int128)(uint64_t)sum - w2 - borrow;
+        out[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) ? 1 : 0;
+    }
+}
+
 /* out = dual[i] + dual[j] - 2 w[k] (the weights are doubled while solving). */
 static void slack(struct swiss_matcher *m, int k, uint64_t *out)
 {
-    /* one pass: the sum's carry, the doubled weight's shifted bit, the borrow */
     const uint64_t *a = DUAL(m, m->ends[2 * k]), *b = DUAL(m, m->ends[2 * k + 1]), *w = WT(m, k);
+    if (m->nl == 3) {
+        slack_words(a, b, w, out, 3);
+        return;
+    }
+    if (m->nl == 4) {
+        slack_words(a, b, w, out, 4);
+        return;
+    }
     if (m->nl == 1) {
         out[0] = a[0] + b[0] - (w[0] << 1);
         return;
@@ -231,16 +255,7 @@ static void slack(struct swiss_matcher *m, int k, uint64_t *out)
         out[1] = (uint64_t)(x >> 64);
         return;
     }
-    uint64_t carry = 0, borrow = 0, top = 0;
-    for (int i = 0; i < m->nl; i++) {
-        uint64_t w2 = (w[i] << 1) | top;
-        top = w[i] >> 63;
-        unsigned __int128 sum = (unsigned __int128)a[i] + b[i] + carry;
-        carry = (uint64_t)(sum >> 64);
-        unsigned __int128 d = (unsigned __int128)(uint64_t)sum - w2 - borrow;
-        out[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) ? 1 : 0;
-    }
+    slack_words(a, b, w, out, m->nl);
 }
 
 /* The slack of bestedge[x] under the current duals, computed once an epoch. */
