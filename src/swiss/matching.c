@@ -86,6 +86,10 @@ struct swiss_matcher {
     /* the slack of bestedge[x], as computed at dual epoch bepoch[x] for edge bedge[x]:
      * duals change only between epochs */
     uint64_t *bslack; /* [2n * nl] */
+    /* per adjacency entry q (neighb order): the remote vertex and the doubled weight,
+     * so that scanning a vertex's edges reads memory in order */
+    int *nbv;
+    uint64_t *wq;
     int *bepoch, *bedge, epoch;
     uint64_t *tmp; /* scratch [8 * nl] */
     int queue_len;
@@ -187,6 +191,8 @@ void swiss_matcher_free(struct swiss_matcher *m)
     free(m->leaves_buf);
     free(m->bestedgeto);
     free(m->dual);
+    free(m->nbv);
+    free(m->wq);
     free(m->bslack);
     free(m->bepoch);
     free(m->bedge);
@@ -256,6 +262,19 @@ static void slack(struct swiss_matcher *m, int k, uint64_t *out)
         return;
     }
     slack_words(a, b, w, out, m->nl);
+}
+
+/* The slack of the edge at adjacency entry q, from v to w. */
+static void slack_at(struct swiss_matcher *m, int v, int w, int q, uint64_t *out)
+{
+    const uint64_t *a = DUAL(m, v), *b = DUAL(m, w), *wt = &m->wq[(size_t)q * (size_t)m->nl];
+    switch (m->nl) {
+    case 1: out[0] = a[0] + b[0] - (wt[0] << 1); return;
+    case 2: slack_words(a, b, wt, out, 2); return;
+    case 3: slack_words(a, b, wt, out, 3); return;
+    case 4: slack_words(a, b, wt, out, 4); return;
+    default: slack_words(a, b, wt, out, m->nl);
+    }
 }
 
 /* The slack of bestedge[x] under the current duals, computed once an epoch. */
@@ -657,6 +676,17 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
         m->neighb[fill[m->ends[2 * k + 1]]++] = 2 * k;
     }
     free(fill);
+    free(m->nbv);
+    free(m->wq);
+    m->nbv = malloc((size_t)(2 * ne + 1) * sizeof(int));
+    m->wq = malloc(((size_t)(2 * ne) + 1) * (size_t)nl * sizeof(uint64_t));
+    if (!m->nbv || !m->wq)
+        return -1;
+    for (int q = 0; q < 2 * ne; q++) {
+        int p = m->neighb[q];
+        m->nbv[q] = m->endpoint[p];
+        memcpy(&m->wq[(size_t)q * (size_t)nl], WT(m, p / 2), (size_t)nl * sizeof(uint64_t));
+    }
     for (int v = 0; v < 2 * n; v++) {
         m->mate[v] = -1;
         m->label[v] = 0;
@@ -702,11 +732,12 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
             while (m->queue_len > 0 && !augmented) {
                 int v = m->queue[--m->queue_len];
                 for (int q = m->neighb_start[v]; q < m->neighb_start[v + 1]; q++) {
-                    int p = m->neighb[q], k = p / 2, w = m->endpoint[p];
+                    int w = m->nbv[q];
                     if (m->inblossom[v] == m->inblossom[w])
                         continue;
+                    int p = m->neighb[q], k = p / 2;
                     if (!m->allowedge[k]) {
-                        slack(m, k, kslack);
+                        slack_at(m, v, w, q, kslack);
                         if (kslack[nl - 1] >> 63 || w_is_zero(kslack, nl))
                             m->allowedge[k] = 1;
                     }
