@@ -437,6 +437,50 @@ TEST(swiss_cli)
     free(out);
 }
 
+/* agora swiss cut: the tournament after its first rounds, as TRF-2026 */
+TEST(swiss_cli_cut)
+{
+    /* R1: 1-3 1-0, 4-2 draw; R2: 2-1 0-1, 3-4 1-0 */
+    struct row rows[4] = {{"2.0", {"   3 w 1", "   2 b 1"}},
+                          {"0.5", {"   4 b =", "   1 w 0"}},
+                          {"1.0", {"   1 b 0", "   4 w 1"}},
+                          {"0.5", {"   2 w =", "   3 b 0"}}};
+    char *text = make_trf("Cut", rows, 4, "XXR 5\r");
+    char path[] = "/tmp/agora-swiss-cut-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) {
+        free(text);
+        return;
+    }
+    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    free(text);
+    char *out = NULL;
+    char *argv[] = {"agora", "swiss", "cut", path, "1", NULL};
+    CHECK_EQ_INT(cli_run("", &out, 5, argv), 0);
+    char err[256] = "";
+    struct swiss_tournament *t = out ? swiss_trf_read(out, strlen(out), err, sizeof err) : NULL;
+    CHECK_MSG(t != NULL, "%s", err);
+    if (t) {
+        CHECK_EQ_INT(t->rounds_played, 1);
+        CHECK_EQ_INT(t->rounds_total, 5);
+        CHECK_EQ_INT(swiss_score(t, 1, 1), 10);
+        CHECK_EQ_INT(swiss_score(t, 2, 1), 5);
+        CHECK_EQ_INT(swiss_score(t, 3, 1), 0);
+        swiss_free(t);
+    }
+    free(out);
+    /* more rounds than played, or not a number: bad usage */
+    char *argv2[] = {"agora", "swiss", "cut", path, "3", NULL};
+    CHECK_EQ_INT(cli_run("", &out, 5, argv2), 2);
+    free(out);
+    char *argv3[] = {"agora", "swiss", "cut", path, "x", NULL};
+    CHECK_EQ_INT(cli_run("", &out, 5, argv3), 2);
+    free(out);
+    unlink(path);
+}
+
 /* --- against bbpPairings --- */
 
 static const char *oracle_path(void)
