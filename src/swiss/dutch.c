@@ -1,27 +1,34 @@
 /* The FIDE Dutch system (C.04.3, in force since 1 July 2025): the next round's pairing.
  *
- * The brackets are paired from the highest score down.  Each bracket is paired by one
- * maximum-weight matching over every player still unpaired (this bracket and all the
+ * The brackets are paired from the highest score down.  Each bracket is paired by
+ * maximum-weight matchings over every player still unpaired (this bracket and all the
  * brackets below, and a "bye" vertex when the number is odd), whose edge weights are
- * the criteria written as the digits of one long number, most important first:
+ * the criteria (numbered as in the 2025 text) written as the digits of one long
+ * number, most important first:
  *
  *   completion (C4)      every edge counts 1: the matching must pair everybody, so
  *                        the bracket is paired only in ways the rest can complete
- *   C5                   pairs inside the bracket (fewest downfloaters)
- *   C6                   the PSD: for each score difference, largest first, how many
- *                        pairs (and downfloaters, against the artificial value one
- *                        point below the bracket's lowest score) have it
- *   C7                   the same two for the next bracket (not for the penultimate)
- *   C8-C11               colours: topscorers' colour differences and three in a row,
+ *   C5                   the bye to the lowest score that completes the round
+ *   C6                   pairs inside the bracket (fewest downfloaters)
+ *   C7                   the downfloaters' scores, as the 2017 PSD: for each score
+ *                        difference, largest first, how many pairs (and downfloaters,
+ *                        against the artificial value one point below the bracket's
+ *                        lowest score) have it
+ *   C8                   the same two for the next bracket (not for the penultimate)
+ *   C9                   the bye's assignee with the fewest unplayed rounds, in a
+ *                        bracket that floats exactly one player down
+ *   C10-C13              colours: topscorers' colour differences and three in a row,
  *                        preferences not granted, strong preferences not granted
- *   C12-C19              repeated floats: counts, then score differences
+ *   C14-C21              repeated floats: counts, then score differences
  *   order                the first candidate in the handbook's order: MDPs paired with
  *                        the highest-ranked opponents they can have (first pass), then
  *                        the remainder with the fewest exchanges, the smallest sum of
  *                        exchanged numbers and the first transposition (second pass)
  *
  * A digit's base is larger than the most its sum can be over a matching, so comparing
- * weights compares the criteria in order.  C1-C3 and the bye's C2 remove edges. */
+ * weights compares the criteria in order.  C1-C3 remove edges.  A pass whose optimal
+ * matchings are among an earlier pass's is solved on that pass's tight edges only
+ * (NOTES.md, "The pairing"). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
