@@ -56,6 +56,7 @@ struct server {
 
     /* cache.c */
     pthread_mutex_t cache_mu;
+    unsigned cache_drops; /* cache_drop's count: a game read meanwhile may be stale */
     struct session **buckets;
     size_t n_buckets;
     int n_cached;

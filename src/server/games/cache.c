@@ -207,6 +207,7 @@ int cache_get(struct server *srv, const char *id, struct session **out, char *er
         lru_unlink(srv, s);
         lru_push_front(srv, s);
     }
+    unsigned drops = srv->cache_drops;
     pthread_mutex_unlock(&srv->cache_mu);
     if (s) {
         *out = s;
@@ -219,12 +220,20 @@ int cache_get(struct server *srv, const char *id, struct session **out, char *er
         return code;
     pthread_mutex_lock(&srv->cache_mu);
     s = find(srv, id);
+    if (s && atomic_load(&s->stale)) {
+        unlink_changed(srv, s);
+        s = NULL;
+    }
     if (s) {
         s->refs++;
     } else if (make_room(srv)) {
         s = fresh;
         fresh = NULL;
         s->refs = 1;
+        /* Another server changed a game while this one was read: perhaps this one,
+         * read before that change, so the next request reads it again. */
+        if (srv->cache_drops != drops)
+            atomic_store(&s->stale, true);
         add(srv, s);
     }
     pthread_mutex_unlock(&srv->cache_mu);
@@ -269,6 +278,7 @@ static void unlink_changed(struct server *srv, struct session *s)
 void cache_drop(struct server *srv, const char *id)
 {
     pthread_mutex_lock(&srv->cache_mu);
+    srv->cache_drops++;
     struct session *s = find(srv, id);
     if (s && atomic_load(&s->refs) == 0)
         unlink_changed(srv, s);

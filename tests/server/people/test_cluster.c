@@ -3,7 +3,8 @@
  * one server reaches the other's streams (the store's outbox of events, outbox.c); a
  * move through the second server after one through the first is accepted (its cache
  * dropped the changed game); two moves of one ply sent to both at once: exactly one is
- * accepted and both servers then tell the same game.  On SQLite a database has one
+ * accepted and both servers then tell the same game; a challenge accepted through the
+ * other server is heard on its creator's stream.  On SQLite a database has one
  * server and the outbox is off: skipped there. */
 #include <pthread.h>
 #include <stdio.h>
@@ -113,6 +114,47 @@ TEST(server_cluster_moves_reach_the_other_server)
 
     sse_close(&ra);
     sse_close(&rb);
+    server_stop(b);
+    server_stop(a);
+}
+
+/* A challenge made and streamed on A, accepted through B: A's stream hears it. */
+TEST(server_cluster_challenge_accepted_on_the_other_server)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server *a = cl_start(url);
+    struct server *b = a ? cl_start(url) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int pa = server_port(a), pb = server_port(b);
+    char cid[40], ta[40], path[128];
+    CHECK_EQ_INT(fx_create(pa, "/api/challenges",
+                           "{\"game\":\"chess\",\"clock\":{\"initial\":600,\"increment\":0},"
+                           "\"side\":\"white\",\"rated\":false,\"name\":\"Ann\"}",
+                           cid, ta),
+                 201);
+    struct sse_reader r;
+    snprintf(path, sizeof path, "/api/challenges/%s/events", cid);
+    CHECK_EQ_INT(sse_get(&r, pa, path, NULL), 200);
+    json_t *e = fx_event(&r, "challenge", 5000); /* at once: open */
+    CHECK(e != NULL);
+    CHECK_STR(fx_str(e, "status"), "open");
+    json_decref(e);
+    json_t *st = NULL;
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    CHECK_EQ_INT(api_call(pb, "POST", path, NULL, "{\"name\":\"Bob\"}", &st), 200);
+    e = fx_event(&r, "challenge", 5000);
+    CHECK_MSG(e != NULL, "A's stream did not hear the accept made through B");
+    CHECK_STR(fx_str(e, "status"), "accepted");
+    CHECK_STR(fx_str(e, "game_id"), fx_str(st, "id"));
+    json_decref(e);
+    json_decref(st);
+    sse_close(&r);
     server_stop(b);
     server_stop(a);
 }
