@@ -20,6 +20,7 @@
 #include "server/common/stream_hub.h"
 #include "server/games/cache.h"
 #include "server/games/clock.h"
+#include "server/games/outbox.h"
 #include "server/games/session.h"
 #include "server/games/workers.h"
 #include "server/http/http.h"
@@ -83,6 +84,7 @@ void server_stop(struct server *srv)
     if (!srv)
         return;
     atomic_store(&srv->stopping, 1);
+    outbox_stop(srv);
     clock_stop(srv);
     if (srv->buckets) {
         /* Answer every waiting request (the workers drain the queue), end every stream,
@@ -182,7 +184,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     }
     analysis_engines_start(srv);
     if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0 ||
-        review_jobs_start(srv, err, err_size) != 0 || clock_start(srv, err, err_size) != 0)
+        review_jobs_start(srv, err, err_size) != 0 || clock_start(srv, err, err_size) != 0 ||
+        outbox_start(srv, err, err_size) != 0)
         goto fail;
     if (cfg->no_http)
         return srv;

@@ -56,6 +56,7 @@ struct server {
 
     /* cache.c */
     pthread_mutex_t cache_mu;
+    unsigned cache_drops; /* cache_drop's count: a game read meanwhile may be stale */
     struct session **buckets;
     size_t n_buckets;
     int n_cached;
@@ -98,6 +99,14 @@ struct server {
     pthread_cond_t ck_cv;
     pthread_t ck_thread;
     bool ck_running, ck_kicked;
+    /* outbox.c: events across servers (on with a PostgreSQL store); ob_self this
+     * server's id in its events, ob_last the last event read (the reader's own). */
+    pthread_t ob_thread;
+    bool ob_on, ob_running;
+    char ob_self[17];
+    int64_t ob_last;
+    /* outbox_put while the outbox is on (NULL: off), for the model below it. */
+    void (*tell_others)(struct server *srv, const char *kind, const char *id);
     int64_t ck_until; /* when it wakes next */
 
     /* analysis_engines.c: the external analysis engines, one pool per game whose

@@ -90,6 +90,9 @@ static void op_move(struct session *s, int side, json_t *body, int64_t now, stru
     }
     int rc = people_move(s, m, now, err, sizeof err);
     if (rc != 0) {
+        /* Perhaps another server stored a move of this ply first: the next request
+         * loads the game again (cache_get). */
+        atomic_store(&s->stale, true);
         api_store_error(r, rc, "your move could not be stored: %s", err);
         return;
     }

@@ -34,6 +34,9 @@ struct session {
     /* The cache's bookkeeping (cache.c), under the server's cache_mu (refs: see
      * cache_ref). */
     atomic_int refs;
+    /* Another server changed the game (outbox.c): the next cache_get loads it again;
+     * orphan: out of the cache, freed by its last cache_put. */
+    atomic_bool stale, orphan;
     struct session *hash_next, *lru_prev, *lru_next;
     /* The job queue's link (workers.c), under jobs_mu. */
     struct session *job_next;

@@ -15,6 +15,7 @@
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
+#include "server/games/outbox.h"
 #include "server/games/people.h"
 #include "server/games/people_json.h"
 #include "server/games/people_rating.h"
@@ -433,6 +434,7 @@ static void challenge_news(struct server *srv, const char *id)
     char key[sizeof((struct hub_watch *)0)->id];
     stream_hub_challenge_key(id, key, sizeof key);
     stream_hub_news(srv->hub, key);
+    outbox_put(srv, "challenge", id); /* and the other servers' streams */
 }
 
 /* GET /api/challenges/{id}/events: 404 for an unknown challenge, else its stream
