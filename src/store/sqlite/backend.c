@@ -143,6 +143,27 @@ static const char *const migration[] = {
     "CREATE TABLE progress ("
     " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version INTEGER NOT NULL,"
     " updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
+    /* 7 -> 8: tournaments (sqlite/tournaments.c), their entrants, and a game's
+     * tournament, Swiss round and berserks */
+    "ALTER TABLE games ADD COLUMN tournament_id TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN round INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN berserk INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX games_by_tournament ON games (tournament_id, created_ms)"
+    " WHERE tournament_id <> '';"
+    "CREATE TABLE tournaments ("
+    " id TEXT PRIMARY KEY, kind INTEGER NOT NULL, name TEXT NOT NULL, game TEXT NOT NULL,"
+    " clock_initial_ms INTEGER NOT NULL, clock_increment_ms INTEGER NOT NULL,"
+    " days INTEGER NOT NULL, rated INTEGER NOT NULL, starts_ms INTEGER NOT NULL,"
+    " duration_ms INTEGER NOT NULL, rounds INTEGER NOT NULL, min_rating INTEGER NOT NULL,"
+    " max_rating INTEGER NOT NULL, club_id TEXT NOT NULL, creator_hash TEXT NOT NULL,"
+    " creator_name TEXT NOT NULL, status INTEGER NOT NULL, round INTEGER NOT NULL,"
+    " created_ms INTEGER NOT NULL);"
+    "CREATE INDEX tournaments_by_status ON tournaments (status, starts_ms);"
+    "CREATE INDEX tournaments_by_club ON tournaments (club_id, starts_ms) WHERE club_id <> '';"
+    "CREATE TABLE tournament_entrants ("
+    " tournament_id TEXT NOT NULL, token_hash TEXT NOT NULL, name TEXT NOT NULL,"
+    " rating INTEGER NOT NULL, state INTEGER NOT NULL, joined_ms INTEGER NOT NULL,"
+    " active_ms INTEGER NOT NULL, PRIMARY KEY (tournament_id, token_hash)) WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
 
