@@ -27,6 +27,7 @@ int cmd_pgn(int argc, char **argv, struct cli_io *io);
 int cmd_analyse(int argc, char **argv, struct cli_io *io);
 int cmd_puzzles(int argc, char **argv, struct cli_io *io);
 int cmd_swiss(int argc, char **argv, struct cli_io *io);
+int cmd_arena(int argc, char **argv, struct cli_io *io);
 
 /* bench's two measurements (cmd_bench.c), shared by `agora bench` and the
  * bench-signature test (tests/test_bench.c), which compares their signatures with

@@ -36,6 +36,10 @@ static const char usage[] =
     "                                           3: invalid TRF)\n"
     "  swiss tiebreaks FILE.trf                 points, Buchholz, Buchholz cut 1,\n"
     "                                           Sonneborn-Berger and wins a player\n"
+    "  arena bench [--players 1000] [--games-each 6] [--seed N]\n"
+    "                                           time one wave of an arena's pairing: the\n"
+    "                                           standings, then the matching of every\n"
+    "                                           waiting player\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web] [--puzzles "
     "data/puzzles]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
@@ -58,7 +62,7 @@ struct command {
 static const struct command commands[] = {
     {"perft", cmd_perft},     {"moves", cmd_moves},     {"play", cmd_play},   {"bench", cmd_bench},
     {"match", cmd_match},     {"uci", cmd_uci},         {"serve", cmd_serve}, {"pgn", cmd_pgn},
-    {"analyse", cmd_analyse}, {"puzzles", cmd_puzzles}, {"swiss", cmd_swiss},
+    {"analyse", cmd_analyse}, {"puzzles", cmd_puzzles}, {"swiss", cmd_swiss}, {"arena", cmd_arena},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)
