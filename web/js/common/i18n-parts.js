@@ -11,4 +11,5 @@ export const PARTS = [
   'drill2',
   'errors',
   'players',
+  'tourney',
 ];

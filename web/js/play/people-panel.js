@@ -1,7 +1,8 @@
 // The play page's part for a game between two people (play.js mounts it): both
 // players' names and clocks (counting down in the browser from the server's figures),
 // the viewer count, the watch link, and the actions between people (draw offers and
-// answers, takeback requests, abort, resign, rematch, claiming an abandoned game).
+// answers, takeback requests, abort, resign, rematch, claiming an abandoned game), and
+// for a tournament's game a link back to it and who berserked.
 // The server decides everything; this only shows its state and sends requests.
 import { t, num } from '../common/i18n.js';
 import { h } from '../common/dom.js';
@@ -122,11 +123,14 @@ export function peoplePanel(initial, { act, refresh }) {
     // The rematch is played with the same tokens as this game.
     if (S.rematch_id && tokenOf(S.id) && !tokenOf(S.rematch_id)) rememberGame({ id: S.rematch_id, token: tokenOf(S.id), game: S.game });
     const top = (S.you || 'white') === 'white' ? 'black' : 'white';
+    const tr = S.tournament; // a tournament's game: who berserked, and a link back
+    const berserked = (side) => (tr && tr[`berserk_${side}`] ? [' ', h('span', { class: 'berserk muted', id: `berserk-${side}` }, t('tourney.berserk.mark'))] : []);
     const row = (side) => h('p', { class: 'player ' + side, id: `player-${side}` },
-      h('span', { class: 'who' }, nameLink(side), S.you === side ? ` (${t('people.you')})` : ''), ' ', clocks[side]);
+      h('span', { class: 'who' }, nameLink(side), S.you === side ? ` (${t('people.you')})` : ''), ...berserked(side), ' ', clocks[side]);
     // Asked rated, played unrated: the pair's rated games of the day were counted (API.md).
     const capped = S.rated_capped ? [h('p', { class: 'muted', id: 'rated-capped' }, t('people.rated.capped'))] : [];
-    rows.replaceChildren(row(top), row(top === 'white' ? 'black' : 'white'), ...capped);
+    const back = tr ? [h('p', {}, h('a', { href: `#/tournament/${tr.id}`, id: 'tourney-back' }, t('tourney.back.link')))] : [];
+    rows.replaceChildren(row(top), row(top === 'white' ? 'black' : 'white'), ...capped, ...back);
     viewers.textContent = t('people.viewers', { n: num(S.viewers || 0) });
     const link = `${location.origin}/#/game/${S.id}`;
     watch.replaceChildren(h('label', { for: 'watch-url' }, t('people.watchlink')), ' ',
