@@ -17,8 +17,13 @@ function keep(view, name) {
   return view;
 }
 
-/** GET /api/tournaments?status=...: {tournaments, now}. */
-export const listTournaments = (status, club) => call('GET', `/api/tournaments?status=${status}${club ? `&club=${encodeURIComponent(club)}` : ''}`);
+/** GET /api/tournaments?status=...&club=...: {tournaments, now} (no status: all). */
+export function listTournaments(status, club) {
+  const q = new URLSearchParams();
+  if (status) q.set('status', status);
+  if (club) q.set('club', club);
+  return call('GET', `/api/tournaments?${q}`);
+}
 /** GET /api/tournaments/{id}: the view, with `me` for the visitor. */
 export const getTournament = async (id) => keep(await call('GET', path(id)));
 export async function createTournament(fields) {
