@@ -29,7 +29,13 @@ static int back_to_six(const char *path)
                           "DROP INDEX players_by_id; DROP INDEX ratings_board;"
                           "DROP TABLE rating_history; DROP TABLE progress;"
                           "ALTER TABLE players DROP COLUMN id;"
-                          "ALTER TABLE players DROP COLUMN hidden; PRAGMA user_version = 6;",
+                          "ALTER TABLE players DROP COLUMN hidden;"
+                          /* and migration 8's tournaments */
+                          "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
+                          "DROP TABLE tournament_entrants;"
+                          "ALTER TABLE games DROP COLUMN tournament_id;"
+                          "ALTER TABLE games DROP COLUMN round;"
+                          "ALTER TABLE games DROP COLUMN berserk; PRAGMA user_version = 6;",
                           NULL, NULL, NULL);
     sqlite3_close(db);
     return rc == SQLITE_OK ? 0 : -1;
