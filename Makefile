@@ -24,13 +24,16 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 
 WARN := -Wall -Wextra -Wshadow -Werror
-BASE_CFLAGS := -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Ibuild -pthread -MMD -MP
+# libpq's header folder (Debian's libpq-dev: /usr/include/postgresql), for the
+# PostgreSQL store (src/store/postgres/).
+PQ_CFLAGS := -I$(or $(shell pg_config --includedir 2>/dev/null),/usr/include/postgresql)
+BASE_CFLAGS := -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Ibuild $(PQ_CFLAGS) -pthread -MMD -MP
 OPT_CFLAGS := -O2 -g -march=x86-64-v2
 # AGORA_DEBUG_CHECK: every make and unmake runs the game's consistency check
 # (src/core/debug_check.h); only the sanitizer build has it.
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-DAGORA_DEBUG_CHECK
-LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lm -pthread
+LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lpq -lm -pthread
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
@@ -90,13 +93,13 @@ build/agora-tests-san: $(SAN_LIB_OBJ) $(SAN_CLI_OBJ) $(SAN_TEST_OBJ)
 
 build/fuzz-parsers: fuzz/fuzz_parsers.c $(LIB_SRC)
 	@mkdir -p build
-	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
+	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc $(PQ_CFLAGS) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 
 # The server's request routing and JSON bodies (no HTTP, no threads).
 build/fuzz-server: fuzz/fuzz_server.c $(LIB_SRC)
 	@mkdir -p build
-	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
+	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc $(PQ_CFLAGS) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 
 # tools/loadtest runs it against a fresh `agora serve` (bounded: games and seconds).

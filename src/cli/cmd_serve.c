@@ -1,4 +1,5 @@
-/* agora serve [--port N] [--host ADDR] [--db FILE|sqlite:FILE] [--web DIR] [--puzzles DIR]
+/* agora serve [--port N] [--host ADDR] [--db FILE|sqlite:FILE|postgresql://...] [--db-pool N]
+ *             [--web DIR] [--puzzles DIR]
  *             [--sync full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
  *             [--cache-mb N] [--committers N] [--book PATH|none] [--trust-proxy]
@@ -25,6 +26,9 @@ static const char serve_usage[] =
     "usage: agora serve [OPTION VALUE]...   the web server (src/server/API.md), until SIGINT\n"
     "  --port N (8080)  --host ADDR (127.0.0.1)  --db FILE|sqlite:FILE (agora.db)  --web DIR "
     "(web)\n"
+    "  --db postgresql://USER@HOST:PORT/DB  PostgreSQL instead (also postgres://; what the\n"
+    "                    URL leaves out comes from PGHOST, PGUSER, PGPASSWORD...)\n"
+    "  --db-pool N       connections to PostgreSQL (1..256; default 8)\n"
     "  --puzzles DIR (data/puzzles)  --sync full|normal  --book PATH|none  --trust-proxy\n"
     "  --workers N  --committers N  --threads N  --move-ms N (a computer move's cap)\n"
     "  --new-games-per-minute N  --cache-mb N  --db-waiters N\n"
@@ -60,6 +64,18 @@ static const char serve_usage[] =
     "                              (default 10)\n"
     "  --board-deviation N         a rating deviation below N (default 110)\n"
     "  --board-days N              a rated game within N days (default 90)\n";
+
+/* The database's URL as the serving line shows it: a password in it as "***". */
+static void shown_url(const char *url, char *out, size_t size)
+{
+    const char *scheme = strstr(url, "://");
+    const char *at = scheme ? strchr(scheme + 3, '@') : NULL;
+    const char *colon = scheme ? strchr(scheme + 3, ':') : NULL;
+    if (at && colon && colon < at && !memchr(scheme + 3, '/', (size_t)(at - scheme - 3)))
+        snprintf(out, size, "%.*s:***%s", (int)(colon - url), url, at);
+    else
+        snprintf(out, size, "%s", url);
+}
 
 int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
@@ -210,6 +226,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "queued-moves-per-address", val, 0, 100000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.queued_per_address = (int)v;
+        } else if (!strcmp(opt, "--db-pool")) {
+            if (cli_int(io, "db-pool", val, 1, 256, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.db_pool = (int)v;
         } else if (!strcmp(opt, "--db-waiters")) {
             if (cli_int(io, "db-waiters", val, 0, 1000, &v) != 0)
                 return CLI_BAD_INPUT;
@@ -253,9 +273,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
         return cli_error(io, "serve: %s", err);
     }
     signal(SIGPIPE, SIG_IGN);
+    char shown[512];
+    shown_url(cfg.db_path, shown, sizeof shown);
     fprintf(io->out, "agora: serving on http://%s:%d/ (database %s, %s)\n", cfg.host,
-            server_port(srv), cfg.db_path,
-            book ? "the levels open from the book" : "no opening book");
+            server_port(srv), shown, book ? "the levels open from the book" : "no opening book");
     fflush(io->out);
     int sig;
     sigwait(&stop, &sig);

@@ -151,7 +151,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     /* At most db_waiters HTTP threads inside the database at once (store_gate.h): a
      * locked database cannot take all of them. */
     int db_waiters = cfg->db_waiters > 0 ? cfg->db_waiters : (srv->cfg.http_threads + 1) / 2;
-    struct store_options opt = {.durability = cfg->sync, .max_waiting = db_waiters};
+    struct store_options opt = {
+        .durability = cfg->sync, .max_waiting = db_waiters, .pool = cfg->db_pool};
     srv->store = store_open(cfg->db_path, &opt, err, err_size);
     if (!srv->store)
         goto fail;

@@ -12,7 +12,8 @@ struct engine_book; /* src/engines/profile.h */
 struct server_config {
     const char *host;    /* address to listen on: "127.0.0.1" */
     int port;            /* 0: any free port (see server_port) */
-    const char *db_path; /* SQLite file, ":memory:" for tests */
+    const char *db_path; /* the store's URL (store_open): a SQLite file, ":memory:" for tests,
+                            postgresql://USER@HOST:PORT/DB */
     /* --sync: see store.h */
     enum store_durability sync;
     const char *web_dir;      /* static files; NULL or missing: a placeholder page */
@@ -71,6 +72,8 @@ struct server_config {
                                        0: no cap) */
     int db_waiters;                 /* HTTP threads inside the database at once (503 beyond; 0:
                                        half of http_threads) */
+    int db_pool;                    /* connections to a pooled database (PostgreSQL; 0:
+                                       STORE_POOL_DEFAULT) */
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */

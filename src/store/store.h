@@ -1,9 +1,10 @@
 /* Storage of games and moves, behind an interface.
  *
  * The server talks to a `struct store` only through the calls below (store_<name>,
- * one per operation of store_ops.def), so a second backend (PostgreSQL over libpq,
- * for several stateless servers behind one database) can replace the SQLite one
- * (src/store/sqlite/) without touching the server; store_open picks one by its URL.
+ * one per operation of store_ops.def), so either backend, SQLite (src/store/sqlite/,
+ * embedded, the default) or PostgreSQL over libpq (src/store/postgres/, for several
+ * stateless servers behind one database), serves the server unchanged; store_open
+ * picks one by its URL.
  * Every call is safe from any thread (a backend serialises internally as it must),
  * returns 0 on success and -1 with one line in `err` on failure (STORE_BUSY when the
  * gate refuses it).  A write returns only after it is durable (committed): the server
@@ -175,7 +176,7 @@ struct store_board_rule {
 typedef void (*store_leader_fn)(void *ctx, const struct store_player *p,
                                 const struct store_rating *r, int64_t updated_ms);
 
-/* Puzzles (sqlite/puzzles.c): the Glicko-2 rating of a player (a token's hash, per
+/* Puzzles (<backend>/puzzles.c): the Glicko-2 rating of a player (a token's hash, per
  * game) or of a puzzle, with its counts. */
 struct store_puzzle_rating {
     double rating, deviation, volatility;
@@ -236,6 +237,18 @@ struct store_entrant {
 };
 typedef void (*store_entrant_fn)(void *ctx, const struct store_entrant *e);
 
+/* One event of the outbox (store_ops.def "Events"): what a server's event streams tell,
+ * numbered so that every server reads every event once, in one order. */
+#define STORE_EVENT_KIND_MAX 32
+struct store_event {
+    int64_t seq; /* 1, 2, ...: in the order the events were committed, without gaps */
+    char game_id[STORE_ID_LEN + 1];
+    char kind[STORE_EVENT_KIND_MAX]; /* "move", "offer", "end"... */
+    const char *body;                /* the JSON the streams send; valid during the call */
+    int64_t created_ms;
+};
+typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
+
 struct store;
 struct store_gate;
 
@@ -279,10 +292,17 @@ struct store_options {
     /* The gate (store_gate.h): at most this many marked threads wait inside the store
      * once it is stuck; 0: no bound. */
     int max_waiting;
+    /* The connections of a backend that pools them (PostgreSQL): at most this many
+     * operations at once; 0: STORE_POOL_DEFAULT. */
+    int pool;
 };
+#define STORE_POOL_DEFAULT 8
 
 /* Open the store at `url`, creating it on first use; the backend is told by the URL:
  *   a file path, ":memory:" (for tests), or "sqlite:" and either: SQLite;
+ *   "postgresql://USER@HOST:PORT/DB" or "postgres://...": PostgreSQL (libpq's URI;
+ *   what it leaves out comes from libpq's PG* environment variables), its schema
+ *   created or migrated (store/migrations.h);
  *   "<scheme>://..." of a backend not built in: refused, the message naming those
  *   built in.
  * `opt` NULL: STORE_SURVIVES_KILL, no gate.  NULL with one line in err on failure. */

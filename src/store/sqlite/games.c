@@ -115,18 +115,28 @@ static int update_game(struct store *s, sqlite3 *db, const struct game_write *w,
     return sqlite3_changes(db) == 1 ? 0 : -1;
 }
 
-static const char sql_game_exists[] = "SELECT 1 FROM games WHERE id = ?1";
+/* The game's last stored ply (0: none); no row when there is no such game. */
+static const char sql_last_ply[] =
+    "SELECT COALESCE((SELECT max(ply) FROM moves WHERE game_id = ?1), 0) FROM games WHERE id = ?1";
 static const char sql_insert_move[] =
     "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)";
 
 static int insert_moves(struct store *s, sqlite3 *db, void *ctx)
 {
     const struct game_write *w = ctx;
-    sqlite3_stmt *st = sq_bind(s, sql_game_exists, "t", w->id);
+    sqlite3_stmt *st = sq_bind(s, sql_last_ply, "t", w->id);
     int found = sq_row(st);
+    int last = found > 0 ? sqlite3_column_int(st, 0) : 0;
     sq_end(st);
-    if (found <= 0)
+    if (found < 0)
         return -1;
+    if (found == 0)
+        return sqlite_store_why("no game %.32s", w->id);
+    /* One writer a game (sqlite/private.h's note on add_moves): the moves go on
+     * from the last one stored, or not at all. */
+    if (w->ply != last + 1)
+        return sqlite_store_why("ply %d is not the next of game %.32s (it has %d)", w->ply, w->id,
+                                last);
     for (int i = 0; i < w->count; i++)
         if (sq_done(sq_bind(s, sql_insert_move, "titI", w->id, w->ply + i, w->moves[i],
                             w->now_ms)) != 0)

@@ -1,5 +1,6 @@
-/* Migration 7 (src/store/sqlite/backend.c: players' public ids, the rating history, the
- * progress table) on a database of version 6 with players and a rated game: every
+/* The players' migration (src/store/migrations.c 9, main's user_version 7: players'
+ * public ids, the rating history, the progress table) on a database of main's
+ * user_version 6 (before schema_version) with players and a rated game: every
  * player gets an id, and the rated game becomes a point of both histories, of its
  * class, without a deviation (none was kept then). */
 #include <sqlite3.h>
@@ -10,16 +11,20 @@
 #include "../fixture.h"
 #include "server/server.h"
 
+/* The SQLite file itself, also under tests/pg-run: the test rewrites it. */
 static struct server *start_at(const char *db)
 {
+    char url[300];
+    snprintf(url, sizeof url, "sqlite:%s", db);
     struct server_config cfg;
     fx_config(&cfg);
-    cfg.db_path = db;
+    cfg.db_path = url;
     return fx_start(&cfg);
 }
 
-/* Take a database of today's version back to version 6, as a server before issue 28
- * left it (SQLite 3.35 drops columns). */
+/* Take a database of today's version back to main's user_version 6, as a server
+ * before issue 28 left it: without the players' migration, the events (8) and the
+ * schema_version table (SQLite 3.35 drops columns). */
 static int back_to_six(const char *path)
 {
     sqlite3 *db;
@@ -28,9 +33,10 @@ static int back_to_six(const char *path)
     int rc = sqlite3_exec(db,
                           "DROP INDEX players_by_id; DROP INDEX ratings_board;"
                           "DROP TABLE rating_history; DROP TABLE progress;"
+                          "DROP TABLE events; DROP TABLE schema_version;"
                           "ALTER TABLE players DROP COLUMN id;"
                           "ALTER TABLE players DROP COLUMN hidden;"
-                          /* and migration 8's tournaments */
+                          /* and migration 10's tournaments */
                           "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
                           "DROP TABLE tournament_entrants;"
                           "ALTER TABLE games DROP COLUMN tournament_id;"
