@@ -73,8 +73,8 @@ int pg_store_get_tournament(struct store *s, const char *id, struct store_tourna
 
 /* $1 status (-1 any), $2 1: any club, else only club $3 ("" none); $4 limit. */
 static const char sql_list[] =
-    "SELECT " TOURNEY_COLUMNS " FROM tournaments WHERE ($1 < 0 OR status = $1)"
-    " AND ($2 = 1 OR club_id = $3)"
+    "SELECT " TOURNEY_COLUMNS " FROM tournaments WHERE ($1::bigint < 0 OR status = $1::bigint)"
+    " AND ($2::bigint = 1 OR club_id = $3)"
     " ORDER BY CASE WHEN status = 2 THEN -starts_ms ELSE starts_ms END, id LIMIT $4";
 
 int pg_store_list_tournaments(struct store *s, int status, const char *club_id, int limit,
@@ -99,7 +99,7 @@ struct status_ctx {
 };
 
 static const char sql_status[] = "UPDATE tournaments SET status = $3,"
-                                 " round = CASE WHEN $4 < 0 THEN round ELSE $4 END"
+                                 " round = CASE WHEN $4::bigint < 0 THEN round ELSE $4::bigint END"
                                  " WHERE id = $1 AND status = $2";
 
 static int set_status(struct pg_conn *c, void *ctx)
@@ -148,9 +148,10 @@ struct state_ctx {
     int64_t now;
 };
 
-static const char sql_state[] = "UPDATE tournament_entrants SET state = $3,"
-                                " active_ms = CASE WHEN $3 = 0 THEN $4 ELSE active_ms END"
-                                " WHERE tournament_id = $1 AND token_hash = $2";
+static const char sql_state[] =
+    "UPDATE tournament_entrants SET state = $3,"
+    " active_ms = CASE WHEN $3::bigint = 0 THEN $4::bigint ELSE active_ms END"
+    " WHERE tournament_id = $1 AND token_hash = $2";
 
 static int set_state(struct pg_conn *c, void *ctx)
 {
@@ -261,8 +262,9 @@ struct berserk_ctx {
 
 /* Before the side's first move: white's is ply 1, black's ply 2. */
 static const char sql_berserk[] =
-    "UPDATE games SET berserk = berserk | $3 WHERE id = $2 AND tournament_id = $1 AND result = 0"
-    " AND (SELECT count(*) FROM moves WHERE game_id = games.id) < $4 AND (berserk & $3) = 0";
+    "UPDATE games SET berserk = berserk | $3::bigint WHERE id = $2 AND tournament_id = $1"
+    " AND result = 0 AND (SELECT count(*) FROM moves WHERE game_id = games.id) < $4::bigint"
+    " AND (berserk & $3::bigint) = 0";
 
 static int berserk(struct pg_conn *c, void *ctx)
 {

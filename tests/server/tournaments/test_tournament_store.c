@@ -131,7 +131,8 @@ TEST(store_tournaments_made_listed_joined_paired)
     CHECK_EQ_INT(store_join_tournament(s, T1, &a, 11, err, sizeof err), 1);
     CHECK_EQ_INT(store_join_tournament(s, T1, &b, 12, err, sizeof err), 0);
     CHECK_EQ_INT(store_join_tournament(s, T1, &c, 13, err, sizeof err), 0);
-    CHECK_EQ_INT(store_set_entrant_state(s, T1, "hc", ENTRANT_PAUSED, 14, err, sizeof err), 0);
+    CHECK_MSG(store_set_entrant_state(s, T1, "hc", ENTRANT_PAUSED, 14, err, sizeof err) == 0, "%s",
+              err);
     CHECK_EQ_INT(store_set_entrant_state(s, T1, "nobody", ENTRANT_PAUSED, 14, err, sizeof err), 1);
     struct entrants el = {.n = 0};
     CHECK_EQ_INT(store_list_entrants(s, T1, entrant_one, &el, err, sizeof err), 0);
