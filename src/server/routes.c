@@ -80,6 +80,7 @@ static const struct route table[] = {
     {GET, "/api/tournaments", tournaments_list, ROUTE_NEEDS_NOTHING},
     {GET, "/api/tournaments/{id}", tournaments_get, ROUTE_TOKEN_OPTIONAL},
     {GET, "/api/tournaments/{id}/events", tournaments_events, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/tournaments/{id}/trf", tournaments_trf, ROUTE_NEEDS_NOTHING},
     {POST, "/api/tournaments/{id}/join", tournaments_join,
      ROUTE_TOKEN_OPTIONAL | ROUTE_BODY_OPTIONAL},
     {POST, "/api/tournaments/{id}/pause", tournaments_pause, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},

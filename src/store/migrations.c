@@ -230,7 +230,7 @@ const struct store_migration store_migrations[] = {
      "CREATE TABLE progress ("
      " token_hash TEXT PRIMARY KEY, body TEXT NOT NULL, version BIGINT NOT NULL,"
      " updated_ms BIGINT NOT NULL);"},
-    {10, "tournaments, their entrants, a game's tournament, round and berserks",
+    {10, "tournaments, their entrants and Swiss byes, a game's tournament, round, berserks",
      "ALTER TABLE games ADD COLUMN tournament_id TEXT NOT NULL DEFAULT '';"
      "ALTER TABLE games ADD COLUMN round INTEGER NOT NULL DEFAULT 0;"
      "ALTER TABLE games ADD COLUMN berserk INTEGER NOT NULL DEFAULT 0;"
@@ -249,7 +249,10 @@ const struct store_migration store_migrations[] = {
      "CREATE TABLE tournament_entrants ("
      " tournament_id TEXT NOT NULL, token_hash TEXT NOT NULL, name TEXT NOT NULL,"
      " rating INTEGER NOT NULL, state INTEGER NOT NULL, joined_ms INTEGER NOT NULL,"
-     " active_ms INTEGER NOT NULL, PRIMARY KEY (tournament_id, token_hash)) WITHOUT ROWID;",
+     " active_ms INTEGER NOT NULL, PRIMARY KEY (tournament_id, token_hash)) WITHOUT ROWID;"
+     "CREATE TABLE tournament_byes ("
+     " tournament_id TEXT NOT NULL, round INTEGER NOT NULL, token_hash TEXT NOT NULL,"
+     " PRIMARY KEY (tournament_id, round)) WITHOUT ROWID;",
      "ALTER TABLE games ADD COLUMN tournament_id TEXT COLLATE \"C\" NOT NULL DEFAULT '';"
      "ALTER TABLE games ADD COLUMN round BIGINT NOT NULL DEFAULT 0;"
      "ALTER TABLE games ADD COLUMN berserk BIGINT NOT NULL DEFAULT 0;"
@@ -268,7 +271,10 @@ const struct store_migration store_migrations[] = {
      "CREATE TABLE tournament_entrants ("
      " tournament_id TEXT NOT NULL, token_hash TEXT COLLATE \"C\" NOT NULL, name TEXT NOT NULL,"
      " rating BIGINT NOT NULL, state BIGINT NOT NULL, joined_ms BIGINT NOT NULL,"
-     " active_ms BIGINT NOT NULL, PRIMARY KEY (tournament_id, token_hash));"},
+     " active_ms BIGINT NOT NULL, PRIMARY KEY (tournament_id, token_hash));"
+     "CREATE TABLE tournament_byes ("
+     " tournament_id TEXT NOT NULL, round BIGINT NOT NULL, token_hash TEXT NOT NULL,"
+     " PRIMARY KEY (tournament_id, round));"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

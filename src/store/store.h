@@ -236,6 +236,8 @@ struct store_entrant {
     int64_t active_ms; /* when they last joined or came back from a pause */
 };
 typedef void (*store_entrant_fn)(void *ctx, const struct store_entrant *e);
+/* A Swiss round's pairing-allocated bye: the player of `token_hash` in `round`. */
+typedef void (*store_bye_fn)(void *ctx, int round, const char *token_hash);
 
 /* One event of the outbox (store_ops.def "Events"): what a server's event streams tell,
  * numbered so that every server reads every event once, in one order. */

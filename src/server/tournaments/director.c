@@ -16,6 +16,7 @@
 #include "server/games/session.h"
 #include "server/server_state.h"
 #include "server/tournaments/arena.h"
+#include "server/tournaments/swiss_play.h"
 #include "server/tournaments/tourney_data.h"
 
 #define DEFAULT_TICK_MS 1000
@@ -136,9 +137,11 @@ static void forfeit_late_first_moves(struct server *srv, struct tourney_data *d,
 
 /* ---- pairing ---- */
 
-/* The game of a pairing, as a challenge of white's that black accepted would make it. */
-static int pair_one(struct server *srv, const struct tourney_data *d, const struct store_entrant *w,
-                    const struct store_entrant *b, int64_t now, char *err, size_t err_size)
+/* The game of a pairing, as a challenge of white's that black accepted would make it:
+ * the tournament's game of `round` (0 in an arena). */
+static int game_row(struct server *srv, const struct tourney_data *d, const struct store_entrant *w,
+                    const struct store_entrant *b, int64_t now, int round, struct store_game *row,
+                    char *err, size_t err_size)
 {
     struct store_challenge c;
     memset(&c, 0, sizeof c);
@@ -151,11 +154,19 @@ static int pair_one(struct server *srv, const struct tourney_data *d, const stru
     snprintf(c.creator_hash, sizeof c.creator_hash, "%s", w->token_hash);
     snprintf(c.creator_name, sizeof c.creator_name, "%s", w->name);
     snprintf(c.club_id, sizeof c.club_id, "%s", d->t.club_id);
-    struct store_game row;
-    if (people_game_row(srv, &c, b->token_hash, b->name, now, &row) != 0)
+    if (people_game_row(srv, &c, b->token_hash, b->name, now, row) != 0)
         return fail(err, err_size, "no randomness from the kernel");
-    snprintf(row.tournament_id, sizeof row.tournament_id, "%s", d->t.id);
-    row.round = 0;
+    snprintf(row->tournament_id, sizeof row->tournament_id, "%s", d->t.id);
+    row->round = round;
+    return 0;
+}
+
+static int pair_one(struct server *srv, const struct tourney_data *d, const struct store_entrant *w,
+                    const struct store_entrant *b, int64_t now, char *err, size_t err_size)
+{
+    struct store_game row;
+    if (game_row(srv, d, w, b, now, 0, &row, err, err_size) != 0)
+        return -1;
     return store_pair_tournament_game(srv->store, d->t.id, 0, &row, err, err_size);
 }
 
@@ -179,6 +190,59 @@ static void pair_arena(struct server *srv, struct tourney_data *d, int64_t now)
     }
     free(lines);
     free(pairs);
+}
+
+/* ---- Swiss ---- */
+
+/* The next round, once every game of this one is over: paired by the Dutch system (the
+ * library `agora swiss pair` runs), its games and bye stored in one transaction that
+ * only the first of two servers makes.  After the last round, the end. */
+static void run_swiss(struct server *srv, struct tourney_data *d, int64_t now)
+{
+    char err[ERROR_TEXT_MAX];
+    if (!tswiss_round_over(d, d->t.round))
+        return;
+    if (d->t.round >= d->t.rounds) {
+        if (store_set_tournament_status(srv->store, d->t.id, TOURNEY_RUNNING, TOURNEY_FINISHED, -1,
+                                        err, sizeof err) < 0)
+            fprintf(stderr, "agora: tournament %s: %s\n", d->t.id, err);
+        return;
+    }
+    int active = 0;
+    for (int i = 0; i < d->n; i++)
+        active += d->e[i].state == ENTRANT_ACTIVE;
+    if (active < 2)
+        return; /* nobody to pair yet */
+    struct tswiss ts;
+    if (tswiss_build(d, d->t.round, &ts) != 0)
+        return;
+    struct swiss_pair *pairs = malloc(sizeof *pairs * (size_t)(d->n / 2 + 1));
+    struct store_game *games = malloc(sizeof *games * (size_t)(d->n / 2 + 1));
+    int np = 0, ng = 0,
+        rc = pairs && games ? swiss_pair_next(ts.t, pairs, &np, err, sizeof err) : SWISS_ERROR;
+    char bye[STORE_HASH_LEN + 1] = "";
+    int round = d->t.round + 1;
+    for (int i = 0; rc == SWISS_OK && i < np; i++) {
+        const struct store_entrant *w = &d->e[ts.entrant_of[pairs[i].white - 1]];
+        if (pairs[i].black == 0) {
+            snprintf(bye, sizeof bye, "%s", w->token_hash);
+            continue;
+        }
+        const struct store_entrant *b = &d->e[ts.entrant_of[pairs[i].black - 1]];
+        if (game_row(srv, d, w, b, now, round, &games[ng], err, sizeof err) != 0)
+            rc = SWISS_ERROR;
+        else
+            ng++;
+    }
+    if (rc == SWISS_OK &&
+        store_swiss_round(srv->store, d->t.id, round, games, ng, bye, err, sizeof err) < 0)
+        rc = SWISS_ERROR;
+    if (rc != SWISS_OK)
+        fprintf(stderr, "agora: tournament %s: round %d: %s\n", d->t.id, round,
+                rc == SWISS_NO_PAIRING ? "no pairing satisfies the rules" : err);
+    free(pairs);
+    free(games);
+    tswiss_free(&ts);
 }
 
 /* ---- the tick ---- */
@@ -206,7 +270,15 @@ static void look_after(struct server *srv, const char *id, int64_t now)
         tourney_data_free(&d);
         return;
     }
-    if (d.t.kind == TOURNEY_ARENA && d.t.status == TOURNEY_RUNNING) {
+    if (d.t.kind == TOURNEY_SWISS && d.t.status == TOURNEY_RUNNING) {
+        forfeit_late_first_moves(srv, &d, now);
+        tourney_data_free(&d);
+        if (tourney_load(srv, id, &d, err, sizeof err) == 0)
+            run_swiss(srv, &d, now);
+        tourney_data_free(&d);
+        if (tourney_load(srv, id, &d, err, sizeof err) == 0)
+            news_if_changed(srv, &d);
+    } else if (d.t.kind == TOURNEY_ARENA && d.t.status == TOURNEY_RUNNING) {
         if (now >= tourney_end_ms(&d.t)) {
             /* Time is up: no more pairings; the games on are played out, uncounted. */
             rc = store_set_tournament_status(srv->store, id, TOURNEY_RUNNING, TOURNEY_FINISHED, -1,

@@ -18,6 +18,7 @@
 #include "server/people/people_api.h"
 #include "server/server_state.h"
 #include "server/tournaments/director.h"
+#include "server/tournaments/swiss_play.h"
 #include "server/tournaments/tourney_data.h"
 #include "server/tournaments/tourney_json.h"
 
@@ -26,6 +27,7 @@
 #define START_AHEAD_MAX_DAYS 60 /* a tournament starts within this many days */
 #define START_SLACK_MS 5000     /* a start this far in the past is "now" */
 #define LIST_MAX 50
+#define SWISS_ROUNDS_MAX 20
 
 static int64_t minute_ms(struct server *srv)
 {
@@ -82,8 +84,12 @@ static int terms(struct server *srv, json_t *body, struct store_tournament *t,
     const char *kind = json_is_string(jk) ? json_string_value(jk) : "";
     if (!strcmp(kind, "arena"))
         t->kind = TOURNEY_ARENA;
+    else if (!strcmp(kind, "swiss"))
+        t->kind = TOURNEY_SWISS;
     else
-        return api_set_error_code(r, 400, "bad_request", "bad \"kind\": expected \"arena\""), 400;
+        return api_set_error_code(r, 400, "bad_request",
+                                  "bad \"kind\": expected \"arena\" or \"swiss\""),
+               400;
     if (name_field(body, t->name, sizeof t->name, r))
         return 400;
     const struct game *g = json_is_string(jg) ? game_find(json_string_value(jg)) : NULL;
@@ -95,28 +101,49 @@ static int terms(struct server *srv, json_t *body, struct store_tournament *t,
     json_t *ji = json_object_get(jc, "initial"), *jn = json_object_get(jc, "increment");
     long long ini = json_is_integer(ji) ? json_integer_value(ji) : -1;
     long long inc = jn ? (json_is_integer(jn) ? json_integer_value(jn) : -1) : 0;
-    if (!json_is_object(jc) || ini < 0 || ini > 10800 || inc < 0 || inc > 180 || ini + inc == 0)
+    /* A Swiss may be played at days a move instead (1, 3 or 7): then no clock. */
+    json_t *jd = json_object_get(body, "days");
+    long long days =
+        jd && !json_is_null(jd) ? (json_is_integer(jd) ? json_integer_value(jd) : -1) : 0;
+    if (t->kind == TOURNEY_SWISS && days != 0 && (!jc || json_is_null(jc))) {
+        if (days != 1 && days != 3 && days != 7)
+            return api_set_error_code(r, 400, "bad_clock",
+                                      "bad \"days\": expected 1, 3 or 7 days a move"),
+                   400;
+        t->days = (int)days;
+    } else if (!json_is_object(jc) || ini < 0 || ini > 10800 || inc < 0 || inc > 180 ||
+               ini + inc == 0 || days != 0)
         return api_set_error_code(
                    r, 400, "bad_clock",
                    "bad \"clock\": expected {\"initial\": 0..10800, \"increment\": 0..180} "
                    "seconds, not both 0"),
                400;
-    t->clock_initial_ms = people_clock_initial_ms(ini * 1000, inc * 1000);
-    t->clock_increment_ms = inc * 1000;
+    if (!t->days) {
+        t->clock_initial_ms = people_clock_initial_ms(ini * 1000, inc * 1000);
+        t->clock_increment_ms = inc * 1000;
+    }
     if (jr && !json_is_boolean(jr))
         return api_set_error_code(r, 400, "bad_request", "bad \"rated\": expected true or false"),
                400;
     t->rated = json_is_true(jr);
-    long long minutes, starts, lo, hi;
-    json_t *jm = json_object_get(body, "minutes");
-    if (!json_is_integer(jm) || json_integer_value(jm) < 1 ||
-        json_integer_value(jm) > ARENA_MINUTES_MAX) {
+    long long starts, lo, hi;
+    json_t *jm = json_object_get(body, "minutes"), *jrounds = json_object_get(body, "rounds");
+    if (t->kind == TOURNEY_SWISS) {
+        if (!json_is_integer(jrounds) || json_integer_value(jrounds) < 1 ||
+            json_integer_value(jrounds) > SWISS_ROUNDS_MAX) {
+            api_set_error_code(r, 400, "bad_duration", "bad \"rounds\": a Swiss has 1 to %d rounds",
+                               SWISS_ROUNDS_MAX);
+            return 400;
+        }
+        t->rounds = (int)json_integer_value(jrounds);
+    } else if (!json_is_integer(jm) || json_integer_value(jm) < 1 ||
+               json_integer_value(jm) > ARENA_MINUTES_MAX) {
         api_set_error_code(r, 400, "bad_duration",
                            "bad \"minutes\": an arena lasts 1 to %d minutes", ARENA_MINUTES_MAX);
         return 400;
+    } else {
+        t->duration_ms = json_integer_value(jm) * minute_ms(srv);
     }
-    minutes = json_integer_value(jm);
-    t->duration_ms = minutes * minute_ms(srv);
     int64_t now = server_now_ms();
     json_t *js = json_object_get(body, "starts");
     if (!json_is_integer(js))
@@ -374,6 +401,12 @@ void tournaments_join(struct server *srv, const struct api_request *req, const s
         api_set_error_code(r, 409, "tournament_finished", "the tournament is over");
         return;
     }
+    /* A Swiss takes late entrants until half its rounds are played. */
+    if (t.kind == TOURNEY_SWISS && 2 * t.round > t.rounds) {
+        api_set_error_code(r, 409, "swiss_too_late",
+                           "too late to join: %d of the %d rounds are played", t.round, t.rounds);
+        return;
+    }
     if (t.club_id[0]) {
         int rc = people_club_member(srv, t.club_id, e.token_hash, NULL);
         if (rc < 0) {
@@ -505,6 +538,36 @@ void tournaments_berserk(struct server *srv, const struct api_request *req,
     jout_kstr(&j, "side", side == SIDE_WHITE ? "white" : "black");
     jout_close(&j, '}');
     api_set_text(r, 200, jout_finish(&j));
+}
+
+/* ---- the TRF ---- */
+
+void tournaments_trf(struct server *srv, const struct api_request *req, const struct route_args *a,
+                     struct api_response *r)
+{
+    (void)req;
+    struct tourney_data d;
+    char err[ERROR_TEXT_MAX];
+    int rc = tourney_load(srv, a->param[0], &d, err, sizeof err);
+    if (rc == 0 && d.t.kind != TOURNEY_SWISS)
+        rc = 1;
+    if (rc == 1)
+        api_set_error_code(r, 404, "no_such_tournament", "no Swiss tournament '%.40s'",
+                           a->param[0]);
+    else if (rc != 0)
+        api_store_error(r, rc, "%s", err);
+    struct tswiss ts;
+    /* The rounds played: the one on is left out until its last game ends. */
+    int rounds = rc == 0 && !tswiss_round_over(&d, d.t.round) ? d.t.round - 1 : d.t.round;
+    if (rc == 0 && tswiss_build(&d, rounds, &ts) == 0) {
+        char *text = swiss_trf_write(ts.t, SWISS_TRF_2026);
+        tswiss_free(&ts);
+        api_set_text(r, 200, text);
+        r->content_type = "text/plain; charset=utf-8";
+    } else if (rc == 0) {
+        api_set_error(r, 500, "out of memory");
+    }
+    tourney_data_free(&d);
 }
 
 /* ---- the stream ---- */

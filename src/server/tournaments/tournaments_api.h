@@ -9,3 +9,5 @@
  * .../{id}/pause, .../{id}/withdraw, .../{id}/games/{game}/berserk, GET .../{id}/events. */
 route_handler tournaments_create, tournaments_list, tournaments_get, tournaments_join;
 route_handler tournaments_pause, tournaments_withdraw, tournaments_berserk, tournaments_events;
+/* GET /api/tournaments/{id}/trf: a Swiss as FIDE's TRF-2026 text. */
+route_handler tournaments_trf;

@@ -1,6 +1,7 @@
 /* A tournament read from the store (tourney_data.h). */
 #include "server/tournaments/tourney_data.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,21 @@ static void game_one(void *ctx, const struct store_game *g)
     d->g[d->m++] = *g;
 }
 
+static void bye_one(void *ctx, int round, const char *hash)
+{
+    struct tourney_data *d = ctx;
+    if (d->n_byes == d->cap_byes) {
+        int cap = d->cap_byes ? 2 * d->cap_byes : 8;
+        struct tourney_bye *q = realloc(d->byes, sizeof *q * (size_t)cap);
+        if (!q)
+            return;
+        d->byes = q;
+        d->cap_byes = cap;
+    }
+    d->byes[d->n_byes].round = round;
+    snprintf(d->byes[d->n_byes++].hash, sizeof d->byes[0].hash, "%s", hash);
+}
+
 int tourney_load(struct server *srv, const char *id, struct tourney_data *d, char *err,
                  size_t err_size)
 {
@@ -44,6 +60,8 @@ int tourney_load(struct server *srv, const char *id, struct tourney_data *d, cha
         rc = store_list_entrants(srv->store, id, entrant_one, d, err, err_size);
     if (rc == 0)
         rc = store_tournament_games(srv->store, id, game_one, d, err, err_size);
+    if (rc == 0 && d->t.kind == TOURNEY_SWISS)
+        rc = store_tournament_byes(srv->store, id, bye_one, d, err, err_size);
     return rc;
 }
 
@@ -51,6 +69,7 @@ void tourney_data_free(struct tourney_data *d)
 {
     free(d->e);
     free(d->g);
+    free(d->byes);
     memset(d, 0, sizeof *d);
 }
 

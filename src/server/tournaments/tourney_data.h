@@ -14,6 +14,12 @@ struct tourney_data {
     int n, cap_e;
     struct store_game *g;
     int m, cap_g;
+    /* Swiss: the pairing-allocated byes, by round (at most one a round). */
+    struct tourney_bye {
+        int round;
+        char hash[STORE_HASH_LEN + 1];
+    } * byes;
+    int n_byes, cap_byes;
 };
 
 /* Read tournament `id`: 0, 1 when there is none, or the store's failure (-1,

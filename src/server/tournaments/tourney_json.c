@@ -1,12 +1,14 @@
 /* A tournament as JSON (tourney_json.h). */
 #include "server/tournaments/tourney_json.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/game.h"
 #include "server/server_state.h"
 #include "server/tournaments/arena.h"
+#include "server/tournaments/swiss_play.h"
 
 #define GAMES_SHOWN 60 /* the latest games in the view */
 #define DEFAULT_FIRST_MOVE_MS 30000
@@ -121,6 +123,143 @@ static void game_out(struct jout *j, const struct tourney_data *d, const struct 
     jout_close(j, '}');
 }
 
+static void games_out(struct jout *j, const struct tourney_data *d)
+{
+    jout_key(j, "games");
+    jout_open(j, '[');
+    for (int k = d->m - 1, shown = 0; k >= 0 && shown < GAMES_SHOWN; k--, shown++)
+        game_out(j, d, &d->g[k]);
+    jout_close(j, ']');
+}
+
+/* A number of hundredths as text: "3", "3.5", "3.25". */
+static void hundredths(struct jout *j, const char *key, long v)
+{
+    char buf[32];
+    if (v % 100 == 0)
+        snprintf(buf, sizeof buf, "%ld", v / 100);
+    else if (v % 10 == 0)
+        snprintf(buf, sizeof buf, "%ld.%ld", v / 100, (v % 100) / 10);
+    else
+        snprintf(buf, sizeof buf, "%ld.%02ld", v / 100, v % 100);
+    jout_kstr(j, key, buf);
+}
+
+struct swiss_line {
+    int number; /* pairing number */
+    long score, tb[4];
+};
+
+static int by_swiss_rank(const void *pa, const void *pb)
+{
+    const struct swiss_line *a = pa, *b = pb;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    for (int k = 0; k < 4; k++)
+        if (a->tb[k] != b->tb[k])
+            return a->tb[k] > b->tb[k] ? -1 : 1;
+    return a->number - b->number;
+}
+
+/* A Swiss's standings: points, then the tie-breaks in the order the page names them
+ * (Buchholz cut 1, Buchholz, Sonneborn-Berger, wins: FIDE C.07), the byes, the round,
+ * and the viewer's place and game. */
+static int swiss_standings(struct jout *j, const struct tourney_data *d, const char *viewer)
+{
+    struct tswiss ts;
+    if (tswiss_build(d, d->t.round, &ts) != 0)
+        return -1;
+    int n = d->n, rounds = ts.t->rounds_played;
+    struct swiss_line *l = malloc(sizeof *l * (size_t)(n ? n : 1));
+    if (!l) {
+        tswiss_free(&ts);
+        return -1;
+    }
+    static const enum swiss_tiebreak order[4] = {SWISS_TB_BUCHHOLZ_CUT1, SWISS_TB_BUCHHOLZ,
+                                                 SWISS_TB_SONNEBORN_BERGER, SWISS_TB_WINS};
+    for (int k = 0; k < n; k++) {
+        l[k].number = k + 1;
+        l[k].score = swiss_score(ts.t, k + 1, rounds) * 10; /* tenths to hundredths */
+        for (int b = 0; b < 4; b++)
+            l[k].tb[b] = swiss_tiebreak(ts.t, k + 1, rounds, order[b]);
+    }
+    qsort(l, (size_t)n, sizeof *l, by_swiss_rank);
+    jout_kstr(j, "tiebreaks", "BH-C1,BH,SB,WIN");
+    jout_key(j, "standings");
+    jout_open(j, '[');
+    int mine = viewer && viewer[0] ? tourney_entrant(d, viewer) : -1, my_rank = 0;
+    for (int k = 0; k < n; k++) {
+        int i = ts.entrant_of[l[k].number - 1];
+        const struct store_entrant *e = &d->e[i];
+        if (i == mine)
+            my_rank = k + 1;
+        jout_open(j, '{');
+        jout_kint(j, "rank", k + 1);
+        jout_kint(j, "number", l[k].number);
+        jout_kstr(j, "name", e->name);
+        jout_key(j, "id");
+        if (e->player_id[0])
+            jout_str(j, e->player_id);
+        else
+            jout_null(j);
+        jout_kint(j, "rating", e->rating);
+        hundredths(j, "points", l[k].score);
+        hundredths(j, "bh_c1", l[k].tb[0]);
+        hundredths(j, "bh", l[k].tb[1]);
+        hundredths(j, "sb", l[k].tb[2]);
+        jout_kint(j, "wins", l[k].tb[3]);
+        jout_kstr(j, "state", state_name(e->state));
+        jout_close(j, '}');
+    }
+    jout_close(j, ']');
+    jout_key(j, "byes");
+    jout_open(j, '[');
+    for (int k = 0; k < d->n_byes; k++) {
+        int i = tourney_entrant(d, d->byes[k].hash);
+        jout_open(j, '{');
+        jout_kint(j, "round", d->byes[k].round);
+        jout_kstr(j, "name", i >= 0 ? d->e[i].name : "");
+        jout_close(j, '}');
+    }
+    jout_close(j, ']');
+    jout_key(j, "podium");
+    jout_open(j, '[');
+    for (int k = 0; d->t.status == TOURNEY_FINISHED && k < n && k < 3; k++) {
+        jout_open(j, '{');
+        jout_kint(j, "rank", k + 1);
+        jout_kstr(j, "name", d->e[ts.entrant_of[l[k].number - 1]].name);
+        hundredths(j, "points", l[k].score);
+        jout_close(j, '}');
+    }
+    jout_close(j, ']');
+    jout_key(j, "me");
+    if (mine < 0) {
+        jout_null(j);
+    } else {
+        jout_open(j, '{');
+        jout_kstr(j, "state", state_name(d->e[mine].state));
+        jout_kint(j, "rank", my_rank);
+        jout_key(j, "game");
+        const struct store_game *on = NULL;
+        for (int k = d->m - 1; k >= 0 && !on; k--)
+            if (d->g[k].result == RESULT_ONGOING &&
+                (!strcmp(d->g[k].white_hash, viewer) || !strcmp(d->g[k].black_hash, viewer)))
+                on = &d->g[k];
+        if (on) {
+            jout_open(j, '{');
+            jout_kstr(j, "id", on->id);
+            jout_kstr(j, "side", !strcmp(on->white_hash, viewer) ? "white" : "black");
+            jout_close(j, '}');
+        } else {
+            jout_null(j);
+        }
+        jout_close(j, '}');
+    }
+    free(l);
+    tswiss_free(&ts);
+    return 0;
+}
+
 char *tourney_view(struct server *srv, const struct tourney_data *d, const char *viewer,
                    int64_t now_ms)
 {
@@ -141,6 +280,15 @@ char *tourney_view(struct server *srv, const struct tourney_data *d, const char 
     jout_kint(&j, "first_move_seconds", first / 1000);
     jout_close(&j, '}');
 
+    if (d->t.kind == TOURNEY_SWISS) {
+        if (swiss_standings(&j, d, viewer) != 0) {
+            free(jout_finish(&j));
+            return NULL;
+        }
+        games_out(&j, d);
+        jout_close(&j, '}');
+        return jout_finish(&j);
+    }
     struct arena_line *lines = malloc(sizeof *lines * (size_t)(d->n > 0 ? d->n : 1));
     if (!lines) {
         free(jout_finish(&j));
@@ -187,11 +335,7 @@ char *tourney_view(struct server *srv, const struct tourney_data *d, const char 
     }
     jout_close(&j, ']');
 
-    jout_key(&j, "games");
-    jout_open(&j, '[');
-    for (int k = d->m - 1, shown = 0; k >= 0 && shown < GAMES_SHOWN; k--, shown++)
-        game_out(&j, d, &d->g[k]);
-    jout_close(&j, ']');
+    games_out(&j, d);
 
     jout_key(&j, "podium");
     jout_open(&j, '[');

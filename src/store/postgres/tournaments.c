@@ -280,3 +280,58 @@ int pg_store_berserk(struct store *s, const char *id, const char *game_id, int s
     struct berserk_ctx q = {id, game_id, side};
     return pg_store_write(s, berserk, &q, "berserk", err, err_size);
 }
+
+struct swiss_ctx {
+    const char *id;
+    int round;
+    const struct store_game *games;
+    int n;
+    const char *bye;
+};
+
+static const char sql_next_round[] = "UPDATE tournaments SET round = $2::bigint WHERE id = $1"
+                                     " AND round = $2::bigint - 1 AND status = 1";
+static const char sql_bye[] =
+    "INSERT INTO tournament_byes (tournament_id, round, token_hash) VALUES ($1, $2, $3)";
+
+static int swiss_round(struct pg_conn *c, void *ctx)
+{
+    struct swiss_ctx *q = ctx;
+    int n = pg_do(c, sql_next_round, "ti", q->id, q->round);
+    if (n < 0)
+        return -1;
+    if (n != 1)
+        return 1;
+    for (int i = 0; i < q->n; i++)
+        if (pg_insert_people_game(c, &q->games[i]) != 0 ||
+            pg_do(c, sql_mark_game, "tti", q->games[i].id, q->id, q->round) != 1)
+            return -1;
+    if (q->bye[0] && pg_do(c, sql_bye, "tit", q->id, q->round, q->bye) != 1)
+        return -1;
+    return 0;
+}
+
+int pg_store_swiss_round(struct store *s, const char *id, int round, const struct store_game *games,
+                         int n, const char *bye_hash, char *err, size_t err_size)
+{
+    struct swiss_ctx q = {id, round, games, n, bye_hash ? bye_hash : ""};
+    return pg_store_write(s, swiss_round, &q, "swiss round", err, err_size);
+}
+
+static const char sql_byes[] = "SELECT round, token_hash FROM tournament_byes"
+                               " WHERE tournament_id = $1 ORDER BY round";
+
+int pg_store_tournament_byes(struct store *s, const char *id, store_bye_fn fn, void *ctx, char *err,
+                             size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "tournament byes", err, err_size, sql_byes, "t", id);
+    if (!r)
+        return -1;
+    char hash[STORE_HASH_LEN + 1];
+    for (int i = 0; i < PQntuples(r); i++) {
+        pg_col_text(r, i, 1, hash, sizeof hash);
+        fn(ctx, pg_col_int(r, i, 0), hash);
+    }
+    PQclear(r);
+    return 0;
+}

@@ -336,3 +336,70 @@ int sqlite_store_berserk(struct store *s, const char *id, const char *game_id, i
     struct berserk_ctx q = {id, game_id, side};
     return sqlite_store_write(s, berserk, &q, "berserk", err, err_size);
 }
+
+struct swiss_ctx {
+    const char *id;
+    int round;
+    const struct store_game *games;
+    int n;
+    const char *bye;
+};
+
+static const char sql_next_round[] = "UPDATE tournaments SET round = ?2 WHERE id = ?1"
+                                     " AND round = ?2 - 1 AND status = 1";
+static const char sql_bye[] =
+    "INSERT INTO tournament_byes (tournament_id, round, token_hash) VALUES (?1, ?2, ?3)";
+
+static int swiss_round(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct swiss_ctx *q = ctx;
+    if (sq_done(sq_bind(s, sql_next_round, "ti", q->id, q->round)) != 0)
+        return -1;
+    if (sqlite3_changes(db) != 1)
+        return 1;
+    for (int i = 0; i < q->n; i++)
+        if (sqlite_insert_people_game(s, &q->games[i]) != 0 ||
+            sq_done(sq_bind(s, sql_mark_game, "tti", q->games[i].id, q->id, q->round)) != 0)
+            return -1;
+    if (q->bye[0] && sq_done(sq_bind(s, sql_bye, "tit", q->id, q->round, q->bye)) != 0)
+        return -1;
+    return 0;
+}
+
+int sqlite_store_swiss_round(struct store *s, const char *id, int round,
+                             const struct store_game *games, int n, const char *bye_hash, char *err,
+                             size_t err_size)
+{
+    struct swiss_ctx q = {id, round, games, n, bye_hash ? bye_hash : ""};
+    return sqlite_store_write(s, swiss_round, &q, "swiss round", err, err_size);
+}
+
+struct byes_ctx {
+    const char *id;
+    store_bye_fn fn;
+    void *ctx;
+};
+
+static const char sql_byes[] = "SELECT round, token_hash FROM tournament_byes"
+                               " WHERE tournament_id = ?1 ORDER BY round";
+
+static int byes(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct byes_ctx *q = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_byes, "t", q->id);
+    int row;
+    char hash[STORE_HASH_LEN + 1];
+    while ((row = sq_row(st)) > 0) {
+        sq_text(st, 1, hash, sizeof hash);
+        q->fn(q->ctx, sqlite3_column_int(st, 0), hash);
+    }
+    return row;
+}
+
+int sqlite_store_tournament_byes(struct store *s, const char *id, store_bye_fn fn, void *ctx,
+                                 char *err, size_t err_size)
+{
+    struct byes_ctx q = {id, fn, ctx};
+    return sqlite_store_read(s, byes, &q, "tournament byes", err, err_size);
+}

@@ -38,7 +38,7 @@ static int back_to_six(const char *path)
                           "ALTER TABLE players DROP COLUMN hidden;"
                           /* and migration 10's tournaments */
                           "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
-                          "DROP TABLE tournament_entrants;"
+                          "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
                           "ALTER TABLE games DROP COLUMN tournament_id;"
                           "ALTER TABLE games DROP COLUMN round;"
                           "ALTER TABLE games DROP COLUMN berserk; PRAGMA user_version = 6;",
