@@ -87,6 +87,31 @@ test('two players join an arena and are paired with each other', async () => {
   for (const p of [a, b]) await p.done();
 });
 
+test('a Swiss: paired by rounds, its standings with tie-breaks and its TRF', async () => {
+  const a = await open('#/tournaments');
+  await a.fill('#tourney-name', 'Club Swiss');
+  await a.selectOption('#tourney-kind', 'swiss');
+  assert(await a.isHidden('#tourney-minutes'), 'the minutes still shown for a Swiss');
+  await a.fill('#tourney-rounds', '3');
+  await a.fill('#tourney-creator', 'Cy');
+  await a.click('#tourney-create');
+  await a.waitForSelector('#tourney-join');
+  const swiss = a.url().split('#/tournament/')[1];
+  await a.click('#tourney-join-button');
+  const b = await open(`#/tournament/${swiss}`);
+  await b.fill('#tourney-join-name', 'Di');
+  await b.click('#tourney-join-button');
+  for (const p of [a, b]) {
+    await p.waitForSelector('#tourney-play', { timeout: 15000 });
+    await p.waitForSelector('#tourney-round');
+    const heads = await p.$$eval('#tourney-standings th', (th) => th.map((x) => x.textContent));
+    assert(heads.includes('Buchholz cut 1') && heads.includes('Sonneborn-Berger'), `columns: ${heads}`);
+  }
+  const trf = await a.evaluate(async (href) => (await fetch(href)).text(), await a.getAttribute('#tourney-trf', 'href'));
+  assert(/^012 /m.test(trf) && (trf.match(/^001 /gm) || []).length === 2, `not a TRF: ${trf.slice(0, 200)}`);
+  for (const p of [a, b]) await p.done();
+});
+
 test('the tournament pages in four languages, by keyboard, in both themes', async () => {
   const fails = [];
   let checked = 0;

@@ -12,6 +12,8 @@ test('the countdown counts to the start, then the end, never below zero', () => 
   assert.deepEqual(countdownTarget(view('upcoming')), { kind: 'starts', at: 1000 });
   assert.deepEqual(countdownTarget(view('running')), { kind: 'ends', at: 5000 });
   assert.equal(countdownTarget(view('finished')), null);
+  // A running Swiss counts rounds, not time.
+  assert.equal(countdownTarget({ tournament: { kind: 'swiss', status: 'running', starts: 1000 } }), null);
 });
 
 test('join for an outsider or a paused player, pause and withdraw for an active one', () => {

@@ -1,8 +1,9 @@
-// Tournaments: #/tournaments (upcoming, running and finished arenas; create one, for
+// Tournaments: #/tournaments (upcoming, running and finished arenas and Swiss; create one, for
 // everyone or for a club the visitor administers) and #/tournament/ID (its rules as the
 // server plays them, a countdown, the standings live from its event stream, the
 // visitor's game with a sound and a spoken line when a new one starts, join, pause,
-// withdraw, berserk, the podium at the end).  The logic without DOM is tourney-model.js.
+// withdraw, berserk, the podium at the end; a Swiss's round, points and tie-breaks, byes
+// and its TRF).  The logic without DOM is tourney-model.js.
 import { errorText, t, num } from '../common/i18n.js';
 import { h } from '../common/dom.js';
 import { visitor } from '../net/people-api.js';
@@ -22,7 +23,8 @@ const clockOf = (tr) => clockLabel(tr);
 const when = (ms) => new Date(ms).toLocaleString(document.documentElement.lang || undefined);
 
 function summaryLine(tr) {
-  return [t(`game.${tr.game}`), clockOf(tr), t('tourney.minutes', { n: Math.round(tr.duration / 60000) }),
+  const length = tr.kind === 'swiss' ? t('tourney.rounds.n', { n: tr.rounds }) : t('tourney.minutes', { n: Math.round(tr.duration / 60000) });
+  return [t(`tourney.kind.${tr.kind}`), t(`game.${tr.game}`), clockOf(tr), length,
     tr.rated ? t('people.rated.yes') : t('people.rated.no')].join(' · ');
 }
 
@@ -38,11 +40,13 @@ export async function showTournaments(app) {
     msg.replaceChildren();
     const f = e.target;
     const clock = CLOCKS.find((c) => c.id === f.clock.value).clock;
+    const kind = f.kind.value;
     const fields = {
-      kind: 'arena', tournament: f.tournament.value.trim(), game: f.game.value, clock,
-      minutes: Number(f.minutes.value), starts: Date.now() + Number(f.starts.value) * 60000,
-      rated: f.rated.checked, name: f.name.value.trim(),
+      kind, tournament: f.tournament.value.trim(), game: f.game.value, clock,
+      starts: Date.now() + Number(f.starts.value) * 60000, rated: f.rated.checked, name: f.name.value.trim(),
     };
+    if (kind === 'swiss') fields.rounds = Number(f.rounds.value);
+    else fields.minutes = Number(f.minutes.value);
     if (f.club && f.club.value) fields.club = f.club.value;
     try {
       const v = await createTournament(fields);
@@ -52,7 +56,13 @@ export async function showTournaments(app) {
     h('p', {}, h('label', { for: 'tourney-name' }, t('tourney.name')), ' ', h('input', { id: 'tourney-name', name: 'tournament', required: true, maxlength: 80 })),
     h('p', {}, h('label', { for: 'tourney-game' }, t('tourney.game')), ' ', h('select', { id: 'tourney-game', name: 'game' }, GAMES.map((g) => h('option', { value: g }, t(`game.${g}`))))),
     h('p', {}, h('label', { for: 'tourney-clock' }, t('tourney.clock')), ' ', clockSel),
-    h('p', {}, h('label', { for: 'tourney-minutes' }, t('tourney.length')), ' ', h('input', { id: 'tourney-minutes', name: 'minutes', type: 'number', min: 1, max: 720, value: 30, required: true })),
+    h('p', {}, h('label', { for: 'tourney-kind' }, t('tourney.kind')), ' ', h('select', { id: 'tourney-kind', name: 'kind', onchange: (e) => {
+      const swiss = e.target.value === 'swiss';
+      document.getElementById('tourney-minutes-p').hidden = swiss;
+      document.getElementById('tourney-rounds-p').hidden = !swiss;
+    } }, ['arena', 'swiss'].map((k) => h('option', { value: k }, t(`tourney.kind.${k}`))))),
+    h('p', { id: 'tourney-minutes-p' }, h('label', { for: 'tourney-minutes' }, t('tourney.length')), ' ', h('input', { id: 'tourney-minutes', name: 'minutes', type: 'number', min: 1, max: 720, value: 30 })),
+    h('p', { id: 'tourney-rounds-p', hidden: true }, h('label', { for: 'tourney-rounds' }, t('tourney.rounds')), ' ', h('input', { id: 'tourney-rounds', name: 'rounds', type: 'number', min: 1, max: 20, value: 5 })),
     h('p', {}, h('label', { for: 'tourney-starts' }, t('tourney.starts.in')), ' ', h('select', { id: 'tourney-starts', name: 'starts' },
       [0, 5, 15, 60].map((m) => h('option', { value: m }, m ? t('tourney.starts.after', { n: m }) : t('tourney.starts.now'))))),
     h('p', {}, h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'tourney-rated', name: 'rated' }), ' ', t('tourney.rated'))),
@@ -79,6 +89,12 @@ export async function showTournaments(app) {
 
 function rulesList(view) {
   const r = view.rules;
+  if (view.tournament.kind === 'swiss') return h('ul', { id: 'tourney-rules' },
+    h('li', {}, t('tourney.swiss.rule.points')),
+    h('li', {}, t('tourney.swiss.rule.pairing')),
+    h('li', {}, t('tourney.swiss.rule.late')),
+    h('li', {}, t('tourney.swiss.rule.forfeit', { n: r.first_move_seconds })),
+    h('li', {}, t('tourney.swiss.rule.tiebreaks')));
   return h('ul', { id: 'tourney-rules' },
     h('li', {}, t('tourney.rule.points', { win: num(r.win), draw: num(r.draw) })),
     h('li', {}, t('tourney.rule.fire', { n: r.fire_after })),
@@ -89,8 +105,28 @@ function rulesList(view) {
     h('li', {}, t('tourney.rule.pairing')));
 }
 
+// A decimal text of the server's ("2.5") in the page's digits and decimal sign.
+const decimal = (text) => {
+  const n = Number(text);
+  return Number.isFinite(n) ? new Intl.NumberFormat(document.documentElement.lang || undefined, { maximumFractionDigits: 2 }).format(n) : text;
+};
+
+function swissTable(view) {
+  const cols = ['rank', 'player', 'points', 'bh_c1', 'bh', 'sb', 'wins'];
+  return h('table', { id: 'tourney-standings' },
+    h('caption', { class: 'sr-only' }, t('tourney.standings')),
+    h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, t(`tourney.col.${c}`))))),
+    h('tbody', {}, view.standings.map((s) => h('tr', { 'data-name': s.name },
+      h('td', {}, num(s.rank)),
+      h('td', {}, s.id ? h('a', { href: `#/player/${s.id}` }, s.name) : s.name, ' ', h('span', { class: 'muted' }, num(s.rating)),
+        s.state !== 'active' ? [' ', h('span', { class: 'muted' }, t(`tourney.state.${s.state}`))] : ''),
+      h('td', { class: 'score' }, decimal(s.points)),
+      h('td', {}, decimal(s.bh_c1)), h('td', {}, decimal(s.bh)), h('td', {}, decimal(s.sb)), h('td', {}, num(s.wins))))));
+}
+
 function standingsTable(view) {
   if (!view.standings.length) return h('p', { class: 'muted', id: 'tourney-standings' }, t('tourney.nobody'));
+  if (view.tournament.kind === 'swiss') return swissTable(view);
   return h('table', { id: 'tourney-standings' },
     h('caption', { class: 'sr-only' }, t('tourney.standings')),
     h('thead', {}, h('tr', {}, ['rank', 'player', 'score', 'games', 'sheet'].map((c) => h('th', { scope: 'col' }, t(`tourney.col.${c}`))))),
@@ -107,6 +143,7 @@ function standingsTable(view) {
 function gamesList(view) {
   if (!view.games.length) return h('p', { class: 'muted', id: 'tourney-games' }, t('tourney.games.none'));
   return h('ul', { id: 'tourney-games' }, view.games.map((g) => h('li', {},
+    view.tournament.kind === 'swiss' ? `${t('tourney.round', { r: g.round, n: view.tournament.rounds })} · ` : '',
     h('a', { href: `#/game/${g.id}` }, `${g.white.name} – ${g.black.name}`), ' · ',
     g.result ? t(`tourney.result.${g.result}`) : t('tourney.result.on'),
     g.result && !g.counts ? [' ', h('span', { class: 'muted' }, t('tourney.uncounted'))] : '')));
@@ -162,8 +199,13 @@ export async function showTournament(app, id) {
         } }, t('tourney.berserk')))));
     if (tr.status === 'finished' && view.podium.length) items.push(h('section', { id: 'tourney-podium', 'aria-labelledby': 'tourney-podium-h' },
       h('h2', { id: 'tourney-podium-h' }, t('tourney.podium')),
-      h('ol', {}, view.podium.map((p) => h('li', {}, p.name, ' · ', t('tourney.points', { n: p.score }))))));
+      h('ol', {}, view.podium.map((p) => h('li', {}, p.name, ' · ', p.points !== undefined ? decimal(p.points) : t('tourney.points', { n: p.score }))))));
+    if (tr.kind === 'swiss' && tr.status !== 'upcoming') items.push(h('p', { id: 'tourney-round' }, t('tourney.round', { r: tr.round, n: tr.rounds })));
     items.push(h('h2', {}, t('tourney.standings')), standingsTable(view));
+    if (tr.kind === 'swiss') {
+      if (view.byes && view.byes.length) items.push(h('h3', {}, t('tourney.byes')), h('ul', { id: 'tourney-byes' }, view.byes.map((b) => h('li', {}, t('tourney.bye', { r: b.round, name: b.name })))));
+      items.push(h('p', {}, h('a', { href: `/api/tournaments/${encodeURIComponent(id)}/trf`, id: 'tourney-trf', download: `${tr.name}.trf` }, t('tourney.trf'))));
+    }
     items.push(h('h2', {}, t('tourney.games')), gamesList(view));
     items.push(h('details', { open: tr.status !== 'finished' }, h('summary', {}, t('tourney.rules')), rulesList(view)));
     const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.id : '';

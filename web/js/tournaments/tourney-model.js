@@ -7,12 +7,12 @@ export function countdown(at, now) {
   return { h: Math.floor(left / 3600), m: Math.floor((left % 3600) / 60), s: left % 60 };
 }
 
-/** What the countdown counts to: the start while upcoming, the end while running. */
+/** What the countdown counts to: the start while upcoming, an arena's end while running. */
 export function countdownTarget(view) {
   const t = view.tournament;
   if (t.status === 'upcoming') return { kind: 'starts', at: t.starts };
-  if (t.status === 'running') return { kind: 'ends', at: t.ends };
-  return null;
+  if (t.status === 'running' && t.kind !== 'swiss') return { kind: 'ends', at: t.ends };
+  return null; // a running Swiss counts rounds, not time
 }
 
 /** The buttons the visitor has: join (or come back), pause, withdraw. */
