@@ -99,6 +99,8 @@ static void news_if_changed(struct server *srv, const struct tourney_data *d)
 static void forfeit_late_first_moves(struct server *srv, struct tourney_data *d, int64_t now)
 {
     int64_t limit = srv->cfg.first_move_ms > 0 ? srv->cfg.first_move_ms : DEFAULT_FIRST_MOVE_MS;
+    if (d->t.days > 0) /* a Swiss at days a move: the first move has its days too */
+        limit = d->t.days * PEOPLE_DAY_MS;
     char err[ERROR_TEXT_MAX];
     for (int k = 0; k < d->m; k++) {
         const struct store_game *g = &d->g[k];

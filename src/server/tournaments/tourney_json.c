@@ -270,6 +270,8 @@ char *tourney_view(struct server *srv, const struct tourney_data *d, const char 
     tourney_summary(&j, &d->t, d->n);
     jout_kint(&j, "now", now_ms);
     int64_t first = srv->cfg.first_move_ms > 0 ? srv->cfg.first_move_ms : DEFAULT_FIRST_MOVE_MS;
+    if (d->t.days > 0) /* as the director: days a move give the first move its days */
+        first = d->t.days * 86400000LL;
     jout_key(&j, "rules");
     jout_open(&j, '{');
     jout_kint(&j, "win", ARENA_WIN);
