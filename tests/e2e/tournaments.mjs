@@ -2,7 +2,7 @@
 // free port with a fresh database: Ann creates an arena on the tournaments page and
 // joins it, Bob (another browser context) joins from its page, the server pairs them
 // within seconds and both pages show "your game" (with its sound and the spoken line);
-// both play from there, the game page links back to the tournament; the standings
+// both play from there, the game page links back to the tournament and berserks; the standings
 // show both; the pages in all four languages, by keyboard, in both themes.
 // Prints one line per test and, last, "N passed, N failed".
 //   node tests/e2e/tournaments.mjs [name-filter]
@@ -84,6 +84,10 @@ test('two players join an arena and are paired with each other', async () => {
   await b.waitForSelector('#tourney-back');
   const href = await a.getAttribute('#tourney-back', 'href');
   assert(href === `#/tournament/${arena}`, href);
+  // Berserk on the game page, before one's first move: the mark shows, the button goes.
+  await a.click('#people-berserk');
+  await a.waitForSelector('.berserk[id^="berserk-"]');
+  await a.waitForSelector('#people-berserk', { state: 'detached' });
   for (const p of [a, b]) await p.done();
 });
 

@@ -9,6 +9,7 @@ import { h } from '../common/dom.js';
 import { gameOp } from '../net/people-api.js';
 import { rememberGame, tokenOf } from '../net/api.js';
 import { lowTime } from '../board/sound.js';
+import { berserk } from '../net/tournaments-api.js';
 
 /** Time left under which a clock shows red and the player hears a warning. */
 const LOW_MS = 10000;
@@ -101,6 +102,13 @@ export function peoplePanel(initial, { act, refresh }) {
         // Offered only when the server says the opponent is really gone (S.claim_win).
         if (S.side_to_move !== me() && S.claim_win) items.push(button('claim-win', t('people.claimwin'), () => act(() => gameOp(S.id, 'claim-win'))));
       }
+      // A tournament's game: berserk (half the clock, no increment) before one's first move.
+      const tr = S.tournament;
+      const ownFirst = me() === 'white' ? S.moves.length === 0 : S.moves.length <= 1;
+      if (tr && S.clock && ownFirst && !tr[`berserk_${me()}`]) items.push(button('people-berserk', t('tourney.berserk'), async () => {
+        try { await berserk(tr.id, S.id); } catch { /* the state says whether it took */ }
+        if (refresh) refresh();
+      }));
       if (S.can_abort) items.push(button('abort', t('people.abort'), () => act(() => gameOp(S.id, 'abort'))));
       if (!confirmResign) items.push(button('people-resign', t('play.resign'), () => { confirmResign = true; renderActions(); }));
       else items.push(h('span', { class: 'confirm' }, t('play.resign.sure'), ' ',
