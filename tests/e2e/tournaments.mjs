@@ -84,6 +84,8 @@ test('two players join an arena and are paired with each other', async () => {
   await b.waitForSelector('#tourney-back');
   const href = await a.getAttribute('#tourney-back', 'href');
   assert(href === `#/tournament/${arena}`, href);
+  // The arena's own clock on the game page.
+  await a.waitForFunction(() => /Ends in/.test(document.getElementById('tourney-left').textContent));
   // Berserk on the game page, before one's first move: the mark shows, the button goes.
   await a.click('#people-berserk');
   await a.waitForSelector('.berserk[id^="berserk-"]');
