@@ -15,6 +15,8 @@
 #   make loadtest-people  500 games between simulated people (tools/loadtest-people)
 #   make tune         Texel-tune the chess evaluation on TEXEL_DATA (tools/texel-data.sh
 #                     makes the games), rewriting src/games/chess/eval_weights.h
+#   make tablebases   Egara-guti endgame tables of up to TB_PIECES pieces (default 8) in
+#                     tablebases/egara-guti (resumable; src/tablebase/NOTES.md)
 #   make winfit       fit the win-chance curve of WINFIT_GAME's engine scores on self-play
 #                     games (tools/winfit.c; the positions kept in build/winfit-GAME.txt)
 
@@ -47,7 +49,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test test-only setup fuzz fuzz-server bench loadtest loadtest-people clean check-format \
+.PHONY: all run test test-only setup tablebases fuzz fuzz-server bench loadtest loadtest-people clean check-format \
 	perft-full bench-perft tune winfit FORCE
 all: agora
 
@@ -142,6 +144,14 @@ WINFIT_GAME ?= agon
 WINFIT_FLAGS ?= --games 400 -j 2
 winfit: build/winfit
 	build/winfit $(WINFIT_GAME) $(WINFIT_FLAGS) --out build/winfit-$(WINFIT_GAME).txt
+
+# Egara-guti's endgame tables, made on demand and never committed (src/tablebase/NOTES.md):
+# an interrupted run goes on where it stopped when started again.
+TB_PIECES ?= 8
+TB_DIR ?= tablebases/egara-guti
+tablebases: agora
+	mkdir -p $(TB_DIR)
+	nice ./agora tablebase generate egara-guti --pieces $(TB_PIECES) --dir $(TB_DIR)
 
 setup:
 	@scripts/setup

@@ -8,7 +8,9 @@
  *       "black"}}.  N: nodes per position (default: the engine profile's).
  *   agora analyse GAME --position TEXT [--multipv K] [--nodes N]
  *       the K best lines of one position: {"multipv", "score", "mate", "win", "depth",
- *       "nodes", "pv", "engine"} (side to move's view; pv as display texts).
+ *       "nodes", "pv", "engine"} (side to move's view; pv as display texts), and where
+ *       the position is in the endgame tables (Egara-guti; --tablebases DIR, default
+ *       tablebases/egara-guti) "tablebase": {"result", "plies", "text": "wins in 17"}.
  *
  *   Both take --engine PATH|none (default: $AGORA_ANALYSIS_ENGINE, else the engine
  *   profile's external engine, Stockfish for chess, when installed) and
@@ -30,6 +32,7 @@
 #include "core/record.h"
 #include "engines/profile.h"
 #include "engines/uci_engine.h"
+#include "tablebase/tablebase.h"
 
 #define ANALYSE_USAGE                                                                              \
     "usage: agora analyse GAME [FILE] [--nodes N] | agora analyse GAME --position TEXT "           \
@@ -61,7 +64,7 @@ static void engine_out(json_t *o, const struct analysis_engine_report *r, const 
 }
 
 static int position_lines(struct cli_io *io, const struct game *g, const char *text, int multipv,
-                          uint64_t nodes, struct uci_pool *ext, const char *why)
+                          uint64_t nodes, struct uci_pool *ext, const char *why, const char *tb_dir)
 {
     void *st = cli_position(io, g, text);
     if (!st)
@@ -71,6 +74,8 @@ static int position_lines(struct cli_io *io, const struct game *g, const char *t
         .multipv = multipv, .nodes = nodes, .external = ext, .report = &report};
     struct analysis_line *lines = malloc(sizeof *lines * ANALYSIS_MAX_LINES);
     int n = lines ? analysis_position(g, st, &rq, NULL, lines) : -1;
+    struct cli_tablebase_note tb;
+    int in_tables = n >= 0 && cli_tablebase_note(io, g, st, tb_dir, &tb);
     free(st);
     if (n < 0) {
         free(lines);
@@ -90,6 +95,10 @@ static int position_lines(struct cli_io *io, const struct game *g, const char *t
         json_object_set_new(o, "nodes", json_integer((json_int_t)l->nodes));
         json_object_set_new(o, "pv", pv);
         engine_out(o, &report, why);
+        if (in_tables)
+            json_object_set_new(o, "tablebase",
+                                json_pack("{s:s, s:i, s:s}", "result", tb.result, "plies", tb.plies,
+                                          "text", tb.text));
         put_line(io, o);
     }
     free(lines);
@@ -205,7 +214,7 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
     const struct game *g = cli_game(io, argv[0]);
     if (!g)
         return CLI_BAD_INPUT;
-    const char *file = NULL, *position = NULL;
+    const char *file = NULL, *position = NULL, *tb_dir = TB_DEFAULT_DIR;
     const char *engine = NULL;
     long nodes = 0, multipv = 0, timeout_ms = 10000;
     for (int i = 1; i < argc; i++) {
@@ -224,6 +233,8 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
                 return CLI_BAD_INPUT;
         } else if (!strcmp(a, "--position") && has_value) {
             position = argv[++i];
+        } else if (!strcmp(a, "--tablebases") && has_value) {
+            tb_dir = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             return cli_error(io, "analyse: unknown option '%s' (%s)", a, ANALYSE_USAGE);
         } else if (!file) {
@@ -241,7 +252,7 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
     if (why[0])
         fprintf(io->err, "analyse: %s; agora's own engine judges\n", why);
     int status = position ? position_lines(io, g, position, multipv ? (int)multipv : 1,
-                                           (uint64_t)nodes, ext, why)
+                                           (uint64_t)nodes, ext, why, tb_dir)
                           : review(io, g, file, (uint64_t)nodes, ext, why);
     uci_pool_free(ext);
     return status;
