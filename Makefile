@@ -35,7 +35,9 @@ OPT_CFLAGS := -O2 -g -march=x86-64-v2
 # (src/core/debug_check.h); only the sanitizer build has it.
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-DAGORA_DEBUG_CHECK
-LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lpq -lm -pthread
+# libqrencode: the personal link's QR code (src/server/common/qr.c); libcbor and libcrypto:
+# passkeys (src/webauthn/).  Debian's libqrencode-dev, libcbor-dev, libssl-dev.
+LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lpq $(shell pkg-config --libs libqrencode libcbor libcrypto 2>/dev/null || echo -lqrencode -lcbor -lcrypto) -lm -pthread
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))

@@ -128,7 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(url, sizeof url, "/api/clubs%s", tail);
     else if (u == 19) /* players: pages, the search, archives and exports */
         snprintf(url, sizeof url, "/api/players%s", tail);
-    else if (u == 20) /* the visitor: a name, hiding, the progress */
+    else if (u == 20) /* the visitor: a name, hiding, the progress, merge, notifications,
+                       * link, devices, passkeys (and u == 11 reaches /api/signin) */
         snprintf(url, sizeof url, "/api/me%s", tail);
     else
         snprintf(url, sizeof url, "/api/leaderboards%s", tail);

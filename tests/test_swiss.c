@@ -280,6 +280,60 @@ TEST(swiss_tiebreaks)
     swiss_free(t);
 }
 
+/* C.07 article 16: unplayed rounds.  Three rounds of three (win 1, draw 1/2):
+ *   R1: 1-2 1-0; 3 wins by forfeit against 4; 5-6 draw.
+ *   R2: 1-3 draw; 5-4 1-0; 2 asked for a half-point bye; 6 the pairing-allocated bye.
+ *   R3: 1-5 1-0; 2-6 draw; 3 a zero-point bye and 4 a half-point bye, both asked for.
+ * Scores: 1: 2.5, 2: 1.0, 3: 1.5, 4: 0.5, 5: 1.5, 6: 2.0.
+ * Adjusted scores (16.3; a bye asked for in the last round counts as a draw):
+ *   3: 1 + 1/2 + 1/2 = 2.0 (the zero-point bye of R3), the others as they are.
+ * Dummies (16.4): the player's own score, at most the scheduled opponent's adjusted
+ * score after a forfeit (16.4.1) and at most 3 x 1/2 = 1.5 otherwise (16.4.2). */
+TEST(swiss_tiebreaks_unplayed_rounds)
+{
+    struct row rows[6] = {{"2.5", {"   2 w 1", "   3 b =", "   5 w 1"}},
+                          {"1.0", {"   1 b 0", "0000 - H", "   6 w ="}},
+                          {"1.5", {"   4 w +", "   1 w =", "0000 - Z"}},
+                          {"0.5", {"   3 b -", "   5 b 0", "0000 - H"}},
+                          {"1.5", {"   6 w =", "   4 w 1", "   1 b 0"}},
+                          {"2.0", {"   5 b =", "0000 - U", "   2 b ="}}};
+    char *text = make_trf("Unplayed rounds", rows, 6, "XXR 3\r");
+    char err[256];
+    struct swiss_tournament *t = swiss_trf_read(text, strlen(text), err, sizeof err);
+    free(text);
+    CHECK_MSG(t != NULL, "%s", err);
+    if (!t)
+        return;
+    /* 1: opponents 2 (1.0), 3 (adjusted 2.0), 5 (1.5) */
+    CHECK_EQ_INT(swiss_tiebreak(t, 1, 3, SWISS_TB_BUCHHOLZ), 450);
+    /* 2: 1 (2.5), the half-point bye's dummy (own 1.0), 6 (2.0) */
+    CHECK_EQ_INT(swiss_tiebreak(t, 2, 3, SWISS_TB_BUCHHOLZ), 550);
+    /* 3: the forfeit win's dummy min(1.5, adjusted 4 = 0.5), 1 (2.5), the zero-point
+     * bye's dummy min(1.5, 1.5) */
+    CHECK_EQ_INT(swiss_tiebreak(t, 3, 3, SWISS_TB_BUCHHOLZ), 450);
+    /* 4: the forfeit loss's dummy min(0.5, 2.0), 5 (1.5), the bye's dummy 0.5 */
+    CHECK_EQ_INT(swiss_tiebreak(t, 4, 3, SWISS_TB_BUCHHOLZ), 250);
+    CHECK_EQ_INT(swiss_tiebreak(t, 5, 3, SWISS_TB_BUCHHOLZ), 500);
+    /* 6: 5 (1.5), the pairing-allocated bye's dummy min(2.0, 1.5), 2 (1.0) */
+    CHECK_EQ_INT(swiss_tiebreak(t, 6, 3, SWISS_TB_BUCHHOLZ), 400);
+    /* Cut-1 (16.5): a voluntary unplayed round's contribution is cut first */
+    CHECK_EQ_INT(swiss_tiebreak(t, 3, 3, SWISS_TB_BUCHHOLZ_CUT1), 300);
+    CHECK_EQ_INT(swiss_tiebreak(t, 2, 3, SWISS_TB_BUCHHOLZ_CUT1), 450);
+    CHECK_EQ_INT(swiss_tiebreak(t, 1, 3, SWISS_TB_BUCHHOLZ_CUT1), 350);
+    CHECK_EQ_INT(swiss_tiebreak(t, 6, 3, SWISS_TB_BUCHHOLZ_CUT1), 300);
+    /* Sonneborn-Berger: the dummies scored as the rounds were */
+    CHECK_EQ_INT(swiss_tiebreak(t, 1, 3, SWISS_TB_SONNEBORN_BERGER), 350);
+    CHECK_EQ_INT(swiss_tiebreak(t, 2, 3, SWISS_TB_SONNEBORN_BERGER), 150);
+    CHECK_EQ_INT(swiss_tiebreak(t, 3, 3, SWISS_TB_SONNEBORN_BERGER), 175);
+    CHECK_EQ_INT(swiss_tiebreak(t, 4, 3, SWISS_TB_SONNEBORN_BERGER), 25);
+    CHECK_EQ_INT(swiss_tiebreak(t, 5, 3, SWISS_TB_SONNEBORN_BERGER), 150);
+    CHECK_EQ_INT(swiss_tiebreak(t, 6, 3, SWISS_TB_SONNEBORN_BERGER), 275);
+    /* after two rounds, 2's half-point bye is its last round: 16.2.5 (a draw for
+     * 1's Buchholz, as the half point was), and 3's zero-point bye is not counted */
+    CHECK_EQ_INT(swiss_tiebreak(t, 1, 2, SWISS_TB_BUCHHOLZ), 200);
+    swiss_free(t);
+}
+
 /* The matching against brute force on small random graphs. */
 static long long brute_best(int n, long long w[][10], int has[][10], int used)
 {
@@ -381,6 +435,50 @@ TEST(swiss_cli)
     unlink(path);
     CHECK_EQ_INT(cli_run("", &out, 4, argv), 5);
     free(out);
+}
+
+/* agora swiss cut: the tournament after its first rounds, as TRF-2026 */
+TEST(swiss_cli_cut)
+{
+    /* R1: 1-3 1-0, 4-2 draw; R2: 2-1 0-1, 3-4 1-0 */
+    struct row rows[4] = {{"2.0", {"   3 w 1", "   2 b 1"}},
+                          {"0.5", {"   4 b =", "   1 w 0"}},
+                          {"1.0", {"   1 b 0", "   4 w 1"}},
+                          {"0.5", {"   2 w =", "   3 b 0"}}};
+    char *text = make_trf("Cut", rows, 4, "XXR 5\r");
+    char path[] = "/tmp/agora-swiss-cut-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) {
+        free(text);
+        return;
+    }
+    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    free(text);
+    char *out = NULL;
+    char *argv[] = {"agora", "swiss", "cut", path, "1", NULL};
+    CHECK_EQ_INT(cli_run("", &out, 5, argv), 0);
+    char err[256] = "";
+    struct swiss_tournament *t = out ? swiss_trf_read(out, strlen(out), err, sizeof err) : NULL;
+    CHECK_MSG(t != NULL, "%s", err);
+    if (t) {
+        CHECK_EQ_INT(t->rounds_played, 1);
+        CHECK_EQ_INT(t->rounds_total, 5);
+        CHECK_EQ_INT(swiss_score(t, 1, 1), 10);
+        CHECK_EQ_INT(swiss_score(t, 2, 1), 5);
+        CHECK_EQ_INT(swiss_score(t, 3, 1), 0);
+        swiss_free(t);
+    }
+    free(out);
+    /* more rounds than played, or not a number: bad usage */
+    char *argv2[] = {"agora", "swiss", "cut", path, "3", NULL};
+    CHECK_EQ_INT(cli_run("", &out, 5, argv2), 2);
+    free(out);
+    char *argv3[] = {"agora", "swiss", "cut", path, "x", NULL};
+    CHECK_EQ_INT(cli_run("", &out, 5, argv3), 2);
+    free(out);
+    unlink(path);
 }
 
 /* --- against bbpPairings --- */
@@ -517,8 +615,8 @@ static void against_oracle(struct test_ctx *t__, int first_seed, int count, cons
     rmdir(dir);
 }
 
-/* The agreement measured when this was written (NOTES.md): a drop below it fails. */
-#define ORACLE_MIN_PERCENT 97
+/* Every round must be paired as bbpPairings pairs it, but for the differences listed
+ * in NOTES.md (one round of the heavy set, seed 1035 round 2). */
 
 TEST(swiss_dutch_against_bbppairings)
 {
@@ -528,7 +626,7 @@ TEST(swiss_dutch_against_bbppairings)
     against_oracle(TEST_CTX, 1, 12, "", &same, &total);
     printf("  %d of %d rounds identical to bbpPairings\n", same, total);
     CHECK(total > 0);
-    CHECK_MSG(same * 100 >= total * ORACLE_MIN_PERCENT, "%d of %d rounds identical", same, total);
+    CHECK_MSG(same == total, "%d of %d rounds identical", same, total);
 }
 
 TEST_HEAVY(swiss_dutch_against_bbppairings_many)
@@ -543,7 +641,24 @@ TEST_HEAVY(swiss_dutch_against_bbppairings_many)
                    &same, &total);
     printf("  %d of %d rounds identical to bbpPairings\n", same, total);
     CHECK(total > 0);
-    CHECK_MSG(same * 100 >= total * ORACLE_MIN_PERCENT, "%d of %d rounds identical", same, total);
+    CHECK_MSG(same >= total - 1, "%d of %d rounds identical", same, total);
+}
+
+/* Seeds the implementation was not adjusted on: 250 default tournaments and 100 with
+ * forfeits, byes, withdrawals and 3-1-0 points. */
+TEST_HEAVY(swiss_dutch_against_bbppairings_fresh)
+{
+    if (!oracle_path())
+        SKIP("../shared/tools/bbpPairings is absent");
+    int same = 0, total = 0;
+    against_oracle(TEST_CTX, 151, 250, "", &same, &total);
+    against_oracle(TEST_CTX, 1051, 100,
+                   "ForfeitRate=8\nHalfPointByeRate=5\nRetiredRate=3\nPointsForWin=3\n"
+                   "PointsForDraw=1\n",
+                   &same, &total);
+    printf("  %d of %d rounds identical to bbpPairings\n", same, total);
+    CHECK(total > 0);
+    CHECK_MSG(same == total, "%d of %d rounds identical", same, total);
 }
 
 /* Tournaments played out by agora's own pairings with random results (forfeits,

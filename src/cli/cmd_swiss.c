@@ -7,6 +7,10 @@
  *   agora swiss tiebreaks FILE.trf
  *       one line a player, in pairing-number order: number, points, Buchholz,
  *       Buchholz cut 1, Sonneborn-Berger, wins (FIDE C.07).
+ *   agora swiss cut FILE.trf ROUNDS [--out FILE]
+ *       the tournament as it stood after its first ROUNDS rounds (the next round's
+ *       requested byes kept), written as TRF-2026: pairing it pairs round ROUNDS + 1
+ *       (scripts/swiss-bench uses it on generated tournaments).
  *
  * Exit status: 0 done; 1 no pairing satisfies the absolute criteria; 2 bad usage;
  * 3 the file is not a valid TRF (one line naming its line and column); 5 a file that
@@ -18,7 +22,9 @@
 #include "cli.h"
 #include "swiss/swiss.h"
 
-#define SWISS_USAGE "usage: agora swiss pair FILE.trf [--out FILE] | agora swiss tiebreaks FILE.trf"
+#define SWISS_USAGE                                                                                \
+    "usage: agora swiss pair FILE.trf [--out FILE] | agora swiss tiebreaks FILE.trf | "            \
+    "agora swiss cut FILE.trf ROUNDS [--out FILE]"
 
 #define EXIT_NO_PAIRING 1
 #define EXIT_INVALID 3
@@ -130,8 +136,61 @@ static int tiebreaks(int argc, char **argv, struct cli_io *io)
     return 0;
 }
 
+static int cut(int argc, char **argv, struct cli_io *io)
+{
+    const char *in = NULL, *out = NULL, *rounds_arg = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--out")) {
+            if (i + 1 >= argc)
+                return cli_error(io, "swiss: --out needs a file");
+            out = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return cli_error(io, "swiss: unknown option '%s'", argv[i]);
+        else if (!in)
+            in = argv[i];
+        else if (!rounds_arg)
+            rounds_arg = argv[i];
+        else
+            return cli_error(io, SWISS_USAGE);
+    }
+    if (!in || !rounds_arg)
+        return cli_error(io, SWISS_USAGE);
+    char *end = NULL;
+    long rounds = strtol(rounds_arg, &end, 10);
+    if (!*rounds_arg || *end || rounds < 0)
+        return cli_error(io, "swiss: ROUNDS must be a number of rounds, not '%s'", rounds_arg);
+    int status = 0;
+    struct swiss_tournament *t = load(io, in, &status);
+    if (!t)
+        return status;
+    if (rounds > t->rounds_played) {
+        int played = t->rounds_played;
+        swiss_free(t);
+        return cli_error(io, "swiss: %s has %d rounds played, not %ld", in, played, rounds);
+    }
+    struct swiss_tournament *c = swiss_cut(t, (int)rounds);
+    swiss_free(t);
+    char *text = c ? swiss_trf_write(c, SWISS_TRF_2026) : NULL;
+    swiss_free(c);
+    if (!text)
+        return cli_error(io, "swiss: out of memory");
+    if (out) {
+        FILE *f = fopen(out, "wb");
+        if (!f || fputs(text, f) < 0 || fclose(f)) {
+            free(text);
+            cli_error(io, "swiss: cannot write %s: %s", out, strerror(errno));
+            return EXIT_FILE;
+        }
+    } else
+        fputs(text, io->out);
+    free(text);
+    return 0;
+}
+
 int cmd_swiss(int argc, char **argv, struct cli_io *io)
 {
+    if (argc >= 1 && !strcmp(argv[0], "cut"))
+        return cut(argc - 1, argv + 1, io);
     if (argc >= 1 && !strcmp(argv[0], "pair"))
         return pair(argc - 1, argv + 1, io);
     if (argc >= 1 && !strcmp(argv[0], "tiebreaks"))

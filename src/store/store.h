@@ -108,7 +108,10 @@ struct store_club {
     char invite[STORE_ID_LEN + 1];
     char creator_hash[STORE_HASH_LEN + 1];
     int64_t created_ms;
+    int is_public; /* listed (find_clubs), seen and joined by anyone without an invite */
 };
+/* A public club found (find_clubs), with its count of members. */
+typedef void (*store_found_club_fn)(void *ctx, const struct store_club *c, int members);
 struct store_member {
     char id[17]; /* a member's public id in the club (not their token) */
     char token_hash[STORE_HASH_LEN + 1];
@@ -239,6 +242,38 @@ typedef void (*store_entrant_fn)(void *ctx, const struct store_entrant *e);
 /* A Swiss round's pairing-allocated bye: the player of `token_hash` in `round`. */
 typedef void (*store_bye_fn)(void *ctx, int round, const char *token_hash);
 
+/* A device of a player's (each backend's devices.c): signed in through their personal link. */
+struct store_device {
+    char id[17]; /* the first 16 digits of its token's hash: names it, acts for nobody */
+    char name[64];
+    int64_t created_ms, seen_ms;
+};
+typedef void (*store_device_fn)(void *ctx, const struct store_device *d);
+
+/* A passkey (devices.c; API.md "Passkeys"): a WebAuthn credential of a player's,
+ * its ES256 public key (x then y, 128 hex digits) and its authenticator's count. */
+#define STORE_PASSKEY_ID_MAX 344 /* base64url of a credential id of at most 255 bytes */
+struct store_passkey {
+    char id[STORE_PASSKEY_ID_MAX];
+    char player_hash[STORE_HASH_LEN + 1];
+    char public_key[129];
+    int64_t sign_count;
+    char name[64];
+    int64_t created_ms, used_ms;
+};
+typedef void (*store_passkey_fn)(void *ctx, const struct store_passkey *p);
+
+/* A notification (notices.c; API.md "Notifications"): what happened to a
+ * player that their page tells them of, kept until read. */
+#define STORE_NOTICE_KIND_MAX 32
+struct store_notice {
+    int64_t id;
+    char kind[STORE_NOTICE_KIND_MAX];
+    const char *body; /* a JSON object's text, valid during the call */
+    int read;
+    int64_t created_ms;
+};
+typedef void (*store_notice_fn)(void *ctx, const struct store_notice *n);
 /* One event of the outbox (store_ops.def "Events"): what a server's event streams tell,
  * numbered so that every server reads every event once, in one order. */
 #define STORE_EVENT_KIND_MAX 32

@@ -1,142 +1,42 @@
 /* The FIDE Dutch system (C.04.3, in force since 1 July 2025): the next round's pairing.
  *
- * The brackets are paired from the highest score down.  Each bracket is paired by one
- * maximum-weight matching over every player still unpaired (this bracket and all the
+ * The brackets are paired from the highest score down.  Each bracket is paired by
+ * maximum-weight matchings over every player still unpaired (this bracket and all the
  * brackets below, and a "bye" vertex when the number is odd), whose edge weights are
- * the criteria written as the digits of one long number, most important first:
+ * the criteria (numbered as in the 2025 text) written as the digits of one long
+ * number, most important first:
  *
  *   completion (C4)      every edge counts 1: the matching must pair everybody, so
  *                        the bracket is paired only in ways the rest can complete
- *   C5                   pairs inside the bracket (fewest downfloaters)
- *   C6                   the PSD: for each score difference, largest first, how many
- *                        pairs (and downfloaters, against the artificial value one
- *                        point below the bracket's lowest score) have it
- *   C7                   the same two for the next bracket (not for the penultimate)
- *   C8-C11               colours: topscorers' colour differences and three in a row,
+ *   C5                   the bye to the lowest score that completes the round
+ *   C6                   pairs inside the bracket (fewest downfloaters)
+ *   C7                   the downfloaters' scores, as the 2017 PSD: for each score
+ *                        difference, largest first, how many pairs (and downfloaters,
+ *                        against the artificial value one point below the bracket's
+ *                        lowest score) have it
+ *   C8                   the same two for the next bracket (not for the penultimate)
+ *   C9                   the bye's assignee with the fewest unplayed rounds, in a
+ *                        bracket that floats exactly one player down
+ *   C10-C13              colours: topscorers' colour differences and three in a row,
  *                        preferences not granted, strong preferences not granted
- *   C12-C19              repeated floats: counts, then score differences
+ *   C14-C21              repeated floats: counts, then score differences
  *   order                the first candidate in the handbook's order: MDPs paired with
  *                        the highest-ranked opponents they can have (first pass), then
  *                        the remainder with the fewest exchanges, the smallest sum of
  *                        exchanged numbers and the first transposition (second pass)
  *
  * A digit's base is larger than the most its sum can be over a matching, so comparing
- * weights compares the criteria in order.  C1-C3 and the bye's C2 remove edges. */
+ * weights compares the criteria in order.  C1-C3 remove edges.  A pass whose optimal
+ * matchings are among an earlier pass's is solved on that pass's tight edges only
+ * (NOTES.md, "The pairing"). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "swiss/dutch.h"
 #include "swiss/matching.h"
 #include "swiss/swiss.h"
-
-#define STRENGTH_NONE 0
-#define STRENGTH_MILD 1
-#define STRENGTH_STRONG 2
-#define STRENGTH_ABSOLUTE 3
-
-#define FLOAT_DOWN 1
-#define FLOAT_UP 2
-
-/* A player to pair (or the bye vertex), in rank order: score, then pairing number. */
-struct dp {
-    int id; /* 0: the bye vertex */
-    SwissPoints score;
-    int cd;       /* colour difference: games with white less games with black */
-    int pref;     /* SWISS_WHITE, SWISS_BLACK or 0 */
-    int strength; /* STRENGTH_* */
-    int n_col;
-    signed char col[SWISS_MAX_ROUNDS]; /* colours of the games played, in order */
-    int float1, float2;                /* floats of the last round and the one before */
-    int bye_ok;
-    int topscorer;
-    int unplayed; /* rounds without a game over the board */
-};
-
-struct ctx {
-    const struct swiss_tournament *t;
-    struct dp *p;
-    int n; /* vertices, the bye included */
-    int has_bye;
-    unsigned char *met; /* [n * n]: played each other */
-    int *paired;        /* partner vertex, or -1 */
-    int last_round;
-    SwissPoints one_point;
-    SwissPoints lowest_score; /* of the players to pair */
-};
-
-/* --- colours (C.04.3 article 1.7 and the allocation rules of article 5) --- */
-
-static void colour_prefs(struct dp *d)
-{
-    int last = d->n_col ? d->col[d->n_col - 1] : 0;
-    d->pref = 0;
-    d->strength = STRENGTH_NONE;
-    if (!d->n_col)
-        return;
-    if (d->cd > 1 || d->cd < -1 ||
-        (d->n_col >= 2 && d->col[d->n_col - 1] == d->col[d->n_col - 2])) {
-        d->strength = STRENGTH_ABSOLUTE;
-        if (d->cd > 1)
-            d->pref = SWISS_BLACK;
-        else if (d->cd < -1)
-            d->pref = SWISS_WHITE;
-        else
-            d->pref = -last;
-    } else if (d->cd == 1 || d->cd == -1) {
-        d->strength = STRENGTH_STRONG;
-        d->pref = d->cd > 0 ? SWISS_BLACK : SWISS_WHITE;
-    } else {
-        d->strength = STRENGTH_MILD;
-        d->pref = -last;
-    }
-}
-
-/* The colour of a (ranked above b) when they meet. */
-static int allocate(const struct ctx *c, int a, int b)
-{
-    const struct dp *x = &c->p[a], *y = &c->p[b];
-    if (x->pref && y->pref && x->pref != y->pref)
-        return x->pref;
-    if (x->pref && !y->pref)
-        return x->pref;
-    if (!x->pref && y->pref)
-        return -y->pref;
-    if (x->pref && y->pref) {
-        /* the same preference: the stronger one wins */
-        if (x->strength != y->strength)
-            return x->strength > y->strength ? x->pref : -y->pref;
-        if (x->strength == STRENGTH_ABSOLUTE) {
-            int ax = x->cd < 0 ? -x->cd : x->cd, ay = y->cd < 0 ? -y->cd : y->cd;
-            if (ax != ay)
-                return ax > ay ? x->pref : -y->pref;
-        }
-        /* alternate to the latest round in which they had different colours */
-        for (int i = x->n_col - 1, j = y->n_col - 1; i >= 0 && j >= 0; i--, j--)
-            if (x->col[i] != y->col[j])
-                return -x->col[i];
-        return x->pref;
-    }
-    /* neither has a preference: the higher ranked player's pairing number decides
-     * (in round 1, the place among the players paired, as bbpPairings does when a
-     * player is absent from round 1) */
-    int odd = c->t->rounds_played == 0 ? (a & 1) == 0 : (x->id & 1);
-    return odd ? c->t->initial_colour : -c->t->initial_colour;
-}
-
-/* --- weights --- */
-
-/* One criterion's digit: `player` >= 0 when only edges at that vertex carry it. */
-struct comp {
-    int player;
-    long maxcost;
-};
-
-struct weights {
-    int nc, cap;
-    struct comp *comp;
-    long *cost; /* [edges * cap] */
-};
 
 /* --- the bracket --- */
 
@@ -150,14 +50,18 @@ struct bracket {
     SwissPoints next_score;
     int has_next; /* C7 applies */
     int is_last;  /* the last bracket: the bye is given here */
+    int c9;       /* C9 applies: the bracket floats exactly one player down */
     int phase;    /* 1: MDPs' order; 2: remainder's order */
     int *s1;      /* phase 2: the remainder's S1 */
     int *in_rem;  /* phase 2: vertex is in the remainder */
     int *rem_pos;
     int n_rem;
-    int p_rem;      /* pairs in the remainder: the size of its S1 */
-    int narrow;     /* phase 2 without the order digits: is the first candidate best? */
-    int *mdp_index; /* phase 1: index among MDPs */
+    int p_rem;            /* pairs in the remainder: the size of its S1 */
+    int narrow;           /* phase 2 without the order digits: is the first candidate best? */
+    int want_tight;       /* mark the edges of the optimal matchings in tight[] */
+    int use_tight;        /* solve on the edges marked in tight[] only */
+    unsigned char *tight; /* [n * n]: pair i < j at i * n + j */
+    int *mdp_index;       /* phase 1: index among MDPs */
     int n_mdp;
 };
 
@@ -298,7 +202,8 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
     /* the criteria's digits: nc_fixed for every edge, then one or two a player for
      * the order (only the edges at that player carry them) */
     int n_ord = br->phase == 1 ? br->n_mdp : br->narrow ? 0 : 2 * br->n_rem;
-    int nc_fixed = 3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 + br->narrow : 0);
+    int nc_fixed =
+        3 + nsd[0] + 1 + nsd[1] + 1 + 4 + 8 + (br->phase == 2 ? 2 + (br->narrow == 1) : 0);
     int nc = nc_fixed + n_ord;
     size_t max_edges = (size_t)na * (size_t)(na - 1) / 2 + 1;
     long *cost = calloc(max_edges * (size_t)nc_fixed, sizeof(long));
@@ -332,9 +237,6 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             e[k++] = 0; /* completion: a benefit, set below */
             /* the pairing-allocated bye to the lowest score that completes the round */
             e[k++] = !c->p[j].id ? c->p[i].score - c->lowest_score : 0;
-            /* then, in the last bracket (where the bye is given), to a player with the
-             * fewest unplayed rounds */
-            e[k++] = !c->p[j].id && br->is_last ? c->p[i].unplayed : 0;
             const struct dp *x = &c->p[i], *y = &c->p[j];
             int bi = br->in_b[i], bj = br->in_b[j];
             e[k++] = !(bi && bj); /* C5: a pair outside the bracket costs */
@@ -358,10 +260,13 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
             else if (nb_float)
                 e[k + sd_index(sdv[1], nsd[1], x->score - (nb_low - c->one_point))] = 1;
             k += nsd[1];
+            /* C9 (2025): the fewest unplayed rounds for the bye's assignee, when it
+             * floats down from this bracket */
+            e[k++] = br->c9 && !y->id && bi ? x->unplayed : 0;
             /* C8-C11: colours of a pair inside the bracket */
             long c8 = 0, c9 = 0, c10 = 0, c11 = 0;
             if (bi && bj && x->id && y->id) {
-                int cx = allocate(c, i, j);
+                int cx = dutch_allocate(c, i, j);
                 const struct dp *pl[2] = {x, y};
                 int got[2] = {cx, -cx};
                 if (x->topscorer || y->topscorer)
@@ -428,7 +333,7 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
                 }
                 e[k++] = exch;
                 e[k++] = sum;
-                if (br->narrow) {
+                if (br->narrow == 1) {
                     /* the first candidate: S1's k-th player against S2's k-th, S2's
                      * last players floating */
                     int first = ri && rj && br->rem_pos[i] < br->p_rem &&
@@ -460,9 +365,10 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         }
     int nl = bits / 64 + 1;
     struct swiss_matcher *m = swiss_matcher_new(n, ne + 1, nl);
+    int *added = malloc(((size_t)ne + 1) * sizeof(int)), n_added = 0;
     uint64_t *w = calloc((size_t)nl, sizeof(uint64_t));
     uint64_t *place = calloc((size_t)nc * (size_t)nl, sizeof(uint64_t));
-    if (!m || !w || !base || !place) {
+    if (!m || !w || !base || !place || !added) {
         rc = -1;
         goto done;
     }
@@ -515,17 +421,34 @@ static int solve_bracket(struct ctx *c, struct bracket *br, int *mate)
         for (int q = 0; q < nd; q++)
             w_addmul(w, &place[(size_t)dk[q] * (size_t)nl], nl,
                      (unsigned long long)(maxc[dk[q]] - dc[q]));
-        swiss_matcher_add(m, i, j, w);
+        if (!br->use_tight || br->tight[(size_t)i * (size_t)n + (size_t)j])
+            added[n_added++] = e;
+        if (!br->use_tight || br->tight[(size_t)i * (size_t)n + (size_t)j])
+            swiss_matcher_add(m, i, j, w);
     }
     if (swiss_matcher_solve(m, mate)) {
         rc = -1;
         goto done;
+    }
+    if (br->want_tight) {
+        unsigned char *tk = malloc((size_t)n_added + 1);
+        if (!tk || swiss_matcher_tight(m, tk)) {
+            free(tk);
+            rc = -1;
+            goto done;
+        }
+        for (int e = 0; e < ne; e++)
+            br->tight[(size_t)ev[e].i * (size_t)n + (size_t)ev[e].j] = 0;
+        for (int q = 0; q < n_added; q++)
+            br->tight[(size_t)ev[added[q]].i * (size_t)n + (size_t)ev[added[q]].j] = tk[q];
+        free(tk);
     }
     for (int a = 0; a < na; a++)
         if (mate[alive[a]] < 0)
             rc = 1;
 done:
     swiss_matcher_free(m);
+    free(added);
     free(w);
     free(place);
     free(base);
@@ -537,57 +460,6 @@ done:
 }
 
 /* --- the round --- */
-
-static int cmp_rank(const void *a, const void *b)
-{
-    const struct dp *x = a, *y = b;
-    if (!x->id || !y->id)
-        return !x->id - !y->id;
-    if (x->score != y->score)
-        return x->score > y->score ? -1 : 1;
-    return x->id - y->id;
-}
-
-static void fill_player(const struct swiss_tournament *t, int id, struct dp *d)
-{
-    const struct swiss_player *pl = &t->players[id - 1];
-    int K = t->rounds_played;
-    memset(d, 0, sizeof *d);
-    d->id = id;
-    d->score = swiss_score(t, id, K);
-    d->bye_ok = 1;
-    for (int r = 0; r < K; r++) {
-        const struct swiss_game *g = &pl->games[r];
-        if (swiss_played(g)) {
-            d->col[d->n_col++] = (signed char)g->colour;
-            d->cd += g->colour;
-        } else
-            d->unplayed++;
-        if (g->result == SWISS_BYE_PAIRING || g->result == SWISS_FORFEIT_WIN ||
-            (g->result == SWISS_BYE_FULL && t->points.full_bye >= t->points.win))
-            d->bye_ok = 0;
-        /* floats of rounds K and K-1 */
-        if (r < K - 2)
-            continue;
-        int fl = 0;
-        SwissPoints before = swiss_score(t, id, r);
-        if (swiss_played(g)) {
-            SwissPoints ob = swiss_score(t, g->opponent, r);
-            if (before > ob)
-                fl = FLOAT_DOWN;
-            else if (before < ob)
-                fl = FLOAT_UP;
-        } else if (swiss_result_points(&t->points, g->result) > t->points.loss)
-            fl = FLOAT_DOWN; /* scored without playing more than a loss (article 1.4.3) */
-        if (r == K - 1)
-            d->float1 = fl;
-        else
-            d->float2 = fl;
-    }
-    colour_prefs(d);
-    if (t->rounds_total > 0 && K + 1 == t->rounds_total && K > 0)
-        d->topscorer = 2L * d->score > (long)K * t->points.win;
-}
 
 struct board {
     int white, black;
@@ -605,6 +477,26 @@ static int cmp_boards(const void *a, const void *b)
     if (x->sum != y->sum)
         return x->sum > y->sum ? -1 : 1;
     return x->top_rank - y->top_rank;
+}
+
+/* The players of the bracket not paired inside it by mate[]. */
+static int bracket_floaters(const struct bracket *br, const int *mate, int end)
+{
+    int n = 0;
+    for (int v = 0; v < end; v++)
+        if (br->in_b[v] && (mate[v] < 0 || !br->in_b[mate[v]]))
+            n++;
+    return n;
+}
+
+/* The pairs of mate[] inside the remainder. */
+static int remainder_pairs(const struct bracket *br, const int *mate, int end)
+{
+    int n = 0;
+    for (int v = 0; v < end; v++)
+        if (br->in_rem[v] && mate[v] > v && br->in_rem[mate[v]])
+            n++;
+    return n;
 }
 
 int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, int *n_pairs,
@@ -639,10 +531,11 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
     br.in_rem = calloc((size_t)nb, sizeof(int));
     br.rem_pos = calloc((size_t)nb, sizeof(int));
     br.mdp_index = calloc((size_t)nb, sizeof(int));
+    br.tight = calloc((size_t)c.n * (size_t)c.n + 1, 1);
     struct board *boards = calloc((size_t)c.n / 2 + 1, sizeof *boards);
     int rc = SWISS_OK;
     if (!c.p || !c.met || !c.paired || !mate || !vert_of || !br.in_b || !br.is_mdp || !br.in_ns ||
-        !br.pos || !br.s1 || !br.in_rem || !br.rem_pos || !br.mdp_index || !boards) {
+        !br.pos || !br.s1 || !br.in_rem || !br.rem_pos || !br.mdp_index || !br.tight || !boards) {
         snprintf(err, err_size, "out of memory");
         rc = SWISS_ERROR;
         goto out;
@@ -651,13 +544,13 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
         int k = 0;
         for (int i = 0; i < t->n_players; i++)
             if (!t->players[i].withdrawn)
-                fill_player(t, i + 1, &c.p[k++]);
+                dutch_fill_player(t, i + 1, &c.p[k++]);
         if (c.has_bye) {
             c.p[k].id = 0;
             c.p[k].score = -1000000;
         }
     }
-    qsort(c.p, (size_t)c.n, sizeof *c.p, cmp_rank);
+    qsort(c.p, (size_t)c.n, sizeof *c.p, dutch_cmp_rank);
     c.lowest_score = count ? c.p[count - 1].score : 0;
     for (int v = 0; v < c.n; v++) {
         if (c.p[v].id)
@@ -714,9 +607,22 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             start = end;
             continue;
         }
-        /* first pass: the MDPs' partners */
+        /* first pass: the MDPs' partners.  Without MDPs it would only count the
+         * remainder's pairs: they are guessed below and the guess checked. */
         br.phase = 1;
-        int r = solve_bracket(&c, &br, mate);
+        br.c9 = 0;
+        int guess = br.n_mdp == 0, r = 0;
+        if (!guess) {
+            br.want_tight = 1;
+            r = solve_bracket(&c, &br, mate);
+            if (r == 0 && c.has_bye && bracket_floaters(&br, mate, end) == 1) {
+                /* C9 (the bye's assignee with the fewest unplayed games) applies to a
+                 * bracket that floats exactly one player down: C6 fixed that number */
+                br.c9 = 1;
+                r = solve_bracket(&c, &br, mate);
+            }
+            br.want_tight = 0;
+        }
         if (r < 0) {
             snprintf(err, err_size, "out of memory");
             rc = SWISS_ERROR;
@@ -732,8 +638,7 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             snprintf(err, err_size, "no pairing satisfies the absolute criteria");
             goto out;
         }
-        int p_rem = 0;
-        for (int v = 0; v < end; v++) {
+        for (int v = 0; v < end && !guess; v++) {
             if (!br.in_b[v])
                 continue;
             int u = mate[v];
@@ -743,42 +648,61 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             }
         }
         memset(br.in_rem, 0, (size_t)nb * sizeof(int));
-        memset(br.s1, 0, (size_t)nb * sizeof(int));
         br.n_rem = 0;
         for (int v = 0; v < end; v++)
             if (br.in_b[v] && !br.is_mdp[v] && c.paired[v] < 0) {
                 br.in_rem[v] = 1;
                 br.rem_pos[v] = br.n_rem++;
-                if (br.in_b[mate[v]] && !br.is_mdp[mate[v]] && mate[v] > v)
-                    p_rem++;
             }
+        int p_rem = guess ? br.n_rem / 2 : remainder_pairs(&br, mate, end);
         if (br.n_rem > 0) {
-            int k = 0;
-            for (int v = 0; v < end; v++)
-                if (br.in_rem[v] && k < p_rem) {
-                    br.s1[v] = 1;
-                    k++;
-                }
             br.phase = 2;
-            br.p_rem = p_rem;
-            /* First the cheap question: is the first candidate (no exchange, the
-             * first transposition) among the best?  Then it is the pairing; if not,
-             * the full order decides. */
-            br.narrow = 1;
-            r = solve_bracket(&c, &br, mate);
-            int first = r == 0;
-            for (int v = 0; first && v < end; v++) {
-                if (!br.in_rem[v])
-                    continue;
-                int pos = br.rem_pos[v], u = mate[v];
-                if (pos < p_rem)
-                    first = u >= 0 && br.in_rem[u] && br.rem_pos[u] == pos + p_rem;
-                else if (pos >= 2 * p_rem)
-                    first = u >= 0 && !br.in_b[u];
-            }
-            br.narrow = 0;
-            if (!first)
+            for (;;) {
+                memset(br.s1, 0, (size_t)nb * sizeof(int));
+                int k = 0;
+                for (int v = 0; v < end; v++)
+                    if (br.in_rem[v] && k < p_rem) {
+                        br.s1[v] = 1;
+                        k++;
+                    }
+                br.p_rem = p_rem;
+                /* the criteria and the exchanges' count and sum, keeping the edges of
+                 * the optimal matchings */
+                br.narrow = 2;
+                br.want_tight = 1;
+                /* with the MDPs' pairs fixed, the optimal matchings are among the
+                 * first pass's optimal matchings: solved on their edges */
+                br.use_tight = !guess;
                 r = solve_bracket(&c, &br, mate);
+                br.narrow = 0;
+                br.want_tight = 0;
+                br.use_tight = 0;
+                if (r != 0 || !guess)
+                    break;
+                /* the criteria fixed the number of pairs whatever S1 was: if the guess
+                 * was wrong, solve again with the right S1 */
+                int got = remainder_pairs(&br, mate, end);
+                if (got != p_rem) {
+                    p_rem = got;
+                    continue;
+                }
+                if (c.has_bye && !br.c9 && bracket_floaters(&br, mate, end) == 1) {
+                    br.c9 = 1;
+                    continue;
+                }
+                break;
+            }
+            /* then the order (exchanges, transposition) on those edges only */
+            if (r == 0) {
+                br.use_tight = 1;
+                r = solve_bracket(&c, &br, mate);
+                br.use_tight = 0;
+            }
+            if (r == 1 && guess) {
+                rc = SWISS_NO_PAIRING;
+                snprintf(err, err_size, "no pairing satisfies the absolute criteria");
+                goto out;
+            }
             if (r != 0) {
                 snprintf(err, err_size,
                          r < 0    ? "out of memory"
@@ -824,7 +748,7 @@ int swiss_pair_next(const struct swiss_tournament *t, struct swiss_pair *pairs, 
             continue;
         }
         int a = v < u ? v : u, b = v < u ? u : v;
-        int col = allocate(&c, a, b);
+        int col = dutch_allocate(&c, a, b);
         struct board bd;
         bd.white = col == SWISS_WHITE ? c.p[a].id : c.p[b].id;
         bd.black = col == SWISS_WHITE ? c.p[b].id : c.p[a].id;
@@ -853,6 +777,7 @@ out:
     free(br.in_rem);
     free(br.rem_pos);
     free(br.mdp_index);
+    free(br.tight);
     free(boards);
     return rc;
 }

@@ -83,7 +83,15 @@ struct swiss_matcher {
     int *unused, n_unused;
     int *leaves_buf, *bestedgeto;
     uint64_t *dual; /* [2n * nl] */
-    uint64_t *tmp;  /* scratch [8 * nl] */
+    /* the slack of bestedge[x], as computed at dual epoch bepoch[x] for edge bedge[x]:
+     * duals change only between epochs */
+    uint64_t *bslack; /* [2n * nl] */
+    /* per adjacency entry q (neighb order): the remote vertex and the doubled weight,
+     * so that scanning a vertex's edges reads memory in order */
+    int *nbv;
+    uint64_t *wq;
+    int *bepoch, *bedge, epoch;
+    uint64_t *tmp; /* scratch [8 * nl] */
     int queue_len;
 };
 
@@ -119,12 +127,15 @@ struct swiss_matcher *swiss_matcher_new(int n, int max_edges, int limbs)
     m->leaves_buf = malloc(n2 * sizeof(int));
     m->bestedgeto = malloc(n2 * sizeof(int));
     m->dual = malloc(n2 * (size_t)limbs * sizeof(uint64_t));
+    m->bslack = malloc(n2 * (size_t)limbs * sizeof(uint64_t));
+    m->bepoch = malloc(n2 * sizeof(int));
+    m->bedge = malloc(n2 * sizeof(int));
     m->tmp = malloc(8 * (size_t)limbs * sizeof(uint64_t));
     if (!m->ends || !m->wt || !m->endpoint || !m->neighb_start || !m->neighb || !m->mate ||
         !m->label || !m->labelend || !m->inblossom || !m->blossomparent || !m->blossombase ||
         !m->bestedge || !m->queue || !m->allowedge || !m->childs || !m->endps || !m->n_childs ||
         !m->bestedges || !m->n_bestedges || !m->unused || !m->leaves_buf || !m->bestedgeto ||
-        !m->dual || !m->tmp) {
+        !m->dual || !m->tmp || !m->bslack || !m->bepoch || !m->bedge) {
         swiss_matcher_free(m);
         return NULL;
     }
@@ -180,6 +191,11 @@ void swiss_matcher_free(struct swiss_matcher *m)
     free(m->leaves_buf);
     free(m->bestedgeto);
     free(m->dual);
+    free(m->nbv);
+    free(m->wq);
+    free(m->bslack);
+    free(m->bepoch);
+    free(m->bedge);
     free(m->tmp);
     free(m);
 }
@@ -203,13 +219,13 @@ int swiss_matcher_add(struct swiss_matcher *m, int u, int v, const uint64_t *w)
 #define DUAL(m, i) (&(m)->dual[(size_t)(i) * (size_t)(m)->nl])
 #define WT(m, k) (&(m)->wt[(size_t)(k) * (size_t)(m)->nl])
 
-/* out = dual[i] + dual[j] - 2 w[k] (the weights are doubled while solving). */
-static void slack(struct swiss_matcher *m, int k, uint64_t *out)
+/* out = a + b - 2 w over nl words, in one pass: the sum's carry, the doubled weight's
+ * shifted bit, the borrow.  Inlined with a constant nl, the loop unrolls. */
+static inline void slack_words(const uint64_t *a, const uint64_t *b, const uint64_t *w,
+                               uint64_t *out, int nl)
 {
-    /* one pass: the sum's carry, the doubled weight's shifted bit, the borrow */
-    const uint64_t *a = DUAL(m, m->ends[2 * k]), *b = DUAL(m, m->ends[2 * k + 1]), *w = WT(m, k);
     uint64_t carry = 0, borrow = 0, top = 0;
-    for (int i = 0; i < m->nl; i++) {
+    for (int i = 0; i < nl; i++) {
         uint64_t w2 = (w[i] << 1) | top;
         top = w[i] >> 63;
         unsigned __int128 sum = (unsigned __int128)a[i] + b[i] + carry;
@@ -218,6 +234,68 @@ static void slack(struct swiss_matcher *m, int k, uint64_t *out)
         out[i] = (uint64_t)d;
         borrow = (uint64_t)(d >> 64) ? 1 : 0;
     }
+}
+
+/* out = dual[i] + dual[j] - 2 w[k] (the weights are doubled while solving). */
+static void slack(struct swiss_matcher *m, int k, uint64_t *out)
+{
+    const uint64_t *a = DUAL(m, m->ends[2 * k]), *b = DUAL(m, m->ends[2 * k + 1]), *w = WT(m, k);
+    if (m->nl == 3) {
+        slack_words(a, b, w, out, 3);
+        return;
+    }
+    if (m->nl == 4) {
+        slack_words(a, b, w, out, 4);
+        return;
+    }
+    if (m->nl == 1) {
+        out[0] = a[0] + b[0] - (w[0] << 1);
+        return;
+    }
+    if (m->nl == 2) {
+        /* two's complement over 128 bits */
+        unsigned __int128 x = ((unsigned __int128)a[1] << 64 | a[0]) +
+                              ((unsigned __int128)b[1] << 64 | b[0]) -
+                              (((unsigned __int128)w[1] << 64 | w[0]) << 1);
+        out[0] = (uint64_t)x;
+        out[1] = (uint64_t)(x >> 64);
+        return;
+    }
+    slack_words(a, b, w, out, m->nl);
+}
+
+/* The slack of the edge at adjacency entry q, from v to w. */
+static void slack_at(struct swiss_matcher *m, int v, int w, int q, uint64_t *out)
+{
+    const uint64_t *a = DUAL(m, v), *b = DUAL(m, w), *wt = &m->wq[(size_t)q * (size_t)m->nl];
+    switch (m->nl) {
+    case 1: out[0] = a[0] + b[0] - (wt[0] << 1); return;
+    case 2: slack_words(a, b, wt, out, 2); return;
+    case 3: slack_words(a, b, wt, out, 3); return;
+    case 4: slack_words(a, b, wt, out, 4); return;
+    default: slack_words(a, b, wt, out, m->nl);
+    }
+}
+
+/* The slack of bestedge[x] under the current duals, computed once an epoch. */
+static const uint64_t *best_slack(struct swiss_matcher *m, int x)
+{
+    uint64_t *c = &m->bslack[(size_t)x * (size_t)m->nl];
+    if (m->bepoch[x] != m->epoch || m->bedge[x] != m->bestedge[x]) {
+        slack(m, m->bestedge[x], c);
+        m->bepoch[x] = m->epoch;
+        m->bedge[x] = m->bestedge[x];
+    }
+    return c;
+}
+
+/* bestedge[x] = k, whose slack s is known. */
+static void set_best(struct swiss_matcher *m, int x, int k, const uint64_t *s)
+{
+    m->bestedge[x] = k;
+    memcpy(&m->bslack[(size_t)x * (size_t)m->nl], s, (size_t)m->nl * sizeof(uint64_t));
+    m->bepoch[x] = m->epoch;
+    m->bedge[x] = k;
 }
 
 /* The vertices inside blossom b, appended to buf from *len. */
@@ -598,6 +676,17 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
         m->neighb[fill[m->ends[2 * k + 1]]++] = 2 * k;
     }
     free(fill);
+    free(m->nbv);
+    free(m->wq);
+    m->nbv = malloc((size_t)(2 * ne + 1) * sizeof(int));
+    m->wq = malloc(((size_t)(2 * ne) + 1) * (size_t)nl * sizeof(uint64_t));
+    if (!m->nbv || !m->wq)
+        return -1;
+    for (int q = 0; q < 2 * ne; q++) {
+        int p = m->neighb[q];
+        m->nbv[q] = m->endpoint[p];
+        memcpy(&m->wq[(size_t)q * (size_t)nl], WT(m, p / 2), (size_t)nl * sizeof(uint64_t));
+    }
     for (int v = 0; v < 2 * n; v++) {
         m->mate[v] = -1;
         m->label[v] = 0;
@@ -620,6 +709,9 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
     for (int b = n; b < 2 * n; b++)
         memset(DUAL(m, b), 0, (size_t)nl * sizeof(uint64_t));
 
+    m->epoch = 0;
+    for (int v = 0; v < 2 * n; v++)
+        m->bepoch[v] = -1;
     for (int stage = 0; stage < n; stage++) {
         for (int v = 0; v < 2 * n; v++) {
             m->label[v] = 0;
@@ -640,11 +732,12 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
             while (m->queue_len > 0 && !augmented) {
                 int v = m->queue[--m->queue_len];
                 for (int q = m->neighb_start[v]; q < m->neighb_start[v + 1]; q++) {
-                    int p = m->neighb[q], k = p / 2, w = m->endpoint[p];
+                    int w = m->nbv[q];
                     if (m->inblossom[v] == m->inblossom[w])
                         continue;
+                    int p = m->neighb[q], k = p / 2;
                     if (!m->allowedge[k]) {
-                        slack(m, k, kslack);
+                        slack_at(m, v, w, q, kslack);
                         if (kslack[nl - 1] >> 63 || w_is_zero(kslack, nl))
                             m->allowedge[k] = 1;
                     }
@@ -666,21 +759,11 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
                         }
                     } else if (m->label[m->inblossom[w]] == 1) {
                         int b = m->inblossom[v];
-                        if (m->bestedge[b] == -1) {
-                            m->bestedge[b] = k;
-                        } else {
-                            slack(m, m->bestedge[b], d);
-                            if (w_cmp(kslack, d, nl) < 0)
-                                m->bestedge[b] = k;
-                        }
+                        if (m->bestedge[b] == -1 || w_cmp(kslack, best_slack(m, b), nl) < 0)
+                            set_best(m, b, k, kslack);
                     } else if (m->label[w] == 0) {
-                        if (m->bestedge[w] == -1) {
-                            m->bestedge[w] = k;
-                        } else {
-                            slack(m, m->bestedge[w], d);
-                            if (w_cmp(kslack, d, nl) < 0)
-                                m->bestedge[w] = k;
-                        }
+                        if (m->bestedge[w] == -1 || w_cmp(kslack, best_slack(m, w), nl) < 0)
+                            set_best(m, w, k, kslack);
                     }
                 }
             }
@@ -694,7 +777,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
                     memcpy(delta, DUAL(m, v), (size_t)nl * sizeof(uint64_t));
             for (int v = 0; v < n; v++)
                 if (m->label[m->inblossom[v]] == 0 && m->bestedge[v] != -1) {
-                    slack(m, m->bestedge[v], d);
+                    memcpy(d, best_slack(m, v), (size_t)nl * sizeof(uint64_t));
                     if (w_cmp(d, delta, nl) < 0) {
                         memcpy(delta, d, (size_t)nl * sizeof(uint64_t));
                         deltatype = 2;
@@ -704,7 +787,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
             for (int b = 0; b < 2 * n; b++)
                 if (m->blossomparent[b] == -1 && m->label[b] == 1 && m->bestedge[b] != -1 &&
                     (b < n || m->blossombase[b] >= 0)) {
-                    slack(m, m->bestedge[b], d);
+                    memcpy(d, best_slack(m, b), (size_t)nl * sizeof(uint64_t));
                     w_half(d, nl);
                     if (w_cmp(d, delta, nl) < 0) {
                         memcpy(delta, d, (size_t)nl * sizeof(uint64_t));
@@ -719,6 +802,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
                     deltatype = 4;
                     deltablossom = b;
                 }
+            m->epoch++;
             for (int v = 0; v < n; v++) {
                 int l = m->label[m->inblossom[v]];
                 if (l == 1)
@@ -760,5 +844,47 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
     /* restore the weights as given */
     for (int k = 0; k < ne; k++)
         w_half(WT(m, k), nl);
+    return 0;
+}
+
+/* r = a << s (s < 64), over nl words. */
+static void w_shl(uint64_t *r, const uint64_t *a, int s, int nl)
+{
+    uint64_t carry = 0;
+    for (int i = 0; i < nl; i++) {
+        uint64_t v = a[i];
+        r[i] = (v << s) | carry;
+        carry = s ? v >> (64 - s) : 0;
+    }
+}
+
+int swiss_matcher_tight(struct swiss_matcher *m, unsigned char *tight)
+{
+    int n = m->n, nl = m->nl;
+    uint64_t *acc = m->tmp, *t = m->tmp + nl;
+    int *ci = malloc((size_t)(2 * n + 1) * sizeof(int)), *cj = ci ? ci + n : NULL;
+    if (!ci)
+        return -1;
+    for (int k = 0; k < m->n_edges; k++) {
+        int i = m->ends[2 * k], j = m->ends[2 * k + 1];
+        /* reduced cost, doubled: dual[i] + dual[j] - 2 * (2 w) + 2 * the duals of the
+         * blossoms holding both ends */
+        w_add(acc, DUAL(m, i), DUAL(m, j), nl);
+        w_shl(t, WT(m, k), 2, nl);
+        w_sub(acc, acc, t, nl);
+        int li = 0, lj = 0;
+        for (int b = m->blossomparent[i]; b >= 0 && li < n; b = m->blossomparent[b])
+            ci[li++] = b;
+        for (int b = m->blossomparent[j]; b >= 0 && lj < n; b = m->blossomparent[b])
+            cj[lj++] = b;
+        while (li > 0 && lj > 0 && ci[li - 1] == cj[lj - 1]) {
+            w_shl(t, DUAL(m, ci[li - 1]), 1, nl);
+            w_add(acc, acc, t, nl);
+            li--;
+            lj--;
+        }
+        tight[k] = w_is_zero(acc, nl);
+    }
+    free(ci);
     return 0;
 }

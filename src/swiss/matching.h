@@ -23,3 +23,8 @@ int swiss_matcher_add(struct swiss_matcher *m, int u, int v, const uint64_t *w);
  * maximum cardinality: give every edge a large common term for that).  0, or -1
  * without memory. */
 int swiss_matcher_solve(struct swiss_matcher *m, int *mate);
+/* After a solve: tight[k] = 1 for each edge k (in the order added) whose reduced cost
+ * under the final duals is zero.  Every maximum-weight matching of the graph uses only
+ * such edges (complementary slackness), so a finer order among the optimal matchings can
+ * be solved on them alone.  0, or -1 without memory. */
+int swiss_matcher_tight(struct swiss_matcher *m, unsigned char *tight);

@@ -132,6 +132,8 @@ enum swiss_tiebreak {
                                 * a win, as C.07 counts them) */
     SWISS_TB_GAMES_WON,        /* WON: the games won over the board */
 };
-/* The tie-break of player `id`.  A round the player did not play counts as a game
- * against a dummy opponent with the player's own score (tiebreak.c). */
+/* The tie-break of player `id`.  Unplayed rounds as C.07 article 16 says: opponents'
+ * scores adjusted (a bye asked for that ends a player's tournament counts as a draw),
+ * a player's own unplayed round a game against a dummy with the player's own score
+ * (capped), Cut-1 cutting a voluntary unplayed round first (tiebreak.c). */
 long swiss_tiebreak(const struct swiss_tournament *t, int id, int rounds, enum swiss_tiebreak tb);

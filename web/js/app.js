@@ -30,8 +30,10 @@ import { showCoordinates } from './learn/coords.js';
 import { showOpenings } from './openings/openings.js';
 import { showPlayer, showMe } from './players/player.js';
 import { showArchive } from './players/archive.js';
+import { showSignin } from './players/devices.js';
 import { showLeaderboards } from './players/leaderboards.js';
-import { syncProgress } from './net/players-api.js';
+import { syncProgress, mergeOldTokens } from './net/players-api.js';
+import { startBell, bellCheck, bellTranslate } from './notices/bell.js';
 import { levelPicker, rememberedLevel, rememberLevel } from './play/levels.js';
 import { themeSwitch } from './common/theme.js';
 import './common/pwa.js';
@@ -216,8 +218,9 @@ async function route() {
     else if (parts[0] === 'tournaments') leave = await showTournaments(app);
     else if (parts[0] === 'tournament' && parts[1]) leave = await showTournament(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'player' && parts[1] && parts[2] === 'games') await showArchive(app, decodeURIComponent(parts[1]), new URLSearchParams(location.hash.split('?')[1] || ''));
-    else if (parts[0] === 'player' && parts[1]) await showPlayer(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'player' && parts[1]) leave = await showPlayer(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'me') await showMe(app);
+    else if (parts[0] === 'signin') await showSignin(app, parts[1] ? decodeURIComponent(parts[1]) : null);
     else if (parts[0] === 'leaderboards') await showLeaderboards(app, parts[1], parts[2]);
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
@@ -265,17 +268,20 @@ function sync(force = false) {
 
 async function main() {
   await setLanguage(pickLanguage());
+  await mergeOldTokens().catch(() => {}); // offline: the next load merges them
   await sync(true);
   header();
   menu();
+  startBell(document.getElementById('bell-host'));
   ready();
   document.getElementById('lang').addEventListener('change', async (e) => {
     await setLanguage(e.target.value, true);
     header();
+    bellTranslate();
     ready();
     route();
   });
-  window.addEventListener('hashchange', () => { sync(); route(); });
+  window.addEventListener('hashchange', () => { sync(); bellCheck(); route(); });
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') sync(true); });
   await route();
   document.body.dataset.ready = '1';

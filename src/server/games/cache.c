@@ -252,3 +252,29 @@ void cache_each(struct server *srv, void (*fn)(struct session *s))
         fn(s);
     pthread_mutex_unlock(&srv->cache_mu);
 }
+
+void cache_retoken(struct server *srv, const char *old_hash, const char *new_hash)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    for (struct session *s = srv->lru_head; s; s = s->lru_next) {
+        pthread_mutex_lock(&s->mu);
+        if (!s->row.people && !strcmp(s->row.token_hash, old_hash))
+            snprintf(s->row.token_hash, sizeof s->row.token_hash, "%s", new_hash);
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&srv->cache_mu);
+}
+
+void cache_rekey(struct server *srv, const char *old_hash, const char *new_hash)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    for (struct session *s = srv->lru_head; s; s = s->lru_next) {
+        pthread_mutex_lock(&s->mu);
+        char *hashes[3] = {s->row.token_hash, s->row.white_hash, s->row.black_hash};
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(hashes[i], old_hash))
+                snprintf(hashes[i], STORE_HASH_LEN + 1, "%s", new_hash);
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&srv->cache_mu);
+}

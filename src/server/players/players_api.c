@@ -37,48 +37,6 @@ static const char *const classes[] = {"blitz", "rapid", "classical", "correspond
 
 /* ---- the query ---- */
 
-static int hex_digit(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
-/* The value of ?key= in url, percent-decoded ('+' a space), into buf: 1 when there, 0
- * when absent, -1 when it is too long, badly escaped, not UTF-8 or holds a control
- * character. */
-static int query_text(const char *url, const char *key, char *buf, size_t size)
-{
-    const char *q = strchr(url, '?');
-    size_t kl = strlen(key);
-    for (const char *p = q; p && *p; p = strchr(p + 1, '&')) {
-        if (strncmp(p + 1, key, kl) != 0 || p[1 + kl] != '=')
-            continue;
-        const char *v = p + 2 + kl;
-        size_t len = strcspn(v, "&"), n = 0;
-        for (size_t i = 0; i < len; i++) {
-            int c = (unsigned char)v[i];
-            if (c == '%') {
-                int hi = i + 2 < len ? hex_digit(v[i + 1]) : -1;
-                int lo = hi >= 0 ? hex_digit(v[i + 2]) : -1;
-                if (lo < 0)
-                    return -1;
-                c = hi * 16 + lo;
-                i += 2;
-            } else if (c == '+') {
-                c = ' ';
-            }
-            if (c < 0x20 || c == 0x7f || n + 1 >= size)
-                return -1;
-            buf[n++] = (char)c;
-        }
-        buf[n] = 0;
-        return utf8_valid(buf, n) ? 1 : -1;
-    }
-    return 0;
-}
-
 /* "YYYY-MM-DD" (UTC) as the milliseconds of its midnight; -1 when it is no date. */
 static int64_t parse_date(const char *t)
 {
@@ -123,12 +81,9 @@ static int load_player(struct server *srv, const struct api_request *req, const 
         return -1;
     }
     *self = false;
-    const char *tok = api_bearer(req);
-    if (rc == 0 && tok && token_well_formed(tok)) {
-        char hash[STORE_HASH_LEN + 1];
-        token_hash(tok, hash);
+    char hash[STORE_HASH_LEN + 1];
+    if (rc == 0 && api_bearer_hash(srv, req, hash) == 0)
         *self = token_equal(hash, p->token_hash);
-    }
     if (rc == 1 || (p->hidden && !*self)) {
         api_set_error_code(r, 404, "no_player", "no player '%.40s'", id);
         return -1;
@@ -234,14 +189,14 @@ static int read_filters(struct server *srv, const struct api_request *req, const
     f->q.token_hash = hash;
     f->q.game = f->game;
     f->q.opponent_hash = f->opponent;
-    int h = query_text(req->url, "game", v, sizeof v);
+    int h = api_query_text(req->url, "game", v, sizeof v);
     if (h != 0) {
         const struct game *g = h > 0 && v[0] ? game_find(v) : NULL;
         if (!g)
             return bad_query(r, "game", "no such game");
         snprintf(f->game, sizeof f->game, "%s", g->name);
     }
-    h = query_text(req->url, "opponent", v, sizeof v);
+    h = api_query_text(req->url, "opponent", v, sizeof v);
     if (h < 0)
         return bad_query(r, "opponent", "a player's id or 'computer'");
     if (h > 0 && !strcmp(v, "computer")) {
@@ -260,7 +215,7 @@ static int read_filters(struct server *srv, const struct api_request *req, const
         }
         snprintf(f->opponent, sizeof f->opponent, "%s", p.token_hash);
     }
-    h = query_text(req->url, "result", v, sizeof v);
+    h = api_query_text(req->url, "result", v, sizeof v);
     if (h != 0) {
         static const char *const names[] = {"", "win", "draw", "loss", "ongoing"};
         for (int i = 1; h > 0 && i < 5; i++)
@@ -271,7 +226,7 @@ static int read_filters(struct server *srv, const struct api_request *req, const
     }
     const char *dates[2] = {"from", "to"};
     for (int i = 0; i < 2; i++) {
-        h = query_text(req->url, dates[i], v, sizeof v);
+        h = api_query_text(req->url, dates[i], v, sizeof v);
         if (h == 0)
             continue;
         int64_t ms = h > 0 ? parse_date(v) : -1;
@@ -332,7 +287,7 @@ void players_search(struct server *srv, const struct api_request *req, const str
 {
     (void)a;
     char text[QUERY_TEXT_MAX], err[ERROR_TEXT_MAX];
-    int h = query_text(req->url, "name", text, sizeof text);
+    int h = api_query_text(req->url, "name", text, sizeof text);
     if (h <= 0 || !text[0] || utf8_chars(text, strlen(text)) > STORE_PLAYER_NAME_CHARS) {
         bad_query(r, "name", "1 to 40 characters of a name");
         return;
@@ -516,7 +471,7 @@ void players_games(struct server *srv, const struct api_request *req, const stru
         return;
     char v[QUERY_TEXT_MAX];
     int page = 1;
-    int h = query_text(req->url, "page", v, sizeof v);
+    int h = api_query_text(req->url, "page", v, sizeof v);
     if (h != 0) {
         char *end = NULL;
         long n = h > 0 && v[0] >= '1' && v[0] <= '9' ? strtol(v, &end, 10) : 0;

@@ -254,13 +254,11 @@ void players_progress_get(struct server *srv, const struct api_request *req,
                           const struct route_args *a, struct api_response *r)
 {
     (void)a;
-    const char *tok = api_bearer(req);
-    if (!tok || !token_well_formed(tok)) {
+    char hash[STORE_HASH_LEN + 1];
+    if (api_bearer_hash(srv, req, hash) != 0) {
         api_set_error_code(r, 403, "no_token", "missing or malformed token");
         return;
     }
-    char hash[STORE_HASH_LEN + 1];
-    token_hash(tok, hash);
     json_t *copy;
     int64_t version;
     if (load(srv, hash, &copy, &version, r) != 0)

@@ -25,7 +25,7 @@
 #include "store/postgres/private.h"
 
 /* Statements prepared per connection (every operation's, a few each). */
-#define PG_STMTS_MAX 128
+#define PG_STMTS_MAX 256
 /* Parameters of one statement. */
 #define PG_PARAMS_MAX 24
 /* Tries of a write that met a deadlock or a serialisation failure. */

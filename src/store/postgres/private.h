@@ -84,8 +84,7 @@ void pg_read_challenge(const PGresult *r, int row, struct store_challenge *c);
 
 /* The backend's function for each operation of store_ops.def, one file a concern
  * (games.c, reviews.c, people.c, ratings.c, clubs.c, players.c, puzzles.c, events.c,
- * tournaments.c), gathered
- * into its table by backend.c. */
+ * identity.c, notices.c, devices.c, tournaments.c), gathered into its table by backend.c. */
 #define STORE_OP(name, params, args)                                                               \
     int pg_store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size);
 #include "store/store_ops.def"

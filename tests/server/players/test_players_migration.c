@@ -1,8 +1,10 @@
-/* The players' migration (src/store/migrations.c 9, main's user_version 7: players'
- * public ids, the rating history, the progress table) on a database of main's
- * user_version 6 (before schema_version) with players and a rated game: every
- * player gets an id, and the rated game becomes a point of both histories, of its
- * class, without a deviation (none was kept then). */
+/* Migration 10 (src/store/migrations.c: notifications, links, devices, passkeys, public
+ * clubs) on a database of version 9 (main's before it): the tables are made, a player
+ * known before is told of a challenge accepted.  The players' migration (9, main's
+ * user_version 7: players' public ids, the rating history, the progress table) on a
+ * database of main's user_version 6 (before schema_version) with players and a rated
+ * game: every player gets an id, and the rated game becomes a point of both histories,
+ * of its class, without a deviation (none was kept then). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,17 +33,21 @@ static int back_to_six(const char *path)
     if (sqlite3_open(path, &db) != SQLITE_OK)
         return -1;
     int rc = sqlite3_exec(db,
-                          "DROP INDEX players_by_id; DROP INDEX ratings_board;"
-                          "DROP TABLE rating_history; DROP TABLE progress;"
-                          "DROP TABLE events; DROP TABLE schema_version;"
-                          "ALTER TABLE players DROP COLUMN id;"
-                          "ALTER TABLE players DROP COLUMN hidden;"
-                          /* and migration 10's tournaments */
+                          /* migration 11's tournaments, then 10's identity */
                           "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
                           "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
                           "ALTER TABLE games DROP COLUMN tournament_id;"
                           "ALTER TABLE games DROP COLUMN round;"
-                          "ALTER TABLE games DROP COLUMN berserk; PRAGMA user_version = 6;",
+                          "ALTER TABLE games DROP COLUMN berserk;"
+                          "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
+                          "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
+                          "DROP TABLE passkey_challenges;"
+                          "ALTER TABLE clubs DROP COLUMN public;"
+                          "DROP INDEX players_by_id; DROP INDEX ratings_board;"
+                          "DROP TABLE rating_history; DROP TABLE progress;"
+                          "DROP TABLE events; DROP TABLE schema_version;"
+                          "ALTER TABLE players DROP COLUMN id;"
+                          "ALTER TABLE players DROP COLUMN hidden; PRAGMA user_version = 6;",
                           NULL, NULL, NULL);
     sqlite3_close(db);
     return rc == SQLITE_OK ? 0 : -1;
@@ -92,6 +98,51 @@ TEST(server_players_migration_7_gives_ids_and_histories)
         json_decref(p);
     }
     CHECK(strcmp(ids[0], ids[1]) != 0);
+    server_stop(srv);
+    test_rmdir(dir);
+}
+
+TEST(server_notices_migration_10_on_version_9)
+{
+    char dir[128], db[256], cid[40], ann[40], path[160];
+    fx_tmpdb(dir, sizeof dir, db, sizeof db, "v9.db");
+    struct server *srv = start_at(db);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    CHECK_EQ_INT(
+        fx_create(port, "/api/challenges", "{\"game\":\"chess\",\"name\":\"Ann\"}", cid, ann), 201);
+    server_stop(srv);
+    sqlite3 *h;
+    CHECK(sqlite3_open(db, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(h,
+                       /* 11's tournaments first: 10 then 11 run again */
+                       "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
+                       "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
+                       "ALTER TABLE games DROP COLUMN tournament_id;"
+                       "ALTER TABLE games DROP COLUMN round;"
+                       "ALTER TABLE games DROP COLUMN berserk;"
+                       "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
+                       "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
+                       "DROP TABLE passkey_challenges;"
+                       "ALTER TABLE clubs DROP COLUMN public;"
+                       "DELETE FROM schema_version WHERE version >= 10;"
+                       "PRAGMA user_version = 8;",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    srv = start_at(db);
+    CHECK(srv != NULL);
+    if (!srv) {
+        test_rmdir(dir);
+        return;
+    }
+    port = server_port(srv);
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Bob\"}", NULL), 200);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/me/notifications", ann, NULL, &j), 200);
+    CHECK_EQ_INT(fx_int(j, "unread"), 1);
+    json_decref(j);
     server_stop(srv);
     test_rmdir(dir);
 }

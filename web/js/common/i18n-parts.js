@@ -12,4 +12,7 @@ export const PARTS = [
   'errors',
   'players',
   'tourney',
+  'notices',
+  'clubs2',
+  'devices',
 ];

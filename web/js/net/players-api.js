@@ -3,7 +3,7 @@
 // the visitor's own id and hiding (/api/me) with the visitor's token, and their
 // progress (stars, best scores, the repertoire) kept by the server too ("Progress").
 import { request } from './http.js';
-import { visitor, saveVisitor, stars, saveStars, coordsBests, saveCoordsBests, repertoire, saveRepertoire } from '../local/storage.js';
+import { visitor, saveVisitor, oldTokens, forgetOldTokens, stars, saveStars, coordsBests, saveCoordsBests, repertoire, saveRepertoire } from '../local/storage.js';
 
 const enc = encodeURIComponent;
 const mine = () => visitor().token;
@@ -95,4 +95,17 @@ function higher(a, b) {
   const out = { ...a };
   for (const [k, n] of Object.entries(isObject(b) ? b : {})) if (!(out[k] >= n)) out[k] = n;
   return out;
+}
+
+/** The tokens this browser kept before one identity (a token per game against the
+ *  computer, the puzzle token) merged into the player's once (POST /api/me/merge):
+ *  their games and puzzle rating become the player's (`also`: more, such as this
+ *  device's own token before it signed in as another).  Nothing to do: no request. */
+export async function mergeOldTokens(also = []) {
+  const tokens = [...new Set([...also, ...oldTokens()])].filter((x) => x && x !== mine());
+  if (!tokens.length) return null;
+  const r = await request('POST', '/api/me/merge', { body: { tokens }, token: mine() });
+  if (r.token) saveVisitor({ token: r.token, name: visitor().name });
+  forgetOldTokens(tokens);
+  return r;
 }

@@ -9,6 +9,9 @@ import { me, saveMe, player } from '../net/players-api.js';
 import { visitor } from '../local/storage.js';
 import { graphModel, ratingGraph } from './rating-graph.js';
 import { dateText, errorBox, gamesTable } from './player-common.js';
+import { devicesSection } from './devices.js';
+import { challengeForm, awaitAccept } from '../people/people.js';
+import { createChallenge } from '../net/people-api.js';
 
 const section = (id, heading, ...body) => h('section', { 'aria-labelledby': `${id}-h`, id }, h('h2', { id: `${id}-h` }, heading), ...body);
 const seriesName = (s) => `${t(`game.${s.game}`)} ${t('people.class.' + s.klass)}`;
@@ -56,8 +59,21 @@ function hideSwitch(p, msg) {
   return h('p', {}, box, ' ', h('label', { for: 'player-hidden' }, t('player.hidden.label')));
 }
 
+// Another player's page: a challenge made to them (API.md "Notifications": they are
+// told of it on every device), then the game once they accept.
+async function challengeThem(p, stops) {
+  const out = h('div', { 'aria-live': 'polite', id: 'player-challenge-out' });
+  const form = await challengeForm('player-challenge', t('player.challenge.send'), async (f) => {
+    const c = await createChallenge({ ...f, to: p.id });
+    out.replaceChildren(h('p', { id: 'player-challenge-sent' }, t('player.challenge.sent', { name: p.name })));
+    stops.push(awaitAccept(c.id, f.game, (st) => out.replaceChildren(h('p', {}, t('people.status.' + st)))));
+  });
+  return [form, out];
+}
+
 export async function showPlayer(app, id) {
   const p = await player(id);
+  const stops = [];
   document.title = `${p.name} — agora`;
   const msg = h('div', { 'aria-live': 'polite', id: 'player-msg' });
   app.replaceChildren(h('div', { class: 'narrow player-page' },
@@ -75,7 +91,9 @@ export async function showPlayer(app, id) {
       : h('p', { class: 'muted' }, t('player.clubs.none'))),
     section('player-games', t('player.games'),
       p.games.length ? gamesTable(p.games, t('player.games'), 'player-recent', false) : h('p', { class: 'muted' }, t('player.games.none')),
-      h('p', {}, h('a', { class: 'button', id: 'player-archive', href: `#/player/${p.id}/games` }, t('player.games.all'))))));
+      h('p', {}, h('a', { class: 'button', id: 'player-archive', href: `#/player/${p.id}/games` }, t('player.games.all')))),
+    p.me ? devicesSection() : section('player-challenge', t('player.challenge', { name: p.name }), ...(await challengeThem(p, stops)))));
+  return () => { for (const stop of stops) if (stop) stop(); };
 }
 
 /** #/me: the visitor's page, or the name to choose before there is one. */
@@ -98,5 +116,6 @@ export async function showMe(app) {
     h('p', {}, h('label', { for: 'me-name' }, t('people.name')), ' ',
       h('input', { id: 'me-name', name: 'name', required: true, maxlength: 40, value: visitor().name || '' }), ' ',
       h('button', { type: 'submit', class: 'primary', id: 'me-save' }, t('player.me.save'))), msg);
-  app.replaceChildren(h('div', { class: 'narrow' }, h('h1', {}, t('nav.me')), h('p', {}, t('player.me.noname')), form));
+  app.replaceChildren(h('div', { class: 'narrow' }, h('h1', {}, t('nav.me')), h('p', {}, t('player.me.noname')), form,
+    h('p', {}, h('a', { href: '#/signin', id: 'me-signin' }, t('signin.elsewhere')))));
 }
