@@ -8,6 +8,8 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "server/common/json_out.h"
+#include "server/common/notify.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
@@ -41,12 +43,71 @@ void director_news(struct server *srv, const char *id)
     stream_hub_news(srv->hub, key);
 }
 
-void director_club_start_hook(struct server *srv, const char *club_id, const char *tournament_id)
+/* The players to tell of a start, read first and told after: a notification is a
+ * write, which may not wait inside the read. */
+struct start_notice {
+    int n;
+    char hash[NOTICE_START_MAX][STORE_HASH_LEN + 1];
+};
+
+static void member_hash(void *ctx, const struct store_member *m)
 {
-    /* No notifications room yet: the club's page lists the tournament as running, and
-     * its members' open tournament pages hear of the start on the stream. */
-    (void)club_id;
-    director_news(srv, tournament_id);
+    struct start_notice *n = ctx;
+    if (n->n < NOTICE_START_MAX)
+        snprintf(n->hash[n->n++], sizeof n->hash[0], "%s", m->token_hash);
+}
+
+static void entrant_hash(void *ctx, const struct store_entrant *e)
+{
+    struct start_notice *n = ctx;
+    if (n->n < NOTICE_START_MAX && e->state != ENTRANT_WITHDRAWN)
+        snprintf(n->hash[n->n++], sizeof n->hash[0], "%s", e->token_hash);
+}
+
+/* Tell each player of `n` that tournament `t` starts: {"tournament", "name", "game"}. */
+static void notify_start(struct server *srv, const struct store_tournament *t,
+                         const struct start_notice *n)
+{
+    struct jout j;
+    jout_init(&j, 256);
+    jout_open(&j, '{');
+    jout_kstr(&j, "tournament", t->id);
+    jout_kstr(&j, "name", t->name);
+    jout_kstr(&j, "game", t->game);
+    jout_close(&j, '}');
+    char *body = jout_finish(&j);
+    char err[ERROR_TEXT_MAX];
+    for (int i = 0; body && i < n->n; i++)
+        if (notify_player(srv, n->hash[i], NOTICE_TOURNAMENT, body, err, sizeof err) != 0)
+            fprintf(stderr, "agora: notification of tournament %s: %s\n", t->id, err);
+    free(body);
+}
+
+void director_club_start_hook(struct server *srv, const struct store_tournament *t)
+{
+    struct start_notice *n = calloc(1, sizeof *n);
+    char err[ERROR_TEXT_MAX];
+    if (!n || store_list_members(srv->store, t->club_id, member_hash, n, err, sizeof err) != 0)
+        fprintf(stderr, "agora: notification of tournament %s: %s\n", t->id,
+                n ? err : "out of memory");
+    else
+        notify_start(srv, t, n);
+    free(n);
+    director_news(srv, t->id);
+}
+
+/* A tournament of no club starts: its entrants are told. */
+static void entrants_start_hook(struct server *srv, const struct store_tournament *t)
+{
+    struct start_notice *n = calloc(1, sizeof *n);
+    char err[ERROR_TEXT_MAX];
+    if (!n || store_list_entrants(srv->store, t->id, entrant_hash, n, err, sizeof err) != 0)
+        fprintf(stderr, "agora: notification of tournament %s: %s\n", t->id,
+                n ? err : "out of memory");
+    else
+        notify_start(srv, t, n);
+    free(n);
+    director_news(srv, t->id);
 }
 
 /* Tell the streams when the tournament's entrants or games changed since last told. */
@@ -318,9 +379,9 @@ static void tick(struct server *srv)
         if (rc < 0)
             fprintf(stderr, "agora: tournament %s: %s\n", l->t[i].id, err);
         else if (rc == 0 && l->t[i].club_id[0])
-            director_club_start_hook(srv, l->t[i].club_id, l->t[i].id);
+            director_club_start_hook(srv, &l->t[i]);
         else if (rc == 0)
-            director_news(srv, l->t[i].id);
+            entrants_start_hook(srv, &l->t[i]);
     }
     l->n = 0;
     if (store_list_tournaments(srv->store, TOURNEY_RUNNING, NULL, RUNNING_MAX, id_one, l, err,

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 struct server;
+struct store_tournament;
 
 int director_start(struct server *srv, char *err, size_t err_size);
 void director_stop(struct server *srv);
@@ -20,7 +21,8 @@ void director_kick(struct server *srv);
 void director_stream_key(const char *id, char *key, size_t size);
 /* A tournament changed (a join, a pause): its streams are told. */
 void director_news(struct server *srv, const char *id);
-/* A tournament of club `club_id` starts: the hook for telling its members (the
- * notifications of another room, once there are any; today the club page's tournament
- * list and the tournament's stream show it). */
-void director_club_start_hook(struct server *srv, const char *club_id, const char *tournament_id);
+/* A tournament of a club (t->club_id) starts: each member of the club is told
+ * (notify_player, NOTICE_TOURNAMENT; the first NOTICE_START_MAX), and its streams.  A
+ * tournament of no club tells its entrants so. */
+#define NOTICE_START_MAX 1024
+void director_club_start_hook(struct server *srv, const struct store_tournament *t);

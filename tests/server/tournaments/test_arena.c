@@ -2,7 +2,8 @@
  * refused with their codes and nothing made; four players paired at once, never two
  * games of one player at once, a result scored and the winner paired again with
  * someone else; the first-move forfeit (the idle player loses and is paused); the
- * event stream; a restart in the middle; a club's arena closed to outsiders.  The
+ * event stream; a restart in the middle; a club's arena closed to outsiders, its
+ * members told when it starts (and an open one's entrants).  The
  * server's minute is shortened (tournament_minute_ms) and the director looks every
  * 50 ms, so nothing sleeps for minutes. */
 #include <stdio.h>
@@ -431,5 +432,79 @@ TEST(server_tournament_club_only)
     snprintf(bob, sizeof bob, "%s", fx_str(j, "token"));
     json_decref(j);
     CHECK_EQ_INT(join(port, id, "Bob", bob), 200);
+    server_stop(srv);
+}
+
+/* The notices of a player (their token) of kind "tournament" for tournament `id`. */
+static int start_notices(int port, const char *token, const char *id)
+{
+    json_t *j = NULL, *n;
+    int count = 0;
+    size_t i;
+    if (api_call(port, "GET", "/api/me/notifications", token, NULL, &j) == 200)
+        json_array_foreach(json_object_get(j, "notifications"), i, n) count +=
+            !strcmp(fx_str(n, "kind"), "tournament") &&
+            !strcmp(fx_str(json_object_get(n, "data"), "tournament"), id);
+    json_decref(j);
+    return count;
+}
+
+TEST(server_tournament_club_start_notifies_members)
+{
+    struct server_config cfg;
+    tcfg(&cfg);
+    struct server *srv = fx_start(&cfg);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"Rooks\",\"languages\":[\"en\"],\"name\":\"Ann\"}", &j),
+                 201);
+    char club[40], admin[40], invite[40], bob[40], path[128], body[128], extra[128], id[40];
+    snprintf(club, sizeof club, "%s", fx_str(j, "id"));
+    snprintf(admin, sizeof admin, "%s", fx_str(j, "token"));
+    snprintf(invite, sizeof invite, "%s", fx_str(j, "invite"));
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/clubs/%s/join", club);
+    snprintf(body, sizeof body, "{\"invite\":\"%s\",\"name\":\"Bob\"}", invite);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, body, &j), 200);
+    snprintf(bob, sizeof bob, "%s", fx_str(j, "token"));
+    json_decref(j);
+    /* Bob, a member who has not joined it, is told when it starts; so is Ann; Zed,
+     * no member, is not. */
+    snprintf(extra, sizeof extra, ",\"club\":\"%s\"", club);
+    CHECK_EQ_INT(create(port, admin, "Club night", fx_wall_ms() + 300, 10, extra, id, NULL), 201);
+    char zed[40];
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"Pawns\",\"languages\":[\"en\"],\"name\":\"Zed\"}", &j),
+                 201);
+    snprintf(zed, sizeof zed, "%s", fx_str(j, "token"));
+    json_decref(j);
+    CHECK_EQ_INT(start_notices(port, bob, id), 0);
+    int64_t until = fx_now_ms() + 5000;
+    while (start_notices(port, bob, id) == 0 && fx_now_ms() < until)
+        fx_sleep_ms(30);
+    CHECK_EQ_INT(start_notices(port, bob, id), 1);
+    CHECK_EQ_INT(start_notices(port, admin, id), 1);
+    CHECK_EQ_INT(start_notices(port, zed, id), 0);
+    server_stop(srv);
+}
+
+TEST(server_tournament_start_notifies_entrants)
+{
+    struct server_config cfg;
+    tcfg(&cfg);
+    struct server *srv = fx_start(&cfg);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char id[40], ann[40] = "";
+    CHECK_EQ_INT(create(port, NULL, "Open night", fx_wall_ms() + 300, 10, "", id, NULL), 201);
+    CHECK_EQ_INT(join(port, id, "Ann", ann), 200);
+    int64_t until = fx_now_ms() + 5000;
+    while (start_notices(port, ann, id) == 0 && fx_now_ms() < until)
+        fx_sleep_ms(30);
+    CHECK_EQ_INT(start_notices(port, ann, id), 1);
     server_stop(srv);
 }
