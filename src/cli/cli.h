@@ -38,6 +38,7 @@ struct cli_tablebase_note {
 int cli_tablebase_note(struct cli_io *io, const struct game *g, const void *st, const char *dir,
                        struct cli_tablebase_note *out);
 int cmd_swiss(int argc, char **argv, struct cli_io *io);
+int cmd_arena(int argc, char **argv, struct cli_io *io);
 
 /* bench's two measurements (cmd_bench.c), shared by `agora bench` and the
  * bench-signature test (tests/test_bench.c), which compares their signatures with

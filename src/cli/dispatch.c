@@ -43,6 +43,10 @@ static const char usage[] =
     "                                           3: invalid TRF)\n"
     "  swiss tiebreaks FILE.trf                 points, Buchholz, Buchholz cut 1,\n"
     "                                           Sonneborn-Berger and wins a player\n"
+    "  arena bench [--players 1000] [--games-each 6] [--seed N]\n"
+    "                                           time one wave of an arena's pairing: the\n"
+    "                                           standings, then the matching of every\n"
+    "                                           waiting player\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web] [--puzzles "
     "data/puzzles]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
@@ -67,6 +71,7 @@ static const struct command commands[] = {
     {"bench", cmd_bench},     {"match", cmd_match}, {"uci", cmd_uci},
     {"serve", cmd_serve},     {"pgn", cmd_pgn},     {"analyse", cmd_analyse},
     {"puzzles", cmd_puzzles}, {"swiss", cmd_swiss}, {"tablebase", cmd_tablebase},
+    {"arena", cmd_arena},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

@@ -23,6 +23,7 @@
 #include "server/players/players_api.h"
 #include "server/players/progress.h"
 #include "server/puzzles/puzzles_api.h"
+#include "server/tournaments/tournaments_api.h"
 
 #define GET "GET"
 #define POST "POST"
@@ -96,6 +97,19 @@ static const struct route table[] = {
      ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     {POST, "/api/clubs/{id}/members/{member}/admin", clubs_member_admin, ROUTE_TOKEN | ROUTE_BODY},
     {POST, "/api/clubs/{id}/members/{member}/bar", clubs_member_bar,
+     ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    /* Tournaments (tournaments/tournaments_api.c). */
+    {POST, "/api/tournaments", tournaments_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {GET, "/api/tournaments", tournaments_list, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/tournaments/{id}", tournaments_get, ROUTE_TOKEN_OPTIONAL},
+    {GET, "/api/tournaments/{id}/events", tournaments_events, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/tournaments/{id}/trf", tournaments_trf, ROUTE_NEEDS_NOTHING},
+    {POST, "/api/tournaments/{id}/join", tournaments_join,
+     ROUTE_TOKEN_OPTIONAL | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/tournaments/{id}/pause", tournaments_pause, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/tournaments/{id}/withdraw", tournaments_withdraw,
+     ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/tournaments/{id}/games/{game}/berserk", tournaments_berserk,
      ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     /* The analysis board and reviews (analysis/analysis_api.c). */
     {POST, "/api/positions", analysis_api_position, ROUTE_BODY},

@@ -28,6 +28,7 @@
 #include "server/puzzles/puzzle_set.h"
 #include "server/routes.h"
 #include "server/server_state.h"
+#include "server/tournaments/director.h"
 #include "store/store.h"
 
 void server_config_default(struct server_config *cfg)
@@ -84,6 +85,7 @@ void server_stop(struct server *srv)
     if (!srv)
         return;
     atomic_store(&srv->stopping, 1);
+    director_stop(srv);
     outbox_stop(srv);
     clock_stop(srv);
     if (srv->buckets) {
@@ -185,7 +187,7 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     analysis_engines_start(srv);
     if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0 ||
         review_jobs_start(srv, err, err_size) != 0 || clock_start(srv, err, err_size) != 0 ||
-        outbox_start(srv, err, err_size) != 0)
+        outbox_start(srv, err, err_size) != 0 || director_start(srv, err, err_size) != 0)
         goto fail;
     if (cfg->no_http)
         return srv;

@@ -78,6 +78,11 @@ struct server_config {
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */
 
+    int64_t tournament_tick_ms;   /* the tournaments' director looks this often (0: 1000) */
+    int64_t tournament_minute_ms; /* tests: a tournament's minute (0: 60000) */
+    int64_t first_move_ms;        /* a tournament game's first move within (0: 30000), or
+                                     the player to move loses it and is paused */
+
     /* The external analysis engine (engines/uci_engine.h): a path for every game whose
      * profile names one, "none" for none, NULL for each profile's own (Stockfish for
      * chess) when installed. */

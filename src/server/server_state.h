@@ -22,6 +22,7 @@ struct MHD_Daemon;
 struct analysis_job;
 struct book_names;
 struct conn_limits;
+struct director_news;
 struct fair_queue;
 struct stream_hub;
 struct review_job;
@@ -118,6 +119,17 @@ struct server {
         char why[ERROR_TEXT_MAX]; /* why pool is NULL ("" when none was wanted) */
     } an_engines[SERVER_ANALYSIS_ENGINES];
     int n_an_engines;
+
+    /* tournaments/director.c: the thread that starts, pairs and ends tournaments, woken
+     * every tick or at once (td_kicked: someone joined); td_mu a leaf.  td_news: the
+     * last standings' signature of each running tournament, to tell its streams only of
+     * a change. */
+    pthread_mutex_t td_mu;
+    pthread_cond_t td_cv;
+    pthread_t td_thread;
+    bool td_running, td_kicked;
+    struct director_news *td_news;
+    int td_n_news;
 
     /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
     pthread_mutex_t rv_mu;

@@ -54,6 +54,12 @@ struct store_game {
     int plies_max;    /* people games: the most plies it ever had (takebacks do not lower it) */
     int rated_capped; /* asked rated, played unrated: its two players' rated games of the day
                          were counted already (the server's cap per pair) */
+    /* A tournament's game (store.h "Tournaments"): its tournament, its Swiss round (0 in
+     * an arena), and who berserked (bit 0 white, bit 1 black: that side's clock is half
+     * the initial time, without increment). */
+    char tournament_id[STORE_ID_LEN + 1];
+    int round;
+    int berserk;
 };
 
 /* A player's Glicko-2 rating in one game and rating class (the numbers of
@@ -191,6 +197,50 @@ struct store_puzzle_attempt {
 typedef void (*store_puzzle_rating_fn)(void *ctx, const char *puzzle_id,
                                        const struct store_puzzle_rating *r);
 typedef void (*store_puzzle_id_fn)(void *ctx, const char *puzzle_id);
+
+/* Tournaments (src/server/API.md "Tournaments"; sqlite/tournaments.c): an arena (play
+ * as many games as you can in `duration_ms`) or a Swiss (`rounds` rounds), open to all
+ * or to one club's members.  The store keeps the tournament, its entrants and which of
+ * its games are whose; the standings are computed from those games' results (the
+ * server's arena.c), so nothing is counted twice and a restart loses nothing. */
+#define STORE_TOURNEY_NAME_MAX 81
+enum tourney_kind { TOURNEY_ARENA, TOURNEY_SWISS };
+enum tourney_status { TOURNEY_UPCOMING, TOURNEY_RUNNING, TOURNEY_FINISHED };
+struct store_tournament {
+    char id[STORE_ID_LEN + 1];
+    int kind; /* enum tourney_kind */
+    char name[STORE_TOURNEY_NAME_MAX];
+    char game[STORE_NAME_MAX];
+    int64_t clock_initial_ms, clock_increment_ms;
+    int days; /* Swiss only: days a move (then no clock) */
+    int rated;
+    int64_t starts_ms;
+    int64_t duration_ms;            /* arena: how long it runs */
+    int rounds;                     /* Swiss: the rounds */
+    int min_rating, max_rating;     /* who may join (0: no bound) */
+    char club_id[STORE_ID_LEN + 1]; /* only this club's members; "" for everyone */
+    char creator_hash[STORE_HASH_LEN + 1];
+    char creator_name[STORE_PLAYER_NAME_MAX];
+    int status; /* enum tourney_status */
+    int round;  /* Swiss: the rounds paired so far */
+    int64_t created_ms;
+};
+typedef void (*store_tournament_fn)(void *ctx, const struct store_tournament *t);
+/* An entrant: active (paired when free), paused (not paired, stays in the standings) or
+ * withdrawn (Swiss: paired no more). */
+enum entrant_state { ENTRANT_ACTIVE, ENTRANT_PAUSED, ENTRANT_WITHDRAWN };
+struct store_entrant {
+    char token_hash[STORE_HASH_LEN + 1];
+    char name[STORE_PLAYER_NAME_MAX];
+    char player_id[STORE_PLAYER_ID_LEN + 1]; /* the public id ("" for none or hidden) */
+    int rating;                              /* at joining, in the tournament's game and class */
+    int state;                               /* enum entrant_state */
+    int64_t joined_ms;
+    int64_t active_ms; /* when they last joined or came back from a pause */
+};
+typedef void (*store_entrant_fn)(void *ctx, const struct store_entrant *e);
+/* A Swiss round's pairing-allocated bye: the player of `token_hash` in `round`. */
+typedef void (*store_bye_fn)(void *ctx, int round, const char *token_hash);
 
 /* A device of a player's (each backend's devices.c): signed in through their personal link. */
 struct store_device {

@@ -9,6 +9,7 @@
 //   #/people           play people: an invite link, the lobby — people.js
 //   #/challenge/ID     an invite link: accept it — people.js
 //   #/clubs, #/club/ID clubs — clubs.js
+//   #/tournaments, #/tournament/ID  tournaments — tournaments/tournaments.js
 //   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
 //   #/puzzles[/GAME]   puzzles — puzzles.js
 //   #/player/ID[/games?...], #/me, #/leaderboards[/GAME/CLASS] — players/
@@ -22,6 +23,7 @@ import { showPuzzles, showPuzzleHome } from './puzzles/puzzles.js';
 import { showRules, loadDiagrams, diagramPieces } from './learn/rules.js';
 import { showPeople, showChallenge } from './people/people.js';
 import { showClubs, showClub } from './clubs/clubs.js';
+import { showTournaments, showTournament } from './tournaments/tournaments.js';
 import { showLearn } from './learn/learn.js';
 import { showDemo } from './learn/demo.js';
 import { showCoordinates } from './learn/coords.js';
@@ -213,6 +215,8 @@ async function route() {
     else if (parts[0] === 'challenge' && parts[1]) await showChallenge(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'clubs') await showClubs(app);
     else if (parts[0] === 'club' && parts[1]) leave = await showClub(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'tournaments') leave = await showTournaments(app);
+    else if (parts[0] === 'tournament' && parts[1]) leave = await showTournament(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'player' && parts[1] && parts[2] === 'games') await showArchive(app, decodeURIComponent(parts[1]), new URLSearchParams(location.hash.split('?')[1] || ''));
     else if (parts[0] === 'player' && parts[1]) leave = await showPlayer(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'me') await showMe(app);

@@ -33,14 +33,21 @@ void people_clock(const struct session *s, int64_t now_ms, struct people_clock *
         return;
     c->on = true;
     int64_t per = realtime ? r->clock_initial_ms : r->days * PEOPLE_DAY_MS;
-    c->left_ms[0] = c->left_ms[1] = per;
+    /* A tournament's berserk (bit 0 white, bit 1 black): half the initial time, no
+     * increment, for that side. */
+    int64_t inc[2];
+    for (int side = 0; side < 2; side++) {
+        bool berserk = realtime && (r->berserk >> side & 1);
+        c->left_ms[side] = berserk ? per / 2 : per;
+        inc[side] = berserk ? 0 : r->clock_increment_ms;
+    }
     int n = s->n_stored;
     /* Each side's first move is free: the clocks run from ply 2's receipt on. */
     for (int k = 3; k <= n; k++) {
         int side = mover(s, k);
         int64_t spent = s->move_ms[k - 1] - s->move_ms[k - 2];
         if (realtime)
-            c->left_ms[side] += r->clock_increment_ms - spent;
+            c->left_ms[side] += inc[side] - spent;
         else
             c->left_ms[side] = per; /* days a move: a fresh allowance after each move */
     }

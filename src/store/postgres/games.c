@@ -18,11 +18,13 @@
     " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
     " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
     " deadline_ms, white_rating, black_rating, rated_done, club_id, white_rating_after,"           \
-    " black_rating_after, plies, rated_capped"
+    " black_rating_after, plies, rated_capped, tournament_id, round, berserk"
 
 const char pg_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = $1";
 const char pg_club_games_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE club_id = $1"
                                  " ORDER BY created_ms DESC, id LIMIT $2";
+const char pg_tournament_games_sql[] = "SELECT " GAME_COLUMNS " FROM games"
+                                       " WHERE tournament_id = $1 ORDER BY created_ms, id";
 
 void pg_read_game(const PGresult *r, int i, struct store_game *row)
 {
@@ -62,6 +64,9 @@ void pg_read_game(const PGresult *r, int i, struct store_game *row)
     row->black_rating_after = pg_col_int(r, i, 32);
     row->plies_max = pg_col_int(r, i, 33);
     row->rated_capped = pg_col_int(r, i, 34);
+    pg_col_text(r, i, 35, row->tournament_id, sizeof row->tournament_id);
+    row->round = pg_col_int(r, i, 36);
+    row->berserk = pg_col_int(r, i, 37);
 }
 
 /* ---- writes ---- */

@@ -103,6 +103,16 @@ static const char sql_insert_people_game[] =
     " club_id, rated_capped) VALUES ($1, $2, 0, $3, $4, $5, 0, $6, $6, 0, 0, 0, 1, $7, $8, $9,"
     " $10, $11, $12, $13, $14, $15, $16, $17, $18)";
 
+int pg_insert_people_game(struct pg_conn *c, const struct store_game *g)
+{
+    return pg_do(c, sql_insert_people_game, "ttittIttttIIiiiiti", g->id, g->game, g->human_side,
+                 g->start, g->token_hash, g->created_ms, g->white_hash, g->black_hash,
+                 g->white_name, g->black_name, g->clock_initial_ms, g->clock_increment_ms, g->days,
+                 g->rated, g->white_rating, g->black_rating, g->club_id, g->rated_capped) == 1
+               ? 0
+               : -1;
+}
+
 static int accept_challenge(struct pg_conn *c, void *ctx)
 {
     struct accept_ctx *a = ctx;
@@ -111,13 +121,7 @@ static int accept_challenge(struct pg_conn *c, void *ctx)
         return -1;
     if (n != 1)
         return 1;
-    const struct store_game *g = a->g;
-    return pg_do(c, sql_insert_people_game, "ttittIttttIIiiiiti", g->id, g->game, g->human_side,
-                 g->start, g->token_hash, g->created_ms, g->white_hash, g->black_hash,
-                 g->white_name, g->black_name, g->clock_initial_ms, g->clock_increment_ms, g->days,
-                 g->rated, g->white_rating, g->black_rating, g->club_id, g->rated_capped) == 1
-               ? 0
-               : -1;
+    return pg_insert_people_game(c, a->g);
 }
 
 int pg_store_accept_challenge(struct store *s, const char *id, const char *acceptor_hash,

@@ -74,13 +74,17 @@ void pg_read_game(const PGresult *r, int row, struct store_game *g);
 extern const char pg_select_game_sql[];
 /* The games of club $1, newest first, at most $2. */
 extern const char pg_club_games_sql[];
+/* The games of tournament $1, by creation. */
+extern const char pg_tournament_games_sql[];
+/* Insert a people game's row (a challenge's or a tournament's) inside a write: 0, -1. */
+int pg_insert_people_game(struct pg_conn *c, const struct store_game *g);
 /* The open challenges of club $1 at $2 (people.c). */
 extern const char pg_club_challenges_sql[];
 void pg_read_challenge(const PGresult *r, int row, struct store_challenge *c);
 
 /* The backend's function for each operation of store_ops.def, one file a concern
  * (games.c, reviews.c, people.c, ratings.c, clubs.c, players.c, puzzles.c, events.c,
- * identity.c, notices.c, devices.c), gathered into its table by backend.c. */
+ * identity.c, notices.c, devices.c, tournaments.c), gathered into its table by backend.c. */
 #define STORE_OP(name, params, args)                                                               \
     int pg_store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size);
 #include "store/store_ops.def"

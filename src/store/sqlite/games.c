@@ -19,11 +19,13 @@
     " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
     " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
     " deadline_ms, white_rating, black_rating, rated_done, club_id, white_rating_after,"           \
-    " black_rating_after, plies, rated_capped"
+    " black_rating_after, plies, rated_capped, tournament_id, round, berserk"
 
 const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
 const char sqlite_club_games_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE club_id = ?1"
                                      " ORDER BY created_ms DESC, id LIMIT ?2";
+const char sqlite_tournament_games_sql[] = "SELECT " GAME_COLUMNS " FROM games"
+                                           " WHERE tournament_id = ?1 ORDER BY created_ms, id";
 
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row)
 {
@@ -63,6 +65,9 @@ void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row)
     row->black_rating_after = sqlite3_column_int(st, 32);
     row->plies_max = sqlite3_column_int(st, 33);
     row->rated_capped = sqlite3_column_int(st, 34);
+    sq_text(st, 35, row->tournament_id, sizeof row->tournament_id);
+    row->round = sqlite3_column_int(st, 36);
+    row->berserk = sqlite3_column_int(st, 37);
 }
 
 /* ---- writes ---- */

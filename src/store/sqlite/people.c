@@ -109,7 +109,7 @@ static const char sql_insert_people_game[] =
     " club_id, rated_capped) VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?6, 0, 0, 0, 1, ?7, ?8, ?9,"
     " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
 
-static int insert_people_game(struct store *s, const struct store_game *g)
+int sqlite_insert_people_game(struct store *s, const struct store_game *g)
 {
     return sq_done(sq_bind(s, sql_insert_people_game, "ttittIttttIIiiiiti", g->id, g->game,
                            g->human_side, g->start, g->token_hash, g->created_ms, g->white_hash,
@@ -125,7 +125,7 @@ static int accept_challenge(struct store *s, sqlite3 *db, void *ctx)
         return -1;
     if (sqlite3_changes(db) != 1)
         return 1;
-    return insert_people_game(s, a->g);
+    return sqlite_insert_people_game(s, a->g);
 }
 
 int sqlite_store_accept_challenge(struct store *s, const char *id, const char *acceptor_hash,

@@ -11,7 +11,7 @@
 
 #include "store/store.h"
 
-#define SQLITE_EXTRA_STMTS 96
+#define SQLITE_EXTRA_STMTS 128
 
 /* A write or read on the connection: 0 done, 1 refused (a write is then rolled back,
  * changing nothing, and reported as 1 without an error), -1 failed (sqlite3_errmsg). */
@@ -68,8 +68,12 @@ bool sqlite_events_wait(struct store *s, uint64_t generation, const struct times
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row);
 /* "SELECT <the game columns> FROM games WHERE id = ?1". */
 extern const char sqlite_select_game_sql[];
+/* Insert a people game's row (a challenge's or a tournament's), inside a write. */
+int sqlite_insert_people_game(struct store *s, const struct store_game *g);
 /* The games of club ?1, newest first, at most ?2. */
 extern const char sqlite_club_games_sql[];
+/* The games of tournament ?1, by creation. */
+extern const char sqlite_tournament_games_sql[];
 
 /* A row of "SELECT <sqlite_challenge_columns> FROM challenges" (people.c). */
 extern const char sqlite_challenge_columns[];

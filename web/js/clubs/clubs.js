@@ -1,6 +1,6 @@
 // Clubs: #/clubs (create one; the visitor's clubs) and #/club/ID (?invite=CODE: the
 // invite link): its members (admins remove them, the creator names admins), its lobby
-// of challenges among members, its games and the results between members.  A club page
+// of challenges among members, its tournaments, its games and the results between members.  A club page
 // refreshes itself every few seconds while it is visible (people-watch.js whileVisible)
 // and says new challenges in its lobby to screen readers.
 import { errorText, t, num, LANGUAGES } from '../common/i18n.js';
@@ -8,6 +8,7 @@ import { h } from '../common/dom.js';
 import { visitor, acceptChallenge, createClub, getClub, joinClub, leaveClub, removeMember, barMember, setPublic, findClubs, setAdmin, clubChallenge, myClubs } from '../net/people-api.js';
 import { challengeForm, awaitAccept, clockLabel, who, rating } from '../people/people.js';
 import { whileVisible } from '../people/people-watch.js';
+import { listTournaments } from '../net/tournaments-api.js';
 
 const REFRESH_MS = 4000;
 
@@ -67,6 +68,10 @@ function findSection() {
 export async function showClub(app, id) {
   const invite = new URLSearchParams(location.hash.split('?')[1] || '').get('invite');
   let club = await getClub(id);
+  // The club's tournaments (API.md "Tournaments"): only its members play in them.
+  let tourneys = [];
+  const loadTourneys = async () => { try { tourneys = (await listTournaments('', id)).tournaments; } catch { /* shown next time */ } };
+  await loadTourneys();
   let stopWait = null;
   const root = h('div', { class: 'narrow club-page' });
   const msg = h('div', { 'aria-live': 'polite', id: 'club-msg' });
@@ -124,6 +129,11 @@ export async function showClub(app, id) {
       } }, t('people.seek.accept')) : '')))
       : h('p', { class: 'muted', id: 'club-challenges' }, t('people.lobby.empty')));
     if (you) items.push(h('h3', {}, t('club.challenge')), form, lobbyOut);
+    items.push(h('h2', {}, t('nav.tournaments')));
+    items.push(tourneys.length ? h('ul', { id: 'club-tournaments' }, tourneys.map((x) => h('li', {},
+      h('a', { href: `#/tournament/${x.id}` }, x.name), ' · ', t(`game.${x.game}`), ' · ', t(`tourney.status.${x.status}`))))
+      : h('p', { class: 'muted', id: 'club-tournaments' }, t('tourney.list.none')));
+    if (admin) items.push(h('p', {}, h('a', { href: '#/tournaments', id: 'club-new-tournament' }, t('tourney.new'))));
     items.push(h('h2', {}, t('club.results')));
     items.push(club.results.length ? h('table', { id: 'club-results' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('club.player')), h('th', { scope: 'col' }, t('club.player')), h('th', { scope: 'col' }, t('club.score')))),
@@ -147,7 +157,9 @@ export async function showClub(app, id) {
   // The page keeps itself fresh: members, challenges, games and results as they change.
   const stopRefresh = whileVisible(async () => {
     const next = await getClub(id);
-    if (JSON.stringify(next) === JSON.stringify(club)) return;
+    const before = JSON.stringify(tourneys);
+    await loadTourneys();
+    if (JSON.stringify(next) === JSON.stringify(club) && before === JSON.stringify(tourneys)) return;
     const known = new Set(club.challenges.map((c) => c.id));
     const fresh = next.challenges.filter((c) => !known.has(c.id));
     club = next;

@@ -11,6 +11,7 @@ export const PARTS = [
   'drill2',
   'errors',
   'players',
+  'tourney',
   'notices',
   'clubs2',
   'devices',

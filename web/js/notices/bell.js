@@ -19,11 +19,12 @@ export function noticeText(n) {
   return t(KINDS.includes(n.kind) ? `notices.${n.kind}` : 'notices.other', { name: d.name || '', game });
 }
 
-/** Where a notification leads: the challenge, the game, the club. */
+/** Where a notification leads: the challenge, the game, the tournament, the club. */
 export function noticeHref(n) {
   const d = n.data || {};
   const enc = encodeURIComponent;
   if (d.game_id) return `#/game/${enc(d.game_id)}`;
+  if (d.tournament) return `#/tournament/${enc(d.tournament)}`;
   if (d.club) return `#/club/${enc(d.club)}`;
   if (d.challenge) return `#/challenge/${enc(d.challenge)}`;
   return '#/me';
