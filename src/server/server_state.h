@@ -108,6 +108,9 @@ struct server {
     int64_t ob_last;
     /* outbox_put while the outbox is on (NULL: off), for the model below it. */
     void (*tell_others)(struct server *srv, const char *kind, const char *id);
+    /* outbox_attach while the outbox is on (NULL: off): the event goes with the next
+     * store operation, in its transaction. */
+    void (*attach_event)(struct server *srv, const char *kind, const char *id);
     int64_t ck_until; /* when it wakes next */
 
     /* analysis_engines.c: the external analysis engines, one pool per game whose

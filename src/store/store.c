@@ -10,18 +10,60 @@
 #include "store/sqlite/sqlite.h"
 #include "store/store_gate.h"
 
+/* The event attached to this thread's next operation (store.h), and the game whose
+ * attached event the last one committed. */
+static _Thread_local struct {
+    bool set;
+    struct store_attached_event e;
+} attached;
+static _Thread_local char told[STORE_ID_LEN + 1];
+
 /* Every call passes the gate (store_gate.h) on its way to the backend. */
 #define STORE_OP(name, params, args)                                                               \
     int store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size)               \
     {                                                                                              \
-        if (!store_gate_enter(s->gate, err, err_size))                                             \
+        if (!store_gate_enter(s->gate, err, err_size)) {                                           \
+            attached.set = false;                                                                  \
             return STORE_BUSY;                                                                     \
+        }                                                                                          \
         int rc = s->ops->name(s, STORE_LIST args, err, err_size);                                  \
         store_gate_leave(s->gate);                                                                 \
+        attached.set = false;                                                                      \
         return rc;                                                                                 \
     }
 #include "store/store_ops.def"
 #undef STORE_OP
+
+void store_attach_event(const char *game_id, const char *kind, const char *body, int64_t now_ms)
+{
+    snprintf(attached.e.game_id, sizeof attached.e.game_id, "%s", game_id);
+    snprintf(attached.e.kind, sizeof attached.e.kind, "%s", kind);
+    snprintf(attached.e.body, sizeof attached.e.body, "%s", body);
+    attached.e.now_ms = now_ms;
+    attached.set = true;
+    told[0] = 0;
+}
+
+bool store_event_told(const char *game_id)
+{
+    bool yes = told[0] && !strcmp(told, game_id);
+    told[0] = 0;
+    return yes;
+}
+
+const struct store_attached_event *store_event_take(void)
+{
+    if (!attached.set)
+        return NULL;
+    attached.set = false;
+    return &attached.e;
+}
+
+void store_event_committed(const struct store_attached_event *e, int64_t seq)
+{
+    if (seq > 0)
+        snprintf(told, sizeof told, "%s", e->game_id);
+}
 
 void store_close(struct store *s)
 {

@@ -11,6 +11,7 @@
  * acknowledges a move only after store_add_moves returns 0. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -285,6 +286,32 @@ struct store_event {
     int64_t created_ms;
 };
 typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
+
+/* An event in the change's own transaction (issue 26): a server attaches the event of
+ * a change to the operation that makes it, so a committed change always has its event
+ * (a server killed after the commit cannot leave the other servers without the news).
+ * store_attach_event attaches it to the next operation this thread calls: the first
+ * write of that operation that commits appends it (put_event's meaning: numbered, the
+ * waiters woken) in the same transaction; an operation that changes nothing (refused,
+ * failed, a read) appends nothing.  The attachment goes when that operation returns,
+ * whatever it did.  kind and body as put_event's (the body cut to
+ * STORE_ATTACHED_BODY_MAX - 1 bytes). */
+#define STORE_ATTACHED_BODY_MAX 128
+struct store_attached_event {
+    char game_id[STORE_ID_LEN + 1];
+    char kind[STORE_EVENT_KIND_MAX];
+    char body[STORE_ATTACHED_BODY_MAX];
+    int64_t now_ms;
+};
+void store_attach_event(const char *game_id, const char *kind, const char *body, int64_t now_ms);
+/* True, once, when the last event this thread attached was committed with its change
+ * and was of `game_id`: the news is told already (and forgotten by this answer). */
+bool store_event_told(const char *game_id);
+/* For the backends' writes: the event attached to the running operation, taken (the
+ * operation's later writes get none), or NULL; and, once its transaction committed,
+ * its number (on the calling thread of the operation). */
+const struct store_attached_event *store_event_take(void);
+void store_event_committed(const struct store_attached_event *e, int64_t seq);
 
 struct store;
 struct store_gate;

@@ -25,10 +25,21 @@ static void pause_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
+void outbox_attach(struct server *srv, const char *kind, const char *id)
+{
+    if (!srv->ob_on || atomic_load(&srv->stopping))
+        return;
+    char body[64];
+    snprintf(body, sizeof body, "{\"server\":\"%s\"}", srv->ob_self);
+    store_attach_event(id, kind, body, wall_ms());
+}
+
 void outbox_put(struct server *srv, const char *kind, const char *id)
 {
     if (!srv->ob_on || atomic_load(&srv->stopping))
         return;
+    if (store_event_told(id))
+        return; /* written with the change, in its transaction (outbox_attach) */
     char body[64], err[256];
     snprintf(body, sizeof body, "{\"server\":\"%s\"}", srv->ob_self);
     int64_t seq = 0;
@@ -89,6 +100,7 @@ int outbox_start(struct server *srv, char *err, size_t err_size)
     srv->ob_last = rc == 0 ? newest : 0;
     srv->ob_on = true;
     srv->tell_others = outbox_put;
+    srv->attach_event = outbox_attach;
     if (pthread_create(&srv->ob_thread, NULL, reader, srv) != 0)
         return fail(err, err_size, "cannot start the outbox thread");
     srv->ob_running = true;

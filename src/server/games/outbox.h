@@ -16,9 +16,15 @@ struct server;
 int outbox_start(struct server *srv, char *err, size_t err_size);
 /* Stop and join it (nothing when it is not running); srv->stopping is set. */
 void outbox_stop(struct server *srv);
-/* Tell the other servers that `id` changed: kind "game" (a game's id) or "challenge"
- * (a challenge's id).  A separate transaction after the change's own commit (a server
- * killed between the two commits leaves the others' streams without that news until
- * the game's next event or the stream's next read).  Nothing when the outbox is off.
- * The model (session.c) calls it through srv->tell_others. */
+/* The event that `id` changed (kind "game": a game's id; "challenge": a challenge's
+ * id), attached to the next store operation of this thread (store_attach_event): the
+ * change and its event commit in one transaction, so a server killed after the commit
+ * cannot keep the news from the others.  Nothing when the outbox is off.  The model
+ * (session.c, people.c) calls it through srv->attach_event before a change. */
+void outbox_attach(struct server *srv, const char *kind, const char *id);
+/* Tell the other servers that `id` changed, once the change is committed: nothing
+ * when the change's own transaction wrote the event (outbox_attach), else an event of
+ * its own, a separate transaction after the change's (the fallback for a change made
+ * without an attached event).  Nothing when the outbox is off.  The model calls it
+ * through srv->tell_others (session_notify). */
 void outbox_put(struct server *srv, const char *kind, const char *id);

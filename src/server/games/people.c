@@ -186,6 +186,7 @@ static int commit_people_move(struct session *s, const struct move_policy *p, ch
     struct people_clock c;
     people_clock(s, p->now_ms, &c);
     int64_t deadline = c.running >= 0 ? c.deadline_ms : 0;
+    session_attach_event(s);
     int rc =
         store_add_people_move(s->srv->store, s->row.id, s->n_moves, s->moves[s->n_moves - 1].text,
                               s->row.result, s->row.reason, p->now_ms, deadline, err, err_size);
@@ -302,6 +303,7 @@ int people_check_flag(struct session *s, int64_t now_ms, char *err, size_t err_s
 int people_offers(struct session *s, int draw, int takeback, int rematch, const char *rematch_id,
                   char *err, size_t err_size)
 {
+    session_attach_event(s);
     int rc = store_set_offers(s->srv->store, s->row.id, draw, takeback, rematch, rematch_id,
                               server_now_ms(), err, err_size);
     if (rc != 0)
@@ -321,6 +323,7 @@ int people_takeback(struct session *s, char *err, size_t err_size)
     int keep = s->n_stored - 1;
     Move last = s->g->history_move(s->st, s->g->ply(s->st) - 1);
     int64_t now = server_now_ms();
+    session_attach_event(s);
     int rc = store_take_back(s->srv->store, s->row.id, keep, now, err, err_size);
     if (rc != 0)
         return rc < 0 ? rc : -1;

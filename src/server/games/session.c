@@ -128,6 +128,7 @@ static int commit_moves(struct session *s, const struct move_policy *p, char *er
     for (int i = 0; i < count; i++)
         texts[i] = s->moves[s->n_stored + i].text;
     int64_t now = server_now_ms();
+    session_attach_event(s);
     int rc = store_add_moves(s->srv->store, s->row.id, s->n_stored + 1, count, texts, s->row.result,
                              s->row.reason, now, err, err_size);
     if (rc != 0)
@@ -256,6 +257,7 @@ int session_takeback(struct session *s, char *err, size_t err_size)
     if (!(st = rebuild(s, keep, NULL, err, err_size)))
         return -1;
     int64_t now = server_now_ms();
+    session_attach_event(s);
     int rc = store_take_back(s->srv->store, s->row.id, keep, now, err, err_size);
     if (rc != 0) {
         free(st);
@@ -278,6 +280,7 @@ int session_end(struct session *s, enum result r, int why, char *err, size_t err
     if (rc != 0)
         return rc;
     int64_t now = server_now_ms();
+    session_attach_event(s);
     rc = store_set_result(s->srv->store, s->row.id, (int)r, (int)why, now, err, err_size);
     if (rc != 0)
         return rc < 0 ? rc : -1;
@@ -286,6 +289,12 @@ int session_end(struct session *s, enum result r, int why, char *err, size_t err
     s->row.updated_ms = now;
     session_notify(s);
     return 0;
+}
+
+void session_attach_event(struct session *s)
+{
+    if (s->srv->attach_event)
+        s->srv->attach_event(s->srv, "game", s->row.id);
 }
 
 void session_notify(struct session *s)

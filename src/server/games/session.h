@@ -129,7 +129,12 @@ void session_think(struct session *s, const atomic_int *stop);
 void session_commit(struct session *s);
 /* Append a move's texts to the game's list (people.c); -1 without memory. */
 int session_append(struct session *s, const char *text, const char *display);
-/* Tell the game's event streams (the stream hub) there is news. */
+/* Tell the game's event streams (the stream hub) there is news, and the other servers'
+ * (srv->tell_others) unless the change's own transaction wrote its event. */
 void session_notify(struct session *s);
+/* The game's event goes with the next store operation of this thread, in its
+ * transaction (srv->attach_event; nothing with the outbox off): called just before
+ * the operation that changes the game. */
+void session_attach_event(struct session *s);
 /* The wall clock in milliseconds (the store's timestamps). */
 int64_t server_now_ms(void);

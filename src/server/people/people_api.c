@@ -485,6 +485,7 @@ static int take_challenge(struct server *srv, const struct store_game *row, void
                           size_t err_size)
 {
     const struct taking *t = ctx;
+    outbox_attach(srv, "challenge", t->challenge_id); /* in the taking's transaction */
     return store_accept_challenge(srv->store, t->challenge_id, t->acceptor_hash, row, t->now, err,
                                   err_size);
 }
@@ -568,6 +569,7 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
                            "only the challenge's creator may withdraw it");
         return;
     }
+    outbox_attach(srv, "challenge", id);
     int rc = store_cancel_challenge(srv->store, id, hash, server_now_ms(), err, sizeof err);
     if (rc < 0) {
         api_store_error(r, rc, "%s", err);

@@ -514,6 +514,7 @@ void tournaments_berserk(struct server *srv, const struct api_request *req,
         api_set_error_code(r, 403, "wrong_token", "only the game's players berserk");
         return;
     }
+    session_attach_event(s);
     rc = store_berserk(srv->store, t.id, s->row.id, side, err, sizeof err);
     if (rc == 0) {
         s->row.berserk |= side == SIDE_WHITE ? 1 : 2;

@@ -264,12 +264,16 @@ static bool retry(const struct pg_conn *c)
     return !strcmp(c->state, "40P01") || !strcmp(c->state, "40001");
 }
 
+/* fn in a transaction begun by `begin`, with the attached event `ev` (store.h; NULL:
+ * none) appended before the COMMIT when fn changed something. */
 static int in_transaction(struct store *base, const char *begin, pg_fn fn, void *ctx,
-                          const char *what, char *err, size_t err_size)
+                          const struct store_attached_event *ev, const char *what, char *err,
+                          size_t err_size)
 {
     struct pg_store *s = (struct pg_store *)base;
     struct pg_conn *c = borrow(s);
     int rc = -1;
+    int64_t seq = 0;
     for (int tries = 0; tries < PG_WRITE_TRIES; tries++) {
         if (simple(c, begin) != 0) {
             if (reconnected(s, c))
@@ -277,8 +281,13 @@ static int in_transaction(struct store *base, const char *begin, pg_fn fn, void 
             break;
         }
         rc = fn(c, ctx);
-        if (rc == 0 && simple(c, "COMMIT") == 0)
+        if (rc == 0 && ev && pg_events_append(c, ev, &seq) != 0)
+            rc = -1;
+        if (rc == 0 && simple(c, "COMMIT") == 0) {
+            if (ev)
+                store_event_committed(ev, seq);
             break;
+        }
         /* A broken connection before the COMMIT: nothing was done, run it again.
          * During the COMMIT it is unknown whether it was done: a failure. */
         bool committing = rc == 0;
@@ -304,14 +313,14 @@ static int in_transaction(struct store *base, const char *begin, pg_fn fn, void 
 int pg_store_write(struct store *s, pg_fn fn, void *ctx, const char *what, char *err,
                    size_t err_size)
 {
-    return in_transaction(s, "BEGIN", fn, ctx, what, err, err_size);
+    return in_transaction(s, "BEGIN", fn, ctx, store_event_take(), what, err, err_size);
 }
 
 int pg_store_read(struct store *s, pg_fn fn, void *ctx, const char *what, char *err,
                   size_t err_size)
 {
-    return in_transaction(s, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", fn, ctx, what, err,
-                          err_size);
+    return in_transaction(s, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", fn, ctx, NULL, what,
+                          err, err_size);
 }
 
 PGresult *pg_store_query(struct store *base, const char *what, char *err, size_t err_size,

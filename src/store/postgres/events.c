@@ -50,6 +50,15 @@ static int put_event(struct pg_conn *c, void *ctx)
     return 0;
 }
 
+int pg_events_append(struct pg_conn *c, const struct store_attached_event *e, int64_t *seq)
+{
+    struct put_ctx p = {e->game_id, e->kind, e->body, e->now_ms, 0};
+    if (put_event(c, &p) != 0)
+        return -1;
+    *seq = p.seq;
+    return 0;
+}
+
 int pg_store_put_event(struct store *s, const char *game_id, const char *kind, const char *body,
                        int64_t now_ms, int64_t *seq, char *err, size_t err_size)
 {

@@ -62,6 +62,10 @@ double pg_col_double(const PGresult *r, int row, int col);
  * there is no row, -1 when r is NULL; else 0, after read(ctx, r) of row 0. */
 int pg_one(PGresult *r, void (*read)(void *ctx, const PGresult *r), void *ctx);
 
+/* Inside a write: append the attached event `e` (store.h) to the outbox, *seq its
+ * number (events.c; pg_store_write calls it before its COMMIT): 0 or -1. */
+int pg_events_append(struct pg_conn *c, const struct store_attached_event *e, int64_t *seq);
+
 /* The store's LISTEN connection (not the pool's), listening on `channel`, connected
  * again when it broke: held by the caller until pg_listener_done (one waiter at a
  * time).  NULL or not CONNECTION_OK when the database does not answer. */

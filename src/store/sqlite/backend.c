@@ -203,6 +203,8 @@ struct write {
     sqlite_fn fn;
     void *ctx;
     const char *what;
+    const struct store_attached_event *ev; /* appended after fn (store.h); NULL: none */
+    int64_t ev_seq;
     int rc;
     bool done;
     char err[ERROR_TEXT_MAX];
@@ -265,6 +267,8 @@ static int run(struct sqlite_store *s, sqlite3_stmt *st)
 static int write_one(struct sqlite_store *s, struct write *w)
 {
     int rc = w->fn(&s->base, s->db, w->ctx);
+    if (rc == 0 && w->ev)
+        rc = sqlite_events_append(&s->base, s->db, w->ev, &w->ev_seq);
     if (rc > 0)
         w->rc = 1; /* refused: rolled back like a failure, without an error */
     return rc;
@@ -363,8 +367,13 @@ static int submit(struct sqlite_store *s, struct write *w, char *err, size_t err
 int sqlite_store_write(struct store *base, sqlite_fn fn, void *ctx, const char *what, char *err,
                        size_t err_size)
 {
-    struct write w = {.fn = fn, .ctx = ctx, .what = what};
-    return submit((struct sqlite_store *)base, &w, err, err_size);
+    struct write w = {.fn = fn, .ctx = ctx, .what = what, .ev = store_event_take()};
+    int rc = submit((struct sqlite_store *)base, &w, err, err_size);
+    if (rc == 0 && w.ev) {
+        store_event_committed(w.ev, w.ev_seq);
+        sqlite_events_committed(base);
+    }
+    return rc;
 }
 
 int sqlite_store_read(struct store *base, sqlite_fn fn, void *ctx, const char *what, char *err,

@@ -25,6 +25,16 @@ static int put_event(struct store *s, sqlite3 *db, void *ctx)
     return 0;
 }
 
+int sqlite_events_append(struct store *s, sqlite3 *db, const struct store_attached_event *e,
+                         int64_t *seq)
+{
+    struct put_ctx p = {e->game_id, e->kind, e->body, e->now_ms, 0};
+    if (put_event(s, db, &p) != 0)
+        return -1;
+    *seq = p.seq;
+    return 0;
+}
+
 int sqlite_store_put_event(struct store *s, const char *game_id, const char *kind, const char *body,
                            int64_t now_ms, int64_t *seq, char *err, size_t err_size)
 {

@@ -64,6 +64,12 @@ uint64_t sqlite_events_generation(struct store *s);
 void sqlite_events_committed(struct store *s);
 bool sqlite_events_wait(struct store *s, uint64_t generation, const struct timespec *deadline);
 
+/* Inside a write: append the attached event `e` (store.h) to the outbox, *seq its
+ * number (events.c; sqlite_store_write calls it after the operation's statements):
+ * 0 or -1. */
+int sqlite_events_append(struct store *s, sqlite3 *db, const struct store_attached_event *e,
+                         int64_t *seq);
+
 /* A row of "SELECT <the game columns>" (games.c's GAME_COLUMNS). */
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row);
 /* "SELECT <the game columns> FROM games WHERE id = ?1". */
