@@ -445,6 +445,55 @@ static int stream_start(const char *last, int n)
     return v > n ? n + 1 : (int)v;
 }
 
+/* What another server may have changed in a people game: its plies, result,
+ * takebacks and offers. */
+struct game_mark {
+    int plies, result, takebacks, offers;
+};
+
+static struct game_mark mark_of(int plies, const struct store_game *row)
+{
+    return (struct game_mark){plies, row->result, row->takebacks,
+                              row->draw_offer * 100 + row->takeback_offer * 10 +
+                                  row->rematch_offer};
+}
+
+/* Several servers (the outbox on): a people game's operation refused by this server's
+ * copy (locked, a reference held) may be one that the other server's news, not yet
+ * heard here, makes right (its move made the turn this player's).  The game's row is
+ * read from the store: when the copy is behind it, the copy is read again and the
+ * operation judged again on the fresh one; else the answer stands (and the copy, with
+ * what only memory holds, is kept).  The game now held (locked, a reference) is
+ * returned, or NULL when none is. */
+static struct session *judge_again(struct server *srv, const struct api_request *req,
+                                   struct session *s, const char *op, struct api_response *r)
+{
+    char id[STORE_ID_LEN + 1], err[ERROR_TEXT_MAX];
+    snprintf(id, sizeof id, "%s", s->row.id);
+    struct store_game row;
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    int n = 0;
+    int rc = store_load_game(srv->store, id, &row, &moves, &n, err, sizeof err);
+    free(moves);
+    if (rc != 0)
+        return s; /* not known: the answer stands */
+    struct game_mark was = mark_of(s->n_stored, &s->row), stored = mark_of(n, &row);
+    if (!memcmp(&was, &stored, sizeof was))
+        return s; /* not behind: the answer stands */
+    atomic_store(&s->stale, true); /* the next cache_get reads the store */
+    pthread_mutex_unlock(&s->mu);
+    cache_put(s);
+    struct session *fresh;
+    if (cache_get(srv, id, &fresh, err, sizeof err) != 0)
+        return NULL; /* the store did not answer: the first answer stands */
+    pthread_mutex_lock(&fresh->mu);
+    free(r->body);
+    r->body = NULL;
+    r->status = 0;
+    people_game_op(srv, req, fresh, op, r);
+    return fresh;
+}
+
 static void handle_game(struct server *srv, const struct api_request *req, const char *id,
                         const char *op, struct api_response *r)
 {
@@ -465,6 +514,8 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     if (s->row.people && strcmp(op, "events") && strcmp(op, "record")) {
         /* Between people: each side acts with its own token (people_api.c). */
         people_game_op(srv, req, s, op, r);
+        if (post && r->status >= 400 && srv->ob_on)
+            s = judge_again(srv, req, s, op, r);
         goto out;
     }
     if (!strcmp(op, "abort") || !strcmp(op, "rematch") || !strcmp(op, "claim-win")) {
@@ -499,6 +550,8 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     }
 out:
     json_decref(body);
+    if (!s)
+        return;
     pthread_mutex_unlock(&s->mu);
     if (r->kind == API_DONE)
         cache_put(s);
