@@ -18,6 +18,23 @@ static _Thread_local struct {
 } attached;
 static _Thread_local char told[STORE_ID_LEN + 1];
 
+/* The running operation found the database away (store_note_away). */
+static _Thread_local bool away;
+
+void store_note_away(void)
+{
+    away = true;
+}
+
+/* An operation that failed on a database away: STORE_BUSY, saying so first. */
+static int away_answer(char *err, size_t err_size)
+{
+    char why[ERROR_TEXT_MAX];
+    snprintf(why, sizeof why, "%s", err ? err : "");
+    fail(err, err_size, "the database is unavailable: try again in a moment (%s)", why);
+    return STORE_BUSY;
+}
+
 /* Every call passes the gate (store_gate.h) on its way to the backend. */
 #define STORE_OP(name, params, args)                                                               \
     int store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size)               \
@@ -26,10 +43,11 @@ static _Thread_local char told[STORE_ID_LEN + 1];
             attached.set = false;                                                                  \
             return STORE_BUSY;                                                                     \
         }                                                                                          \
+        away = false;                                                                              \
         int rc = s->ops->name(s, STORE_LIST args, err, err_size);                                  \
         store_gate_leave(s->gate);                                                                 \
         attached.set = false;                                                                      \
-        return rc;                                                                                 \
+        return rc == -1 && away ? away_answer(err, err_size) : rc;                                 \
     }
 #include "store/store_ops.def"
 #undef STORE_OP

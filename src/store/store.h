@@ -7,8 +7,9 @@
  * picks one by its URL.
  * Every call is safe from any thread (a backend serialises internally as it must),
  * returns 0 on success and -1 with one line in `err` on failure (STORE_BUSY when the
- * gate refuses it).  A write returns only after it is durable (committed): the server
- * acknowledges a move only after store_add_moves returns 0. */
+ * gate refuses it, or when the database does not answer: PostgreSQL away).  A write
+ * returns only after it is durable (committed): the server acknowledges a move only
+ * after store_add_moves returns 0. */
 #pragma once
 
 #include <stdbool.h>
@@ -319,6 +320,12 @@ struct store_gate;
 /* The answer of an operation refused by the gate (store_gate.h: the database is stuck
  * and enough requests wait for it already); never returned by a backend itself. */
 #define STORE_BUSY (-2)
+
+/* For the backends: the running operation failed because the database is away (its
+ * connection broke and connecting again failed).  The operation's -1 then becomes
+ * STORE_BUSY (the server's 503), its message saying so; the next operation connects
+ * again, so the store recovers by itself once the database answers. */
+void store_note_away(void);
 
 /* Spreads an operation's parenthesised parameter or argument list (store_ops.def). */
 #define STORE_LIST(...) __VA_ARGS__

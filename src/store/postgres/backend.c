@@ -255,6 +255,8 @@ static int simple(struct pg_conn *c, const char *sql)
 
 static int db_fail(struct pg_conn *c, char *err, size_t err_size, const char *what)
 {
+    if (PQstatus(c->db) != CONNECTION_OK)
+        store_note_away(); /* not the operation's fault: the database is away (503) */
     return fail(err, err_size, "database: %s: %s", what, c->why[0] ? c->why : "failed");
 }
 
