@@ -479,7 +479,7 @@ static struct session *judge_again(struct server *srv, const struct api_request 
         return s; /* not known: the answer stands */
     struct game_mark was = mark_of(s->n_stored, &s->row), stored = mark_of(n, &row);
     if (!memcmp(&was, &stored, sizeof was))
-        return s; /* not behind: the answer stands */
+        return s;                  /* not behind: the answer stands */
     atomic_store(&s->stale, true); /* the next cache_get reads the store */
     pthread_mutex_unlock(&s->mu);
     cache_put(s);
