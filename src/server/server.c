@@ -178,6 +178,14 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         fail(err, err_size, "out of memory");
         goto fail;
     }
+    if (!strncmp(cfg->db_path, "postgresql://", 13) || !strncmp(cfg->db_path, "postgres://", 11)) {
+        /* Several servers on one database: a client's requests counted on all of them. */
+        ratelimit_share(srv->limiter, srv->store, "new_games");
+        ratelimit_share(srv->people_by_token, srv->store, "people_by_token");
+        ratelimit_share(srv->people_by_addr, srv->store, "people_by_addr");
+        ratelimit_share(srv->draws_by_token, srv->store, "draws_by_token");
+        ratelimit_share(srv->draws_by_addr, srv->store, "draws_by_addr");
+    }
     cache_init(srv);
     srv->hub = stream_hub_new();
     if (!srv->buckets || !srv->hub) {

@@ -327,6 +327,18 @@ const struct store_migration store_migrations[] = {
      "CREATE TABLE tournament_byes ("
      " tournament_id TEXT NOT NULL, round BIGINT NOT NULL, token_hash TEXT NOT NULL,"
      " PRIMARY KEY (tournament_id, round));"},
+    /* (wt-outbox: the limits shared by several servers, the outbox trimmed by age) */
+    {12, "rate buckets shared by the servers, the events by their age",
+     "CREATE TABLE rate_buckets ("
+     " name TEXT NOT NULL, key TEXT NOT NULL, tokens REAL NOT NULL, last_ms INTEGER NOT NULL,"
+     " PRIMARY KEY (name, key)) WITHOUT ROWID;"
+     "CREATE INDEX rate_buckets_by_time ON rate_buckets (last_ms);"
+     "CREATE INDEX events_by_time ON events (created_ms);",
+     "CREATE TABLE rate_buckets ("
+     " name TEXT COLLATE \"C\" NOT NULL, key TEXT COLLATE \"C\" NOT NULL,"
+     " tokens DOUBLE PRECISION NOT NULL, last_ms BIGINT NOT NULL, PRIMARY KEY (name, key));"
+     "CREATE INDEX rate_buckets_by_time ON rate_buckets (last_ms);"
+     "CREATE INDEX events_by_time ON events (created_ms);"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

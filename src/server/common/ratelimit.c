@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store.h"
+
 #define RL_SLOTS 1024
 #define RL_ADDR_MAX 64
 
@@ -17,6 +19,9 @@ struct rl_slot {
 struct ratelimit {
     pthread_mutex_t mu;
     double per_ms, burst;
+    int per_minute;
+    struct store *store; /* shared: the store's buckets (NULL: this table) */
+    char name[32];
     struct rl_slot slots[RL_SLOTS];
 };
 
@@ -27,8 +32,17 @@ struct ratelimit *ratelimit_new(int per_minute)
         return NULL;
     pthread_mutex_init(&rl->mu, NULL);
     rl->burst = per_minute;
+    rl->per_minute = per_minute;
     rl->per_ms = per_minute / 60000.0;
     return rl;
+}
+
+void ratelimit_share(struct ratelimit *rl, struct store *s, const char *name)
+{
+    if (!rl)
+        return;
+    rl->store = s;
+    snprintf(rl->name, sizeof rl->name, "%s", name);
 }
 
 void ratelimit_free(struct ratelimit *rl)
@@ -49,6 +63,14 @@ static uint32_t addr_hash(const char *s)
 
 bool ratelimit_take(struct ratelimit *rl, const char *addr, int64_t now_ms)
 {
+    if (rl->store) {
+        int allowed = 0;
+        char err[ERROR_TEXT_MAX];
+        if (store_rate_take(rl->store, rl->name, addr, rl->per_minute, now_ms, &allowed, err,
+                            sizeof err) == 0)
+            return allowed != 0;
+        /* The database did not answer: this server's own count limits meanwhile. */
+    }
     /* Open addressing over 8 probes; when all are taken, the stalest is reused. */
     pthread_mutex_lock(&rl->mu);
     uint32_t h = addr_hash(addr);

@@ -1,5 +1,6 @@
 /* A per-address token bucket for new games, in a fixed table (bounded memory: an
- * address that does not fit evicts the least recently seen one). */
+ * address that does not fit evicts the least recently seen one), or, shared, in the
+ * store (ratelimit_share). */
 #pragma once
 
 #include <stdbool.h>
@@ -10,6 +11,12 @@ struct ratelimit;
 /* `per_minute` new games per minute per address, bursts up to the same number. */
 struct ratelimit *ratelimit_new(int per_minute);
 void ratelimit_free(struct ratelimit *rl);
+/* Several servers on one database (PostgreSQL): the limiter's buckets are the
+ * store's (store_ops.def rate_take, under `name`, at most 31 bytes), so a client's
+ * requests count on every server together; when the store fails, the table in memory
+ * counts meanwhile.  Not shared (the default): this process's table only. */
+struct store;
+void ratelimit_share(struct ratelimit *rl, struct store *s, const char *name);
 /* true when `addr` may start one more game now (and counts it). */
 bool ratelimit_take(struct ratelimit *rl, const char *addr, int64_t now_ms);
 /* One action of a client known by its address and by a key of its own (a token's

@@ -287,6 +287,14 @@ void cache_drop(struct server *srv, const char *id)
     pthread_mutex_unlock(&srv->cache_mu);
 }
 
+void cache_each_ctx(struct server *srv, void (*fn)(void *ctx, struct session *s), void *ctx)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    for (struct session *s = srv->lru_head; s; s = s->lru_next)
+        fn(ctx, s);
+    pthread_mutex_unlock(&srv->cache_mu);
+}
+
 void cache_each(struct server *srv, void (*fn)(struct session *s))
 {
     pthread_mutex_lock(&srv->cache_mu);

@@ -44,3 +44,5 @@ void cache_rekey(struct server *srv, const char *old_hash, const char *new_hash)
 void cache_drop(struct server *srv, const char *id);
 /* Call fn on every cached session (under cache_mu; fn may lock the session). */
 void cache_each(struct server *srv, void (*fn)(struct session *s));
+/* The same with a context (under the cache's lock: fn takes no other lock). */
+void cache_each_ctx(struct server *srv, void (*fn)(void *ctx, struct session *s), void *ctx);

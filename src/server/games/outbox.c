@@ -2,6 +2,7 @@
 #include "server/games/outbox.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -9,8 +10,15 @@
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
+#include "server/games/session.h"
 #include "server/server_state.h"
 #include "store/store.h"
+
+/* Events are kept this long (then trimmed, every OUTBOX_TRIM_EVERY_MS by each server):
+ * far longer than a server connected to the database needs to read them (ms), so only
+ * one cut off from it for that long misses any, and it then reads every game again. */
+#define OUTBOX_KEEP_MS (10 * 60 * 1000)
+#define OUTBOX_TRIM_EVERY_MS (60 * 1000)
 
 static int64_t wall_ms(void)
 {
@@ -47,10 +55,41 @@ void outbox_put(struct server *srv, const char *kind, const char *id)
         fprintf(stderr, "agora: the event of %s %s is not in the outbox: %s\n", kind, id, err);
 }
 
+/* The games in the cache, to read again and whose streams to wake (after a gap). */
+struct all_games {
+    int n, cap;
+    char (*ids)[STORE_ID_LEN + 1];
+};
+
+static void stale_one(void *ctx, struct session *s)
+{
+    struct all_games *a = ctx;
+    atomic_store(&s->stale, true);
+    if (a->n < a->cap)
+        snprintf(a->ids[a->n++], sizeof a->ids[0], "%s", s->row.id);
+}
+
+/* Events this server never read were trimmed (it was cut off from the database for
+ * longer than OUTBOX_KEEP_MS): any game it holds may have changed, so every one is read
+ * again and its streams woken. */
+static void missed_some(struct server *srv)
+{
+    struct all_games a = {0, 4096, malloc(4096 * sizeof *a.ids)};
+    if (!a.ids)
+        a.cap = 0;
+    cache_each_ctx(srv, stale_one, &a);
+    for (int i = 0; i < a.n; i++)
+        stream_hub_news(srv->hub, a.ids[i]);
+    free(a.ids);
+    fprintf(stderr, "agora: events missed (trimmed meanwhile): every game read again\n");
+}
+
 /* One event of the outbox: another server's news is this server's news too. */
 static void deliver(void *ctx, const struct store_event *e)
 {
     struct server *srv = ctx;
+    if (e->seq > srv->ob_last + 1)
+        missed_some(srv);
     srv->ob_last = e->seq;
     if (strstr(e->body, srv->ob_self))
         return; /* this server's own: its streams heard of it already */
@@ -68,7 +107,15 @@ static void *reader(void *arg)
 {
     struct server *srv = arg;
     char err[256];
+    int64_t trimmed = 0;
     while (!atomic_load(&srv->stopping)) {
+        int64_t now = wall_ms();
+        if (now - trimmed >= OUTBOX_TRIM_EVERY_MS) {
+            int deleted = 0;
+            trimmed = now;
+            if (store_trim_events(srv->store, now - OUTBOX_KEEP_MS, &deleted, err, sizeof err) != 0)
+                fprintf(stderr, "agora: old events not trimmed: %s\n", err);
+        }
         int64_t newest = 0;
         int rc = store_wait_events(srv->store, srv->ob_last, 250, &newest, err, sizeof err);
         if (rc == 1)

@@ -219,3 +219,39 @@ TEST(server_cluster_moves_alternating_without_waiting_are_all_accepted)
     server_stop(b);
     server_stop(a);
 }
+
+/* The new-game limit counts a client's requests on every server (the store's rate
+ * buckets): 3 a minute from one address, two through A and one through B, and the
+ * fourth is refused on either. */
+TEST(server_cluster_new_game_limit_counts_on_every_server)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the limits are in memory there)");
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.db_path = url;
+    cfg.new_games_per_minute = 3;
+    struct server *a = fx_start(&cfg);
+    struct server *b = a ? fx_start(&cfg) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int pa = server_port(a), pb = server_port(b);
+    const char *body = "{\"game\":\"chess\",\"level\":1}";
+    int through[] = {pa, pa, pb, pb, pa};
+    int want[] = {201, 201, 201, 429, 429};
+    for (int i = 0; i < 5; i++) {
+        json_t *j = NULL;
+        int status = api_call(through[i], "POST", "/api/games", NULL, body, &j);
+        CHECK_MSG(status == want[i], "game %d through %c: %d, expected %d", i + 1,
+                  through[i] == pa ? 'A' : 'B', status, want[i]);
+        if (status == 429)
+            CHECK_STR(fx_str(j, "code"), "too_many_games");
+        json_decref(j);
+    }
+    server_stop(b);
+    server_stop(a);
+}

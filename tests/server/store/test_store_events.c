@@ -101,3 +101,84 @@ TEST(store_event_attached_commits_with_its_change_only)
                          ":{\"end\":1}");
     store_close(s);
 }
+
+/* ---- rate buckets shared by the servers, the outbox trimmed ---- */
+
+static int take(struct store *s, const char *name, const char *key, int per_minute, int64_t now)
+{
+    char err[256];
+    int allowed = -1;
+    int rc = store_rate_take(s, name, key, per_minute, now, &allowed, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "rate_take: %s\n", err);
+    return rc == 0 ? allowed : -1;
+}
+
+TEST(store_rate_buckets_count_across_stores)
+{
+    char err[256] = "";
+    const char *url = fx_store_url();
+    struct store *a = url ? store_open(url, NULL, err, sizeof err) : NULL;
+    /* A second store on the same database: a second server (on a SQLite file, a second
+     * connection; ":memory:" has one, so then the same store). */
+    bool memory = url && !strcmp(url, ":memory:");
+    struct store *b = url && !memory ? store_open(url, NULL, err, sizeof err) : a;
+    CHECK_MSG(a && b, "%s", err);
+    if (!a || !b)
+        return;
+    int64_t t = 1000000;
+    /* 3 a minute, bursts of 3: two through a, one through b, the fourth refused on
+     * either. */
+    CHECK_EQ_INT(take(a, "new_games", "10.0.0.1", 3, t), 1);
+    CHECK_EQ_INT(take(a, "new_games", "10.0.0.1", 3, t), 1);
+    CHECK_EQ_INT(take(b, "new_games", "10.0.0.1", 3, t), 1);
+    CHECK_EQ_INT(take(b, "new_games", "10.0.0.1", 3, t + 1), 0);
+    CHECK_EQ_INT(take(a, "new_games", "10.0.0.1", 3, t + 2), 0);
+    /* Another key, another limiter: buckets of their own. */
+    CHECK_EQ_INT(take(b, "new_games", "10.0.0.2", 3, t), 1);
+    CHECK_EQ_INT(take(b, "people_by_addr", "10.0.0.1", 3, t), 1);
+    /* One comes back every 20 s (3 a minute); refusals do not use any. */
+    CHECK_EQ_INT(take(a, "new_games", "10.0.0.1", 3, t + 19000), 0);
+    CHECK_EQ_INT(take(b, "new_games", "10.0.0.1", 3, t + 20100), 1);
+    CHECK_EQ_INT(take(a, "new_games", "10.0.0.1", 3, t + 20200), 0);
+    /* A long pause refills to the burst, not beyond. */
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ_INT(take(i % 2 ? a : b, "new_games", "10.0.0.1", 3, t + 3600000), 1);
+    CHECK_EQ_INT(take(a, "new_games", "10.0.0.1", 3, t + 3600000), 0);
+    /* No limit: always allowed, nothing stored. */
+    CHECK_EQ_INT(take(a, "new_games", "10.0.0.3", 0, t), 1);
+    if (b != a)
+        store_close(b);
+    store_close(a);
+}
+
+TEST(store_trim_events_keeps_the_newest_and_numbers_go_on)
+{
+    struct store *s = open_fresh(TEST_CTX);
+    if (!s)
+        return;
+    char err[256];
+    int64_t seq = 0;
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ_INT(store_put_event(s, "g", "game", "{}", 1000 + i, &seq, err, sizeof err), 0);
+    CHECK_EQ_INT(take(s, "new_games", "old", 3, 500), 1);
+    CHECK_EQ_INT(take(s, "new_games", "new", 3, 5000), 1);
+    int deleted = -1;
+    /* Before 1003: the first three go. */
+    CHECK_EQ_INT(store_trim_events(s, 1003, &deleted, err, sizeof err), 0);
+    CHECK_EQ_INT(deleted, 3);
+    struct kept k;
+    CHECK_EQ_INT(count_events(s, &k), 2);
+    CHECK(k.seq[0] == 4 && k.seq[1] == 5);
+    /* All of them old: the newest stays, so the next is numbered after it. */
+    CHECK_EQ_INT(store_trim_events(s, 99999, &deleted, err, sizeof err), 0);
+    CHECK_EQ_INT(deleted, 1);
+    CHECK_EQ_INT(store_put_event(s, "g", "game", "{}", 100000, &seq, err, sizeof err), 0);
+    CHECK_EQ_INT(seq, 6);
+    /* The old bucket went with the trim (a fresh one is full), the new one too (5000 <
+     * 99999): three allowed again for both. */
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ_INT(take(s, "new_games", "old", 3, 5001), 1);
+    CHECK_EQ_INT(take(s, "new_games", "old", 3, 5001), 0);
+    store_close(s);
+}
