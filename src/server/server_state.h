@@ -111,6 +111,11 @@ struct server {
     /* outbox_attach while the outbox is on (NULL: off): the event goes with the next
      * store operation, in its transaction. */
     void (*attach_event)(struct server *srv, const char *kind, const char *id);
+    /* presence.c: the other servers' presence in the games, sorted by game id, as the
+     * outbox thread last read it (pr_mu, made when the outbox starts). */
+    pthread_mutex_t pr_mu;
+    struct store_presence *pr_rows;
+    int pr_n;
     int64_t ck_until; /* when it wakes next */
 
     /* analysis_engines.c: the external analysis engines, one pool per game whose

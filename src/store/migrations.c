@@ -339,6 +339,21 @@ const struct store_migration store_migrations[] = {
      " tokens DOUBLE PRECISION NOT NULL, last_ms BIGINT NOT NULL, PRIMARY KEY (name, key));"
      "CREATE INDEX rate_buckets_by_time ON rate_buckets (last_ms);"
      "CREATE INDEX events_by_time ON events (created_ms);"},
+    /* (wt-outbox: viewers and players' presence summed over the servers) */
+    {13, "each server's presence in the games, and its heartbeat",
+     "CREATE TABLE presence_beats (server TEXT PRIMARY KEY, beat_ms INTEGER NOT NULL)"
+     " WITHOUT ROWID;"
+     "CREATE TABLE presence ("
+     " server TEXT NOT NULL, game_id TEXT NOT NULL, viewers INTEGER NOT NULL,"
+     " white_seated INTEGER NOT NULL, black_seated INTEGER NOT NULL,"
+     " white_seen_ms INTEGER NOT NULL, black_seen_ms INTEGER NOT NULL,"
+     " PRIMARY KEY (server, game_id)) WITHOUT ROWID;",
+     "CREATE TABLE presence_beats (server TEXT COLLATE \"C\" PRIMARY KEY, beat_ms BIGINT NOT NULL);"
+     "CREATE TABLE presence ("
+     " server TEXT COLLATE \"C\" NOT NULL, game_id TEXT COLLATE \"C\" NOT NULL,"
+     " viewers BIGINT NOT NULL, white_seated BIGINT NOT NULL, black_seated BIGINT NOT NULL,"
+     " white_seen_ms BIGINT NOT NULL, black_seen_ms BIGINT NOT NULL,"
+     " PRIMARY KEY (server, game_id));"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

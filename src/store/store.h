@@ -288,6 +288,17 @@ struct store_event {
 };
 typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
 
+/* A server's presence in one game (store_ops.def "Several servers"): its event streams
+ * on the game and when it last saw each player, for the viewer count and abandonment
+ * on every server. */
+struct store_presence {
+    char game_id[STORE_ID_LEN + 1];
+    int viewers;        /* spectators' event streams */
+    int seated[2];      /* by side: the player's page streams there */
+    int64_t seen_ms[2]; /* by side: the player last seen there (0: never) */
+};
+typedef void (*store_presence_fn)(void *ctx, const struct store_presence *p);
+
 /* An event in the change's own transaction (issue 26): a server attaches the event of
  * a change to the operation that makes it, so a committed change always has its event
  * (a server killed after the commit cannot leave the other servers without the news).

@@ -10,6 +10,7 @@
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
+#include "server/games/presence.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
 #include "store/store.h"
@@ -107,9 +108,13 @@ static void *reader(void *arg)
 {
     struct server *srv = arg;
     char err[256];
-    int64_t trimmed = 0;
+    int64_t trimmed = 0, present = 0;
     while (!atomic_load(&srv->stopping)) {
         int64_t now = wall_ms();
+        if (now - present >= PRESENCE_EVERY_MS) {
+            present = now;
+            presence_tick(srv, now);
+        }
         if (now - trimmed >= OUTBOX_TRIM_EVERY_MS) {
             int deleted = 0;
             trimmed = now;
@@ -145,6 +150,7 @@ int outbox_start(struct server *srv, char *err, size_t err_size)
     if (rc < 0)
         return -1;
     srv->ob_last = rc == 0 ? newest : 0;
+    pthread_mutex_init(&srv->pr_mu, NULL);
     srv->ob_on = true;
     srv->tell_others = outbox_put;
     srv->attach_event = outbox_attach;
@@ -160,4 +166,5 @@ void outbox_stop(struct server *srv)
         return;
     pthread_join(srv->ob_thread, NULL);
     srv->ob_running = false;
+    presence_free(srv);
 }

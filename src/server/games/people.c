@@ -2,6 +2,7 @@
  * running counters: they are derived from the stored receipt time of every move, so a
  * restart, a kill -9, or another server on the same database computes the same. */
 #include "server/games/people.h"
+#include "server/games/presence.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +97,13 @@ void people_away(const struct session *s, int64_t now_ms, struct people_away *ou
     if (s->n_stored)
         turn = later(turn, s->move_ms[s->n_stored - 1]);
     int64_t seen = s->seen_ms[side];
-    if (now_ms - seen < window || (s->srv->hub && stream_hub_seated(s->srv->hub, s->row.id, side)))
+    bool seated = s->srv->hub && stream_hub_seated(s->srv->hub, s->row.id, side);
+    struct store_presence there; /* and on the other servers (presence.h) */
+    if (presence_remote(s->srv, s->row.id, &there)) {
+        seen = later(seen, there.seen_ms[side]);
+        seated = seated || there.seated[side];
+    }
+    if (now_ms - seen < window || seated)
         return; /* present */
     int64_t gone = later(turn, seen);
     out->side = side;

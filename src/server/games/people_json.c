@@ -1,5 +1,6 @@
 /* A game between people as JSON (people_json.h). */
 #include "server/games/people_json.h"
+#include "server/games/presence.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,9 @@
  * hub counts (a stream does not keep its game in memory). */
 static int viewers(const struct session *s)
 {
-    return s->srv->hub ? stream_hub_viewers(s->srv->hub, s->row.id) : 0;
+    struct store_presence there; /* and on the other servers (presence.h) */
+    int elsewhere = presence_remote(s->srv, s->row.id, &there) ? there.viewers : 0;
+    return (s->srv->hub ? stream_hub_viewers(s->srv->hub, s->row.id) : 0) + elsewhere;
 }
 
 static const char *side_name(int side)

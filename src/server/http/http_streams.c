@@ -12,16 +12,28 @@
 #include "server/games/cache.h"
 #include "server/games/people.h"
 #include "server/games/people_json.h"
+#include "server/games/presence.h"
 #include "server/games/session.h"
 #include "server/games/state_json.h"
 #include "server/http/http_event_stream.h"
 #include "server/server_state.h"
 
-/* The players' streams open on the stream's game: bit 0 white's, bit 1 black's. */
+/* The players' streams open on the stream's game: bit 0 white's, bit 1 black's (here or
+ * on another server: presence.h). */
 static int seats(struct event_stream *es)
 {
-    return stream_hub_seated(es->srv->hub, es->w.id, SIDE_WHITE) |
-           stream_hub_seated(es->srv->hub, es->w.id, SIDE_BLACK) << 1;
+    struct store_presence there;
+    bool far = presence_remote(es->srv, es->w.id, &there);
+    return (stream_hub_seated(es->srv->hub, es->w.id, SIDE_WHITE) || (far && there.seated[0])) |
+           (stream_hub_seated(es->srv->hub, es->w.id, SIDE_BLACK) || (far && there.seated[1])) << 1;
+}
+
+/* The spectators' streams on the game, here and on the other servers. */
+static int all_viewers(struct event_stream *es)
+{
+    struct store_presence there;
+    int far = presence_remote(es->srv, es->w.id, &there) ? there.viewers : 0;
+    return stream_hub_viewers(es->srv->hub, es->w.id) + far;
 }
 
 /* An event stream reading a game.  It holds no reference to the game (the cache may
@@ -59,7 +71,7 @@ static size_t stream_events(struct stream *st, struct session *s, char *buf, siz
     }
     if (s->row.people && !st->end_sent) {
         /* Offers, clocks or the viewers (counted by the hub) changed without a move. */
-        int viewers = stream_hub_viewers(st->es.srv->hub, st->es.w.id);
+        int viewers = all_viewers(&st->es);
         int open = seats(&st->es); /* a player's page came or went: their presence */
         if (st->version != s->version || st->viewers_told != viewers || st->seats_told != open) {
             size_t k = event_update_text(s, buf + n, max - n);
@@ -138,7 +150,7 @@ static void stream_closed(struct event_stream *es)
 static void stream_added(struct event_stream *es)
 {
     struct stream *st = (struct stream *)es;
-    st->viewers_told = stream_hub_viewers(es->srv->hub, es->w.id);
+    st->viewers_told = all_viewers(es);
     st->seats_told = seats(es);
 }
 

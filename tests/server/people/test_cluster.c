@@ -255,3 +255,120 @@ TEST(server_cluster_new_game_limit_counts_on_every_server)
     server_stop(b);
     server_stop(a);
 }
+
+/* The viewer count is the sum over the servers (presence.c): a spectator streaming from
+ * A and one from B are two viewers on both. */
+TEST(server_cluster_viewers_summed_over_servers)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server *a = cl_start(url);
+    struct server *b = a ? cl_start(url) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int pa = server_port(a), pb = server_port(b);
+    char game[40], ta[40], tb[40], path[200];
+    CHECK_EQ_INT(fx_people_game(pa,
+                                "{\"game\":\"chess\",\"clock\":{\"initial\":600,\"increment\":0},"
+                                "\"side\":\"white\",\"rated\":false,\"name\":\"Ann\"}",
+                                game, ta, tb),
+                 0);
+    json_decref(fx_state(pb, game, NULL));
+    snprintf(path, sizeof path, "/api/games/%s/events", game);
+    struct sse_reader va, vb;
+    CHECK_EQ_INT(sse_get(&va, pa, path, NULL), 200);
+    CHECK_EQ_INT(sse_get(&vb, pb, path, NULL), 200);
+    for (int k = 0; k < 2; k++) {
+        long long viewers = -1;
+        for (int tries = 0; tries < 100 && viewers != 2; tries++) {
+            json_t *st = fx_state(k ? pb : pa, game, NULL);
+            viewers = fx_int(st, "viewers");
+            json_decref(st);
+            if (viewers != 2)
+                fx_sleep_ms(100);
+        }
+        CHECK_MSG(viewers == 2, "server %c counts %lld viewers", 'A' + k, viewers);
+    }
+    /* One goes: one viewer on both. */
+    sse_close(&vb);
+    for (int k = 0; k < 2; k++) {
+        long long viewers = -1;
+        for (int tries = 0; tries < 100 && viewers != 1; tries++) {
+            json_t *st = fx_state(k ? pb : pa, game, NULL);
+            viewers = fx_int(st, "viewers");
+            json_decref(st);
+            if (viewers != 1)
+                fx_sleep_ms(100);
+        }
+        CHECK_MSG(viewers == 1, "server %c counts %lld viewers", 'A' + k, viewers);
+    }
+    sse_close(&va);
+    server_stop(b);
+    server_stop(a);
+}
+
+/* A player whose page streams from A is present for a claim made through B; once the
+ * page goes, the claim is offered on B after the abandonment time. */
+TEST(server_cluster_presence_on_one_server_counts_on_the_other)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.http_threads = 4;
+    cfg.db_path = url;
+    cfg.ping_ms = 100;
+    cfg.abandon_ms = 1000;
+    struct server *a = fx_start(&cfg);
+    struct server *b = a ? fx_start(&cfg) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int pa = server_port(a), pb = server_port(b);
+    char game[40], ta[40], tb[40], path[200];
+    CHECK_EQ_INT(fx_people_game(pa,
+                                "{\"game\":\"chess\",\"clock\":null,\"side\":\"white\","
+                                "\"name\":\"Ann\"}",
+                                game, ta, tb),
+                 0);
+    json_t *sa = fx_state(pa, game, ta);
+    snprintf(path, sizeof path, "/api/games/%s/events?seat=%s", game, fx_str(sa, "seat"));
+    json_decref(sa);
+    CHECK_EQ_INT(fx_move(pa, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(fx_move(pb, game, tb, "e7e5"), 200);
+    /* White to move, their page open on A only; B never saw white. */
+    struct sse_reader wa;
+    CHECK_EQ_INT(sse_get(&wa, pa, path, NULL), 200);
+    fx_sleep_ms(2500); /* longer than the abandonment time, and a few publications */
+    json_t *st = fx_state(pb, game, tb);
+    CHECK_MSG(json_is_false(json_object_get(st, "claim_win")), "B offers the claim");
+    CHECK(json_is_null(json_object_get(st, "away")));
+    json_decref(st);
+    json_t *j = NULL;
+    CHECK_EQ_INT(fx_game_post(pb, game, "claim-win", tb, NULL, &j), 409);
+    json_decref(j);
+    /* The page goes: B offers the claim a second after (and A's news reaches it). */
+    sse_close(&wa);
+    int claim = 0;
+    for (int tries = 0; tries < 100 && claim != 1; tries++) {
+        st = fx_state(pb, game, tb);
+        claim = json_is_true(json_object_get(st, "claim_win"));
+        json_decref(st);
+        if (claim != 1)
+            fx_sleep_ms(100);
+    }
+    CHECK_MSG(claim == 1, "B never offered the claim after white's page went");
+    j = NULL;
+    CHECK_EQ_INT(fx_game_post(pb, game, "claim-win", tb, NULL, &j), 200);
+    CHECK_STR(fx_str(json_object_get(j, "status"), "reason"), "abandoned");
+    json_decref(j);
+    server_stop(b);
+    server_stop(a);
+}

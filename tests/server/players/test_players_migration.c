@@ -33,7 +33,10 @@ static int back_to_six(const char *path)
     if (sqlite3_open(path, &db) != SQLITE_OK)
         return -1;
     int rc = sqlite3_exec(db,
-                          /* migration 11's tournaments, then 10's identity */
+                          /* 13's presence, 12's rate buckets (its index on the
+                           * events goes with them), 11's tournaments, 10's identity */
+                          "DROP TABLE presence; DROP TABLE presence_beats;"
+                          "DROP TABLE rate_buckets;"
                           "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
                           "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
                           "ALTER TABLE games DROP COLUMN tournament_id;"
@@ -116,7 +119,9 @@ TEST(server_notices_migration_10_on_version_9)
     sqlite3 *h;
     CHECK(sqlite3_open(db, &h) == SQLITE_OK);
     CHECK(sqlite3_exec(h,
-                       /* 11's tournaments first: 10 then 11 run again */
+                       /* 13's, 12's and 11's first: 10 to 13 run again */
+                       "DROP TABLE presence; DROP TABLE presence_beats;"
+                       "DROP TABLE rate_buckets; DROP INDEX events_by_time;"
                        "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
                        "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
                        "ALTER TABLE games DROP COLUMN tournament_id;"
