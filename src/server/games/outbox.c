@@ -11,6 +11,7 @@
 #include "server/common/token.h"
 #include "server/games/cache.h"
 #include "server/games/presence.h"
+#include "server/games/presence_table.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
 #include "store/store.h"

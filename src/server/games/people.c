@@ -2,7 +2,7 @@
  * running counters: they are derived from the stored receipt time of every move, so a
  * restart, a kill -9, or another server on the same database computes the same. */
 #include "server/games/people.h"
-#include "server/games/presence.h"
+#include "server/games/presence_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* A game between people as JSON (people_json.h). */
 #include "server/games/people_json.h"
-#include "server/games/presence.h"
+#include "server/games/presence_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,8 +24,3 @@ struct server;
 /* Publish this server's presence and read the others' (the outbox thread); the games
  * whose viewers or seats changed elsewhere are news for this server's streams. */
 void presence_tick(struct server *srv, int64_t now_ms);
-/* The other servers' presence in game `id` as last read: true and *out filled, or
- * false (none, or presence off). */
-bool presence_remote(struct server *srv, const char *id, struct store_presence *out);
-/* The table read (at the server's end). */
-void presence_free(struct server *srv);

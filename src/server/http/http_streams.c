@@ -12,7 +12,7 @@
 #include "server/games/cache.h"
 #include "server/games/people.h"
 #include "server/games/people_json.h"
-#include "server/games/presence.h"
+#include "server/games/presence_table.h"
 #include "server/games/session.h"
 #include "server/games/state_json.h"
 #include "server/http/http_event_stream.h"
