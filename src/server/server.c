@@ -180,6 +180,7 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     }
     if (!strncmp(cfg->db_path, "postgresql://", 13) || !strncmp(cfg->db_path, "postgres://", 11)) {
         /* Several servers on one database: a client's requests counted on all of them. */
+        srv->limits_shared = true;
         ratelimit_share(srv->limiter, srv->store, "new_games");
         ratelimit_share(srv->people_by_token, srv->store, "people_by_token");
         ratelimit_share(srv->people_by_addr, srv->store, "people_by_addr");

@@ -111,6 +111,9 @@ struct server {
     /* outbox_attach while the outbox is on (NULL: off): the event goes with the next
      * store operation, in its transaction. */
     void (*attach_event)(struct server *srv, const char *kind, const char *id);
+    /* Several servers on one database (PostgreSQL): the limits per client and the
+     * lobby's caps are the store's (server.c, people_api.c), not this process's. */
+    bool limits_shared;
     /* presence.c: the other servers' presence in the games, sorted by game id, as the
      * outbox thread last read it (pr_mu, made when the outbox starts). */
     pthread_mutex_t pr_mu;

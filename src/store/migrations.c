@@ -354,6 +354,13 @@ const struct store_migration store_migrations[] = {
      " viewers BIGINT NOT NULL, white_seated BIGINT NOT NULL, black_seated BIGINT NOT NULL,"
      " white_seen_ms BIGINT NOT NULL, black_seen_ms BIGINT NOT NULL,"
      " PRIMARY KEY (server, game_id));"},
+    /* (wt-outbox: the lobby's caps of open seeks shared by the servers) */
+    {14, "the lobby's places of open seeks, by token and by address",
+     "CREATE TABLE seek_places (key TEXT NOT NULL, seek_id TEXT NOT NULL,"
+     " expires_ms INTEGER NOT NULL, PRIMARY KEY (key, seek_id)) WITHOUT ROWID;",
+     "CREATE TABLE seek_places (key TEXT COLLATE \"C\" NOT NULL, seek_id TEXT COLLATE \"C\" NOT "
+     "NULL,"
+     " expires_ms BIGINT NOT NULL, PRIMARY KEY (key, seek_id));"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -217,6 +217,15 @@ static int people_limit(struct server *srv, const struct api_request *req, const
     return rc ? 429 : 0;
 }
 
+static int seek_refused(struct api_response *r, int full, int cap)
+{
+    api_set_error_code(r, 429, "too_many_seeks",
+                       "%s %d open seeks in the lobby already: wait for one to be taken, or "
+                       "withdraw one",
+                       full == 0 ? "you have" : "this address has", cap);
+    return 429;
+}
+
 /* The lobby's caps of open seeks, per token and per address: a place for the new seek
  * c is taken (seek_caps.h), after the seeks remembered that are no longer open are
  * forgotten.  0, or 429 with r set. */
@@ -228,6 +237,18 @@ static int seek_place(struct server *srv, const struct api_request *req,
     snprintf(by_addr, sizeof by_addr, "a:%s", req->client ? req->client : "");
     const char *keys[2] = {by_token, by_addr};
     int caps[2] = {srv->cfg.seeks_per_token, req->client ? srv->cfg.seeks_per_address : 0};
+    int full = -1;
+    if (srv->limits_shared) { /* the places every server counts (store_ops.def) */
+        int rc = store_seek_place(srv->store, keys, caps, 2, c->id, c->expires_ms, now, &full, err,
+                                  sizeof err);
+        if (rc != 0) {
+            api_store_error(r, rc, "%s", err);
+            return rc == STORE_BUSY ? 503 : 500;
+        }
+        if (full < 0)
+            return 0;
+        return seek_refused(r, full, caps[full]);
+    }
     for (int k = 0; k < 2; k++) {
         char ids[SEEK_CAPS_MAX][SEEK_CAPS_ID];
         int n = caps[k] > 0 ? seek_caps_list(srv->seek_caps, keys[k], now, ids) : 0;
@@ -238,20 +259,24 @@ static int seek_place(struct server *srv, const struct api_request *req,
                 seek_caps_forget(srv->seek_caps, keys[k], ids[i]);
         }
     }
-    int full;
     if (seek_caps_take(srv->seek_caps, 2, keys, caps, c->id, c->expires_ms, now, &full))
         return 0;
-    api_set_error_code(r, 429, "too_many_seeks",
-                       "%s %d open seeks in the lobby already: wait for one to be taken, or "
-                       "withdraw one",
-                       full == 0 ? "you have" : "this address has", caps[full]);
-    return 429;
+    return seek_refused(r, full, caps[full]);
 }
 
 static void seek_unplace(struct server *srv, const struct api_request *req,
                          const struct store_challenge *c)
 {
     char key[80];
+    if (srv->limits_shared) {
+        char by_token[80], by_addr[80], err[ERROR_TEXT_MAX];
+        snprintf(by_token, sizeof by_token, "t:%s", c->creator_hash);
+        snprintf(by_addr, sizeof by_addr, "a:%s", req->client ? req->client : "");
+        const char *keys[2] = {by_token, by_addr};
+        if (store_seek_unplace(srv->store, keys, 2, c->id, err, sizeof err) != 0)
+            fprintf(stderr, "agora: seek %s's places not given back: %s\n", c->id, err);
+        return;
+    }
     snprintf(key, sizeof key, "t:%s", c->creator_hash);
     seek_caps_forget(srv->seek_caps, key, c->id);
     snprintf(key, sizeof key, "a:%s", req->client ? req->client : "");

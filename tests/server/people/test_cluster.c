@@ -372,3 +372,50 @@ TEST(server_cluster_presence_on_one_server_counts_on_the_other)
     server_stop(b);
     server_stop(a);
 }
+
+/* The lobby's cap of open seeks per token counts on every server (the store's seek
+ * places): 2 a token, one through A and one through B, the third refused on either;
+ * a seek withdrawn frees its place for the next, through either. */
+TEST(server_cluster_seek_caps_count_on_every_server)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the caps are in memory there)");
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.db_path = url;
+    cfg.seeks_per_token = 2;
+    cfg.seeks_per_address = 100;
+    struct server *a = fx_start(&cfg);
+    struct server *b = a ? fx_start(&cfg) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int pa = server_port(a), pb = server_port(b);
+    const char *body = "{\"game\":\"chess\",\"clock\":{\"initial\":300,\"increment\":0},"
+                       "\"side\":\"random\",\"rated\":false,\"name\":\"Ann\"}";
+    char first[40], token[40], path[128];
+    CHECK_EQ_INT(fx_create(pa, "/api/seeks", body, first, token), 201);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(pb, "POST", "/api/seeks", token, body, &j), 201);
+    json_decref(j);
+    for (int k = 0; k < 2; k++) {
+        j = NULL;
+        CHECK_EQ_INT(api_call(k ? pb : pa, "POST", "/api/seeks", token, body, &j), 429);
+        CHECK_STR(fx_str(j, "code"), "too_many_seeks");
+        json_decref(j);
+    }
+    /* Withdrawn through A: a place again, taken through B. */
+    snprintf(path, sizeof path, "/api/challenges/%s/cancel", first);
+    CHECK_EQ_INT(api_call(pa, "POST", path, token, "{}", NULL), 200);
+    j = NULL;
+    CHECK_EQ_INT(api_call(pb, "POST", "/api/seeks", token, body, &j), 201);
+    json_decref(j);
+    j = NULL;
+    CHECK_EQ_INT(api_call(pa, "POST", "/api/seeks", token, body, &j), 429);
+    json_decref(j);
+    server_stop(b);
+    server_stop(a);
+}

@@ -33,8 +33,9 @@ static int back_to_six(const char *path)
     if (sqlite3_open(path, &db) != SQLITE_OK)
         return -1;
     int rc = sqlite3_exec(db,
-                          /* 13's presence, 12's rate buckets (its index on the
+                          /* 14's seek places, 13's presence, 12's rate buckets (its index on the
                            * events goes with them), 11's tournaments, 10's identity */
+                          "DROP TABLE seek_places;"
                           "DROP TABLE presence; DROP TABLE presence_beats;"
                           "DROP TABLE rate_buckets;"
                           "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
@@ -119,7 +120,8 @@ TEST(server_notices_migration_10_on_version_9)
     sqlite3 *h;
     CHECK(sqlite3_open(db, &h) == SQLITE_OK);
     CHECK(sqlite3_exec(h,
-                       /* 13's, 12's and 11's first: 10 to 13 run again */
+                       /* 14's to 11's first: 10 to 14 run again */
+                       "DROP TABLE seek_places;"
                        "DROP TABLE presence; DROP TABLE presence_beats;"
                        "DROP TABLE rate_buckets; DROP INDEX events_by_time;"
                        "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
