@@ -50,4 +50,5 @@ const struct engine_profile egara_profile = {
     .review_nodes = 800000,
     .puzzles = &egara_puzzle_rules,
     .tablebase_moves = egara_tablebase_moves,
+    .tablebase_oracle = egara_tablebase_oracle,
 };

@@ -204,8 +204,8 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
      * so no win is thrown away, the 40-ply count included. */
     Move kept[256];
     const struct engine_profile *prof = engine_profile_of(g);
-    if (prof->tablebase_moves && level > 0 && !lim.noise && !lim.blunder && !lim.nsearchmoves &&
-        lim.multipv <= 1) {
+    int tables = level > 0 && !lim.noise && !lim.blunder;
+    if (prof->tablebase_moves && tables && !lim.nsearchmoves && lim.multipv <= 1) {
         Score exact;
         int n = prof->tablebase_moves(st, kept, 256, &exact);
         if (n == 1) {
@@ -234,6 +234,8 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         .nsearchmoves = lim.nsearchmoves,
         .on_info = lim.on_info,
         .info_ctx = lim.info_ctx,
+        /* the same levels probe the tables inside the tree too */
+        .oracle = tables && prof->tablebase_oracle ? prof->tablebase_oracle() : NULL,
     };
     if (algo != ENGINE_ALGO_MCTS && algo != e->table_user) {
         if (e->table_user != ENGINE_ALGO_AUTO)

@@ -86,6 +86,9 @@ struct engine_profile {
      * most max of them, their number, with *score the exact result (SCORE_WIN - plies
      * for a win, 0 a draw); 0 when the position is not in tables found at run time. */
     int (*tablebase_moves)(const void *st, Move *out, int max, Score *score);
+    /* The same tables inside the search (search/oracle.h), or NULL where the game has
+     * none or none were found at run time. */
+    const struct search_oracle *(*tablebase_oracle)(void);
 };
 
 /* The side to move's chance 0..1 of winning at score `s` (its view): the logistic
