@@ -85,6 +85,26 @@ const struct search_oracle *egara_tablebase_oracle(void)
     return present ? &oracle : NULL;
 }
 
+/* The positions the analysis board's distance search may visit (about a second). */
+#define VERDICT_DISTANCE_BUDGET 4000000
+
+int egara_tablebase_verdict(const void *st, int *wdl, int *plies)
+{
+    pthread_once(&tables_once, open_tables);
+    struct tb_answer a;
+    char err[256];
+    pthread_rwlock_rdlock(&tables_lock);
+    int rc = tables ? tb_probe_within(tables, &egara_game, st, VERDICT_DISTANCE_BUDGET, &a, err,
+                                      sizeof err)
+                    : 1;
+    pthread_rwlock_unlock(&tables_lock);
+    if (rc != 0 && rc != TB_OVER_BUDGET)
+        return 0;
+    *wdl = wdl_of(a.outcome);
+    *plies = a.plies;
+    return 1;
+}
+
 /* The moves that keep the best result; among them, where the distance searches finish
  * within the budget, only those of the best distance (the winner's soonest end, the
  * loser's latest).  *score: the root's value, exact where the distances are. */

@@ -89,6 +89,12 @@ struct engine_profile {
     /* The same tables inside the search (search/oracle.h), or NULL where the game has
      * none or none were found at run time. */
     const struct search_oracle *(*tablebase_oracle)(void);
+    /* The tables' verdict on st for the side to move: 1 with *wdl (+1 win, 0 draw, -1
+     * loss) and *plies (the plies to the end under best play; -1 when the distance search
+     * did not finish within its budget), 0 when st is not in tables found at run time. */
+    int (*tablebase_verdict)(const void *st, int *wdl, int *plies);
+    /* Look for the tables in `dir` from now on (NULL: none; `agora serve --tablebases`). */
+    void (*tablebase_dir)(const char *dir);
 };
 
 /* The side to move's chance 0..1 of winning at score `s` (its view): the logistic
