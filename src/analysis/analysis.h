@@ -92,6 +92,16 @@ struct analysis_tablebase {
 /* 1 with *out when st is in the tables, else 0. */
 int analysis_tablebase(const struct game *g, const void *st, struct analysis_tablebase *out);
 
+/* A forced win the proof search finds (the profile's proof_word: Agon's formation). */
+struct analysis_proof {
+    const char *word; /* "formation" */
+    int plies;        /* the length of the shortest forced win, the side to move winning */
+    char text[48];    /* "formation in 3" */
+};
+/* 1 with *out when the side to move of st forces such a win within the profile's
+ * proof_plies (4 times its proof_nodes here), else 0. */
+int analysis_proof(const struct game *g, const void *st, struct analysis_proof *out);
+
 /* ---- Review ----------------------------------------------------------------------- */
 
 enum analysis_class {

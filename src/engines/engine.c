@@ -4,6 +4,7 @@
 
 #include "core/rng.h"
 #include "engine.h"
+#include "search/proof.h"
 
 /* A search with nothing to stop it (no limit, not infinite) runs as level 8. */
 #define ENGINE_DEFAULT_LEVEL ENGINE_LEVEL_MAX
@@ -215,6 +216,17 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         if (n > 1) {
             lim.searchmoves = kept;
             lim.nsearchmoves = n;
+        }
+    }
+    /* A forced win the proof search finds is played at once, the shortest first. */
+    if (prof->proof_plies && tables && !lim.nsearchmoves && lim.multipv <= 1) {
+        struct proof_result pr;
+        if (proof_search(g, st, prof->proof_plies, prof->proof_nodes, &pr) == 0 && pr.proven) {
+            *out = (struct engine_result){.best = pr.first,
+                                          .score = SCORE_WIN - pr.plies,
+                                          .depth = pr.plies,
+                                          .nodes = pr.nodes};
+            return pr.first;
         }
     }
     struct search_ctl ctl;

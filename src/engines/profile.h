@@ -93,6 +93,12 @@ struct engine_profile {
      * loss) and *plies (the plies to the end under best play; -1 when the distance search
      * did not finish within its budget), 0 when st is not in tables found at run time. */
     int (*tablebase_verdict)(const void *st, int *wdl, int *plies);
+    /* A proof search for forced wins (search/proof.h) before the search at the levels
+     * without noise or blunders, and on the analysis board: up to proof_plies plies and
+     * proof_nodes tree nodes; proof_word names such a win ("formation"); 0: none. */
+    int proof_plies;
+    uint64_t proof_nodes;
+    const char *proof_word;
     /* Look for the tables in `dir` from now on (NULL: none; `agora serve --tablebases`). */
     void (*tablebase_dir)(const char *dir);
 };

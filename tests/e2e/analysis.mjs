@@ -181,6 +181,24 @@ export function register({ test, open, assert, server, click, cell, waitMoves, p
     }
   }, { analysis: true });
 
+  // Agon: the proof search's forced formation above the lines (API.md "Analysis": the
+  // "proof" field), in every language with its own numerals.
+  test('analysis: the proof search says "formation in N"', async () => {
+    const position = encodeURIComponent('qggggg/g6/8/9/4GG4/4GQG4/4G5/9/5G2/7/6 w');
+    const want = { en: 'White forces a formation in 3 plies', bn: '৩', as: '৩', fi: 'muodostelman 3 puolisiirrossa' };
+    for (const lang of LANGS) {
+      const page = await open({ lang, hash: `#/analysis/agon?position=${position}` });
+      await page.waitForSelector('#board svg [data-cell]');
+      await page.check('#engine-on');
+      await page.waitForSelector('#engine-proof:not([hidden])').catch(() => { throw new Error(`${lang}: no proof`); });
+      const text = await page.textContent('#engine-proof');
+      if (!server().real) assert(text.includes(want[lang]) && !/an\.proof/.test(text), `${lang}: ${text}`);
+      if (lang === 'bn' || lang === 'as') assert(!/[0-9]/.test(text), `${lang}: digits in ${text}`);
+      await page.screenshot({ path: join(shots, `analysis-proof-${lang}.png`) });
+      await page.done();
+    }
+  }, { analysis: true });
+
   test('analysis: the editor writes position text, the server judges it', async () => {
     const page = await open({ hash: '#/analysis/chess' });
     await page.waitForSelector('#board svg');

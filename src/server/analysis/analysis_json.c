@@ -34,7 +34,8 @@ static void engine_out(struct jout *j, const char *engine, const char *why)
 }
 
 char *analysis_event_text(const struct analysis_line *lines, int n, bool done, const char *engine,
-                          const char *why, const struct analysis_tablebase *tb)
+                          const char *why, const struct analysis_tablebase *tb,
+                          const struct analysis_proof *proof)
 {
     struct jout j;
     jout_init(&j, 1024);
@@ -50,6 +51,14 @@ char *analysis_event_text(const struct analysis_line *lines, int n, bool done, c
         else
             jout_null(&j);
         jout_kstr(&j, "text", tb->text);
+        jout_close(&j, '}');
+    }
+    if (proof) {
+        jout_key(&j, "proof");
+        jout_open(&j, '{');
+        jout_kstr(&j, "word", proof->word);
+        jout_kint(&j, "plies", proof->plies);
+        jout_kstr(&j, "text", proof->text);
         jout_close(&j, '}');
     }
     jout_key(&j, "lines");

@@ -82,3 +82,52 @@ TEST(server_analysis_says_the_tables_verdict)
     CHECK(verdict_of(t__, port, "5/3/3/1/3/1B1/W2W1 w 0") == NULL);
     server_stop(srv);
 }
+
+/* The "proof" object of the done event of an Agon analysis (NULL: none). */
+static json_t *proof_of(struct test_ctx *t__, int port, const char *position)
+{
+    char body[256];
+    snprintf(body, sizeof body, "{\"game\":\"agon\",\"position\":\"%s\",\"nodes\":2000}", position);
+    struct sse_reader r;
+    CHECK_EQ_INT(sse_post(&r, port, "/api/analysis", body, NULL), 200);
+    json_t *done = fx_event(&r, "done", 20000);
+    sse_close(&r);
+    CHECK_MSG(done != NULL, "%s: no done event", position);
+    json_t *proof = done ? json_object_get(done, "proof") : NULL;
+    if (proof)
+        json_incref(proof);
+    json_decref(done);
+    return proof;
+}
+
+/* Agon: the proof search's forced formation ("formation in N", N plies, the side to
+ * move forming) in the analysis events; none at the start. */
+TEST(server_analysis_says_formation_in_n)
+{
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.analysis_threads = 1;
+    struct server *srv = fx_start(&cfg);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    static const struct {
+        const char *position, *text;
+        int plies;
+    } cases[] = {
+        {"qggggg/g6/8/9/4GG4/4GQG4/4G5/5G3/8/7/6 w", "formation in 1", 1},
+        {"qggggg/g6/8/9/4GG4/4GQG4/4G5/9/5G2/7/6 w", "formation in 3", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *p = proof_of(t__, port, cases[i].position);
+        CHECK_MSG(p != NULL, "%s: no proof", cases[i].position);
+        if (!p)
+            continue;
+        CHECK_STR(fx_str(p, "word"), "formation");
+        CHECK_EQ_INT((int)json_integer_value(json_object_get(p, "plies")), cases[i].plies);
+        CHECK_STR(fx_str(p, "text"), cases[i].text);
+        json_decref(p);
+    }
+    CHECK(proof_of(t__, port, "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w") == NULL);
+    server_stop(srv);
+}

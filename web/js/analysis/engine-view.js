@@ -27,11 +27,13 @@ export function engineView(ctl) {
   // The endgame tables' verdict, where the game has tables and the position is in them:
   // exact, so it is said before the engine's judgement.
   const tablebase = h('p', { class: 'tablebase', id: 'engine-tablebase', hidden: true });
+  // A forced win the server's proof search found (Agon: "formation in 3").
+  const proof = h('p', { class: 'tablebase', id: 'engine-proof', hidden: true });
   const section = h('section', { class: 'engine', 'aria-labelledby': 'engine-h' },
     h('h2', { id: 'engine-h' }, t('an.engine')),
     h('p', { class: 'engine-controls' }, h('label', { class: 'toggle' }, engineBox, ' ', t('an.engine.on')), ' ',
       h('label', { for: 'multipv' }, t('an.engine.lines')), ' ', pvSelect),
-    tablebase, engineInfo, engineName, engineLines, engineSpeak);
+    tablebase, proof, engineInfo, engineName, engineLines, engineSpeak);
 
   function scoreText(ln, stm) {
     const sign = stm === 'white' ? 1 : -1;
@@ -66,6 +68,10 @@ export function engineView(ctl) {
     const tb = s.engineOn && s.engineBy && s.engineBy.tablebase;
     tablebase.hidden = !tb;
     tablebase.textContent = tb ? tablebaseText(tb, P ? P.side_to_move : 'white') : '';
+    const pf = s.engineOn && s.engineBy && s.engineBy.proof;
+    proof.hidden = !pf;
+    proof.textContent = pf ? t(pf.word === 'formation' ? 'an.proof.formation' : 'an.proof.win',
+      { side: t('side.' + (P ? P.side_to_move : 'white')), n: pf.plies }) : '';
     engineBox.checked = s.engineOn;
     pvSelect.value = String(s.multipv);
     pvSelect.disabled = !s.engineOn;
