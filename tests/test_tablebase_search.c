@@ -11,6 +11,7 @@
 #include "games/egara/board.h"
 #include "games/registry.h"
 #include "harness.h"
+#include "puzzles/puzzle.h"
 #include "tablebase/tablebase.h"
 #include "tb_fixture.h"
 
@@ -191,4 +192,77 @@ TEST(tablebase_level0_search_is_unchanged)
     engine_think(g, st, 0, &lim, 1, &without);
     CHECK(with.nodes == without.nodes && with.score == without.score && with.best == without.best);
     free(st);
+}
+
+/* The puzzle judge inside the tables (src/puzzles/puzzle_tables.c): a puzzle is proven
+ * exactly when one move gives the fastest win by the tables (every other move loses the
+ * win or wins at least a move later), the defences the longest, the line ending the
+ * game for the solver; positions with two such moves are refused as not unique. */
+TEST(tablebase_puzzles_are_proven_by_the_tables)
+{
+    const char *dir = tbf_tables(4);
+    if (!dir)
+        SKIP("could not make the tables");
+    const struct game *g = egara();
+    egara_tablebase_dir(dir);
+    struct tb_tables *tb = tb_open(dir);
+    struct rng r;
+    rng_seed(&r, 23);
+    void *st = game_state_new(g);
+    int ok = 0, not_unique = 0;
+    for (int i = 0; i < 3000 && (ok < 12 || not_unique < 5); i++) {
+        int pieces = 3 + (int)rng_below(&r, 2), own = 1 + (int)rng_below(&r, (uint32_t)pieces - 1);
+        uint32_t a = tbf_random_set(&r, own, 0), b = tbf_random_set(&r, pieces - own, a);
+        char text[POSITION_TEXT_MAX], err[512];
+        tbf_text_of(a, b, 0, (int)rng_below(&r, 40), text, sizeof text);
+        CHECK(g->parse_position(st, text, err, sizeof err) == 0);
+        struct tb_answer root;
+        if (tb_probe(tb, g, st, 1, &root, err, sizeof err) != 0 || root.outcome != TB_OUTCOME_WIN)
+            continue;
+        /* the moves of the fastest win, by the tables directly */
+        Move mv[256];
+        int n = g->gen_moves(st, mv), fastest = 1 << 20, within = 0;
+        int dist[256];
+        for (int k = 0; k < n; k++) {
+            struct tb_answer c;
+            struct game_status gs;
+            g->make_move(st, mv[k]);
+            g->status(st, &gs);
+            dist[k] =
+                gs.result == RESULT_WHITE_WINS ? 0
+                : tb_probe(tb, g, st, 1, &c, err, sizeof err) == 0 && c.outcome == TB_OUTCOME_LOSS
+                    ? c.plies
+                    : -1;
+            g->unmake_move(st, mv[k]);
+            if (dist[k] >= 0 && dist[k] < fastest)
+                fastest = dist[k];
+        }
+        for (int k = 0; k < n; k++)
+            within += dist[k] >= 0 && dist[k] <= fastest + 1;
+        struct puzzle_solution s;
+        enum puzzle_reject why = puzzle_solve(g, st, 1000, NULL, &s);
+        if (within > 1) {
+            CHECK_MSG(why == PUZZLE_NOT_UNIQUE, "%s: %d moves win about as fast, judged %s", text,
+                      within, puzzle_reject_name(why));
+            not_unique++;
+            continue;
+        }
+        if (why != PUZZLE_OK)
+            continue; /* too long for a puzzle, or a later step not unique */
+        CHECK_MSG(s.proven && s.n == root.plies, "%s: line of %d plies, tables %d", text, s.n,
+                  root.plies);
+        for (int k = 0; k < n; k++)
+            if (dist[k] == fastest)
+                CHECK_MSG(s.line[0] == mv[k], "%s: not the fastest first move", text);
+        for (int k = 0; k < s.n; k++)
+            g->make_move(st, s.line[k]);
+        struct game_status gs;
+        g->status(st, &gs);
+        CHECK_MSG(gs.result == RESULT_WHITE_WINS, "%s: the line does not win", text);
+        ok++;
+    }
+    CHECK(ok >= 12 && not_unique >= 5);
+    egara_tablebase_dir(NULL);
+    free(st);
+    tb_close(tb);
 }
