@@ -17,70 +17,11 @@
 #include "tablebase/format.h"
 #include "tablebase/probe.h"
 #include "tablebase/tablebase.h"
+#include "tb_fixture.h"
 
 static const struct game *egara(void)
 {
     return game_find("egara-guti");
-}
-
-/* A fresh temporary folder (the caller removes it with remove_dir). */
-static void temp_dir(char *path, size_t size)
-{
-    snprintf(path, size, "/tmp/agora-tb-XXXXXX");
-    if (!mkdtemp(path))
-        path[0] = 0;
-}
-
-static void remove_dir(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return;
-    struct dirent *e;
-    char file[4096];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-            remove(file);
-        }
-    closedir(d);
-    rmdir(path);
-}
-
-static int generate(const char *dir, int pieces, int threads)
-{
-    struct tb_generate_options opt = {.pieces = pieces, .dir = dir, .threads = threads};
-    char err[512];
-    int rc = tb_generate(&opt, err, sizeof err);
-    if (rc)
-        fprintf(stderr, "tb_generate: %s\n", err);
-    return rc;
-}
-
-/* The tables of up to `pieces` pieces, made once a process, removed at its end. */
-static char table_dirs[5][64];
-
-static void remove_tables(void)
-{
-    for (int n = 0; n < 5; n++)
-        if (table_dirs[n][0])
-            remove_dir(table_dirs[n]);
-}
-
-static const char *tables(int pieces)
-{
-    char(*dir)[64] = table_dirs;
-    if (!dir[pieces][0]) {
-        static int registered;
-        if (!registered++)
-            atexit(remove_tables);
-        temp_dir(dir[pieces], sizeof dir[pieces]);
-        if (generate(dir[pieces], pieces, 2)) {
-            remove_dir(dir[pieces]);
-            return NULL;
-        }
-    }
-    return dir[pieces];
 }
 
 /* ------------------------------------------------------------------------------------
@@ -149,47 +90,6 @@ static void memo_free(struct memo *m)
     free(m->values);
 }
 
-/* The position text of point sets (white, black), side and quiet count. */
-static void text_of(uint32_t white, uint32_t black, int black_to_move, int quiet, char *buf,
-                    size_t size)
-{
-    static const int first[7] = {18, 15, 12, 11, 8, 5, 0}, len[7] = {5, 3, 3, 1, 3, 3, 5};
-    size_t n = 0;
-    for (int r = 0; r < 7; r++) {
-        int empty = 0;
-        for (int k = 0; k < len[r]; k++) {
-            int p = first[r] + k;
-            char c = white >> p & 1 ? 'W' : black >> p & 1 ? 'B' : 0;
-            if (!c) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                buf[n++] = (char)('0' + empty);
-            empty = 0;
-            buf[n++] = c;
-        }
-        if (empty)
-            buf[n++] = (char)('0' + empty);
-        if (r < 6)
-            buf[n++] = '/';
-    }
-    snprintf(buf + n, size - n, " %c %d", black_to_move ? 'b' : 'w', quiet);
-}
-
-static uint32_t random_set(struct rng *r, int k, uint32_t taken)
-{
-    uint32_t set = 0;
-    while (k > 0) {
-        uint32_t bit = 1u << rng_below(r, EGARA_POINTS);
-        if ((set | taken) & bit)
-            continue;
-        set |= bit;
-        k--;
-    }
-    return set;
-}
-
 /* `count` random positions of `pieces` pieces at the quiet counts `quiets`: the tables
  * (distance included) against the independent search.  Returns the positions checked. */
 static int against_search(struct test_ctx *t__, const char *dir, int pieces, int count,
@@ -206,11 +106,11 @@ static int against_search(struct test_ctx *t__, const char *dir, int pieces, int
     for (int i = 0; i < count && m.keys && m.values; i++) {
         int own = 1 + (int)rng_below(&r, (uint32_t)pieces - 1);
         int other = pieces - own;
-        uint32_t a = random_set(&r, own, 0), b = random_set(&r, other, a);
+        uint32_t a = tbf_random_set(&r, own, 0), b = tbf_random_set(&r, other, a);
         int black = (int)rng_below(&r, 2);
         int quiet = quiets[rng_below(&r, (uint32_t)nquiets)];
         char text[POSITION_TEXT_MAX], err[512];
-        text_of(black ? b : a, black ? a : b, black, quiet, text, sizeof text);
+        tbf_text_of(black ? b : a, black ? a : b, black, quiet, text, sizeof text);
         CHECK_MSG(g->parse_position(st, text, err, sizeof err) == 0, "%s: %s", text, err);
         int want = minimax(g, st, own, other, quiet, &m);
         struct tb_answer ans;
@@ -239,7 +139,7 @@ TEST(tablebase_index_round_trip)
     rng_seed(&r, 7);
     for (int i = 0; i < 2000; i++) {
         int m = 1 + (int)rng_below(&r, 11), o = 1 + (int)rng_below(&r, 11);
-        uint32_t own = random_set(&r, m, 0), other = random_set(&r, o, own);
+        uint32_t own = tbf_random_set(&r, m, 0), other = tbf_random_set(&r, o, own);
         TbIndex x = tb_index(own, other);
         CHECK(x < tb_signature_size(m, o));
         uint32_t own2, other2;
@@ -254,7 +154,7 @@ TEST(tablebase_index_round_trip)
  * limit. */
 TEST(tablebase_constructed_endings)
 {
-    const char *dir = tables(3);
+    const char *dir = tbf_tables(3);
     if (!dir)
         SKIP("could not make the tables");
     static const struct {
@@ -301,7 +201,7 @@ TEST(tablebase_constructed_endings)
  * first. */
 TEST_HEAVY(tablebase_quiet_count_turns_win_into_draw)
 {
-    const char *dir = tables(4);
+    const char *dir = tbf_tables(4);
     if (!dir)
         SKIP("could not make the tables");
     struct tb_tables *tb = tb_open(dir);
@@ -340,7 +240,7 @@ TEST_HEAVY(tablebase_quiet_count_turns_win_into_draw)
  * sanitizer build. */
 TEST(tablebase_against_search_near_the_limit)
 {
-    const char *dir = tables(3);
+    const char *dir = tbf_tables(3);
     if (!dir)
         SKIP("could not make the tables");
     static const int quiets[] = {30, 33, 35, 36, 37, 38, 39, 40};
@@ -351,7 +251,7 @@ TEST(tablebase_against_search_near_the_limit)
 
 TEST_HEAVY(tablebase_against_search_every_quiet_count)
 {
-    const char *dir = tables(4);
+    const char *dir = tbf_tables(4);
     if (!dir)
         SKIP("could not make the tables");
     int quiets[41];
@@ -392,13 +292,13 @@ static int same_files(struct test_ctx *t__, const char *a, const char *b, int pi
  * file left behind, a corrupt file; on another number of threads. */
 TEST(tablebase_resumed_generation_gives_the_same_files)
 {
-    const char *whole = tables(3);
+    const char *whole = tbf_tables(3);
     if (!whole)
         SKIP("could not make the tables");
     char dir[64], path[256];
-    temp_dir(dir, sizeof dir);
-    CHECK(generate(dir, 2, 1) == 0);
-    CHECK(generate(dir, 3, 1) == 0);
+    tbf_temp_dir(dir, sizeof dir);
+    CHECK(tbf_generate(dir, 2, 1) == 0);
+    CHECK(tbf_generate(dir, 3, 1) == 0);
     CHECK(same_files(TEST_CTX, whole, dir, 3));
     /* stopped inside pair 1-2: one file written, a temporary one half written */
     tb_file_name(dir, 2, 1, path, sizeof path);
@@ -417,20 +317,20 @@ TEST(tablebase_resumed_generation_gives_the_same_files)
         fputc(0x5a, f);
         fclose(f);
     }
-    CHECK(generate(dir, 3, 3) == 0);
+    CHECK(tbf_generate(dir, 3, 3) == 0);
     CHECK(same_files(TEST_CTX, whole, dir, 3));
-    remove_dir(dir);
+    tbf_remove_dir(dir);
 }
 
 /* A corrupt or truncated file is an error with a message, never a wrong value. */
 TEST(tablebase_corrupt_file_is_an_error)
 {
-    const char *whole = tables(3);
+    const char *whole = tbf_tables(3);
     if (!whole)
         SKIP("could not make the tables");
     char dir[64], path[256], err[512];
-    temp_dir(dir, sizeof dir);
-    CHECK(generate(dir, 2, 1) == 0);
+    tbf_temp_dir(dir, sizeof dir);
+    CHECK(tbf_generate(dir, 2, 1) == 0);
     tb_file_name(dir, 1, 1, path, sizeof path);
     FILE *f = fopen(path, "r+b");
     if (f) {
@@ -457,25 +357,25 @@ TEST(tablebase_corrupt_file_is_an_error)
     rc = tb_probe_sets(tb, 1u << 0, 3u << 21, 0, 1, &ans, err, sizeof err);
     CHECK_EQ_INT(rc, 1);
     tb_close(tb);
-    remove_dir(dir);
+    tbf_remove_dir(dir);
 }
 
 /* Every record follows from its children; a record changed (with a good checksum) is
  * found and named. */
 TEST(tablebase_verify_checks_every_record)
 {
-    const char *whole = tables(3);
+    const char *whole = tbf_tables(3);
     if (!whole)
         SKIP("could not make the tables");
     char err[512];
     CHECK_MSG(tb_verify(whole, 3, NULL, 0, err, sizeof err) == 0, "verify: %s", err);
     char dir[64], path[256];
-    temp_dir(dir, sizeof dir);
-    CHECK(generate(dir, 3, 1) == 0);
+    tbf_temp_dir(dir, sizeof dir);
+    CHECK(tbf_generate(dir, 3, 1) == 0);
     /* a capture's value changed by a ply (or a draw made a win); then a step's result at one quiet
      * count turned */
     for (int round = 0; round < 2; round++) {
-        CHECK(generate(dir, 3, 1) == 0);
+        CHECK(tbf_generate(dir, 3, 1) == 0);
         tb_file_name(dir, 1, 2, path, sizeof path);
         TbRecord *rec = NULL;
         CHECK(tb_file_read(path, 1, 2, &rec, err, sizeof err) == 0);
@@ -505,12 +405,12 @@ TEST(tablebase_verify_checks_every_record)
         CHECK_MSG(strstr(err, "1-2 position"), "round %d message: %s", round, err);
         remove(path);
     }
-    remove_dir(dir);
+    tbf_remove_dir(dir);
 }
 
 TEST(tablebase_command_line)
 {
-    const char *dir = tables(3);
+    const char *dir = tbf_tables(3);
     if (!dir)
         SKIP("could not make the tables");
     char *out = NULL;
@@ -549,7 +449,7 @@ TEST(tablebase_command_line)
  * tables nothing changes. */
 TEST(tablebase_engine_keeps_the_result)
 {
-    const char *dir = tables(3);
+    const char *dir = tbf_tables(3);
     if (!dir)
         SKIP("could not make the tables");
     const struct game *g = egara();
@@ -561,9 +461,9 @@ TEST(tablebase_engine_keeps_the_result)
     int critical = 0;
     for (int i = 0; i < 4000 && critical < 40; i++) {
         int own = 1 + (int)rng_below(&r, 2);
-        uint32_t a = random_set(&r, own, 0), b = random_set(&r, 3 - own, a);
+        uint32_t a = tbf_random_set(&r, own, 0), b = tbf_random_set(&r, 3 - own, a);
         char text[POSITION_TEXT_MAX], err[512];
-        text_of(a, b, 0, (int)rng_below(&r, 40), text, sizeof text);
+        tbf_text_of(a, b, 0, (int)rng_below(&r, 40), text, sizeof text);
         CHECK(g->parse_position(st, text, err, sizeof err) == 0);
         struct tb_answer before, after;
         CHECK(tb_probe(tb, g, st, 0, &before, err, sizeof err) == 0);
@@ -636,7 +536,7 @@ static int result_with_repetition(struct test_ctx *t__, const struct game *g, vo
 
 TEST(tablebase_repetition_changes_no_result)
 {
-    const char *dir = tables(3);
+    const char *dir = tbf_tables(3);
     if (!dir)
         SKIP("could not make the tables");
     const struct game *g = egara();
@@ -646,9 +546,9 @@ TEST(tablebase_repetition_changes_no_result)
     void *st = game_state_new(g);
     for (int i = 0; i < 300; i++) {
         int own = 1 + (int)rng_below(&r, 2);
-        uint32_t a = random_set(&r, own, 0), b = random_set(&r, 3 - own, a);
+        uint32_t a = tbf_random_set(&r, own, 0), b = tbf_random_set(&r, 3 - own, a);
         char text[POSITION_TEXT_MAX], err[512];
-        text_of(a, b, (int)rng_below(&r, 2), 31 + (int)rng_below(&r, 9), text, sizeof text);
+        tbf_text_of(a, b, (int)rng_below(&r, 2), 31 + (int)rng_below(&r, 9), text, sizeof text);
         CHECK(g->parse_position(st, text, err, sizeof err) == 0);
         struct tb_answer ans;
         CHECK(tb_probe(tb, g, st, 0, &ans, err, sizeof err) == 0);

@@ -80,6 +80,28 @@ struct analysis_request {
 int analysis_position(const struct game *g, const void *st, const struct analysis_request *rq,
                       struct engine *e, struct analysis_line *out);
 
+/* ---- Endgame tables -------------------------------------------------------------- */
+
+/* The game's endgame tables' verdict on a position (its engine profile's, where the
+ * game has tables and they were found at run time), for the side to move. */
+struct analysis_tablebase {
+    const char *result; /* "win", "loss" or "draw" */
+    int plies;          /* to the end of the game under best play; -1: not known */
+    char text[32];      /* "wins in 17", "loses in 4", "wins", "draw" */
+};
+/* 1 with *out when st is in the tables, else 0. */
+int analysis_tablebase(const struct game *g, const void *st, struct analysis_tablebase *out);
+
+/* A forced win the proof search finds (the profile's proof_word: Agon's formation). */
+struct analysis_proof {
+    const char *word; /* "formation" */
+    int plies;        /* the length of the shortest forced win, the side to move winning */
+    char text[48];    /* "formation in 3" */
+};
+/* 1 with *out when the side to move of st forces such a win within the profile's
+ * proof_plies (4 times its proof_nodes here), else 0. */
+int analysis_proof(const struct game *g, const void *st, struct analysis_proof *out);
+
 /* ---- Review ----------------------------------------------------------------------- */
 
 enum analysis_class {

@@ -1,4 +1,5 @@
-/* What the analysis module's files share (position.c, review.c); not for callers. */
+/* What the analysis module's files share (lines.c, position.c, external.c, review.c); not
+ * for callers. */
 #pragma once
 
 #include "analysis.h"
@@ -8,6 +9,8 @@
 #define ANALYSIS_HASH_MB 16
 /* The node budget per position of a profile without review_nodes. */
 #define ANALYSIS_DEFAULT_NODES 100000
+
+/* ---- lines.c: a line's parts, shared by every judge ---- */
 
 /* Moves to a proven win (>0) or loss (<0) at score s, 0 for none. */
 int analysis_mate(Score s);
@@ -19,6 +22,8 @@ void analysis_line_score(const struct engine_profile *prof, Score s, struct anal
 void analysis_line_pv(const struct game *g, void *st, const char *pv, Move first,
                       struct analysis_line *l);
 
+/* ---- position.c ---- */
+
 /* One search at full strength under `limits` (its on_info its own): the line it gives
  * into *out, and its first move (0 when the game is over).  `view` is a copy of st for
  * replaying the pv. */
@@ -26,7 +31,7 @@ struct engine_limits;
 Move analysis_search(const struct game *g, void *st, void *view, struct engine *e,
                      const struct engine_limits *limits, struct analysis_line *out);
 
-/* One analysis by the external engine `pool` (external.c). */
+/* ---- external.c: one analysis by the external engine `pool` ---- */
 struct analysis_external_go {
     int lines; /* MultiPV */
     uint64_t nodes;

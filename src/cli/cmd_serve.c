@@ -6,6 +6,7 @@
  *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
  *             [--analysis-ms N] [--analysis-nice 0..19] [--connections-per-address N]
  *             [--analysis-engine PATH|none] [--analysis-engines N] [--analysis-engine-ms N]
+ *             [--tablebases DIR]
  *             [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]
  *             [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]
  *             [--challenge-ms N] [--seek-ms N] [--seeks-per-token N]
@@ -40,6 +41,8 @@ static const char serve_usage[] =
     "  --analysis-engines N  its processes at most per game (default: one per analysis\n"
     "                    and review thread, 3)\n"
     "  --analysis-engine-ms N  its longest silence before it is killed (default 10000)\n"
+    "  --tablebases DIR  the endgame tables (Egara-guti; default $AGORA_TABLEBASES or\n"
+    "                    tablebases/egara-guti): level 8 and the analysis board use them\n"
     "  --streams-per-game N  --header-ms N  --idle-ms N  --queued-moves-per-address N\n"
     "  --host-name LIST  the Host names served besides the server's own addresses and\n"
     "                    localhost, comma-separated (a.org,b.org:8443); others get 421\n"
@@ -158,6 +161,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             cfg.analysis_per_client = (int)v;
         } else if (!strcmp(opt, "--analysis-engine")) {
             cfg.analysis_engine = val;
+        } else if (!strcmp(opt, "--tablebases")) {
+            for (const struct engine_profile *const *pp = engine_profiles; *pp; pp++)
+                if ((*pp)->tablebase_dir)
+                    (*pp)->tablebase_dir(val);
         } else if (!strcmp(opt, "--analysis-engines")) {
             if (cli_int(io, "analysis-engines", val, 1, 64, &v) != 0)
                 return CLI_BAD_INPUT;

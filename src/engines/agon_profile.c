@@ -40,4 +40,10 @@ const struct engine_profile agon_profile = {
     /* An 80-ply review: 9 s of CPU here (2026-12, a shared 2-core machine: 14 s). */
     .review_nodes = 400000,
     .puzzles = &agon_puzzle_rules,
+    /* Forced formations up to four moves deep (at most 40 000 tree nodes a depth limit,
+     * a few ms): level 8 plays the shortest at once, the analysis board says "formation
+     * in N". */
+    .proof_plies = 7,
+    .proof_nodes = 40000,
+    .proof_word = "formation",
 };

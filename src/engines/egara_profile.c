@@ -50,4 +50,7 @@ const struct engine_profile egara_profile = {
     .review_nodes = 800000,
     .puzzles = &egara_puzzle_rules,
     .tablebase_moves = egara_tablebase_moves,
+    .tablebase_oracle = egara_tablebase_oracle,
+    .tablebase_verdict = egara_tablebase_verdict,
+    .tablebase_dir = egara_tablebase_dir,
 };

@@ -4,6 +4,7 @@
 
 #include "core/rng.h"
 #include "engine.h"
+#include "search/proof.h"
 
 /* A search with nothing to stop it (no limit, not infinite) runs as level 8. */
 #define ENGINE_DEFAULT_LEVEL ENGINE_LEVEL_MAX
@@ -204,8 +205,8 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
      * so no win is thrown away, the 40-ply count included. */
     Move kept[256];
     const struct engine_profile *prof = engine_profile_of(g);
-    if (prof->tablebase_moves && level > 0 && !lim.noise && !lim.blunder && !lim.nsearchmoves &&
-        lim.multipv <= 1) {
+    int tables = level > 0 && !lim.noise && !lim.blunder;
+    if (prof->tablebase_moves && tables && !lim.nsearchmoves && lim.multipv <= 1) {
         Score exact;
         int n = prof->tablebase_moves(st, kept, 256, &exact);
         if (n == 1) {
@@ -215,6 +216,17 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         if (n > 1) {
             lim.searchmoves = kept;
             lim.nsearchmoves = n;
+        }
+    }
+    /* A forced win the proof search finds is played at once, the shortest first. */
+    if (prof->proof_plies && tables && !lim.nsearchmoves && lim.multipv <= 1) {
+        struct proof_result pr;
+        if (proof_search(g, st, prof->proof_plies, prof->proof_nodes, &pr) == 0 && pr.proven) {
+            *out = (struct engine_result){.best = pr.first,
+                                          .score = SCORE_WIN - pr.plies,
+                                          .depth = pr.plies,
+                                          .nodes = pr.nodes};
+            return pr.first;
         }
     }
     struct search_ctl ctl;
@@ -234,6 +246,8 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         .nsearchmoves = lim.nsearchmoves,
         .on_info = lim.on_info,
         .info_ctx = lim.info_ctx,
+        /* the same levels probe the tables inside the tree too */
+        .oracle = tables && prof->tablebase_oracle ? prof->tablebase_oracle() : NULL,
     };
     if (algo != ENGINE_ALGO_MCTS && algo != e->table_user) {
         if (e->table_user != ENGINE_ALGO_AUTO)

@@ -86,6 +86,21 @@ struct engine_profile {
      * most max of them, their number, with *score the exact result (SCORE_WIN - plies
      * for a win, 0 a draw); 0 when the position is not in tables found at run time. */
     int (*tablebase_moves)(const void *st, Move *out, int max, Score *score);
+    /* The same tables inside the search (search/oracle.h), or NULL where the game has
+     * none or none were found at run time. */
+    const struct search_oracle *(*tablebase_oracle)(void);
+    /* The tables' verdict on st for the side to move: 1 with *wdl (+1 win, 0 draw, -1
+     * loss) and *plies (the plies to the end under best play; -1 when the distance search
+     * did not finish within its budget), 0 when st is not in tables found at run time. */
+    int (*tablebase_verdict)(const void *st, int *wdl, int *plies);
+    /* A proof search for forced wins (search/proof.h) before the search at the levels
+     * without noise or blunders, and on the analysis board: up to proof_plies plies and
+     * proof_nodes tree nodes; proof_word names such a win ("formation"); 0: none. */
+    int proof_plies;
+    uint64_t proof_nodes;
+    const char *proof_word;
+    /* Look for the tables in `dir` from now on (NULL: none; `agora serve --tablebases`). */
+    void (*tablebase_dir)(const char *dir);
 };
 
 /* The side to move's chance 0..1 of winning at score `s` (its view): the logistic

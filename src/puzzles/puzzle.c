@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engines/engine.h"
+#include "puzzle_internal.h"
 
 #define PUZZLE_HASH_MB 1
 #define TEMPTING_MARGIN 50 /* a first move within this of the solution at one ply tempts */
@@ -200,7 +201,9 @@ enum puzzle_reject puzzle_solve(const struct game *g, const void *st0, uint64_t 
         r = PUZZLE_OVER;
         goto done;
     }
-    r = walk(g, &w, e, nodes, rules, out);
+    /* Inside a game's endgame tables the tables prove it, exactly; else the search. */
+    if (!puzzle_solve_by_tables(g, w.st, w.mv, out, &r))
+        r = walk(g, &w, e, nodes, rules, out);
     if (r != PUZZLE_OK) {
         out->n = 0;
         goto done;

@@ -36,6 +36,7 @@ struct ab {
     int ply_room; /* plies the state's history can still take */
     enum side root_side;
     int contempt;
+    const struct search_oracle *oracle; /* search_params.oracle */
 };
 
 static unsigned history_slot(Move m)
@@ -120,6 +121,19 @@ static int terminal(struct ab *s, int ply, Score *score)
     return 1;
 }
 
+/* The oracle's value of a node (oracle.h): 1 with the score when it knows the position. */
+static int oracle_value(struct ab *s, int ply, Score *score)
+{
+    int wdl, plies, exact;
+    if (!s->oracle || !s->oracle->probe(s->oracle->ctx, s->st, &wdl, &plies, &exact))
+        return 0;
+    if (wdl)
+        *score = search_oracle_score(wdl, plies, exact, ply);
+    else
+        *score = s->g->side_to_move(s->st) == s->root_side ? -s->contempt : s->contempt;
+    return 1;
+}
+
 /* Quiescence: only noisy moves, with the static score as a floor (stand pat) --
  * except where every legal move is noisy (a compulsory capture, say): there the
  * side to move cannot stand still, so it gets no floor. */
@@ -131,7 +145,7 @@ static Score qsearch(struct ab *s, Score alpha, Score beta, int ply, int qply)
     if (ply > s->seldepth)
         s->seldepth = ply;
     Score score;
-    if (terminal(s, ply, &score))
+    if (terminal(s, ply, &score) || oracle_value(s, ply, &score))
         return score;
     if (ply >= ENGINE_MAX_PLY - 1 || ply >= s->ply_room || qply >= QS_MAX_PLIES)
         return search_evaluate(s->g, s->st);
@@ -181,7 +195,7 @@ static Score negamax(struct ab *s, int depth, Score alpha, Score beta, int ply, 
     if (ply > s->seldepth)
         s->seldepth = ply;
     Score score;
-    if (terminal(s, ply, &score))
+    if (terminal(s, ply, &score) || oracle_value(s, ply, &score))
         return score;
     if (ply >= ENGINE_MAX_PLY - 1 || ply >= s->ply_room)
         return search_evaluate(s->g, s->st);
@@ -366,6 +380,7 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
     s->ply_room = g->max_plies - g->ply(st) - 1;
     s->root_side = g->side_to_move(st);
     s->contempt = p->contempt;
+    s->oracle = p->oracle;
     tt_new_search(tt);
 
     /* The root's first order: the table move, noisy moves by their static score. */

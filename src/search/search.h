@@ -4,6 +4,7 @@
  * profile's, e.g. src/engines/chess/) is written against this header too. */
 #pragma once
 
+#include "oracle.h"
 #include "search_types.h"
 #include "timeman.h"
 #include "tt.h"
@@ -22,6 +23,9 @@ struct search_params {
     int nsearchmoves;
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
+    /* Exact values from outside the search, asked at every node past the root
+     * (alpha-beta; oracle.h), or NULL. */
+    const struct search_oracle *oracle;
 };
 
 /* Both return a legal move of a game in progress (never 0 there) and fill `out`. */

@@ -2,6 +2,7 @@
  * exact distance (NOTES.md "Probing"). */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,9 @@ struct tb_tables {
     char dir[4096];
     pthread_mutex_t lock;
     TbRecord *rec[TB_MAX_SIDE + 1][TB_MAX_SIDE + 1];
-    int tried[TB_MAX_SIDE + 1][TB_MAX_SIDE + 1];
+    /* 0 not tried, 1 read, 2 absent, 3 corrupt: set once under the lock, read without
+     * it after (the search probes at every node) */
+    atomic_int tried[TB_MAX_SIDE + 1][TB_MAX_SIDE + 1];
     char error[TB_MAX_SIDE + 1][TB_MAX_SIDE + 1][256]; /* why a file could not be read */
     /* the distance search's memory, kept for the next probe (one probe at a time) */
     pthread_mutex_t search_lock;
@@ -57,16 +60,20 @@ int tb_signature_records(struct tb_tables *t, int m, int o, const TbRecord **out
 {
     if (m < 1 || o < 1 || m > TB_MAX_SIDE || o > TB_MAX_SIDE)
         return 1;
-    pthread_mutex_lock(&t->lock);
-    if (!t->tried[m][o]) {
-        char path[4200];
-        tb_file_name(t->dir, m, o, path, sizeof path);
-        t->tried[m][o] = 1;
-        if (tb_file_read(path, m, o, &t->rec[m][o], t->error[m][o], sizeof t->error[m][o]))
-            t->tried[m][o] = errno == ENOENT ? 2 : 3;
+    int state = atomic_load_explicit(&t->tried[m][o], memory_order_acquire);
+    if (!state) {
+        pthread_mutex_lock(&t->lock);
+        state = atomic_load_explicit(&t->tried[m][o], memory_order_relaxed);
+        if (!state) {
+            char path[4200];
+            tb_file_name(t->dir, m, o, path, sizeof path);
+            state = 1;
+            if (tb_file_read(path, m, o, &t->rec[m][o], t->error[m][o], sizeof t->error[m][o]))
+                state = errno == ENOENT ? 2 : 3;
+            atomic_store_explicit(&t->tried[m][o], state, memory_order_release);
+        }
+        pthread_mutex_unlock(&t->lock);
     }
-    int state = t->tried[m][o];
-    pthread_mutex_unlock(&t->lock);
     if (state == 2)
         return 1;
     if (state == 3)
@@ -101,7 +108,11 @@ struct dtm_search {
     uint64_t size, used; /* size a power of two */
     char *err;
     size_t err_size;
+    int64_t budget; /* positions the search may still visit; < 0: no limit */
 };
+
+/* dist()'s answer when the budget is spent: nothing unproven was remembered. */
+#define DIST_OVER_BUDGET 2
 
 static uint64_t memo_hash(uint32_t own, uint32_t other, int r)
 {
@@ -180,6 +191,8 @@ static int dist(struct dtm_search *s, uint32_t own, uint32_t other, int r, int l
         *out = 0;
         return 0;
     }
+    if (s->budget >= 0 && s->budget-- == 0)
+        return DIST_OVER_BUDGET;
     TbRecord x = 0;
     if (record_needed(s, own, other, &x))
         return -1;
@@ -214,13 +227,15 @@ static int dist(struct dtm_search *s, uint32_t own, uint32_t other, int r, int l
         if (w == TB_WINS) {
             if (wdl_at(cx, child[k].own, child[k].other, r - 1) != TB_LOSES)
                 continue;
-            if (dist(s, child[k].own, child[k].other, r - 1, result - 2, &d))
-                return -1;
+            int rc = dist(s, child[k].own, child[k].other, r - 1, result - 2, &d);
+            if (rc)
+                return rc;
             if (d + 1 < result)
                 result = d + 1;
         } else {
-            if (dist(s, child[k].own, child[k].other, r - 1, limit - 1, &d))
-                return -1;
+            int rc = dist(s, child[k].own, child[k].other, r - 1, limit - 1, &d);
+            if (rc)
+                return rc;
             if (d + 1 > result)
                 result = d + 1;
             if (result > limit)
@@ -245,8 +260,10 @@ struct tb_session *tb_session_new(struct tb_tables *t)
         free(s);
         return NULL;
     }
-    if (s)
+    if (s) {
         s->t = t;
+        s->budget = -1;
+    }
     return (struct tb_session *)s;
 }
 
@@ -289,7 +306,7 @@ int tb_session_value(struct tb_session *session, uint32_t own, uint32_t other, i
             break;
     }
     if (rc)
-        return -1;
+        return rc == DIST_OVER_BUDGET ? TB_OVER_BUDGET : -1;
     *out = (TbValue)(w == TB_WINS ? TB_WIN - d : d - TB_WIN);
     return 0;
 }
@@ -309,10 +326,11 @@ static void answer_of(TbValue v, struct tb_answer *out)
 {
     out->outcome = v > 0 ? TB_OUTCOME_WIN : v < 0 ? TB_OUTCOME_LOSS : TB_OUTCOME_DRAW;
     out->plies = v > 0 ? TB_WIN - v : v < 0 ? TB_WIN + v : 0;
+    out->estimate = out->plies;
 }
 
-int tb_probe_sets(struct tb_tables *t, uint32_t own, uint32_t other, int quiet, int exact_plies,
-                  struct tb_answer *out, char *err, size_t err_size)
+static int probe_sets(struct tb_tables *t, uint32_t own, uint32_t other, int quiet, int exact_plies,
+                      int64_t budget, struct tb_answer *out, char *err, size_t err_size)
 {
     int m = __builtin_popcount(own), o = __builtin_popcount(other);
     if (!m || !o) { /* the game is over: the side without pieces has lost */
@@ -336,19 +354,40 @@ int tb_probe_sets(struct tb_tables *t, uint32_t own, uint32_t other, int quiet, 
         enum tb_wdl w = tb_record_wdl(x, r);
         answer_of(w == TB_WINS ? TB_WIN : w == TB_LOSES ? -TB_WIN : 0, out);
         out->plies = w == TB_DRAW ? 0 : -1;
+        /* the distance at quiet count 0 where the result is the same there, else the
+         * plies left before the count */
+        TbValue q0 = tb_record_q0(x);
+        out->estimate = w == TB_DRAW ? 0 : tb_wdl_of(q0) == w && q0 != 0 ? plies_of(q0) : r;
         return 0;
     }
     TbValue v;
     pthread_mutex_lock(&t->search_lock);
     if (!t->session)
         t->session = tb_session_new(t);
+    if (t->session)
+        ((struct dtm_search *)t->session)->budget = budget;
     rc = t->session ? tb_session_value(t->session, own, other, r, &v, err, err_size)
                     : fail(err, err_size, "out of memory");
+    if (t->session)
+        ((struct dtm_search *)t->session)->budget = -1;
     pthread_mutex_unlock(&t->search_lock);
+    if (rc == TB_OVER_BUDGET) {
+        enum tb_wdl w = tb_record_wdl(x, r);
+        answer_of(w == TB_WINS ? TB_WIN : w == TB_LOSES ? -TB_WIN : 0, out);
+        out->plies = -1;
+        out->estimate = r;
+        return TB_OVER_BUDGET;
+    }
     if (rc)
         return -1;
     answer_of(v, out);
     return 0;
+}
+
+int tb_probe_sets(struct tb_tables *t, uint32_t own, uint32_t other, int quiet, int exact_plies,
+                  struct tb_answer *out, char *err, size_t err_size)
+{
+    return probe_sets(t, own, other, quiet, exact_plies, -1, out, err, err_size);
 }
 
 int tb_probe(struct tb_tables *t, const struct game *g, const void *st, int exact_plies,
@@ -360,4 +399,15 @@ int tb_probe(struct tb_tables *t, const struct game *g, const void *st, int exac
     int quiet;
     egara_position_sets(st, &own, &other, &quiet);
     return tb_probe_sets(t, own, other, quiet, exact_plies, out, err, err_size);
+}
+
+int tb_probe_within(struct tb_tables *t, const struct game *g, const void *st, int64_t budget,
+                    struct tb_answer *out, char *err, size_t err_size)
+{
+    if (!tb_game_has_tables(g))
+        return fail(err, err_size, "no tables for %s", g->name);
+    uint32_t own, other;
+    int quiet;
+    egara_position_sets(st, &own, &other, &quiet);
+    return probe_sets(t, own, other, quiet, 1, budget < 0 ? 0 : budget, out, err, err_size);
 }

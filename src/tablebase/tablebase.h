@@ -35,6 +35,8 @@ enum tb_outcome { TB_OUTCOME_DRAW = 0, TB_OUTCOME_WIN = 1, TB_OUTCOME_LOSS = 2 }
 struct tb_answer {
     enum tb_outcome outcome; /* for the side to move */
     int plies;               /* to the end of the game under best play (0 for a draw) */
+    int estimate;            /* plies where known, else a guess (the distance at quiet
+                              * count 0 when the result is the same there) */
 };
 
 /* The value of an Egara-guti state (its quiet count included).  `exact_plies` 0 asks
@@ -45,6 +47,12 @@ struct tb_answer {
  * with a message (a corrupt file, a position that is not Egara-guti's). */
 int tb_probe(struct tb_tables *t, const struct game *g, const void *st, int exact_plies,
              struct tb_answer *out, char *err, size_t err_size);
+/* tb_probe with the distance (exact_plies 1), the distance search visiting at most
+ * `budget` positions: 0 with the exact answer, TB_OVER_BUDGET with the result and plies
+ * -1 when the budget did not suffice, else as tb_probe. */
+#define TB_OVER_BUDGET 2
+int tb_probe_within(struct tb_tables *t, const struct game *g, const void *st, int64_t budget,
+                    struct tb_answer *out, char *err, size_t err_size);
 /* The same for raw point sets (own to move) and a quiet count. */
 int tb_probe_sets(struct tb_tables *t, uint32_t own, uint32_t other, int quiet, int exact_plies,
                   struct tb_answer *out, char *err, size_t err_size);

@@ -159,6 +159,46 @@ export function register({ test, open, assert, server, click, cell, waitMoves, p
     await page.done();
   }, { analysis: true });
 
+  // An Egara-guti ending inside the endgame tables: their verdict above the lines, in
+  // every language with its own numerals (API.md "Analysis": the "tablebase" field).
+  test('analysis: the endgame tables say who wins in how many plies', async () => {
+    if (server().real) return; // a real server says it only with tables (agora serve --tablebases)
+    const position = encodeURIComponent('5/3/3/1/3/1B1/W2W1 w 0');
+    const want = { en: 'White wins in 9 plies', bn: '৯', as: '৯', fi: 'voittaa 9 puolisiirrossa' };
+    for (const lang of LANGS) {
+      const page = await open({ lang, hash: `#/analysis/egara-guti?position=${position}` });
+      await page.waitForSelector('#board svg [data-cell]');
+      assert(await page.$('#engine-tablebase[hidden]'), `${lang}: a verdict while the engine is off`);
+      await page.check('#engine-on');
+      await page.waitForSelector('#engine-tablebase:not([hidden])').catch(() => { throw new Error(`${lang}: no verdict`); });
+      const text = await page.textContent('#engine-tablebase');
+      assert(text.includes(want[lang]) && !/an\.tb/.test(text), `${lang}: ${text}`);
+      if (lang === 'bn' || lang === 'as') assert(!/[0-9]/.test(text), `${lang}: digits in ${text}`);
+      await page.screenshot({ path: join(shots, `analysis-tablebase-${lang}.png`) });
+      await page.uncheck('#engine-on');
+      await page.waitForSelector('#engine-tablebase[hidden]', { state: 'attached' });
+      await page.done();
+    }
+  }, { analysis: true });
+
+  // Agon: the proof search's forced formation above the lines (API.md "Analysis": the
+  // "proof" field), in every language with its own numerals.
+  test('analysis: the proof search says "formation in N"', async () => {
+    const position = encodeURIComponent('qggggg/g6/8/9/4GG4/4GQG4/4G5/9/5G2/7/6 w');
+    const want = { en: 'White forces a formation in 3 plies', bn: '৩', as: '৩', fi: 'muodostelman 3 puolisiirrossa' };
+    for (const lang of LANGS) {
+      const page = await open({ lang, hash: `#/analysis/agon?position=${position}` });
+      await page.waitForSelector('#board svg [data-cell]');
+      await page.check('#engine-on');
+      await page.waitForSelector('#engine-proof:not([hidden])').catch(() => { throw new Error(`${lang}: no proof`); });
+      const text = await page.textContent('#engine-proof');
+      if (!server().real) assert(text.includes(want[lang]) && !/an\.proof/.test(text), `${lang}: ${text}`);
+      if (lang === 'bn' || lang === 'as') assert(!/[0-9]/.test(text), `${lang}: digits in ${text}`);
+      await page.screenshot({ path: join(shots, `analysis-proof-${lang}.png`) });
+      await page.done();
+    }
+  }, { analysis: true });
+
   test('analysis: the editor writes position text, the server judges it', async () => {
     const page = await open({ hash: '#/analysis/chess' });
     await page.waitForSelector('#board svg');

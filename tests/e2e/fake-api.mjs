@@ -495,15 +495,19 @@ function streamLines(req, res, game, pos, multipv) {
   const f = analysisFixture(game);
   const scripted = (f.lines || {})[pos.key];
   const base = scripted || pos.json.legal_moves.slice(0, 5).map((m, i) => ({ multipv: i + 1, score: 0, mate: null, win: 0.5, pv: [m.move], pv_display: [m.display] }));
+  // The endgame tables' verdict (API.md "Analysis"), where the fixture gives one.
+  const tb = (f.tablebase || {})[pos.key] ? { tablebase: f.tablebase[pos.key] } : {};
+  // The proof search's forced win ("formation in 3"), where the fixture gives one.
+  if ((f.proof || {})[pos.key]) tb.proof = f.proof[pos.key];
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive', ...SECURITY });
   let depth = 0;
   const lines = (d) => base.slice(0, multipv).map((l) => ({ ...l, depth: d, seldepth: d + 2, nodes: 1000 * d, time_ms: 40 * d }));
   const timer = setInterval(() => {
     depth++;
-    if (depth <= 3) res.write(`event: line\ndata: ${JSON.stringify({ engine: engineOf(game), lines: lines(depth) })}\n\n`);
+    if (depth <= 3) res.write(`event: line\ndata: ${JSON.stringify({ engine: engineOf(game), ...tb, lines: lines(depth) })}\n\n`);
     else {
       clearInterval(timer);
-      res.end(`event: done\ndata: ${JSON.stringify({ engine: engineOf(game), lines: lines(3) })}\n\n`);
+      res.end(`event: done\ndata: ${JSON.stringify({ engine: engineOf(game), ...tb, lines: lines(3) })}\n\n`);
     }
   }, 250);
   req.on('close', () => clearInterval(timer));

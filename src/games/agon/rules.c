@@ -116,11 +116,42 @@ void agon_status(const void *st, struct game_status *out)
     }
 }
 
+/* A blockade coming: a side with no legal move loses, and pieces only ever move sideways
+ * or inward, so the steps a side has left (the sandwich rule included; a captured piece
+ * has none until it returns) shrink as the board fills and do not come back.  Below
+ * AGON_BLOCK_STEPS steps a side pays BLOCK_WEIGHT times the square of the shortfall,
+ * and every piece outside its goal (a guard off ring 1, the queen off the throne) that
+ * cannot step at all pays BLOCK_STUCK. */
+#define AGON_BLOCK_STEPS 7
+#define BLOCK_WEIGHT 4
+#define BLOCK_STUCK 8
+
+static Score blockade(const struct agon_state *s, int side)
+{
+    const struct agon_board *b = &agon_board;
+    Cells them = s->occupied[!side];
+    Cells open = b->all & ~(them | s->occupied[side]) & ~ag_sandwich_cells(them, b->has_nb);
+    int steps = 0, stuck = 0;
+    for (int i = 0; i < AGON_PIECES; i++) {
+        if ((s->captured[side] >> i) & 1)
+            continue;
+        int c = s->pos[side][i];
+        Cells t = b->step_mask[c] & open & (i ? ~AG_BIT(AGON_THRONE) : ~(Cells)0);
+        int n = ag_popcount(t);
+        steps += n;
+        int home = i ? b->ring[c] == 1 : c == AGON_THRONE;
+        stuck += n == 0 && !home;
+    }
+    int short_by = steps < AGON_BLOCK_STEPS ? AGON_BLOCK_STEPS - steps : 0;
+    return (Score)(BLOCK_WEIGHT * short_by * short_by + BLOCK_STUCK * stuck);
+}
+
 /* Progress towards the formation: pieces further in, the queen nearest the throne,
- * guards on ring 1; a captured piece costs a turn and its place. */
+ * guards on ring 1; a captured piece costs a turn and its place; a blockade coming
+ * costs (blockade). */
 static Score side_score(const struct agon_state *s, int side)
 {
-    Score score = 0;
+    Score score = -blockade(s, side);
     for (int i = 0; i < AGON_PIECES; i++) {
         int c = s->pos[side][i];
         int in = 5 - agon_board.ring[c];

@@ -367,7 +367,8 @@ static char *format_lines(const struct analysis_job *j, const struct analysis_li
                           bool done)
 {
     const char *why = j->report.error[0] ? j->report.error : j->engine_why;
-    return analysis_event_text(lines, n, done, j->report.name, why);
+    return analysis_event_text(lines, n, done, j->report.name, why,
+                               j->in_tables ? &j->tablebase : NULL, j->proven ? &j->proof : NULL);
 }
 
 static void handle_analysis(struct server *srv, const struct api_request *req,

@@ -158,6 +158,8 @@ static void run(struct analysis_job *j)
         /* The time cap is the watchdog's stop, not the search's movetime: a line
          * searched with a time limit may end at a shallow depth. */
         atomic_store(&j->deadline_ms, server_now_ms() + j->time_ms);
+        j->in_tables = analysis_tablebase(j->g, j->st, &j->tablebase);
+        j->proven = analysis_proof(j->g, j->st, &j->proof);
         struct analysis_request rq = {
             .multipv = j->multipv,
             .nodes = j->nodes,

@@ -57,6 +57,12 @@ struct analysis_job {
     struct analysis_line lines[ANALYSIS_MAX_LINES];
     struct analysis_engine_report report;
     const char *engine_why;
+    /* The endgame tables' verdict (analysis_tablebase), where in_tables. */
+    struct analysis_tablebase tablebase;
+    bool in_tables;
+    /* The proof search's forced win (analysis_proof), where proven. */
+    struct analysis_proof proof;
+    bool proven;
 };
 
 int analysis_jobs_start(struct server *srv, char *err, size_t err_size);

@@ -34,12 +34,33 @@ static void engine_out(struct jout *j, const char *engine, const char *why)
 }
 
 char *analysis_event_text(const struct analysis_line *lines, int n, bool done, const char *engine,
-                          const char *why)
+                          const char *why, const struct analysis_tablebase *tb,
+                          const struct analysis_proof *proof)
 {
     struct jout j;
     jout_init(&j, 1024);
     jout_open(&j, '{');
     engine_out(&j, engine, why);
+    if (tb) {
+        jout_key(&j, "tablebase");
+        jout_open(&j, '{');
+        jout_kstr(&j, "result", tb->result);
+        jout_key(&j, "plies");
+        if (tb->plies >= 0)
+            jout_int(&j, tb->plies);
+        else
+            jout_null(&j);
+        jout_kstr(&j, "text", tb->text);
+        jout_close(&j, '}');
+    }
+    if (proof) {
+        jout_key(&j, "proof");
+        jout_open(&j, '{');
+        jout_kstr(&j, "word", proof->word);
+        jout_kint(&j, "plies", proof->plies);
+        jout_kstr(&j, "text", proof->text);
+        jout_close(&j, '}');
+    }
     jout_key(&j, "lines");
     jout_open(&j, '[');
     for (int i = 0; i < n; i++) {

@@ -8,11 +8,14 @@
 
 #include "analysis/analysis.h"
 
-/* One event: "event: line" (or "event: done") with {"engine", "lines": [...]} and
- * "engine_error" when `why` is not "" (why the external engine did not judge).
- * Malloc'ed; NULL without memory. */
+/* One event: "event: line" (or "event: done") with {"engine", "lines": [...]},
+ * "engine_error" when `why` is not "" (why the external engine did not judge), and
+ * "tablebase" {"result", "plies", "text"} when `tb` is not NULL (the endgame tables'
+ * verdict), and "proof" {"word", "plies", "text"} when `proof` is not NULL (a forced
+ * win the proof search found: "formation in 3").  Malloc'ed; NULL without memory. */
 char *analysis_event_text(const struct analysis_line *lines, int n, bool done, const char *engine,
-                          const char *why);
+                          const char *why, const struct analysis_tablebase *tb,
+                          const struct analysis_proof *proof);
 /* A finished review (API.md): its id, game, start position ("": the game's start), the
  * engine that judged (and why not the external one, when `why` is not ""), every ply
  * judged, the accuracy and class counts per side, the thresholds. */

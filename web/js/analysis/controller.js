@@ -33,7 +33,7 @@ export function createAnalysis({ game, entry, source = null, api, view = {}, tim
     sel: null, promo: null, // {from, path} while a move is entered; promotion choices
     flipped: source ? source.human_side === 'black' : false,
     message: null, // {key, vars, kind}
-    engineOn: false, multipv: 1, lines: [], linesDone: false, engineBy: null, // engineBy: {engine, error} of the lines
+    engineOn: false, multipv: 1, lines: [], linesDone: false, engineBy: null, // engineBy: {engine, error, tablebase} of the lines
     review: null, reviewState: null, // the review once done; {status, done, total} while it runs
     learn: null, // {side, list: [ply...], k, answered, result}
     editing: null, // {pieces, side, letter, template} while the editor is open

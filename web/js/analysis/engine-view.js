@@ -24,11 +24,16 @@ export function engineView(ctl) {
   // Who judged: the game's external engine (Stockfish for chess) or agora's own, and
   // why agora's own when the external one failed.
   const engineName = h('p', { class: 'muted small-text', id: 'engine-name' });
+  // The endgame tables' verdict, where the game has tables and the position is in them:
+  // exact, so it is said before the engine's judgement.
+  const tablebase = h('p', { class: 'tablebase', id: 'engine-tablebase', hidden: true });
+  // A forced win the server's proof search found (Agon: "formation in 3").
+  const proof = h('p', { class: 'tablebase', id: 'engine-proof', hidden: true });
   const section = h('section', { class: 'engine', 'aria-labelledby': 'engine-h' },
     h('h2', { id: 'engine-h' }, t('an.engine')),
     h('p', { class: 'engine-controls' }, h('label', { class: 'toggle' }, engineBox, ' ', t('an.engine.on')), ' ',
       h('label', { for: 'multipv' }, t('an.engine.lines')), ' ', pvSelect),
-    engineInfo, engineName, engineLines, engineSpeak);
+    tablebase, proof, engineInfo, engineName, engineLines, engineSpeak);
 
   function scoreText(ln, stm) {
     const sign = stm === 'white' ? 1 : -1;
@@ -49,8 +54,24 @@ export function engineView(ctl) {
     }).join(' ');
   }
 
+  // "White wins in 9 plies", "White wins" (the distance not known), "a draw", by the
+  // tables, from the side to move's result.
+  function tablebaseText(tb, stm) {
+    if (tb.result === 'draw') return t('an.tb.draw');
+    const winner = tb.result === 'win' ? stm : other(stm);
+    if (typeof tb.plies !== 'number') return t('an.tb.wins', { side: t('side.' + winner) });
+    return t('an.tb.winsin', { side: t('side.' + winner), n: tb.plies });
+  }
+
   function render() {
     const { P, lines, linesDone } = s;
+    const tb = s.engineOn && s.engineBy && s.engineBy.tablebase;
+    tablebase.hidden = !tb;
+    tablebase.textContent = tb ? tablebaseText(tb, P ? P.side_to_move : 'white') : '';
+    const pf = s.engineOn && s.engineBy && s.engineBy.proof;
+    proof.hidden = !pf;
+    proof.textContent = pf ? t(pf.word === 'formation' ? 'an.proof.formation' : 'an.proof.win',
+      { side: t('side.' + (P ? P.side_to_move : 'white')), n: pf.plies }) : '';
     engineBox.checked = s.engineOn;
     pvSelect.value = String(s.multipv);
     pvSelect.disabled = !s.engineOn;

@@ -157,7 +157,7 @@ export async function analyse({ game, position: start = null, moves = [], multip
     } catch {
       return; // not JSON: wait for the next
     }
-    onLines(parsed.lines || [], event === 'done', { engine: parsed.engine || '', error: parsed.engine_error || '' });
+    onLines(parsed.lines || [], event === 'done', { engine: parsed.engine || '', error: parsed.engine_error || '', tablebase: parsed.tablebase || null, proof: parsed.proof || null });
   }, signal);
 }
 
