@@ -75,8 +75,8 @@ TEST(puzzles_two_mates_rejected)
     struct puzzle_solution s;
     CHECK_EQ_INT(judge("chess", "6k1/5ppp/8/8/8/8/8/RR4K1 w - - 0 1", line, sizeof line, &s),
                  PUZZLE_NOT_UNIQUE);
-    /* One rook against a knight and three pawns: Ra8# alone wins. */
-    CHECK_EQ_INT(judge("chess", "6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 0 1", line, sizeof line, &s),
+    /* One rook against a rook, a knight and three pawns: Ra8# alone wins. */
+    CHECK_EQ_INT(judge("chess", "6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 0 1", line, sizeof line, &s),
                  PUZZLE_OK);
     CHECK_STR(line, "a1a8");
     CHECK_EQ_INT(s.nalt, 0);
@@ -205,28 +205,24 @@ TEST(puzzles_promotion_piece_is_part_of_the_solution)
 
 TEST(puzzles_mate_in_two_line)
 {
-    /* 1.Bh5+ Nxh5 2.Qxh5#: the bishop is given for the mate. */
+    /* 1.b5 c5 2.bxc6# (en passant), or 2.Bxc5#: an alternative at the last step only. */
     char line[512], alt[512];
     struct puzzle_solution s;
-    CHECK_EQ_INT(judge("chess",
-                       "rn1qkb1r/2ppp2p/b4n2/p2P2p1/P3p2P/1Pp5/2P1BPP1/R1BQK1NR w KQkq - 0 10",
-                       line, sizeof line, &s),
-                 PUZZLE_OK);
-    CHECK_STR(line, "e2h5 f6h5 d1h5");
-    CHECK(s.proven);
-    CHECK_EQ_INT(s.nalt, 0);
-    CHECK(has_theme(&s, "mate-in-2"));
-    CHECK(has_theme(&s, "sacrifice"));
-    CHECK(s.easy);
-    CHECK_EQ_INT(s.rating, puzzle_first_rating(1, s.depth_needed, s.tempting, 2));
-    CHECK(s.rating >= PUZZLE_EASY_LOW && s.rating <= PUZZLE_EASY_HIGH);
-    /* 1.b5 c5 2.bxc6# (en passant), or 2.Bxc5#: an alternative at the last step only. */
     const char *ep = "rn1q2nr/pppbk2p/4pp1b/3p3Q/1PB2P2/B1N1P3/P1PP3P/R4K2 w - - 0 1";
     CHECK_EQ_INT(judge("chess", ep, line, sizeof line, &s), PUZZLE_OK);
     CHECK_STR(line, "b4b5 c7c5 b5c6");
+    CHECK(s.proven);
     alternative_text("chess", ep, &s, alt, sizeof alt);
     CHECK_STR(alt, "a3c5");
     CHECK(has_theme(&s, "mate-in-2"));
+    CHECK(s.easy);
+    CHECK_EQ_INT(s.rating, puzzle_first_rating(1, s.depth_needed, s.tempting, 2));
+    CHECK(s.rating >= PUZZLE_EASY_LOW && s.rating <= PUZZLE_EASY_HIGH);
+    /* 1.Bh5+ Nxh5 2.Qxh5# gives the bishop for the mate, but another move wins too. */
+    CHECK_EQ_INT(judge("chess",
+                       "rn1qkb1r/2ppp2p/b4n2/p2P2p1/P3p2P/1Pp5/2P1BPP1/R1BQK1NR w KQkq - 0 10",
+                       line, sizeof line, &s),
+                 PUZZLE_NOT_UNIQUE);
 }
 
 TEST(puzzles_chess_fork)
@@ -275,7 +271,7 @@ TEST(puzzles_file_lines)
 {
     struct puzzle_entry e;
     char err[ERROR_TEXT_MAX];
-    const char *good = "{\"id\":\"chess-x\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/2n5/8/"
+    const char *good = "{\"id\":\"chess-x\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/2n4r/8/"
                        "8/R5K1 w - - 0 1\",\"moves\":[\"a1a8\"],\"themes\":[\"mate-in-1\","
                        "\"endgame\"],\"rating\":500}";
     CHECK_EQ_INT(puzzle_entry_parse(good, &e, err, sizeof err), 0);
@@ -322,7 +318,7 @@ TEST(puzzles_check_command)
     FILE *f = fdopen(fd, "w");
     /* A true puzzle, and one whose "solution" is not the winning move. */
     char good[2048];
-    puzzle_line("chess", "6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 0 1", good, sizeof good);
+    puzzle_line("chess", "6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 0 1", good, sizeof good);
     CHECK(good[0] != 0);
     fputs(good, f);
     fputs("{\"id\":\"chess-wrong\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/2n4r/8/8/RR4K1 "
@@ -352,9 +348,9 @@ TEST(puzzles_check_names_an_unreadable_puzzle)
     CHECK(fd >= 0);
     FILE *f = fdopen(fd, "w");
     char good[2048];
-    puzzle_line("chess", "6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 0 1", good, sizeof good);
+    puzzle_line("chess", "6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 0 1", good, sizeof good);
     fputs(good, f);
-    fputs("{\"id\":\"chess-tampered\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/2n5/8/8/R5K1 "
+    fputs("{\"id\":\"chess-tampered\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/2n4r/8/8/R5K1 "
           "b - "
           "- 0 1\",\"moves\":[\"a1a8\"],\"themes\":[\"mate-in-1\"],\"rating\":700}\n",
           f);
@@ -378,10 +374,10 @@ TEST(puzzles_one_puzzle_per_position)
 {
     const struct game *chess = game_find("chess"), *egara = game_find("egara-guti");
     char a[PUZZLE_ID_MAX], b[PUZZLE_ID_MAX], key[POSITION_TEXT_MAX];
-    puzzle_id(chess, "6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 0 1", a, sizeof a);
-    puzzle_id(chess, "6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 37 61", b, sizeof b);
+    puzzle_id(chess, "6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 0 1", a, sizeof a);
+    puzzle_id(chess, "6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 37 61", b, sizeof b);
     CHECK_STR(a, b);
-    puzzle_id(chess, "6k1/5ppp/8/8/2n5/8/8/R5K1 b - - 0 1", b, sizeof b);
+    puzzle_id(chess, "6k1/5ppp/8/8/2n4r/8/8/R5K1 b - - 0 1", b, sizeof b);
     CHECK(strcmp(a, b) != 0); /* the side to move is the position */
     puzzle_id(chess, "r3k3/8/8/8/8/8/8/4K3 b q - 0 1", a, sizeof a);
     puzzle_id(chess, "r3k3/8/8/8/8/8/8/4K3 b - - 0 1", b, sizeof b);
@@ -397,9 +393,9 @@ TEST(puzzles_one_puzzle_per_position)
     CHECK(fd >= 0);
     FILE *f = fdopen(fd, "w");
     char line[2048];
-    puzzle_line("chess", "6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 0 1", line, sizeof line);
+    puzzle_line("chess", "6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 0 1", line, sizeof line);
     fputs(line, f);
-    puzzle_line("chess", "6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 5 21", line, sizeof line);
+    puzzle_line("chess", "6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 5 21", line, sizeof line);
     fputs(line, f);
     fclose(f);
     char *out = NULL;
@@ -417,7 +413,7 @@ TEST(puzzles_one_puzzle_per_position)
     CHECK(fd1 >= 0 && fd2 >= 0);
     close(fd2);
     f = fdopen(fd1, "w");
-    fputs("[FEN \"6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 12 40\"]\n[SetUp \"1\"]\n\n40. Kf1 Nb2 41. "
+    fputs("[FEN \"6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 12 40\"]\n[SetUp \"1\"]\n\n40. Kf1 Nb2 41. "
           "Kg1 Nc4 *\n",
           f);
     fclose(f);
@@ -431,7 +427,7 @@ TEST(puzzles_one_puzzle_per_position)
     if (f)
         fclose(f);
     CHECK(n > 0);
-    const char *want = "\"position\":\"6k1/5ppp/8/8/2n5/8/8/R5K1 w - - 0 1\"";
+    const char *want = "\"position\":\"6k1/5ppp/8/8/2n4r/8/8/R5K1 w - - 0 1\"";
     const char *first = strstr(buf, want);
     CHECK(first != NULL);
     CHECK(first && strstr(first + 1, want) == NULL); /* once */
@@ -563,7 +559,7 @@ TEST(puzzles_generate_records)
     CHECK(fd >= 0 && fd2 >= 0);
     close(fd2);
     FILE *f = fdopen(fd, "w");
-    fputs("[FEN \"6k1/5ppp/8/8/8/8/1n6/R5K1 b - - 0 1\"]\n[SetUp \"1\"]\n\n1... Nc4 *\n", f);
+    fputs("[FEN \"6k1/5ppp/8/8/7r/8/1n6/R5K1 b - - 0 1\"]\n[SetUp \"1\"]\n\n1... Nc4 *\n", f);
     fclose(f);
     for (int run = 0; run < 2; run++) {
         char *out = NULL;

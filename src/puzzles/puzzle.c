@@ -2,10 +2,12 @@
  *
  * Step k (the solver to move): the best move (a full search) must win, and no other
  * move may: the other moves are searched together with a null window just above the
- * rules' not_win (search_types.h, engine_limits.prove), which proves, at the budget,
- * that every one of them stays at or below it: no other proven win of any length (a
- * slower mate, formation or elimination), no decisive gain, not even a doubtful one,
- * whether the solution is a proven win or a decisive gain.  At the last step of a proven
+ * rules' not_win (search_types.h, engine_limits.prove) at PROOF_FACTOR times the budget,
+ * then each forcing one (a capture, a promotion, a check: few replies) on its own at
+ * the budget; each search must prove that no move reaches the window: no other proven
+ * win of any length (a slower mate, formation or elimination), no decisive gain, not
+ * even a doubtful one, whether the solution is a proven win or a decisive gain.  At the
+ * last step of a proven
  * line (the solution's move ends the game) the other moves that end it with the
  * solver's win at once, by the game's own status, are accepted beside it (written as
  * the puzzle's alternatives) and left out of the proof.  Then the opponent's best
@@ -27,6 +29,9 @@
  * nothing else wins is the harder question (a slower mate hides deeper than the
  * fastest), and the one a solver meets when a real win is called wrong. */
 #define PROOF_FACTOR 4
+/* A move after which the opponent has at most this many legal moves is forcing (a
+ * check, mostly): it gets a proof of its own too. */
+#define PROOF_FORCING_REPLIES 6
 
 const char *puzzle_reject_name(enum puzzle_reject r)
 {
@@ -147,8 +152,35 @@ static int count_tempting(const struct game *g, void *st, struct engine *e, uint
 
 struct work {
     void *st;
-    Move *mv, *rest, *now;
+    Move *mv, *rest, *now, *replies;
 };
+
+/* Is move m of `st` forcing: noisy (a capture, a promotion), or leaving the opponent
+ * at most PROOF_FORCING_REPLIES legal moves (a check)? */
+static int forcing(const struct game *g, struct work *w, Move m)
+{
+    if (g->is_noisy(w->st, m))
+        return 1;
+    g->make_move(w->st, m);
+    int n = game_legal_moves(g, w->st, w->replies);
+    g->unmake_move(w->st, m);
+    return n <= PROOF_FORCING_REPLIES;
+}
+
+/* The proof that none of the other moves rest[0..k) wins (the head of this file):
+ * PUZZLE_OK, or why not. */
+static enum puzzle_reject prove_others(const struct game *g, struct work *w, struct engine *e,
+                                       uint64_t nodes, const struct puzzle_rules *rules, int k)
+{
+    Score beta = rules->not_win + 1;
+    int none = none_reaches(g, w->st, e, nodes * PROOF_FACTOR, w->rest, k, beta);
+    /* Then each forcing move on its own: a check's mate or a sacrifice's attack is
+     * where the search of all the moves together looks least deep. */
+    for (int i = 0; i < k && none > 0; i++)
+        if (forcing(g, w, w->rest[i]))
+            none = none_reaches(g, w->st, e, nodes, &w->rest[i], 1, beta);
+    return none < 0 ? PUZZLE_UNCLEAR : none ? PUZZLE_OK : PUZZLE_NOT_UNIQUE;
+}
 
 static enum puzzle_reject walk(const struct game *g, struct work *w, struct engine *e,
                                uint64_t nodes, const struct puzzle_rules *rules,
@@ -190,12 +222,9 @@ static enum puzzle_reject walk(const struct game *g, struct work *w, struct engi
         if (nnow > 0 && (!m1_ends || nnow > PUZZLE_ALT_MAX))
             return PUZZLE_NOT_UNIQUE;
         if (k > 0) {
-            Score beta = rules->not_win + 1;
-            int none = none_reaches(g, st, e, nodes * PROOF_FACTOR, w->rest, k, beta);
-            if (none < 0)
-                return PUZZLE_UNCLEAR;
-            if (!none) /* another move wins, or may: no puzzle */
-                return PUZZLE_NOT_UNIQUE;
+            enum puzzle_reject why = prove_others(g, w, e, nodes, rules, k);
+            if (why != PUZZLE_OK)
+                return why;
         }
         out->line[out->n++] = m1;
         g->make_move(st, m1);
@@ -235,10 +264,11 @@ enum puzzle_reject puzzle_solve(const struct game *g, const void *st0, uint64_t 
         .mv = malloc(sizeof(Move) * (size_t)g->max_moves),
         .rest = malloc(sizeof(Move) * (size_t)g->max_moves),
         .now = malloc(sizeof(Move) * (size_t)g->max_moves),
+        .replies = malloc(sizeof(Move) * (size_t)g->max_moves),
     };
     struct engine *own = e ? NULL : engine_new(PUZZLE_HASH_MB);
     enum puzzle_reject r = PUZZLE_NO_MEMORY;
-    if (!w.st || !w.mv || !w.rest || !w.now || (!e && !own))
+    if (!w.st || !w.mv || !w.rest || !w.now || !w.replies || (!e && !own))
         goto done;
     if (!e)
         e = own;
@@ -268,6 +298,7 @@ done:
     free(w.mv);
     free(w.rest);
     free(w.now);
+    free(w.replies);
     engine_free(own);
     return r;
 }

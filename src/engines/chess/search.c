@@ -365,11 +365,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     const int improving = !in_check && (ply < 2 || t->frame[ply - 2].eval == CS_NO_EVAL ||
                                         f->eval > t->frame[ply - 2].eval);
 
-    /* A proof (search_types.h, engine_limits.prove) asks whether any line reaches a
-     * threshold far from the static score (a mate, a sacrifice's gain): no pruning by
-     * the static score there, nor of losing exchanges, which is where such lines hide. */
-    const int proof = t->sh->params->prove;
-    if (!pv && !in_check && !root && !excluded && !proof) {
+    if (!pv && !in_check && !root && !excluded) {
         /* Step 4. Reverse futility: far enough above beta that a shallow search will
          * not come back below it. */
         if (depth <= 8 && eval - 85 * (depth - improving) >= beta && eval < ENGINE_WIN_BOUND)
@@ -382,8 +378,6 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
             if (s <= alpha)
                 return s;
         }
-    }
-    if (!pv && !in_check && !root && !excluded) {
         /* Step 6. Null move: if passing still holds beta, a real move will.  Not with
          * only king and pawns (zugzwang), not twice in a row. */
         if (depth >= 3 && eval >= beta && t->frame[ply - 1].move && has_pieces(p, p->side) &&
@@ -443,7 +437,7 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
             key = CS_ORDER_TT;
         const int quiet = cs_is_quiet(p, m);
         /* Step 8a. SEE pruning: a move that loses material by exchange at low depth. */
-        const int prunable = !root && !proof && best > -ENGINE_WIN_BOUND && has_pieces(p, p->side);
+        const int prunable = !root && best > -ENGINE_WIN_BOUND && has_pieces(p, p->side);
         if (prunable && depth <= 8 && !cs_see_ge(p, m, quiet ? -60 * depth : -100 * depth))
             continue;
         make(t, ply, m);
