@@ -181,15 +181,15 @@ TEST(puzzles_slower_mate_rejected)
 
 TEST(puzzles_promotion_piece_is_part_of_the_solution)
 {
-    /* a8=Q# and a8=R# both mate: the other piece is the solution's alternative (a
+    /* f8=Q# and f8=R# both mate: the other piece is the solution's alternative (a
      * promotion to a piece that does not mate at once is wrong). */
     char line[512], alt[512];
     struct puzzle_solution s;
-    const char *pos = "3k4/P6R/1K6/3P1p2/b7/r7/8/8 w - - 0 1";
+    const char *pos = "3k4/5P2/3K3p/4n3/2qb4/8/r7/8 w - - 0 1";
     CHECK_EQ_INT(judge("chess", pos, line, sizeof line, &s), PUZZLE_OK);
     alternative_text("chess", pos, &s, alt, sizeof alt);
-    CHECK((!strcmp(line, "a7a8q") && !strcmp(alt, "a7a8r")) ||
-          (!strcmp(line, "a7a8r") && !strcmp(alt, "a7a8q")));
+    CHECK((!strcmp(line, "f7f8q") && !strcmp(alt, "f7f8r")) ||
+          (!strcmp(line, "f7f8r") && !strcmp(alt, "f7f8q")));
     CHECK(has_theme(&s, "promotion"));
     /* The browser test's puzzle (data/puzzles/chess.jsonl): only b8=Q mates at once
      * (b8=B+ Ka8), so a knight is wrong there. */

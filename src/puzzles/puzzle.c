@@ -4,8 +4,8 @@
  * move may: the other moves are searched together with a null window just above the
  * rules' not_win (search_types.h, engine_limits.prove) at PROOF_FACTOR times the budget,
  * then each forcing one (a capture, a promotion, a check: few replies) on its own at
- * the budget; each search must prove that no move reaches the window: no other proven
- * win of any length (a slower mate, formation or elimination), no decisive gain, not
+ * PROOF_FORCING_FACTOR times the budget; each search must prove that no move reaches the window: no
+ * other proven win of any length (a slower mate, formation or elimination), no decisive gain, not
  * even a doubtful one, whether the solution is a proven win or a decisive gain.  At the
  * last step of a proven
  * line (the solution's move ends the game) the other moves that end it with the
@@ -32,6 +32,7 @@
 /* A move after which the opponent has at most this many legal moves is forcing (a
  * check, mostly): it gets a proof of its own too. */
 #define PROOF_FORCING_REPLIES 6
+#define PROOF_FORCING_FACTOR 2 /* its budget: this many times the step's */
 
 const char *puzzle_reject_name(enum puzzle_reject r)
 {
@@ -178,7 +179,7 @@ static enum puzzle_reject prove_others(const struct game *g, struct work *w, str
      * where the search of all the moves together looks least deep. */
     for (int i = 0; i < k && none > 0; i++)
         if (forcing(g, w, w->rest[i]))
-            none = none_reaches(g, w->st, e, nodes, &w->rest[i], 1, beta);
+            none = none_reaches(g, w->st, e, nodes * PROOF_FORCING_FACTOR, &w->rest[i], 1, beta);
     return none < 0 ? PUZZLE_UNCLEAR : none ? PUZZLE_OK : PUZZLE_NOT_UNIQUE;
 }
 

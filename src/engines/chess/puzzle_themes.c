@@ -166,7 +166,7 @@ static const char *const chess_easy[] = {"mate-in-1", "mate-in-2", NULL};
 
 const struct puzzle_rules chess_puzzle_rules = {
     .win = 250,
-    .not_win = 100,
+    .not_win = 50,
     .max_steps = PUZZLE_STEPS_MAX,
     .position_fields = 4, /* placement, side, castling, en passant: not the counters */
     .find_nodes = 8000,
