@@ -15,6 +15,8 @@
 #   make loadtest-people  500 games between simulated people (tools/loadtest-people)
 #   make tune         Texel-tune the chess evaluation on TEXEL_DATA (tools/texel-data.sh
 #                     makes the games), rewriting src/games/chess/eval_weights.h
+#   make tablebases   Egara-guti endgame tables of up to TB_PIECES pieces (default 8) in
+#                     tablebases/egara-guti (resumable; src/tablebase/NOTES.md)
 #   make winfit       fit the win-chance curve of WINFIT_GAME's engine scores on self-play
 #                     games (tools/winfit.c; the positions kept in build/winfit-GAME.txt)
 
@@ -24,13 +26,18 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 
 WARN := -Wall -Wextra -Wshadow -Werror
-BASE_CFLAGS := -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Ibuild -pthread -MMD -MP
+# libpq's header folder (Debian's libpq-dev: /usr/include/postgresql), for the
+# PostgreSQL store (src/store/postgres/).
+PQ_CFLAGS := -I$(or $(shell pg_config --includedir 2>/dev/null),/usr/include/postgresql)
+BASE_CFLAGS := -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -Ibuild $(PQ_CFLAGS) -pthread -MMD -MP
 OPT_CFLAGS := -O2 -g -march=x86-64-v2
 # AGORA_DEBUG_CHECK: every make and unmake runs the game's consistency check
 # (src/core/debug_check.h); only the sanitizer build has it.
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-DAGORA_DEBUG_CHECK
-LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lm -pthread
+# libqrencode: the personal link's QR code (src/server/common/qr.c); libcbor and libcrypto:
+# passkeys (src/webauthn/).  Debian's libqrencode-dev, libcbor-dev, libssl-dev.
+LDLIBS := -lmicrohttpd -ljansson -lsqlite3 -lpq $(shell pkg-config --libs libqrencode libcbor libcrypto 2>/dev/null || echo -lqrencode -lcbor -lcrypto) -lm -pthread
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
@@ -44,7 +51,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test test-only setup fuzz fuzz-server bench loadtest loadtest-people clean check-format \
+.PHONY: all run test test-only setup tablebases fuzz fuzz-server bench loadtest loadtest-people clean check-format \
 	perft-full bench-perft tune winfit FORCE
 all: agora
 
@@ -90,13 +97,13 @@ build/agora-tests-san: $(SAN_LIB_OBJ) $(SAN_CLI_OBJ) $(SAN_TEST_OBJ)
 
 build/fuzz-parsers: fuzz/fuzz_parsers.c $(LIB_SRC)
 	@mkdir -p build
-	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
+	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc $(PQ_CFLAGS) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 
 # The server's request routing and JSON bodies (no HTTP, no threads).
 build/fuzz-server: fuzz/fuzz_server.c $(LIB_SRC)
 	@mkdir -p build
-	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -g -O1 \
+	$(FUZZ_CC) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc $(PQ_CFLAGS) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 
 # tools/loadtest runs it against a fresh `agora serve` (bounded: games and seconds).
@@ -139,6 +146,14 @@ WINFIT_GAME ?= agon
 WINFIT_FLAGS ?= --games 400 -j 2
 winfit: build/winfit
 	build/winfit $(WINFIT_GAME) $(WINFIT_FLAGS) --out build/winfit-$(WINFIT_GAME).txt
+
+# Egara-guti's endgame tables, made on demand and never committed (src/tablebase/NOTES.md):
+# an interrupted run goes on where it stopped when started again.
+TB_PIECES ?= 8
+TB_DIR ?= tablebases/egara-guti
+tablebases: agora
+	mkdir -p $(TB_DIR)
+	nice ./agora tablebase generate egara-guti --pieces $(TB_PIECES) --dir $(TB_DIR)
 
 setup:
 	@scripts/setup

@@ -7,14 +7,49 @@
 
 #include "core/record.h"
 #include "games/registry.h"
+#include "swiss/swiss.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The whole input as a TRF file: what reads writes a TRF that reads back to the same
+ * results, and pairs (or says it cannot) without crashing. */
+static void fuzz_trf(const uint8_t *data, size_t size)
+{
+    char err[256];
+    struct swiss_tournament *t = swiss_trf_read((const char *)data, size, err, sizeof err);
+    if (!t)
+        return;
+    char *written = swiss_trf_write(t, data[0] & 1 ? SWISS_TRF_X : SWISS_TRF_2026);
+    if (!written)
+        abort();
+    struct swiss_tournament *back = swiss_trf_read(written, strlen(written), err, sizeof err);
+    if (!back || back->n_players != t->n_players || back->rounds_played != t->rounds_played)
+        abort();
+    for (int id = 1; id <= t->n_players; id++)
+        if (swiss_score(back, id, t->rounds_played) != swiss_score(t, id, t->rounds_played))
+            abort();
+    struct swiss_pair *pairs = malloc(((size_t)t->n_players / 2 + 2) * sizeof *pairs);
+    int n = 0;
+    if (pairs && t->rounds_played < t->rounds_total &&
+        swiss_pair_next(t, pairs, &n, err, sizeof err) == SWISS_OK) {
+        /* every player paired once at most, never against one already met */
+        for (int i = 0; i < n; i++)
+            if (pairs[i].white < 1 || pairs[i].white > t->n_players || pairs[i].black < 0 ||
+                pairs[i].black > t->n_players || pairs[i].white == pairs[i].black)
+                abort();
+    }
+    free(pairs);
+    swiss_free(back);
+    free(written);
+    swiss_free(t);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     games_init();
     if (size < 1)
         return 0;
+    fuzz_trf(data, size);
     /* Byte 0 picks the game; the rest up to a newline is a position, the remainder a move. */
     int count = 0;
     while (game_registry[count])

@@ -63,6 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         server_config_default(&cfg);
         cfg.db_path = ":memory:";
         cfg.sync = STORE_SURVIVES_KILL;
+        cfg.analysis_engine = "none"; /* agora's own judges: no child processes */
+        cfg.quiet_engines = 1;
         cfg.engine_workers = 0;
         /* The computer thinks inline here, on the fuzzer's thread: without a small cap
          * every input that starts a game with the computer to move (or moves in one)
@@ -101,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t body_len = (size_t)(end - body);
 
     char url[600];
-    int u = data[1] % 19;
+    int u = data[1] % 22;
     if (u < 9)
         snprintf(url, sizeof url, "/api/games/%s%s%s", game_id, ops[u], tail);
     else if (u == 9)
@@ -122,8 +124,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(url, sizeof url, "/api/challenges%s", tail);
     else if (u == 17)
         snprintf(url, sizeof url, "/api/seeks%s", tail);
-    else
+    else if (u == 18)
         snprintf(url, sizeof url, "/api/clubs%s", tail);
+    else if (u == 19) /* players: pages, the search, archives and exports */
+        snprintf(url, sizeof url, "/api/players%s", tail);
+    else if (u == 20) /* the visitor: a name, hiding, the progress, merge, notifications,
+                       * link, devices, passkeys (and u == 11 reaches /api/signin) */
+        snprintf(url, sizeof url, "/api/me%s", tail);
+    else
+        snprintf(url, sizeof url, "/api/leaderboards%s", tail);
     char auth_buf[300];
     const char *auth = NULL;
     switch (data[2] % 4) {

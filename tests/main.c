@@ -1,8 +1,10 @@
-/* The test runner.  Usage: agora-tests [--light | --heavy] [NAME-SUBSTRING]
+/* The test runner.  Usage: agora-tests [--light | --heavy] [NAME-SUBSTRING...]
  *   --light  every TEST (the sanitizer build runs these)
  *   --heavy  every TEST_HEAVY (the optimised build runs these)
+ *   NAME-SUBSTRING...  only the tests whose name holds one of them
  * Last line: "N passed, N failed, N skipped". */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -60,21 +62,25 @@ const char *test_data_dir(void)
 int main(int argc, char **argv)
 {
     int want_heavy = -1; /* -1: all */
-    const char *filter = NULL;
+    const char *filters[16];
+    int n_filters = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--light"))
             want_heavy = 0;
         else if (!strcmp(argv[i], "--heavy"))
             want_heavy = 1;
-        else
-            filter = argv[i];
+        else if (n_filters < 16)
+            filters[n_filters++] = argv[i];
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     games_init();
     int passed = 0, failed = 0, skipped = 0;
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         const struct test_entry *e = &tests[i];
-        if ((want_heavy >= 0 && e->heavy != want_heavy) || (filter && !strstr(e->name, filter)))
+        bool named = n_filters == 0;
+        for (int f = 0; f < n_filters && !named; f++)
+            named = strstr(e->name, filters[f]) != NULL;
+        if ((want_heavy >= 0 && e->heavy != want_heavy) || !named)
             continue;
         struct test_ctx t = {e->name, 0, 0};
         e->run(&t);

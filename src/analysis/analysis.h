@@ -10,6 +10,12 @@
  * ply's are the MOVER's (the side that played it), before and after its move.  Win
  * chances are 0..1; the thresholds of the classes are drops in percentage points.
  *
+ * The external engine: a request may carry a pool of the game's external UCI engine
+ * (engines/uci_engine.h, named by the profile's analysis_engine: Stockfish for
+ * chess).  It then judges, through the game's own move parser and the profile's
+ * curve; when it fails (it exits, hangs, answers garbage) agora's own engine judges
+ * instead, and the report says so and why.
+ *
  * Thread safety: no global state; one call uses one engine (its own, or the caller's
  * `struct engine`, which then serves that call alone). */
 #pragma once
@@ -19,7 +25,8 @@
 
 #include "core/game.h"
 
-struct engine; /* engines/engine.h */
+struct engine;   /* engines/engine.h */
+struct uci_pool; /* engines/uci_engine.h */
 
 #define ANALYSIS_MAX_LINES 5 /* MultiPV lines of one position */
 #define ANALYSIS_PV_MAX 24   /* moves of a line kept */
@@ -38,6 +45,19 @@ struct analysis_line {
     char pv_display[ANALYSIS_PV_MAX][MOVE_TEXT_MAX]; /* display texts (game_move_display) */
 };
 
+#define ANALYSIS_ENGINE_MAX 64
+
+/* Which engine judged ("Stockfish 15.1", or agora's own: "agora chess"), and, when the
+ * external engine was asked and failed, why ("" otherwise).  The name is set before
+ * the first lines are reported. */
+struct analysis_engine_report {
+    char name[ANALYSIS_ENGINE_MAX];
+    char error[ERROR_TEXT_MAX];
+};
+
+/* agora's own engine's name for game g, as `agora uci` gives it ("agora chess"). */
+void analysis_own_engine_name(const struct game *g, char *buf, size_t size);
+
 /* What analysis_position is asked.  Budget: nodes and/or movetime_ms for the whole
  * analysis (all lines); with neither, the profile's review_nodes times the lines. */
 struct analysis_request {
@@ -49,6 +69,8 @@ struct analysis_request {
      * be NULL). */
     void (*on_lines)(void *ctx, const struct analysis_line *lines, int n);
     void *ctx;
+    struct uci_pool *external;             /* the game's external engine, or NULL */
+    struct analysis_engine_report *report; /* who judged (may be NULL) */
 };
 
 /* The best `rq->multipv` lines of `st` (left unchanged), best first, distinct first
@@ -121,6 +143,10 @@ struct analysis_review_request {
     /* Called after each position searched: `done` of `total` (n + 1) positions. */
     void (*on_progress)(void *ctx, int done, int total);
     void *ctx;
+    /* As analysis_request's: one engine judges the whole review (when the external
+     * one fails midway, agora's own reviews the game again from its start). */
+    struct uci_pool *external;
+    struct analysis_engine_report *report;
 };
 
 /* Review the game of `n` moves played from `start` (left unchanged): out[0..n-1], and

@@ -25,3 +25,21 @@ void analysis_line_pv(const struct game *g, void *st, const char *pv, Move first
 struct engine_limits;
 Move analysis_search(const struct game *g, void *st, void *view, struct engine *e,
                      const struct engine_limits *limits, struct analysis_line *out);
+
+/* One analysis by the external engine `pool` (external.c). */
+struct analysis_external_go {
+    int lines; /* MultiPV */
+    uint64_t nodes;
+    int64_t movetime_ms;
+    int new_game;
+    const atomic_int *stop;
+    void (*on_lines)(void *ctx, const struct analysis_line *lines, int n);
+    void *ctx;
+};
+/* The lines of st (left unchanged; `view` a copy of it for replaying the pvs) into
+ * out[ANALYSIS_MAX_LINES] and the engine's best move into *best (0 when it was stopped
+ * before one): their count (0 when stopped before a full iteration), or -1 with err
+ * when the engine failed or answered a move the game does not allow there. */
+int analysis_external(const struct game *g, void *st, void *view, struct uci_pool *pool,
+                      const struct analysis_external_go *go, struct analysis_line *out, Move *best,
+                      char *err, size_t err_size);

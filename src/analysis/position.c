@@ -1,6 +1,7 @@
 /* The lines of one position (analysis.h): one search for one line, and for several a
  * search per line and depth, each excluding the first moves of the lines above it, so
  * every search (alpha-beta, a game's own) gives MultiPV without knowing of it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,6 +9,7 @@
 #include "analysis.h"
 #include "analysis_internal.h"
 #include "engines/engine.h"
+#include "engines/uci_engine.h"
 
 int analysis_mate(Score s)
 {
@@ -290,11 +292,36 @@ int analysis_position(const struct game *g, const void *st, const struct analysi
     memcpy(view, st, g->state_size);
     if (!e)
         e = own;
-    int found = 0;
+    int found = 0, judged = 0;
     struct game_status gs;
     g->status(work, &gs);
-    if (gs.result != RESULT_ONGOING) {
-        found = 0;
+    if (rq->report)
+        memset(rq->report, 0, sizeof *rq->report);
+    if (gs.result == RESULT_ONGOING && rq->external) {
+        if (rq->report)
+            snprintf(rq->report->name, sizeof rq->report->name, "%s", uci_pool_name(rq->external));
+        struct analysis_external_go go = {
+            .lines = lines,
+            .nodes = b.nodes,
+            .movetime_ms = b.movetime_ms,
+            .new_game = 1,
+            .stop = rq->stop,
+            .on_lines = rq->on_lines,
+            .ctx = rq->ctx,
+        };
+        char err[ERROR_TEXT_MAX];
+        Move best;
+        found = analysis_external(g, work, view, rq->external, &go, out, &best, err, sizeof err);
+        judged = found >= 0 || (rq->stop && atomic_load(rq->stop));
+        if (found < 0 && rq->report)
+            snprintf(rq->report->error, sizeof rq->report->error, "%s", err);
+        if (found < 0)
+            found = 0;
+    }
+    if (!judged && rq->report)
+        analysis_own_engine_name(g, rq->report->name, sizeof rq->report->name);
+    if (gs.result != RESULT_ONGOING || judged) {
+        /* found stands */
     } else if (lines == 1) {
         struct engine_limits lim;
         budget_limits(&b, &lim);

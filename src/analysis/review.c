@@ -9,6 +9,7 @@
 #include "analysis_internal.h"
 #include "core/error.h"
 #include "engines/engine.h"
+#include "engines/uci_engine.h"
 #include "search/search.h"
 
 static const char *const class_names[ANALYSIS_CLASSES] = {
@@ -90,8 +91,28 @@ static int replay_texts(const struct game *g, void *st, const Move *moves, int n
     return 0;
 }
 
-/* Search (or, when the game is over, score by its result) the position st. */
-static int judge(const struct game *g, void *st, void *view, struct engine *e,
+/* The first move of a line (0: none). */
+static Move first_line_move(const struct game *g, const void *st, const struct analysis_line *l)
+{
+    Move m = 0;
+    char err[ERROR_TEXT_MAX];
+    if (l->pv_len < 1 || g->parse_move(st, l->pv[0], &m, err, sizeof err) != 0)
+        return 0;
+    return m;
+}
+
+/* Who judges a review: agora's engine `e`, or the external engine `ext` (then `err`
+ * says why it failed, when it does). */
+struct judge_by {
+    struct engine *e;
+    struct uci_pool *ext;
+    int asked; /* positions the external engine was asked so far */
+    char err[ERROR_TEXT_MAX];
+};
+
+/* Search (or, when the game is over, score by its result) the position st: 0; -1
+ * stopped; -2 the external engine failed (by->err). */
+static int judge(const struct game *g, void *st, void *view, struct judge_by *by,
                  const struct analysis_review_request *rq, uint64_t nodes, struct judged *out)
 {
     struct game_status gs;
@@ -102,18 +123,41 @@ static int judge(const struct game *g, void *st, void *view, struct engine *e,
         out->score = search_result_score(gs.result, out->to_move, 0);
         return 0;
     }
-    struct engine_limits lim = {
-        .nodes = nodes,
-        .movetime_ms = rq->movetime_ms,
-        .stop = rq->stop,
-        .contempt = -1,
-        .threads = 1,
-    };
     struct analysis_line l;
     memcpy(view, st, g->state_size);
-    out->best = analysis_search(g, st, view, e, &lim, &l);
-    if (rq->stop && atomic_load(rq->stop))
-        return -1;
+    if (by->ext) {
+        struct analysis_external_go go = {
+            .lines = 1,
+            .nodes = nodes,
+            .movetime_ms = rq->movetime_ms,
+            .new_game = by->asked++ == 0,
+            .stop = rq->stop,
+        };
+        struct analysis_line *lines = malloc(sizeof *lines * ANALYSIS_MAX_LINES);
+        int n = lines ? analysis_external(g, st, view, by->ext, &go, lines, &out->best, by->err,
+                                          sizeof by->err)
+                      : fail(by->err, sizeof by->err, "out of memory");
+        if (n > 0)
+            l = lines[0];
+        free(lines);
+        if (rq->stop && atomic_load(rq->stop))
+            return -1;
+        if (n <= 0)
+            return -2;
+        if (!out->best)
+            out->best = first_line_move(g, view, &l);
+    } else {
+        struct engine_limits lim = {
+            .nodes = nodes,
+            .movetime_ms = rq->movetime_ms,
+            .stop = rq->stop,
+            .contempt = -1,
+            .threads = 1,
+        };
+        out->best = analysis_search(g, st, view, by->e, &lim, &l);
+        if (rq->stop && atomic_load(rq->stop))
+            return -1;
+    }
     out->score = l.score;
     return 0;
 }
@@ -180,11 +224,33 @@ int analysis_review(const struct game *g, const void *start, const Move *moves, 
     }
     memcpy(st, start, g->state_size); /* states are flat blocks (game.h) */
     int reviewed = -1;
+    struct judge_by by = {.e = e, .ext = rq->external};
+    if (rq->report) {
+        memset(rq->report, 0, sizeof *rq->report);
+        if (by.ext)
+            snprintf(rq->report->name, sizeof rq->report->name, "%s", uci_pool_name(by.ext));
+        else
+            analysis_own_engine_name(g, rq->report->name, sizeof rq->report->name);
+    }
     if (replay_texts(g, st, moves, n, out, err, err_size) == 0) {
         /* Position k is the one before ply k+1 and after ply k. */
         int k = 0;
         for (; k <= n; k++) {
-            if (judge(g, st, view, e, rq, nodes, &j[k]) != 0)
+            int r = judge(g, st, view, &by, rq, nodes, &j[k]);
+            if (r == -2) {
+                /* The external engine failed: agora's own judges the whole game, so
+                 * one engine's scale measures every move. */
+                if (rq->report) {
+                    snprintf(rq->report->error, sizeof rq->report->error, "%s", by.err);
+                    analysis_own_engine_name(g, rq->report->name, sizeof rq->report->name);
+                }
+                by.ext = NULL;
+                for (int i = k; i > 0; i--)
+                    g->unmake_move(st, moves[i - 1]);
+                k = -1;
+                continue;
+            }
+            if (r != 0)
                 break;
             if (rq->on_progress)
                 rq->on_progress(rq->ctx, k + 1, n + 1);

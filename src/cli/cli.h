@@ -26,6 +26,19 @@ int cmd_serve(int argc, char **argv, struct cli_io *io);
 int cmd_pgn(int argc, char **argv, struct cli_io *io);
 int cmd_analyse(int argc, char **argv, struct cli_io *io);
 int cmd_puzzles(int argc, char **argv, struct cli_io *io);
+int cmd_tablebase(int argc, char **argv, struct cli_io *io);
+/* The endgame tables' verdict on a state (cmd_tablebase.c): 1 with *out when the
+ * position is in the tables of `dir`, else 0 (no tables for the game, not in them; a
+ * corrupt file is reported on io->err). */
+struct cli_tablebase_note {
+    const char *result; /* "win", "loss" or "draw", for the side to move */
+    int plies;          /* to the end of the game under best play */
+    char text[32];      /* "wins in 17", "loses in 12", "draw" */
+};
+int cli_tablebase_note(struct cli_io *io, const struct game *g, const void *st, const char *dir,
+                       struct cli_tablebase_note *out);
+int cmd_swiss(int argc, char **argv, struct cli_io *io);
+int cmd_arena(int argc, char **argv, struct cli_io *io);
 
 /* bench's two measurements (cmd_bench.c), shared by `agora bench` and the
  * bench-signature test (tests/test_bench.c), which compares their signatures with

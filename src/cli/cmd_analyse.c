@@ -8,7 +8,16 @@
  *       "black"}}.  N: nodes per position (default: the engine profile's).
  *   agora analyse GAME --position TEXT [--multipv K] [--nodes N]
  *       the K best lines of one position: {"multipv", "score", "mate", "win", "depth",
- *       "nodes", "pv"} (side to move's view; pv as display texts).
+ *       "nodes", "pv", "engine"} (side to move's view; pv as display texts), and where
+ *       the position is in the endgame tables (Egara-guti; --tablebases DIR, default
+ *       tablebases/egara-guti) "tablebase": {"result", "plies", "text": "wins in 17"}.
+ *
+ *   Both take --engine PATH|none (default: $AGORA_ANALYSIS_ENGINE, else the engine
+ *   profile's external engine, Stockfish for chess, when installed) and
+ *   --engine-timeout MS (the longest silence of that engine, default 10000).  The
+ *   "engine" field names who judged; when the external engine was missing or failed,
+ *   agora's own judged and "engine_error" says why (the review's last line carries
+ *   both).
  *
  * Progress goes to stderr when it is a terminal.  A bad record or option: one line on
  * stderr and exit status 2. */
@@ -21,10 +30,13 @@
 #include "analysis/analysis.h"
 #include "cli.h"
 #include "core/record.h"
+#include "engines/profile.h"
+#include "engines/uci_engine.h"
+#include "tablebase/tablebase.h"
 
 #define ANALYSE_USAGE                                                                              \
     "usage: agora analyse GAME [FILE] [--nodes N] | agora analyse GAME --position TEXT "           \
-    "[--multipv K] [--nodes N]"
+    "[--multipv K] [--nodes N]; both [--engine PATH|none] [--engine-timeout MS]"
 #define ANALYSE_MAX_NODES 2000000000L
 
 static double rounded(double x, double unit)
@@ -43,15 +55,27 @@ static void put_line(struct cli_io *io, json_t *o)
     json_decref(o);
 }
 
+/* Who judged, into o. */
+static void engine_out(json_t *o, const struct analysis_engine_report *r, const char *why)
+{
+    json_object_set_new(o, "engine", json_string(r->name));
+    if (r->error[0] || why[0])
+        json_object_set_new(o, "engine_error", json_string(r->error[0] ? r->error : why));
+}
+
 static int position_lines(struct cli_io *io, const struct game *g, const char *text, int multipv,
-                          uint64_t nodes)
+                          uint64_t nodes, struct uci_pool *ext, const char *why, const char *tb_dir)
 {
     void *st = cli_position(io, g, text);
     if (!st)
         return CLI_BAD_INPUT;
-    struct analysis_request rq = {.multipv = multipv, .nodes = nodes};
+    struct analysis_engine_report report;
+    struct analysis_request rq = {
+        .multipv = multipv, .nodes = nodes, .external = ext, .report = &report};
     struct analysis_line *lines = malloc(sizeof *lines * ANALYSIS_MAX_LINES);
     int n = lines ? analysis_position(g, st, &rq, NULL, lines) : -1;
+    struct cli_tablebase_note tb;
+    int in_tables = n >= 0 && cli_tablebase_note(io, g, st, tb_dir, &tb);
     free(st);
     if (n < 0) {
         free(lines);
@@ -70,6 +94,11 @@ static int position_lines(struct cli_io *io, const struct game *g, const char *t
         json_object_set_new(o, "depth", json_integer(l->depth));
         json_object_set_new(o, "nodes", json_integer((json_int_t)l->nodes));
         json_object_set_new(o, "pv", pv);
+        engine_out(o, &report, why);
+        if (in_tables)
+            json_object_set_new(o, "tablebase",
+                                json_pack("{s:s, s:i, s:s}", "result", tb.result, "plies", tb.plies,
+                                          "text", tb.text));
         put_line(io, o);
     }
     free(lines);
@@ -85,7 +114,8 @@ static void on_progress(void *ctx, int done, int total)
     fflush(io->err);
 }
 
-static int review(struct cli_io *io, const struct game *g, const char *path, uint64_t nodes)
+static int review(struct cli_io *io, const struct game *g, const char *path, uint64_t nodes,
+                  struct uci_pool *ext, const char *why)
 {
     FILE *f = path ? fopen(path, "r") : io->in;
     if (!f)
@@ -117,7 +147,8 @@ static int review(struct cli_io *io, const struct game *g, const char *path, uin
         moves[i] = g->history_move(st, i);
     for (int i = n; i > 0; i--)
         g->unmake_move(st, moves[i - 1]);
-    struct analysis_review_request rq = {.nodes = nodes};
+    struct analysis_engine_report report;
+    struct analysis_review_request rq = {.nodes = nodes, .external = ext, .report = &report};
     if (isatty(fileno(io->err))) {
         rq.on_progress = on_progress;
         rq.ctx = io;
@@ -149,6 +180,7 @@ static int review(struct cli_io *io, const struct game *g, const char *path, uin
     json_object_set_new(acc, "black", json_real(rounded(sum.accuracy[SIDE_BLACK], 0.1)));
     json_t *o = json_object();
     json_object_set_new(o, "accuracy", acc);
+    engine_out(o, &report, why);
     put_line(io, o);
 done:
     free(plies);
@@ -159,6 +191,22 @@ done:
     return status;
 }
 
+/* The external engine of g's profile (or `path`; "none": none), or NULL: agora's own
+ * judges, and *why says why when one was wanted. */
+static struct uci_pool *external_engine(const struct game *g, const char *path, long timeout_ms,
+                                        char *why, size_t why_size)
+{
+    why[0] = 0;
+    if (!path)
+        path = getenv("AGORA_ANALYSIS_ENGINE");
+    if (!path || !path[0])
+        path = engine_profile_of(g)->analysis_engine;
+    if (!path || !strcmp(path, "none"))
+        return NULL;
+    struct uci_engine_config cfg = {.path = path, .size = 1, .nice = -1, .timeout_ms = timeout_ms};
+    return uci_pool_new(&cfg, why, why_size);
+}
+
 int cmd_analyse(int argc, char **argv, struct cli_io *io)
 {
     if (argc < 1)
@@ -166,8 +214,9 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
     const struct game *g = cli_game(io, argv[0]);
     if (!g)
         return CLI_BAD_INPUT;
-    const char *file = NULL, *position = NULL;
-    long nodes = 0, multipv = 0;
+    const char *file = NULL, *position = NULL, *tb_dir = TB_DEFAULT_DIR;
+    const char *engine = NULL;
+    long nodes = 0, multipv = 0, timeout_ms = 10000;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -177,8 +226,15 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
         } else if (!strcmp(a, "--multipv") && has_value) {
             if (cli_int(io, "--multipv", argv[++i], 1, ANALYSIS_MAX_LINES, &multipv) != 0)
                 return CLI_BAD_INPUT;
+        } else if (!strcmp(a, "--engine") && has_value) {
+            engine = argv[++i];
+        } else if (!strcmp(a, "--engine-timeout") && has_value) {
+            if (cli_int(io, "--engine-timeout", argv[++i], 1, 3600000, &timeout_ms) != 0)
+                return CLI_BAD_INPUT;
         } else if (!strcmp(a, "--position") && has_value) {
             position = argv[++i];
+        } else if (!strcmp(a, "--tablebases") && has_value) {
+            tb_dir = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             return cli_error(io, "analyse: unknown option '%s' (%s)", a, ANALYSE_USAGE);
         } else if (!file) {
@@ -191,7 +247,13 @@ int cmd_analyse(int argc, char **argv, struct cli_io *io)
         return cli_error(io, "analyse: a FILE or --position, not both");
     if (multipv && !position)
         return cli_error(io, "analyse: --multipv needs --position");
-    if (position)
-        return position_lines(io, g, position, multipv ? (int)multipv : 1, (uint64_t)nodes);
-    return review(io, g, file, (uint64_t)nodes);
+    char why[ERROR_TEXT_MAX];
+    struct uci_pool *ext = external_engine(g, engine, timeout_ms, why, sizeof why);
+    if (why[0])
+        fprintf(io->err, "analyse: %s; agora's own engine judges\n", why);
+    int status = position ? position_lines(io, g, position, multipv ? (int)multipv : 1,
+                                           (uint64_t)nodes, ext, why, tb_dir)
+                          : review(io, g, file, (uint64_t)nodes, ext, why);
+    uci_pool_free(ext);
+    return status;
 }

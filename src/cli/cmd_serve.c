@@ -1,16 +1,20 @@
-/* agora serve [--port N] [--host ADDR] [--db FILE|sqlite:FILE] [--web DIR] [--puzzles DIR]
+/* agora serve [--port N] [--host ADDR] [--db FILE|sqlite:FILE|postgresql://...] [--db-pool N]
+ *             [--web DIR] [--puzzles DIR]
  *             [--sync full|normal]
  *             [--workers N] [--threads N] [--move-ms N] [--new-games-per-minute N]
  *             [--cache-mb N] [--committers N] [--book PATH|none] [--trust-proxy]
  *             [--analysis-threads N] [--analyses N] [--analyses-per-address N]
  *             [--analysis-ms N] [--analysis-nice 0..19] [--connections-per-address N]
+ *             [--analysis-engine PATH|none] [--analysis-engines N] [--analysis-engine-ms N]
  *             [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]
  *             [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]
  *             [--challenge-ms N] [--seek-ms N] [--seeks-per-token N]
  *             [--seeks-per-address N] [--people-per-minute N] [--draw-offers-per-minute N]
  *             [--rated-per-pair N] [--host-name LIST]
+ *             [--board-games N] [--board-deviation N] [--board-days N]
  * Runs the game server until SIGINT or SIGTERM. */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -22,11 +26,20 @@ static const char serve_usage[] =
     "usage: agora serve [OPTION VALUE]...   the web server (src/server/API.md), until SIGINT\n"
     "  --port N (8080)  --host ADDR (127.0.0.1)  --db FILE|sqlite:FILE (agora.db)  --web DIR "
     "(web)\n"
+    "  --db postgresql://USER@HOST:PORT/DB  PostgreSQL instead (also postgres://; what the\n"
+    "                    URL leaves out comes from PGHOST, PGUSER, PGPASSWORD...)\n"
+    "  --db-pool N       connections to PostgreSQL (1..256; default 8)\n"
     "  --puzzles DIR (data/puzzles)  --sync full|normal  --book PATH|none  --trust-proxy\n"
     "  --workers N  --committers N  --threads N  --move-ms N (a computer move's cap)\n"
     "  --new-games-per-minute N  --cache-mb N  --db-waiters N\n"
     "  --analysis-threads N  --analyses N  --analyses-per-address N  --analysis-ms N\n"
     "  --analysis-nice 0..19  --connections-per-address N  --streams-per-address N\n"
+    "  --analysis-engine PATH|none  the external analysis engine (default: each game's\n"
+    "                    profile's, /usr/games/stockfish for chess, when installed;\n"
+    "                    $AGORA_ANALYSIS_ENGINE); agora's own judges without one\n"
+    "  --analysis-engines N  its processes at most per game (default: one per analysis\n"
+    "                    and review thread, 3)\n"
+    "  --analysis-engine-ms N  its longest silence before it is killed (default 10000)\n"
     "  --streams-per-game N  --header-ms N  --idle-ms N  --queued-moves-per-address N\n"
     "  --host-name LIST  the Host names served besides the server's own addresses and\n"
     "                    localhost, comma-separated (a.org,b.org:8443); others get 421\n"
@@ -45,12 +58,32 @@ static const char serve_usage[] =
     "  --draw-offers-per-minute N  draw offers a minute per token, 3N per address\n"
     "                              (default 10)\n"
     "  --rated-per-pair N          rated games of the same two players that count in\n"
-    "                              24 hours; later ones are unrated (default 5)\n";
+    "                              24 hours; later ones are unrated (default 5)\n"
+    "leaderboards (a player stands on one with):\n"
+    "  --board-games N             at least N rated games in its game and class\n"
+    "                              (default 10)\n"
+    "  --board-deviation N         a rating deviation below N (default 110)\n"
+    "  --board-days N              a rated game within N days (default 90)\n";
+
+/* The database's URL as the serving line shows it: a password in it as "***". */
+static void shown_url(const char *url, char *out, size_t size)
+{
+    const char *scheme = strstr(url, "://");
+    const char *at = scheme ? strchr(scheme + 3, '@') : NULL;
+    const char *colon = scheme ? strchr(scheme + 3, ':') : NULL;
+    if (at && colon && colon < at && !memchr(scheme + 3, '/', (size_t)(at - scheme - 3)))
+        snprintf(out, size, "%.*s:***%s", (int)(colon - url), url, at);
+    else
+        snprintf(out, size, "%s", url);
+}
 
 int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
     struct server_config cfg;
     server_config_default(&cfg);
+    const char *engine_env = getenv("AGORA_ANALYSIS_ENGINE");
+    if (engine_env && engine_env[0])
+        cfg.analysis_engine = engine_env;
     cfg.puzzles_dir = "data/puzzles";
     const char *book_path = NULL;
     for (int i = 0; i < argc; i++) {
@@ -123,6 +156,16 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "analyses-per-address", val, 1, 10000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.analysis_per_client = (int)v;
+        } else if (!strcmp(opt, "--analysis-engine")) {
+            cfg.analysis_engine = val;
+        } else if (!strcmp(opt, "--analysis-engines")) {
+            if (cli_int(io, "analysis-engines", val, 1, 64, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_engines = (int)v;
+        } else if (!strcmp(opt, "--analysis-engine-ms")) {
+            if (cli_int(io, "analysis-engine-ms", val, 10, 600000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_engine_ms = v;
         } else if (!strcmp(opt, "--analysis-ms")) {
             if (cli_int(io, "analysis-ms", val, 10, 600000, &v) != 0)
                 return CLI_BAD_INPUT;
@@ -155,6 +198,18 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "draw-offers-per-minute", val, 0, 1000000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.draw_offers_per_minute = (int)v;
+        } else if (!strcmp(opt, "--board-games")) {
+            if (cli_int(io, "board-games", val, 1, 1000000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.board_games = (int)v;
+        } else if (!strcmp(opt, "--board-deviation")) {
+            if (cli_int(io, "board-deviation", val, 1, 1000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.board_deviation = (int)v;
+        } else if (!strcmp(opt, "--board-days")) {
+            if (cli_int(io, "board-days", val, 1, 100000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.board_days = (int)v;
         } else if (!strcmp(opt, "--rated-per-pair")) {
             if (cli_int(io, "rated-per-pair", val, 0, 1000000, &v) != 0)
                 return CLI_BAD_INPUT;
@@ -171,6 +226,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "queued-moves-per-address", val, 0, 100000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.queued_per_address = (int)v;
+        } else if (!strcmp(opt, "--db-pool")) {
+            if (cli_int(io, "db-pool", val, 1, 256, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.db_pool = (int)v;
         } else if (!strcmp(opt, "--db-waiters")) {
             if (cli_int(io, "db-waiters", val, 0, 1000, &v) != 0)
                 return CLI_BAD_INPUT;
@@ -214,9 +273,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
         return cli_error(io, "serve: %s", err);
     }
     signal(SIGPIPE, SIG_IGN);
+    char shown[512];
+    shown_url(cfg.db_path, shown, sizeof shown);
     fprintf(io->out, "agora: serving on http://%s:%d/ (database %s, %s)\n", cfg.host,
-            server_port(srv), cfg.db_path,
-            book ? "the levels open from the book" : "no opening book");
+            server_port(srv), shown, book ? "the levels open from the book" : "no opening book");
     fflush(io->out);
     int sig;
     sigwait(&stop, &sig);

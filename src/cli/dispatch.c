@@ -30,6 +30,23 @@ static const char usage[] =
     "  puzzles generate GAME [--from FILE] [--selfplay N] [--seed N] [--out FILE]\n"
     "                                           find and prove puzzles (JSON lines)\n"
     "  puzzles check FILE [--nodes N]           prove every puzzle of a file again\n"
+    "  tablebase generate GAME --pieces N [--dir DIR] [--threads T]\n"
+    "                                           endgame tables of up to N pieces (Egara-guti)\n"
+    "  tablebase probe GAME POSITION [--dir DIR]\n"
+    "                                           \"win N\", \"loss N\" or \"draw\": the side to\n"
+    "                                           move's result and plies to the end\n"
+    "  tablebase verify GAME --pieces N [--dir DIR]\n"
+    "                                           every record checked against its children\n"
+    "  swiss pair FILE.trf [--out FILE]         pair the next round of a TRF tournament\n"
+    "                                           (FIDE Dutch): pairs, then WHITE BLACK a\n"
+    "                                           line, the bye as N 0 (exit 1: no pairing,\n"
+    "                                           3: invalid TRF)\n"
+    "  swiss tiebreaks FILE.trf                 points, Buchholz, Buchholz cut 1,\n"
+    "                                           Sonneborn-Berger and wins a player\n"
+    "  arena bench [--players 1000] [--games-each 6] [--seed N]\n"
+    "                                           time one wave of an arena's pairing: the\n"
+    "                                           standings, then the matching of every\n"
+    "                                           waiting player\n"
     "  serve [--port 8080] [--host 127.0.0.1] [--db agora.db] [--web web] [--puzzles "
     "data/puzzles]\n"
     "        [--sync full|normal] [--workers N] [--committers N] [--threads N] [--move-ms N]\n"
@@ -50,9 +67,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"perft", cmd_perft},     {"moves", cmd_moves},     {"play", cmd_play},   {"bench", cmd_bench},
-    {"match", cmd_match},     {"uci", cmd_uci},         {"serve", cmd_serve}, {"pgn", cmd_pgn},
-    {"analyse", cmd_analyse}, {"puzzles", cmd_puzzles},
+    {"perft", cmd_perft},     {"moves", cmd_moves}, {"play", cmd_play},
+    {"bench", cmd_bench},     {"match", cmd_match}, {"uci", cmd_uci},
+    {"serve", cmd_serve},     {"pgn", cmd_pgn},     {"analyse", cmd_analyse},
+    {"puzzles", cmd_puzzles}, {"swiss", cmd_swiss}, {"tablebase", cmd_tablebase},
+    {"arena", cmd_arena},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

@@ -11,6 +11,7 @@
  * keeps every step measurable.  Every level has a time cap so a slow machine still
  * answers.  Each row: algorithm, depth, nodes, time cap (ms), root noise
  * (centipawns), blunders (per mille of moves), book plies. */
+#include "egara_tablebase.h"
 #include "games/egara/egara.h"
 #include "profile.h"
 
@@ -48,4 +49,5 @@ const struct engine_profile egara_profile = {
     /* An 80-ply review: 8.5 s of CPU here (2026-12, a shared 2-core machine: 15 s). */
     .review_nodes = 800000,
     .puzzles = &egara_puzzle_rules,
+    .tablebase_moves = egara_tablebase_moves,
 };

@@ -199,6 +199,24 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
     merge_plan(g, level, limits, &lim, &algo, &book_plies);
     if (book_move(g, st, &lim, book_plies, seed, out))
         return out->best;
+    /* Endgame tables, at the levels that make no deliberate mistakes (never at level 0:
+     * bench, analysis): the search chooses among the moves that keep the tables' result,
+     * so no win is thrown away, the 40-ply count included. */
+    Move kept[256];
+    const struct engine_profile *prof = engine_profile_of(g);
+    if (prof->tablebase_moves && level > 0 && !lim.noise && !lim.blunder && !lim.nsearchmoves &&
+        lim.multipv <= 1) {
+        Score exact;
+        int n = prof->tablebase_moves(st, kept, 256, &exact);
+        if (n == 1) {
+            *out = (struct engine_result){.best = kept[0], .score = exact};
+            return kept[0];
+        }
+        if (n > 1) {
+            lim.searchmoves = kept;
+            lim.nsearchmoves = n;
+        }
+    }
     struct search_ctl ctl;
     timeman_init(&ctl, &lim, g->side_to_move(st));
     struct search_params p = {

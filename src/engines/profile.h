@@ -76,8 +76,16 @@ struct engine_profile {
      * (engine_win_chance) and a review's node budget per position. */
     double win_k;
     uint64_t review_nodes;
+    /* An external UCI engine that judges this game better than agora's own, used for
+     * analysis when installed (engines/uci_engine.h); NULL: agora's own always. */
+    const char *analysis_engine;
     /* Puzzles (src/puzzles/): what wins in this game and its themes; NULL: none. */
     const struct puzzle_rules *puzzles;
+    /* Endgame tables (src/tablebase/), NULL where the game has none: the legal moves
+     * of st that keep the best result the tables give (the quiet count included), at
+     * most max of them, their number, with *score the exact result (SCORE_WIN - plies
+     * for a win, 0 a draw); 0 when the position is not in tables found at run time. */
+    int (*tablebase_moves)(const void *st, Move *out, int max, Score *score);
 };
 
 /* The side to move's chance 0..1 of winning at score `s` (its view): the logistic

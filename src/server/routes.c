@@ -16,7 +16,14 @@
 #include "server/games/games_api.h"
 #include "server/openings/openings_api.h"
 #include "server/people/people_api.h"
+#include "server/players/devices_api.h"
+#include "server/players/identity.h"
+#include "server/players/notices_api.h"
+#include "server/players/passkeys_api.h"
+#include "server/players/players_api.h"
+#include "server/players/progress.h"
 #include "server/puzzles/puzzles_api.h"
+#include "server/tournaments/tournaments_api.h"
 
 #define GET "GET"
 #define POST "POST"
@@ -55,8 +62,33 @@ static const struct route table[] = {
     {POST, "/api/seeks/{id}/cancel", people_challenge_cancel, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     {GET, "/api/me", people_me_get, ROUTE_TOKEN},
     {POST, "/api/me", people_me_post, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    /* Players: pages, archives, leaderboards (players/players_api.c). */
+    {GET, "/api/players", players_search, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/players/{id}", players_get, ROUTE_TOKEN_OPTIONAL},
+    {GET, "/api/players/{id}/games", players_games, ROUTE_TOKEN_OPTIONAL},
+    {GET, "/api/players/{id}/games/export", players_export, ROUTE_TOKEN_OPTIONAL},
+    {GET, "/api/leaderboards/{game}/{class}", players_leaderboard, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/me/progress", players_progress_get, ROUTE_TOKEN},
+    {POST, "/api/me/progress", players_progress_post, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {POST, "/api/me/merge", players_merge, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {GET, "/api/me/notifications", players_notices, ROUTE_TOKEN},
+    {POST, "/api/me/notifications/read", players_notices_read, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {GET, "/api/me/events", players_notice_events, ROUTE_TOKEN},
+    {POST, "/api/me/link", players_link, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/me/link/revoke", players_link_revoke, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/signin", players_signin, ROUTE_BODY},
+    {GET, "/api/me/devices", players_devices, ROUTE_TOKEN},
+    {POST, "/api/me/devices/{id}/revoke", players_device_revoke, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/me/passkeys/options", players_passkey_options, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/me/passkeys", players_passkey_add, ROUTE_TOKEN | ROUTE_BODY},
+    {GET, "/api/me/passkeys", players_passkeys, ROUTE_TOKEN},
+    {POST, "/api/me/passkeys/revoke", players_passkey_revoke, ROUTE_TOKEN | ROUTE_BODY},
+    {POST, "/api/signin/passkey/options", players_signin_options, ROUTE_BODY_OPTIONAL},
+    {POST, "/api/signin/passkey", players_signin_passkey, ROUTE_BODY},
     /* Clubs (clubs/clubs_api.c). */
     {POST, "/api/clubs", clubs_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {GET, "/api/clubs", clubs_find, ROUTE_NEEDS_NOTHING},
+    {POST, "/api/clubs/{id}/public", clubs_set_public, ROUTE_TOKEN | ROUTE_BODY},
     {GET, "/api/clubs/{id}", clubs_get, ROUTE_TOKEN_OPTIONAL},
     {POST, "/api/clubs/{id}/join", clubs_join, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
     {POST, "/api/clubs/{id}/leave", clubs_leave, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
@@ -64,6 +96,21 @@ static const struct route table[] = {
     {POST, "/api/clubs/{id}/members/{member}/remove", clubs_member_remove,
      ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     {POST, "/api/clubs/{id}/members/{member}/admin", clubs_member_admin, ROUTE_TOKEN | ROUTE_BODY},
+    {POST, "/api/clubs/{id}/members/{member}/bar", clubs_member_bar,
+     ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    /* Tournaments (tournaments/tournaments_api.c). */
+    {POST, "/api/tournaments", tournaments_create, ROUTE_TOKEN_OPTIONAL | ROUTE_BODY},
+    {GET, "/api/tournaments", tournaments_list, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/tournaments/{id}", tournaments_get, ROUTE_TOKEN_OPTIONAL},
+    {GET, "/api/tournaments/{id}/events", tournaments_events, ROUTE_NEEDS_NOTHING},
+    {GET, "/api/tournaments/{id}/trf", tournaments_trf, ROUTE_NEEDS_NOTHING},
+    {POST, "/api/tournaments/{id}/join", tournaments_join,
+     ROUTE_TOKEN_OPTIONAL | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/tournaments/{id}/pause", tournaments_pause, ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/tournaments/{id}/withdraw", tournaments_withdraw,
+     ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
+    {POST, "/api/tournaments/{id}/games/{game}/berserk", tournaments_berserk,
+     ROUTE_TOKEN | ROUTE_BODY_OPTIONAL},
     /* The analysis board and reviews (analysis/analysis_api.c). */
     {POST, "/api/positions", analysis_api_position, ROUTE_BODY},
     {POST, "/api/analysis", analysis_api_start, ROUTE_BODY},

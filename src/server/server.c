@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "games/registry.h"
+#include "server/analysis/analysis_engines.h"
 #include "server/analysis/analysis_jobs.h"
 #include "server/analysis/review_jobs.h"
 #include "server/common/ratelimit.h"
@@ -19,6 +20,7 @@
 #include "server/common/stream_hub.h"
 #include "server/games/cache.h"
 #include "server/games/clock.h"
+#include "server/games/outbox.h"
 #include "server/games/session.h"
 #include "server/games/workers.h"
 #include "server/http/http.h"
@@ -26,6 +28,7 @@
 #include "server/puzzles/puzzle_set.h"
 #include "server/routes.h"
 #include "server/server_state.h"
+#include "server/tournaments/director.h"
 #include "store/store.h"
 
 void server_config_default(struct server_config *cfg)
@@ -82,6 +85,8 @@ void server_stop(struct server *srv)
     if (!srv)
         return;
     atomic_store(&srv->stopping, 1);
+    director_stop(srv);
+    outbox_stop(srv);
     clock_stop(srv);
     if (srv->buckets) {
         /* Answer every waiting request (the workers drain the queue), end every stream,
@@ -89,6 +94,7 @@ void server_stop(struct server *srv)
         workers_stop(srv);
         analysis_jobs_stop(srv); /* every analysis ends and wakes its stream */
         review_jobs_stop(srv);
+        analysis_engines_stop(srv); /* no analysis or review asks them any more */
         cache_each(srv, wake_streams);
         if (srv->hub)
             stream_hub_ping_all(srv->hub, false); /* they see `stopping` and end */
@@ -147,7 +153,8 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
     /* At most db_waiters HTTP threads inside the database at once (store_gate.h): a
      * locked database cannot take all of them. */
     int db_waiters = cfg->db_waiters > 0 ? cfg->db_waiters : (srv->cfg.http_threads + 1) / 2;
-    struct store_options opt = {.durability = cfg->sync, .max_waiting = db_waiters};
+    struct store_options opt = {
+        .durability = cfg->sync, .max_waiting = db_waiters, .pool = cfg->db_pool};
     srv->store = store_open(cfg->db_path, &opt, err, err_size);
     if (!srv->store)
         goto fail;
@@ -177,8 +184,10 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         fail(err, err_size, "out of memory");
         goto fail;
     }
+    analysis_engines_start(srv);
     if (workers_start(srv, err, err_size) != 0 || analysis_jobs_start(srv, err, err_size) != 0 ||
-        review_jobs_start(srv, err, err_size) != 0 || clock_start(srv, err, err_size) != 0)
+        review_jobs_start(srv, err, err_size) != 0 || clock_start(srv, err, err_size) != 0 ||
+        outbox_start(srv, err, err_size) != 0 || director_start(srv, err, err_size) != 0)
         goto fail;
     if (cfg->no_http)
         return srv;

@@ -12,7 +12,8 @@ struct engine_book; /* src/engines/profile.h */
 struct server_config {
     const char *host;    /* address to listen on: "127.0.0.1" */
     int port;            /* 0: any free port (see server_port) */
-    const char *db_path; /* SQLite file, ":memory:" for tests */
+    const char *db_path; /* the store's URL (store_open): a SQLite file, ":memory:" for tests,
+                            postgresql://USER@HOST:PORT/DB */
     /* --sync: see store.h */
     enum store_durability sync;
     const char *web_dir;      /* static files; NULL or missing: a placeholder page */
@@ -55,6 +56,10 @@ struct server_config {
                                        address (429 beyond; 0: no cap) */
     int rated_per_pair;             /* rated games between the same two players that count in
                                        24 hours; later ones are played unrated (0: no cap) */
+    int board_games;                /* a leaderboard lists players with at least this many rated
+                                       games in its game and class (0: 10) */
+    int board_deviation;            /* ... whose rating deviation is below this (0: 110) */
+    int board_days;                 /* ... rated within this many days (0: 90) */
     int64_t puzzle_read_ms;         /* a puzzle attempt sooner after the puzzle was served is
                                        not counted (0: 2 s; negative: none, for tests) */
     int connections_per_address;    /* open at once from one address (0: no cap; off behind a
@@ -67,7 +72,25 @@ struct server_config {
                                        0: no cap) */
     int db_waiters;                 /* HTTP threads inside the database at once (503 beyond; 0:
                                        half of http_threads) */
+    int db_pool;                    /* connections to a pooled database (PostgreSQL; 0:
+                                       STORE_POOL_DEFAULT) */
     int test_think_ms;              /* tests: every computer move takes at least this long */
     int test_uncapped_engine;       /* tests: the engine searches without a limit of its own, so
                                        only the watchdog's stop (move_time_ms) ends its move */
+
+    int64_t tournament_tick_ms;   /* the tournaments' director looks this often (0: 1000) */
+    int64_t tournament_minute_ms; /* tests: a tournament's minute (0: 60000) */
+    int64_t first_move_ms;        /* a tournament game's first move within (0: 30000), or
+                                     the player to move loses it and is paused */
+
+    /* The external analysis engine (engines/uci_engine.h): a path for every game whose
+     * profile names one, "none" for none, NULL for each profile's own (Stockfish for
+     * chess) when installed. */
+    const char *analysis_engine;
+    /* Its processes at most per game (0: one per analysis and review thread). */
+    int analysis_engines;
+    /* Its longest silence before it is killed (0: 10000 ms). */
+    int64_t analysis_engine_ms;
+    /* 1: say nothing on stderr of which engine judges each game (tests). */
+    int quiet_engines;
 };

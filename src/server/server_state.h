@@ -15,15 +15,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/types.h"
 #include "server/server_config.h"
 
 struct MHD_Daemon;
 struct analysis_job;
 struct book_names;
 struct conn_limits;
+struct director_news;
 struct fair_queue;
 struct stream_hub;
 struct review_job;
+struct uci_pool;
+
+#define SERVER_ANALYSIS_ENGINES 8 /* games with an external analysis engine at most */
 struct ratelimit;
 struct seek_caps;
 struct puzzle_set;
@@ -52,6 +57,7 @@ struct server {
 
     /* cache.c */
     pthread_mutex_t cache_mu;
+    unsigned cache_drops; /* cache_drop's count: a game read meanwhile may be stale */
     struct session **buckets;
     size_t n_buckets;
     int n_cached;
@@ -94,7 +100,36 @@ struct server {
     pthread_cond_t ck_cv;
     pthread_t ck_thread;
     bool ck_running, ck_kicked;
+    /* outbox.c: events across servers (on with a PostgreSQL store); ob_self this
+     * server's id in its events, ob_last the last event read (the reader's own). */
+    pthread_t ob_thread;
+    bool ob_on, ob_running;
+    char ob_self[17];
+    int64_t ob_last;
+    /* outbox_put while the outbox is on (NULL: off), for the model below it. */
+    void (*tell_others)(struct server *srv, const char *kind, const char *id);
     int64_t ck_until; /* when it wakes next */
+
+    /* analysis_engines.c: the external analysis engines, one pool per game whose
+     * profile names one; made before the analysis and review threads start, freed
+     * after they stop (read without a lock between). */
+    struct server_analysis_engine {
+        const struct game *g;
+        struct uci_pool *pool;    /* NULL: agora's own engine judges g */
+        char why[ERROR_TEXT_MAX]; /* why pool is NULL ("" when none was wanted) */
+    } an_engines[SERVER_ANALYSIS_ENGINES];
+    int n_an_engines;
+
+    /* tournaments/director.c: the thread that starts, pairs and ends tournaments, woken
+     * every tick or at once (td_kicked: someone joined); td_mu a leaf.  td_news: the
+     * last standings' signature of each running tournament, to tell its streams only of
+     * a change. */
+    pthread_mutex_t td_mu;
+    pthread_cond_t td_cv;
+    pthread_t td_thread;
+    bool td_running, td_kicked;
+    struct director_news *td_news;
+    int td_n_news;
 
     /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
     pthread_mutex_t rv_mu;

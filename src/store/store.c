@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "store/postgres/postgres.h"
 #include "store/sqlite/sqlite.h"
 #include "store/store_gate.h"
 
@@ -32,7 +33,10 @@ void store_close(struct store *s)
 }
 
 /* The backends built in, as store_open's refusal names them. */
-#define STORE_BACKENDS "sqlite (a file path, :memory: or sqlite:PATH)"
+#define STORE_BACKENDS                                                                             \
+    "sqlite (a file path, :memory: or sqlite:PATH), postgresql (postgresql://USER@HOST:PORT/DB "   \
+    "or "                                                                                          \
+    "postgres://...)"
 
 /* The length of the URL's scheme when it begins with "<scheme>://", else 0. */
 static size_t scheme_length(const char *url)
@@ -44,12 +48,15 @@ static size_t scheme_length(const char *url)
 struct store *store_open(const char *url, const struct store_options *opt, char *err,
                          size_t err_size)
 {
-    struct store_options plain = {.durability = STORE_SURVIVES_KILL, .max_waiting = 0};
+    struct store_options plain = {.durability = STORE_SURVIVES_KILL};
     if (!opt)
         opt = &plain;
     struct store *s = NULL;
     if (!strncmp(url, "sqlite:", 7)) {
         s = store_sqlite_open(url + 7, opt->durability, err, err_size);
+    } else if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11)) {
+        s = store_postgres_open(url, opt->pool > 0 ? opt->pool : STORE_POOL_DEFAULT,
+                                opt->durability, err, err_size);
     } else if (scheme_length(url) > 0) {
         /* Only the scheme: the rest may hold a password. */
         fail(err, err_size, "no store backend '%.*s' is built in; built in: " STORE_BACKENDS,

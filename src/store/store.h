@@ -1,9 +1,10 @@
 /* Storage of games and moves, behind an interface.
  *
  * The server talks to a `struct store` only through the calls below (store_<name>,
- * one per operation of store_ops.def), so a second backend (PostgreSQL over libpq,
- * for several stateless servers behind one database) can replace the SQLite one
- * (src/store/sqlite/) without touching the server; store_open picks one by its URL.
+ * one per operation of store_ops.def), so either backend, SQLite (src/store/sqlite/,
+ * embedded, the default) or PostgreSQL over libpq (src/store/postgres/, for several
+ * stateless servers behind one database), serves the server unchanged; store_open
+ * picks one by its URL.
  * Every call is safe from any thread (a backend serialises internally as it must),
  * returns 0 on success and -1 with one line in `err` on failure (STORE_BUSY when the
  * gate refuses it).  A write returns only after it is durable (committed): the server
@@ -53,6 +54,12 @@ struct store_game {
     int plies_max;    /* people games: the most plies it ever had (takebacks do not lower it) */
     int rated_capped; /* asked rated, played unrated: its two players' rated games of the day
                          were counted already (the server's cap per pair) */
+    /* A tournament's game (store.h "Tournaments"): its tournament, its Swiss round (0 in
+     * an arena), and who berserked (bit 0 white, bit 1 black: that side's clock is half
+     * the initial time, without increment). */
+    char tournament_id[STORE_ID_LEN + 1];
+    int round;
+    int berserk;
 };
 
 /* A player's Glicko-2 rating in one game and rating class (the numbers of
@@ -101,7 +108,10 @@ struct store_club {
     char invite[STORE_ID_LEN + 1];
     char creator_hash[STORE_HASH_LEN + 1];
     int64_t created_ms;
+    int is_public; /* listed (find_clubs), seen and joined by anyone without an invite */
 };
+/* A public club found (find_clubs), with its count of members. */
+typedef void (*store_found_club_fn)(void *ctx, const struct store_club *c, int members);
 struct store_member {
     char id[17]; /* a member's public id in the club (not their token) */
     char token_hash[STORE_HASH_LEN + 1];
@@ -119,7 +129,57 @@ typedef void (*store_id_fn)(void *ctx, const char *id);
 /* Called once per game by list_games, newest first. */
 typedef void (*store_game_fn)(void *ctx, const struct store_game *row);
 
-/* Puzzles (sqlite/puzzles.c): the Glicko-2 rating of a player (a token's hash, per
+/* A player (src/server/API.md "Players"): a display name under a token's hash, and a
+ * public id made when the name is first stored (16 hex digits, random: never the token
+ * nor derived from it) that stays the same when the name changes.  A hidden player is
+ * listed in no search and no leaderboard. */
+#define STORE_PLAYER_ID_LEN 16
+struct store_player {
+    char id[STORE_PLAYER_ID_LEN + 1];
+    char token_hash[STORE_HASH_LEN + 1];
+    char name[STORE_PLAYER_NAME_MAX];
+    int hidden;
+    int64_t created_ms;
+};
+typedef void (*store_player_fn)(void *ctx, const struct store_player *p);
+/* One of a player's ratings: its game and class, when it last changed. */
+typedef void (*store_rating_fn)(void *ctx, const char *game, const char *klass,
+                                const struct store_rating *r, int64_t updated_ms);
+/* One point of a player's rating history: the rating after the rated game `game_id`
+ * ended (deviation 0: not known, a game rated before the history was kept). */
+typedef void (*store_point_fn)(void *ctx, const char *game, const char *klass, const char *game_id,
+                               double rating, double deviation, int64_t at_ms);
+/* A player's finished games against the computer in `game` at `level`. */
+typedef void (*store_level_fn)(void *ctx, const char *game, int level, int wins, int draws,
+                               int losses);
+/* A club a player belongs to, with their role (enum club_role). */
+typedef void (*store_club_fn)(void *ctx, const char *club_id, const char *name, int role);
+/* A player's games as their archive asks for them (archive_games): every game of the
+ * token's, against the computer (its token_hash) or a person (either colour), newest
+ * first.  "" or 0: no filter. */
+enum store_outcome { OUTCOME_ANY, OUTCOME_WIN, OUTCOME_DRAW, OUTCOME_LOSS, OUTCOME_ONGOING };
+struct store_archive {
+    const char *token_hash;
+    const char *game;          /* a registry name */
+    const char *opponent_hash; /* only the games against this person */
+    int computer;              /* 1: only the games against the computer */
+    int outcome;               /* enum store_outcome, from the player's side */
+    int64_t from_ms, to_ms;    /* created in [from_ms, to_ms); to_ms 0: no end */
+    int offset, limit;
+};
+/* Who stands on a leaderboard (leaderboard): at least `min_games` rated games in the
+ * game and class, deviation below `max_deviation`, rated at or after `since_ms`, not
+ * hidden; the best `limit`, by rating, then games, then name. */
+struct store_board_rule {
+    int min_games;
+    double max_deviation;
+    int64_t since_ms;
+    int limit;
+};
+typedef void (*store_leader_fn)(void *ctx, const struct store_player *p,
+                                const struct store_rating *r, int64_t updated_ms);
+
+/* Puzzles (<backend>/puzzles.c): the Glicko-2 rating of a player (a token's hash, per
  * game) or of a puzzle, with its counts. */
 struct store_puzzle_rating {
     double rating, deviation, volatility;
@@ -137,6 +197,94 @@ struct store_puzzle_attempt {
 typedef void (*store_puzzle_rating_fn)(void *ctx, const char *puzzle_id,
                                        const struct store_puzzle_rating *r);
 typedef void (*store_puzzle_id_fn)(void *ctx, const char *puzzle_id);
+
+/* Tournaments (src/server/API.md "Tournaments"; sqlite/tournaments.c): an arena (play
+ * as many games as you can in `duration_ms`) or a Swiss (`rounds` rounds), open to all
+ * or to one club's members.  The store keeps the tournament, its entrants and which of
+ * its games are whose; the standings are computed from those games' results (the
+ * server's arena.c), so nothing is counted twice and a restart loses nothing. */
+#define STORE_TOURNEY_NAME_MAX 81
+enum tourney_kind { TOURNEY_ARENA, TOURNEY_SWISS };
+enum tourney_status { TOURNEY_UPCOMING, TOURNEY_RUNNING, TOURNEY_FINISHED };
+struct store_tournament {
+    char id[STORE_ID_LEN + 1];
+    int kind; /* enum tourney_kind */
+    char name[STORE_TOURNEY_NAME_MAX];
+    char game[STORE_NAME_MAX];
+    int64_t clock_initial_ms, clock_increment_ms;
+    int days; /* Swiss only: days a move (then no clock) */
+    int rated;
+    int64_t starts_ms;
+    int64_t duration_ms;            /* arena: how long it runs */
+    int rounds;                     /* Swiss: the rounds */
+    int min_rating, max_rating;     /* who may join (0: no bound) */
+    char club_id[STORE_ID_LEN + 1]; /* only this club's members; "" for everyone */
+    char creator_hash[STORE_HASH_LEN + 1];
+    char creator_name[STORE_PLAYER_NAME_MAX];
+    int status; /* enum tourney_status */
+    int round;  /* Swiss: the rounds paired so far */
+    int64_t created_ms;
+};
+typedef void (*store_tournament_fn)(void *ctx, const struct store_tournament *t);
+/* An entrant: active (paired when free), paused (not paired, stays in the standings) or
+ * withdrawn (Swiss: paired no more). */
+enum entrant_state { ENTRANT_ACTIVE, ENTRANT_PAUSED, ENTRANT_WITHDRAWN };
+struct store_entrant {
+    char token_hash[STORE_HASH_LEN + 1];
+    char name[STORE_PLAYER_NAME_MAX];
+    char player_id[STORE_PLAYER_ID_LEN + 1]; /* the public id ("" for none or hidden) */
+    int rating;                              /* at joining, in the tournament's game and class */
+    int state;                               /* enum entrant_state */
+    int64_t joined_ms;
+    int64_t active_ms; /* when they last joined or came back from a pause */
+};
+typedef void (*store_entrant_fn)(void *ctx, const struct store_entrant *e);
+/* A Swiss round's pairing-allocated bye: the player of `token_hash` in `round`. */
+typedef void (*store_bye_fn)(void *ctx, int round, const char *token_hash);
+
+/* A device of a player's (each backend's devices.c): signed in through their personal link. */
+struct store_device {
+    char id[17]; /* the first 16 digits of its token's hash: names it, acts for nobody */
+    char name[64];
+    int64_t created_ms, seen_ms;
+};
+typedef void (*store_device_fn)(void *ctx, const struct store_device *d);
+
+/* A passkey (devices.c; API.md "Passkeys"): a WebAuthn credential of a player's,
+ * its ES256 public key (x then y, 128 hex digits) and its authenticator's count. */
+#define STORE_PASSKEY_ID_MAX 344 /* base64url of a credential id of at most 255 bytes */
+struct store_passkey {
+    char id[STORE_PASSKEY_ID_MAX];
+    char player_hash[STORE_HASH_LEN + 1];
+    char public_key[129];
+    int64_t sign_count;
+    char name[64];
+    int64_t created_ms, used_ms;
+};
+typedef void (*store_passkey_fn)(void *ctx, const struct store_passkey *p);
+
+/* A notification (notices.c; API.md "Notifications"): what happened to a
+ * player that their page tells them of, kept until read. */
+#define STORE_NOTICE_KIND_MAX 32
+struct store_notice {
+    int64_t id;
+    char kind[STORE_NOTICE_KIND_MAX];
+    const char *body; /* a JSON object's text, valid during the call */
+    int read;
+    int64_t created_ms;
+};
+typedef void (*store_notice_fn)(void *ctx, const struct store_notice *n);
+/* One event of the outbox (store_ops.def "Events"): what a server's event streams tell,
+ * numbered so that every server reads every event once, in one order. */
+#define STORE_EVENT_KIND_MAX 32
+struct store_event {
+    int64_t seq; /* 1, 2, ...: in the order the events were committed, without gaps */
+    char game_id[STORE_ID_LEN + 1];
+    char kind[STORE_EVENT_KIND_MAX]; /* "move", "offer", "end"... */
+    const char *body;                /* the JSON the streams send; valid during the call */
+    int64_t created_ms;
+};
+typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
 
 struct store;
 struct store_gate;
@@ -181,10 +329,17 @@ struct store_options {
     /* The gate (store_gate.h): at most this many marked threads wait inside the store
      * once it is stuck; 0: no bound. */
     int max_waiting;
+    /* The connections of a backend that pools them (PostgreSQL): at most this many
+     * operations at once; 0: STORE_POOL_DEFAULT. */
+    int pool;
 };
+#define STORE_POOL_DEFAULT 8
 
 /* Open the store at `url`, creating it on first use; the backend is told by the URL:
  *   a file path, ":memory:" (for tests), or "sqlite:" and either: SQLite;
+ *   "postgresql://USER@HOST:PORT/DB" or "postgres://...": PostgreSQL (libpq's URI;
+ *   what it leaves out comes from libpq's PG* environment variables), its schema
+ *   created or migrated (store/migrations.h);
  *   "<scheme>://..." of a backend not built in: refused, the message naming those
  *   built in.
  * `opt` NULL: STORE_SURVIVES_KILL, no gate.  NULL with one line in err on failure. */

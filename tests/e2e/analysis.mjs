@@ -142,6 +142,9 @@ export function register({ test, open, assert, server, click, cell, waitMoves, p
     await page.selectOption('#multipv', '3');
     await page.waitForFunction(() => document.querySelectorAll('.engine-line').length === 3);
     await page.waitForFunction(() => /depth|syvyys/.test(document.querySelector('#engine-info').textContent));
+    // Who judged is said under the lines (API.md "Analysis": the "engine" field).
+    const by = await page.textContent('#engine-name');
+    assert(/Judged by (Stockfish|agora chess)/.test(by) && (server().real || by.includes('Stockfish 15.1')), 'engine name: ' + by);
     const bar = Number(await page.getAttribute('#eval-bar', 'data-white'));
     assert(bar > 0 && bar < 100, 'bar: ' + bar);
     await page.screenshot({ path: join(shots, 'analysis-engine-en.png') });
@@ -220,6 +223,8 @@ export function register({ test, open, assert, server, click, cell, waitMoves, p
       assert((await page.textContent('#tree .better')).includes('Bc4'), 'no better move beside the mistake');
       assert((await page.textContent('#accuracy-white')).includes('71.5'), 'accuracy');
     }
+    const reviewer = await page.textContent('#review-engine');
+    assert(/Reviewed by (Stockfish|agora chess)/.test(reviewer), 'review engine: ' + reviewer);
     await page.screenshot({ path: join(shots, 'review-en.png'), fullPage: true });
     await page.click('#graph .graph-point[data-ply="3"] .graph-hit');
     await waitCurrent(page, '2.Nf3').catch(() => { throw new Error('the graph point does not go to ply 3'); });

@@ -49,7 +49,7 @@ function realCatalog() {
   const bin = resolve(root, process.env.AGORA_BIN || 'agora');
   if (!existsSync(bin)) throw new Error(`${bin} is missing (make agora): the test double serves its catalogue`);
   return new Promise((done, fail) => {
-    const child = spawn(bin, ['serve', '--port', '0', '--db', ':memory:', '--book', 'none', '--threads', '1', '--workers', '1'],
+    const child = spawn(bin, ['serve', '--port', '0', '--db', ':memory:', '--book', 'none', '--threads', '1', '--workers', '1', '--analysis-engine', 'none'],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error('agora serve did not start')); }, 15000);
     let out = '';
@@ -486,6 +486,9 @@ function positionJson(game, start, moves) {
   };
 }
 
+// Who judges (API.md "Analysis"): Stockfish for chess, as a server with it installed.
+const engineOf = (game) => (game === 'chess' ? 'Stockfish 15.1' : `agora ${game}`);
+
 // The engine's lines at a position: the fixture's, else the first legal moves at an
 // even score; sent at depths 1..3, then `done`.
 function streamLines(req, res, game, pos, multipv) {
@@ -497,10 +500,10 @@ function streamLines(req, res, game, pos, multipv) {
   const lines = (d) => base.slice(0, multipv).map((l) => ({ ...l, depth: d, seldepth: d + 2, nodes: 1000 * d, time_ms: 40 * d }));
   const timer = setInterval(() => {
     depth++;
-    if (depth <= 3) res.write(`event: line\ndata: ${JSON.stringify({ lines: lines(depth) })}\n\n`);
+    if (depth <= 3) res.write(`event: line\ndata: ${JSON.stringify({ engine: engineOf(game), lines: lines(depth) })}\n\n`);
     else {
       clearInterval(timer);
-      res.end(`event: done\ndata: ${JSON.stringify({ lines: lines(3) })}\n\n`);
+      res.end(`event: done\ndata: ${JSON.stringify({ engine: engineOf(game), lines: lines(3) })}\n\n`);
     }
   }, 250);
   req.on('close', () => clearInterval(timer));
@@ -525,7 +528,7 @@ function makeReview(id, game, moves, start, blackFirst) {
     for (const p of plies) if (p.side === s) counts[s][p.class]++;
   }
   return { id, game, started: Date.now(), total: plies.length + 1,
-    body: { start_position: start || null, plies, accuracy: scripted ? scripted.accuracy : { white: 100, black: 100 }, counts, thresholds: THRESHOLDS } };
+    body: { start_position: start || null, engine: engineOf(game), plies, accuracy: scripted ? scripted.accuracy : { white: 100, black: 100 }, counts, thresholds: THRESHOLDS } };
 }
 function reviewJson(r) {
   const ms = Date.now() - r.started;

@@ -18,13 +18,27 @@
 #include "server/server.h"
 #include "server_client.h"
 
+/* The database of the tests: SQLite by default; PostgreSQL when AGORA_TEST_DB names
+ * a database there (tests/pg-run starts one and sets it), each test's store or server
+ * then in a schema of its own in that database. */
+/* A fresh, empty store's URL: ":memory:", or a new schema's postgresql:// URL. */
+const char *fx_store_url(void);
+/* The URL fx_start opens for a server_config's db_path: on PostgreSQL ":memory:" is a
+ * new schema and a file path the schema named after that path (so a restart on the
+ * same path finds its games); "sqlite:PATH" (a test about SQLite itself) and any URL
+ * stay as they are.  On SQLite: db_path itself. */
+const char *fx_db_for(const char *db_path);
+/* Whether the tests run on PostgreSQL (AGORA_TEST_DB). */
+int fx_on_postgres(void);
+
 /* server_config_default's settings on any free loopback port, with an in-memory
  * database and no web folder. */
 void fx_config_defaults(struct server_config *cfg);
 /* fx_config_defaults, small: 2 HTTP threads, 1 engine worker, 64 games in memory and no
  * cap on new games per minute. */
 void fx_config(struct server_config *cfg);
-/* A server started with cfg (NULL: fx_config's settings); NULL, with the reason on
+/* A server started with cfg (NULL: fx_config's settings), on fx_db_for(cfg->db_path)
+ * (a pool of 4 connections on PostgreSQL unless cfg says); NULL, with the reason on
  * stderr, when it does not start.  server_stop stops it. */
 struct server *fx_start(const struct server_config *cfg);
 /* A fresh temporary folder (dir, as test_tmpdir) and the path of a database NAME in it

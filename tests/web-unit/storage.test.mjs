@@ -48,7 +48,8 @@ test('the first load moves the old keys and the pages read what they kept', () =
   assert.deepEqual(api.knownGameIds(), ['g1', 'g2']);
   assert.equal(api.tokenOf('g2'), 'tok-2');
   assert.deepEqual(S.visitor(), { token: 'people-tok', name: 'Ada' });
-  assert.equal(S.puzzleToken(), 'puzzle-tok');
+  assert.equal(S.playerToken(), 'people-tok');
+  assert.deepEqual(S.oldTokens(), []); // none of them is 32 hex digits: nothing to merge
   assert.equal(rememberedLevel('chess'), 5);
   assert.equal(rememberedLevel('egara-guti'), 3);
   assert.equal(rememberedLevel('agon'), 1);
@@ -94,13 +95,37 @@ test('broken old values are dropped without harm; a fresh visitor gets no keys',
 
 test('the tokens are kept under one key, each apart', () => {
   api.rememberGame({ id: 'g9', token: 'tok-9', game: 'chess', created: 'x' });
-  S.savePuzzleToken('p2');
   S.saveVisitor({ token: 'v2', name: 'Cy' });
   api.forgetGame('g1');
   const id = JSON.parse(localStorage.getItem('agora.identity'));
   assert.deepEqual(Object.keys(id.games), ['g2', 'g9']);
-  assert.equal(id.puzzles, 'p2');
+  assert.equal(id.puzzles, 'puzzle-tok');
   assert.deepEqual(id.people, { token: 'v2', name: 'Cy' });
+  S.savePlayerToken('v3');
+  assert.deepEqual(S.visitor(), { token: 'v3', name: 'Cy' });
   S.saveChoice('theme', null);
   assert.equal(localStorage.getItem('agora.theme'), null);
+});
+
+test('the old tokens, once merged, give way to the player\'s', () => {
+  const hex = (c) => c.repeat(32);
+  const s = new FakeStorage({ 'agora.identity': JSON.stringify({
+    people: { token: hex('a'), name: 'Di' }, puzzles: hex('c'),
+    games: { g1: { token: hex('1'), game: 'chess' }, g2: { token: hex('2'), game: 'agon' }, g3: { token: hex('a'), game: 'chess' }, g4: { token: 'not-a-token', game: 'chess' } },
+  }) });
+  const saved = globalThis.localStorage;
+  globalThis.localStorage = s;
+  try {
+    assert.deepEqual(S.oldTokens().sort(), [hex('1'), hex('2'), hex('c')]);
+    S.forgetOldTokens([hex('1'), hex('c')]);
+    const id = JSON.parse(s.getItem('agora.identity'));
+    assert.equal(id.games.g1.token, hex('a'));
+    assert.equal(id.games.g2.token, hex('2'));
+    assert.equal(id.puzzles, undefined);
+    assert.deepEqual(S.oldTokens(), [hex('2')]);
+    S.forgetOldTokens([hex('2')]);
+    assert.deepEqual(S.oldTokens(), []);
+  } finally {
+    globalThis.localStorage = saved;
+  }
 });

@@ -9,8 +9,10 @@
 //   #/people           play people: an invite link, the lobby — people.js
 //   #/challenge/ID     an invite link: accept it — people.js
 //   #/clubs, #/club/ID clubs — clubs.js
+//   #/tournaments, #/tournament/ID  tournaments — tournaments/tournaments.js
 //   #/learn[/GAME[/LESSON]], #/demo/GAME/ID, #/coordinates/GAME, #/openings — learn.js, demo.js, coords.js, openings.js
 //   #/puzzles[/GAME]   puzzles — puzzles.js
+//   #/player/ID[/games?...], #/me, #/leaderboards[/GAME/CLASS] — players/
 import { LANGUAGES, errorText, pickLanguage, setLanguage, t, translate, language } from './common/i18n.js';
 import * as api from './net/api.js';
 import { drawBoard } from './board/board.js';
@@ -21,10 +23,17 @@ import { showPuzzles, showPuzzleHome } from './puzzles/puzzles.js';
 import { showRules, loadDiagrams, diagramPieces } from './learn/rules.js';
 import { showPeople, showChallenge } from './people/people.js';
 import { showClubs, showClub } from './clubs/clubs.js';
+import { showTournaments, showTournament } from './tournaments/tournaments.js';
 import { showLearn } from './learn/learn.js';
 import { showDemo } from './learn/demo.js';
 import { showCoordinates } from './learn/coords.js';
 import { showOpenings } from './openings/openings.js';
+import { showPlayer, showMe } from './players/player.js';
+import { showArchive } from './players/archive.js';
+import { showSignin } from './players/devices.js';
+import { showLeaderboards } from './players/leaderboards.js';
+import { syncProgress, mergeOldTokens } from './net/players-api.js';
+import { startBell, bellCheck, bellTranslate } from './notices/bell.js';
 import { levelPicker, rememberedLevel, rememberLevel } from './play/levels.js';
 import { themeSwitch } from './common/theme.js';
 import './common/pwa.js';
@@ -206,6 +215,13 @@ async function route() {
     else if (parts[0] === 'challenge' && parts[1]) await showChallenge(app, decodeURIComponent(parts[1]));
     else if (parts[0] === 'clubs') await showClubs(app);
     else if (parts[0] === 'club' && parts[1]) leave = await showClub(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'tournaments') leave = await showTournaments(app);
+    else if (parts[0] === 'tournament' && parts[1]) leave = await showTournament(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'player' && parts[1] && parts[2] === 'games') await showArchive(app, decodeURIComponent(parts[1]), new URLSearchParams(location.hash.split('?')[1] || ''));
+    else if (parts[0] === 'player' && parts[1]) leave = await showPlayer(app, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'me') await showMe(app);
+    else if (parts[0] === 'signin') await showSignin(app, parts[1] ? decodeURIComponent(parts[1]) : null);
+    else if (parts[0] === 'leaderboards') await showLeaderboards(app, parts[1], parts[2]);
     else if (parts[0] === 'analysis' && parts[1]) leave = await showAnalysis(app, { game: decodeURIComponent(parts[1]) });
     else if (parts[0] === 'review' && parts[1]) leave = await showAnalysis(app, { gameId: decodeURIComponent(parts[1]), review: true });
     else if (parts[0] === 'learn') await showLearn(app, parts.slice(1).map(decodeURIComponent));
@@ -238,18 +254,35 @@ function menu() {
   window.addEventListener('hashchange', () => set(false));
 }
 
+// The visitor's progress (stars, best scores, the repertoire) goes to the server and
+// comes back merged with their other browsers' (net/players-api.js): on the first load,
+// on leaving a page (at most every 20 s) and when the tab is hidden.  Without a server
+// (offline) it waits for the next time.
+const SYNC_MS = 20000;
+let lastSync = 0;
+function sync(force = false) {
+  if (!force && Date.now() - lastSync < SYNC_MS) return Promise.resolve();
+  lastSync = Date.now();
+  return syncProgress().catch(() => { lastSync = 0; });
+}
+
 async function main() {
   await setLanguage(pickLanguage());
+  await mergeOldTokens().catch(() => {}); // offline: the next load merges them
+  await sync(true);
   header();
   menu();
+  startBell(document.getElementById('bell-host'));
   ready();
   document.getElementById('lang').addEventListener('change', async (e) => {
     await setLanguage(e.target.value, true);
     header();
+    bellTranslate();
     ready();
     route();
   });
-  window.addEventListener('hashchange', route);
+  window.addEventListener('hashchange', () => { sync(); bellCheck(); route(); });
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') sync(true); });
   await route();
   document.body.dataset.ready = '1';
 }

@@ -96,5 +96,8 @@ const struct engine_profile chess_profile = {
     .win_k = 0.00368208,
     /* An 80-ply review: 12 s of CPU here (2026-12, a shared 2-core machine: 17 s). */
     .review_nodes = 200000,
+    /* Debian's Stockfish (scripts/setup installs it): several hundred Elo above agora's
+     * own engine, so analyses and reviews are the field's best judgement. */
+    .analysis_engine = "/usr/games/stockfish",
     .puzzles = &chess_puzzle_rules,
 };

@@ -366,8 +366,8 @@ static void handle_position(struct server *srv, const struct api_request *req,
 static char *format_lines(const struct analysis_job *j, const struct analysis_line *lines, int n,
                           bool done)
 {
-    (void)j;
-    return analysis_event_text(lines, n, done);
+    const char *why = j->report.error[0] ? j->report.error : j->engine_why;
+    return analysis_event_text(lines, n, done, j->report.name, why);
 }
 
 static void handle_analysis(struct server *srv, const struct api_request *req,
@@ -428,7 +428,9 @@ static void handle_analysis(struct server *srv, const struct api_request *req,
 
 static char *format_review(const struct review_job *j)
 {
-    return review_done_text(j->id, j->g, j->start_text, j->plies, j->n_reviewed, &j->sum);
+    const char *why = j->report.error[0] ? j->report.error : j->engine_why;
+    return review_done_text(j->id, j->g, j->start_text, j->plies, j->n_reviewed, &j->sum,
+                            j->report.name, why);
 }
 
 static void running_reply(struct api_response *r, int status, struct review_job *j)

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "engines/profile.h"
+#include "server/analysis/analysis_engines.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
 
@@ -163,6 +164,8 @@ static void run(struct analysis_job *j)
             .stop = &j->stop,
             .on_lines = on_lines,
             .ctx = j,
+            .external = analysis_engine_of(j->srv, j->g, &j->engine_why),
+            .report = &j->report,
         };
         n = analysis_position(j->g, j->st, &rq, NULL, j->lines);
         if (n < 0)

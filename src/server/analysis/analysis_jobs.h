@@ -52,8 +52,11 @@ struct analysis_job {
     void (*wake)(struct analysis_job *j);
     void *reader;
 
-    /* The analysis thread's own: the lines (analysis_position's). */
+    /* The analysis thread's own: the lines (analysis_position's) and who judged them
+     * (engine_why: why not the game's external engine, when it is missing). */
     struct analysis_line lines[ANALYSIS_MAX_LINES];
+    struct analysis_engine_report report;
+    const char *engine_why;
 };
 
 int analysis_jobs_start(struct server *srv, char *err, size_t err_size);

@@ -25,11 +25,21 @@ static void moves_out(struct jout *j, const char *key, const char (*moves)[MOVE_
     jout_close(j, ']');
 }
 
-char *analysis_event_text(const struct analysis_line *lines, int n, bool done)
+/* Who judged, and why not the external engine (when `why` is not ""). */
+static void engine_out(struct jout *j, const char *engine, const char *why)
+{
+    jout_kstr(j, "engine", engine);
+    if (why && why[0])
+        jout_kstr(j, "engine_error", why);
+}
+
+char *analysis_event_text(const struct analysis_line *lines, int n, bool done, const char *engine,
+                          const char *why)
 {
     struct jout j;
     jout_init(&j, 1024);
     jout_open(&j, '{');
+    engine_out(&j, engine, why);
     jout_key(&j, "lines");
     jout_open(&j, '[');
     for (int i = 0; i < n; i++) {
@@ -99,7 +109,8 @@ char *review_progress_text(const char *id, const struct game *g, const char *sta
 }
 
 char *review_done_text(const char *id, const struct game *g, const char *start,
-                       const struct analysis_ply *plies, int n, const struct analysis_summary *sum)
+                       const struct analysis_ply *plies, int n, const struct analysis_summary *sum,
+                       const char *engine, const char *why)
 {
     struct jout j;
     jout_init(&j, 1024 + (size_t)n * 400);
@@ -111,6 +122,7 @@ char *review_done_text(const char *id, const struct game *g, const char *start,
         jout_str(&j, start);
     else
         jout_null(&j);
+    engine_out(&j, engine, why);
     jout_key(&j, "plies");
     jout_open(&j, '[');
     for (int i = 0; i < n; i++) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "server/analysis/analysis_engines.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
 
@@ -131,6 +132,8 @@ static void run(struct review_job *j)
         .stop = &j->stop,
         .on_progress = on_progress,
         .ctx = j,
+        .external = analysis_engine_of(srv, j->g, &j->engine_why),
+        .report = &j->report,
     };
     int n = j->plies ? analysis_review(j->g, j->start, j->moves, j->n, &rq, j->plies, &j->sum, err,
                                        sizeof err)

@@ -42,6 +42,8 @@ struct review_job {
     struct analysis_ply *plies;
     struct analysis_summary sum;
     int n_reviewed;
+    struct analysis_engine_report report; /* who judged */
+    const char *engine_why;               /* why not the external engine, when missing */
 };
 
 int review_jobs_start(struct server *srv, char *err, size_t err_size);

@@ -109,11 +109,9 @@ static int load_club(struct server *srv, const char *id, struct store_club *c,
 static int caller(struct server *srv, const struct api_request *req, const char *club_id,
                   struct store_member *m, struct api_response *r)
 {
-    const char *tok = api_bearer(req);
-    if (!tok || !token_well_formed(tok))
-        return 1;
     char hash[STORE_HASH_LEN + 1];
-    token_hash(tok, hash);
+    if (api_bearer_hash(srv, req, hash) != 0)
+        return 1;
     int rc = people_club_member(srv, club_id, hash, m);
     if (rc < 0)
         api_store_error(r, rc, "the club's members could not be read");
@@ -249,6 +247,7 @@ static void reply_club(struct server *srv, const struct store_club *c,
             break;
     }
     jout_close(&j, ']');
+    jout_kbool(&j, "public", c->is_public != 0);
     char url[80];
     snprintf(url, sizeof url, "/#/club/%s", c->id);
     jout_kstr(&j, "url", url);
@@ -275,6 +274,10 @@ static void reply_club(struct server *srv, const struct store_club *c,
         jout_kstr(&j, "id", l.m[i].id);
         jout_kstr(&j, "name", l.m[i].name);
         jout_kstr(&j, "role", role_names[l.m[i].role % 3]);
+        struct store_player p; /* their page (API.md "Players"), unless they hide */
+        if (store_player_by_hash(srv->store, l.m[i].token_hash, &p, err, sizeof err) == 0 &&
+            !p.hidden)
+            jout_kstr(&j, "player", p.id);
         jout_close(&j, '}');
     }
     jout_close(&j, ']');
@@ -319,6 +322,23 @@ static void reply_club(struct server *srv, const struct store_club *c,
 
 /* ---- the routes ---- */
 
+/* "public": a boolean, absent for false (or, with `required`, a 400).  0, or 400. */
+static int public_field_of(json_t *body, int *out, bool required, struct api_response *r)
+{
+    json_t *jp = json_object_get(body, "public");
+    if ((!jp && required) || (jp && !json_is_boolean(jp))) {
+        api_set_error(r, 400, "bad \"public\": expected true or false");
+        return 400;
+    }
+    *out = jp && json_is_true(jp);
+    return 0;
+}
+
+static int public_field(json_t *body, int *out, struct api_response *r)
+{
+    return public_field_of(body, out, false, r);
+}
+
 static void handle_create(struct server *srv, const struct api_request *req, struct api_response *r)
 {
     json_t *body = api_body_object(req, false, r);
@@ -332,6 +352,8 @@ static void handle_create(struct server *srv, const struct api_request *req, str
         bad = text_field(body, "description", c.description, sizeof c.description, true, true, r);
     if (!bad)
         bad = languages_field(body, c.languages, sizeof c.languages, r);
+    if (!bad)
+        bad = public_field(body, &c.is_public, r);
     if (!bad)
         bad = people_visitor_token(srv, req, token, c.creator_hash, name, sizeof name, r);
     if (!bad)
@@ -365,15 +387,18 @@ static void handle_join(struct server *srv, const struct api_request *req,
         return;
     char token[TOKEN_HEX_LEN + 1], hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX];
     char err[ERROR_TEXT_MAX], code[STORE_ID_LEN + 1];
+    code[0] = 0;
     int bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
-    if (!bad)
+    /* A public club is joined without an invite; a code sent is checked all the same. */
+    bool need_code = !c->is_public || json_object_get(body, "invite");
+    if (!bad && need_code)
         bad = text_field(body, "invite", code, sizeof code, false, false, r);
     if (!bad)
         bad = people_body_name(body, name, sizeof name, true, r);
     json_decref(body);
     if (bad)
         return;
-    if (!token_equal(code, c->invite) || strlen(code) != strlen(c->invite)) {
+    if (need_code && (!token_equal(code, c->invite) || strlen(code) != strlen(c->invite))) {
         api_set_error_code(r, 403, "wrong_invite", "wrong invite code for this club");
         return;
     }
@@ -386,7 +411,10 @@ static void handle_join(struct server *srv, const struct api_request *req,
     snprintf(m.name, sizeof m.name, "%s", name);
     if ((rc = store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err)) != 0 ||
         (rc = store_join_club(srv->store, c->id, &m, err, sizeof err)) != 0) {
-        api_store_error(r, rc, "%s", err);
+        if (rc == 1)
+            api_set_error_code(r, 403, "club_barred", "you are barred from this club");
+        else
+            api_store_error(r, rc, "%s", err);
         return;
     }
     reply_club(srv, c, &m, 200, token, r);
@@ -431,7 +459,7 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
             api_set_error_code(r, 409, "creator_cannot_leave", "the creator cannot leave the club");
             return;
         }
-    } else if (!strcmp(op, "remove")) {
+    } else if (!strcmp(op, "remove") || !strcmp(op, "bar")) {
         if (me.role < CLUB_ADMIN) {
             json_decref(body);
             api_set_error_code(r, 403, "club_admins_only",
@@ -458,7 +486,7 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
         return;
     }
     struct store_club after = *c;
-    if (!strcmp(op, "remove")) {
+    if (!strcmp(op, "remove") || !strcmp(op, "bar")) {
         /* Only the creator removes admins; the club's invite code changes, so the member
          * removed needs a new invite (issue 25). */
         int target_role = member_role(srv, c->id, target);
@@ -471,9 +499,11 @@ static void handle_member_op(struct server *srv, const struct api_request *req,
             api_set_error(r, 500, "no randomness from the kernel");
             return;
         }
-        rc = store_remove_member(srv->store, c->id, target,
-                                 me.role == CLUB_CREATOR ? CLUB_ADMIN : CLUB_MEMBER, after.invite,
-                                 err, sizeof err);
+        int most = me.role == CLUB_CREATOR ? CLUB_ADMIN : CLUB_MEMBER;
+        rc = !strcmp(op, "bar") ? store_bar_member(srv->store, c->id, target, most, after.invite,
+                                                   server_now_ms(), err, sizeof err)
+                                : store_remove_member(srv->store, c->id, target, most, after.invite,
+                                                      err, sizeof err);
     } else {
         rc = store_set_member(srv->store, c->id, target, role, err, sizeof err);
     }
@@ -571,4 +601,104 @@ void clubs_member_admin(struct server *srv, const struct api_request *req,
                         const struct route_args *a, struct api_response *r)
 {
     member_op(srv, req, a, "admin", r);
+}
+
+void clubs_member_bar(struct server *srv, const struct api_request *req, const struct route_args *a,
+                      struct api_response *r)
+{
+    member_op(srv, req, a, "bar", r);
+}
+
+/* POST /api/clubs/{id}/public {"public": bool}: an admin lists the club or not. */
+void clubs_set_public(struct server *srv, const struct api_request *req, const struct route_args *a,
+                      struct api_response *r)
+{
+    struct store_club c;
+    struct store_member me;
+    char err[ERROR_TEXT_MAX];
+    if (path_club(srv, a, &c, r) != 0)
+        return;
+    int rc = caller(srv, req, c.id, &me, r);
+    if (rc < 0)
+        return;
+    if (rc > 0) {
+        api_set_error_code(r, 403, "club_members_only", "only the club's members may do this");
+        return;
+    }
+    if (me.role < CLUB_ADMIN) {
+        api_set_error_code(r, 403, "club_admins_only",
+                           "only the club's admins make it public or not");
+        return;
+    }
+    json_t *body = api_body_object(req, false, r);
+    if (!body)
+        return;
+    int bad = public_field_of(body, &c.is_public, true, r);
+    json_decref(body);
+    if (bad)
+        return;
+    rc = store_set_club_public(srv->store, c.id, c.is_public, err, sizeof err);
+    if (rc != 0) {
+        api_store_error(r, rc, "%s", err);
+        return;
+    }
+    reply_club(srv, &c, &me, 200, NULL, r);
+}
+
+/* GET /api/clubs?name=&lang=: the public clubs found. */
+#define CLUBS_FOUND_MAX 50
+
+static void found_one(void *ctx, const struct store_club *c, int members)
+{
+    struct jout *j = ctx;
+    jout_open(j, '{');
+    jout_kstr(j, "id", c->id);
+    jout_kstr(j, "name", c->name);
+    jout_kstr(j, "description", c->description);
+    jout_key(j, "languages");
+    jout_open(j, '[');
+    for (const char *p = c->languages; p[0] && p[1]; p += p[2] ? 3 : 2) {
+        char code[3] = {p[0], p[1], 0};
+        jout_str(j, code);
+        if (!p[2])
+            break;
+    }
+    jout_close(j, ']');
+    jout_kint(j, "members", members);
+    jout_close(j, '}');
+}
+
+void clubs_find(struct server *srv, const struct api_request *req, const struct route_args *a,
+                struct api_response *r)
+{
+    (void)a;
+    char text[STORE_CLUB_NAME_MAX] = "", lang[8] = "", err[ERROR_TEXT_MAX];
+    int hn = api_query_text(req->url, "name", text, sizeof text);
+    int hl = api_query_text(req->url, "lang", lang, sizeof lang);
+    static const char *const known[] = {"en", "bn", "as", "fi"};
+    bool lang_ok = hl <= 0;
+    for (size_t i = 0; hl > 0 && i < sizeof known / sizeof known[0]; i++)
+        lang_ok |= !strcmp(lang, known[i]);
+    if (hn < 0 || hl < 0 || !lang_ok) {
+        api_set_error_code(r, 400, "bad_query", "bad '%s' in the query: %s",
+                           hn < 0 ? "name" : "lang",
+                           hn < 0 ? "at most 80 bytes of text" : "one of en, bn, as, fi");
+        return;
+    }
+    struct jout j;
+    jout_init(&j, 4096);
+    jout_open(&j, '{');
+    jout_key(&j, "clubs");
+    jout_open(&j, '[');
+    int rc =
+        store_find_clubs(srv->store, text, lang, CLUBS_FOUND_MAX, found_one, &j, err, sizeof err);
+    jout_close(&j, ']');
+    jout_close(&j, '}');
+    char *out = jout_finish(&j);
+    if (rc != 0) {
+        free(out);
+        api_store_error(r, rc, "%s", err);
+        return;
+    }
+    api_set_text(r, 200, out);
 }

@@ -14,3 +14,6 @@ struct server;
  * .../{id}/challenges, .../{id}/members/{member}/remove and .../admin. */
 route_handler clubs_create, clubs_get, clubs_join, clubs_leave, clubs_challenge;
 route_handler clubs_member_remove, clubs_member_admin;
+/* GET /api/clubs?name=&lang= (the public clubs), POST .../{id}/public (an admin),
+ * .../{id}/members/{member}/bar (an admin: removed, and never to join again). */
+route_handler clubs_find, clubs_set_public, clubs_member_bar;

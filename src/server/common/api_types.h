@@ -27,8 +27,17 @@ struct api_waiter {
 
 /* The outcome of an API call: a complete response, or "wait" (the session holds the
  * request's waiter until the computer has moved), or an event stream to start (a
- * game's, or a challenge's: API_CHALLENGE_STREAM). */
-enum api_kind { API_DONE, API_WAIT, API_STREAM, API_STATIC, API_ANALYSIS, API_CHALLENGE_STREAM };
+ * game's, a challenge's: API_CHALLENGE_STREAM, a tournament's or a player's notices). */
+enum api_kind {
+    API_DONE,
+    API_WAIT,
+    API_STREAM,
+    API_STATIC,
+    API_ANALYSIS,
+    API_CHALLENGE_STREAM,
+    API_TOURNAMENT_STREAM,
+    API_NOTICE_STREAM
+};
 struct api_request {
     const char *method, *url, *authorization, *last_event_id, *client;
     /* The Origin, Host and Content-Type headers (NULL when absent): cross-site checks. */
@@ -49,7 +58,9 @@ struct api_response {
     int stream_from;          /* API_STREAM: moves the client already has */
     int stream_seat;          /* API_STREAM: a player's (their token or seat key): the side + 1;
                                  0: a spectator's, or a game against the computer */
-    char challenge[40];       /* API_CHALLENGE_STREAM: the challenge's id (it exists) */
+    char challenge[40];       /* API_CHALLENGE_STREAM, API_TOURNAMENT_STREAM: the challenge's or
+                                 the tournament's id (it exists) */
+    char notice_hash[65];     /* API_NOTICE_STREAM: the player's token's hash */
     char path[4200];          /* API_STATIC: the file */
     struct analysis_job *job; /* API_ANALYSIS: the queued analysis (a reference) */
 };

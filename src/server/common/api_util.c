@@ -8,6 +8,8 @@
 #include <strings.h>
 
 #include "server/common/json_out.h"
+#include "server/common/token.h"
+#include "server/server_state.h"
 #include "store/store.h"
 
 /* Messages may quote what the client sent (and cut it anywhere): keep them printable
@@ -126,6 +128,18 @@ const char *api_bearer(const struct api_request *req)
     return a;
 }
 
+int api_bearer_hash(struct server *srv, const struct api_request *req, char *out)
+{
+    const char *tok = api_bearer(req);
+    if (!tok || !token_well_formed(tok))
+        return -1;
+    char own[STORE_HASH_LEN + 1], player[STORE_HASH_LEN + 1], err[128];
+    token_hash(tok, own);
+    bool device = store_device_player(srv->store, own, player, err, sizeof err) == 0;
+    snprintf(out, STORE_HASH_LEN + 1, "%s", device ? player : own);
+    return 0;
+}
+
 /* Whether a string in j (a value, or in an array or object in it) holds a NUL. */
 static bool holds_nul(json_t *j)
 {
@@ -213,4 +227,46 @@ json_t *api_body_object(const struct api_request *req, bool optional, struct api
         return NULL;
     }
     return j;
+}
+
+static int query_hex_digit(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* The value of ?key= in url, percent-decoded ('+' a space), into buf: 1 when there, 0
+ * when absent, -1 when it is too long, badly escaped, not UTF-8 or holds a control
+ * character. */
+int api_query_text(const char *url, const char *key, char *buf, size_t size)
+{
+    const char *q = strchr(url, '?');
+    size_t kl = strlen(key);
+    for (const char *p = q; p && *p; p = strchr(p + 1, '&')) {
+        if (strncmp(p + 1, key, kl) != 0 || p[1 + kl] != '=')
+            continue;
+        const char *v = p + 2 + kl;
+        size_t len = strcspn(v, "&"), n = 0;
+        for (size_t i = 0; i < len; i++) {
+            int c = (unsigned char)v[i];
+            if (c == '%') {
+                int hi = i + 2 < len ? query_hex_digit(v[i + 1]) : -1;
+                int lo = hi >= 0 ? query_hex_digit(v[i + 2]) : -1;
+                if (lo < 0)
+                    return -1;
+                c = hi * 16 + lo;
+                i += 2;
+            } else if (c == '+') {
+                c = ' ';
+            }
+            if (c < 0x20 || c == 0x7f || n + 1 >= size)
+                return -1;
+            buf[n++] = (char)c;
+        }
+        buf[n] = 0;
+        return utf8_valid(buf, n) ? 1 : -1;
+    }
+    return 0;
 }

@@ -38,3 +38,12 @@ void api_store_error(struct api_response *r, int rc, const char *fmt, ...)
 json_t *api_body_object(const struct api_request *req, bool optional, struct api_response *r);
 /* The bearer token of the request, or NULL. */
 const char *api_bearer(const struct api_request *req);
+/* The hash under which the player of the request's bearer token is kept: the player's
+ * for a device's token (API.md "Devices": the store's device_player), else the token's
+ * own SHA-256 (also when the store cannot say: the token then counts as its own).  0
+ * with out filled (65 bytes), -1 when there is no well-formed bearer token. */
+int api_bearer_hash(struct server *srv, const struct api_request *req, char *out);
+/* The value of ?key= in url, percent-decoded ('+' a space), into buf: 1 when there, 0
+ * when absent, -1 when it is too long, badly escaped, not UTF-8 or holds a control
+ * character. */
+int api_query_text(const char *url, const char *key, char *buf, size_t size);

@@ -154,6 +154,8 @@ int cache_create(struct server *srv, const struct game *g, const struct store_ga
         cache_discard(srv, s);
         return -1;
     }
+    if (row->people)
+        people_read_ids(s);
     *out = s;
     return 0;
 }
@@ -183,20 +185,29 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
         s = NULL;
     }
     free(moves);
+    if (s && row.people)
+        people_read_ids(s);
     if (!s)
         *code = rc == STORE_BUSY ? 503 : 500;
     return s;
 }
 
+static void unlink_changed(struct server *srv, struct session *s);
+
 int cache_get(struct server *srv, const char *id, struct session **out, char *err, size_t err_size)
 {
     pthread_mutex_lock(&srv->cache_mu);
     struct session *s = find(srv, id);
+    if (s && atomic_load(&s->stale)) {
+        unlink_changed(srv, s); /* another server changed it: load it again */
+        s = NULL;
+    }
     if (s) {
         s->refs++;
         lru_unlink(srv, s);
         lru_push_front(srv, s);
     }
+    unsigned drops = srv->cache_drops;
     pthread_mutex_unlock(&srv->cache_mu);
     if (s) {
         *out = s;
@@ -209,12 +220,20 @@ int cache_get(struct server *srv, const char *id, struct session **out, char *er
         return code;
     pthread_mutex_lock(&srv->cache_mu);
     s = find(srv, id);
+    if (s && atomic_load(&s->stale)) {
+        unlink_changed(srv, s);
+        s = NULL;
+    }
     if (s) {
         s->refs++;
     } else if (make_room(srv)) {
         s = fresh;
         fresh = NULL;
         s->refs = 1;
+        /* Another server changed a game while this one was read: perhaps this one,
+         * read before that change, so the next request reads it again. */
+        if (srv->cache_drops != drops)
+            atomic_store(&s->stale, true);
         add(srv, s);
     }
     pthread_mutex_unlock(&srv->cache_mu);
@@ -238,7 +257,34 @@ void cache_ref(struct session *s)
 
 void cache_put(struct session *s)
 {
-    atomic_fetch_sub(&s->refs, 1);
+    /* An orphan is marked before the cache gives up its own reference, so whoever
+     * gives the last one back sees the mark and frees it. */
+    if (atomic_fetch_sub(&s->refs, 1) == 1 && atomic_load(&s->orphan))
+        session_free(s);
+}
+
+/* Take s out of the cache (under cache_mu): freed now when unused, else by its last
+ * cache_put. */
+static void unlink_changed(struct server *srv, struct session *s)
+{
+    lru_unlink(srv, s);
+    hash_unlink(srv, s);
+    srv->n_cached--;
+    atomic_fetch_add(&s->refs, 1);
+    atomic_store(&s->orphan, true);
+    cache_put(s);
+}
+
+void cache_drop(struct server *srv, const char *id)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    srv->cache_drops++;
+    struct session *s = find(srv, id);
+    if (s && atomic_load(&s->refs) == 0)
+        unlink_changed(srv, s);
+    else if (s)
+        atomic_store(&s->stale, true);
+    pthread_mutex_unlock(&srv->cache_mu);
 }
 
 void cache_each(struct server *srv, void (*fn)(struct session *s))
@@ -246,5 +292,31 @@ void cache_each(struct server *srv, void (*fn)(struct session *s))
     pthread_mutex_lock(&srv->cache_mu);
     for (struct session *s = srv->lru_head; s; s = s->lru_next)
         fn(s);
+    pthread_mutex_unlock(&srv->cache_mu);
+}
+
+void cache_retoken(struct server *srv, const char *old_hash, const char *new_hash)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    for (struct session *s = srv->lru_head; s; s = s->lru_next) {
+        pthread_mutex_lock(&s->mu);
+        if (!s->row.people && !strcmp(s->row.token_hash, old_hash))
+            snprintf(s->row.token_hash, sizeof s->row.token_hash, "%s", new_hash);
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&srv->cache_mu);
+}
+
+void cache_rekey(struct server *srv, const char *old_hash, const char *new_hash)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    for (struct session *s = srv->lru_head; s; s = s->lru_next) {
+        pthread_mutex_lock(&s->mu);
+        char *hashes[3] = {s->row.token_hash, s->row.white_hash, s->row.black_hash};
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(hashes[i], old_hash))
+                snprintf(hashes[i], STORE_HASH_LEN + 1, "%s", new_hash);
+        pthread_mutex_unlock(&s->mu);
+    }
     pthread_mutex_unlock(&srv->cache_mu);
 }

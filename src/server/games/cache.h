@@ -32,5 +32,15 @@ int cache_create(struct server *srv, const struct game *g, const struct store_ga
 void cache_ref(struct session *s);
 /* Give a reference back. */
 void cache_put(struct session *s);
+/* The cached games against the computer of token hash `old_hash` become `new_hash`'s,
+ * as the store's merge_token made them (API.md "One identity"). */
+void cache_retoken(struct server *srv, const char *old_hash, const char *new_hash);
+/* Every cached game's player hash `old_hash` (either kind of game, either side) becomes
+ * `new_hash`, as the store's rekey_player made it (API.md "Devices"). */
+void cache_rekey(struct server *srv, const char *old_hash, const char *new_hash);
+/* Another server changed game `id` (outbox.c): an unused cached copy is dropped; one
+ * in use is marked stale, and the next cache_get loads the game again (the old copy
+ * is freed by its last cache_put). */
+void cache_drop(struct server *srv, const char *id);
 /* Call fn on every cached session (under cache_mu; fn may lock the session). */
 void cache_each(struct server *srv, void (*fn)(struct session *s));

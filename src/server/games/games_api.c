@@ -43,7 +43,9 @@ static int authorize(const struct api_request *req, const struct session *s, str
     }
     char hash[STORE_HASH_LEN + 1];
     token_hash(tok, hash);
-    if (!token_equal(hash, s->row.token_hash)) {
+    /* The game's own token, or a device's standing for its player (API.md "Devices"). */
+    if (!token_equal(hash, s->row.token_hash) &&
+        (api_bearer_hash(s->srv, req, hash) != 0 || !token_equal(hash, s->row.token_hash))) {
         api_set_error_code(r, 403, "wrong_token", "wrong token for this game");
         return -1;
     }
@@ -155,7 +157,7 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
         return;
     }
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
-    token_hash(tok, hash);
+    api_bearer_hash(srv, req, hash); /* tok is well-formed: checked above */
     struct jout j;
     jout_init(&j, 4096);
     jout_open(&j, '{');
@@ -170,12 +172,6 @@ static void handle_list(struct server *srv, const struct api_request *req, struc
     jout_close(&j, ']');
     jout_close(&j, '}');
     api_set_text(r, 200, jout_finish(&j));
-}
-
-static void count_one(void *ctx, const struct store_game *row)
-{
-    (void)row;
-    (*(int *)ctx)++;
 }
 
 /* A game against the computer is written to the store as it is (cache_create's step). */
@@ -254,15 +250,15 @@ valid:
                            "too many new games from this address; wait a minute");
         return;
     }
-    /* A visitor who already has a token (and games under it) keeps it, so their
-     * history stays in one list; anyone else gets a new one. */
+    /* A visitor whose token the server knows (a game, a name, progress, puzzles, a club:
+     * one player for everything, API.md "One identity") keeps it, so their history stays
+     * in one list (their archive, API.md "Players"); anyone else gets a new one. */
     char token[TOKEN_HEX_LEN + 1] = "";
     const char *old = api_bearer(req);
     if (old && token_well_formed(old)) {
         int count = 0;
-        token_hash(old, row.token_hash);
-        int rc =
-            store_list_games(srv->store, row.token_hash, 1, count_one, &count, err, sizeof err);
+        api_bearer_hash(srv, req, row.token_hash); /* a device's: its player's */
+        int rc = store_token_known(srv->store, row.token_hash, &count, err, sizeof err);
         if (rc != 0) { /* whether the token is known is not known: no new one */
             api_store_error(r, rc, "%s", err);
             return;
@@ -277,7 +273,8 @@ valid:
         api_set_error(r, 500, "no randomness from the kernel");
         return;
     }
-    token_hash(token, row.token_hash);
+    if (!old || strcmp(old, token) != 0) /* a new token: the game is kept under its hash */
+        token_hash(token, row.token_hash);
     snprintf(row.game, sizeof row.game, "%s", g->name);
     row.level = (int)level;
     row.human_side = !strcmp(side, "black")   ? SIDE_BLACK

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "server/common/json_out.h"
+#include "server/common/notify.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/deadline.h"
@@ -31,14 +33,21 @@ void people_clock(const struct session *s, int64_t now_ms, struct people_clock *
         return;
     c->on = true;
     int64_t per = realtime ? r->clock_initial_ms : r->days * PEOPLE_DAY_MS;
-    c->left_ms[0] = c->left_ms[1] = per;
+    /* A tournament's berserk (bit 0 white, bit 1 black): half the initial time, no
+     * increment, for that side. */
+    int64_t inc[2];
+    for (int side = 0; side < 2; side++) {
+        bool berserk = realtime && (r->berserk >> side & 1);
+        c->left_ms[side] = berserk ? per / 2 : per;
+        inc[side] = berserk ? 0 : r->clock_increment_ms;
+    }
     int n = s->n_stored;
     /* Each side's first move is free: the clocks run from ply 2's receipt on. */
     for (int k = 3; k <= n; k++) {
         int side = mover(s, k);
         int64_t spent = s->move_ms[k - 1] - s->move_ms[k - 2];
         if (realtime)
-            c->left_ms[side] += r->clock_increment_ms - spent;
+            c->left_ms[side] += inc[side] - spent;
         else
             c->left_ms[side] = per; /* days a move: a fresh allowance after each move */
     }
@@ -145,6 +154,18 @@ int people_load(struct session *s, char *err, size_t err_size)
     return 0;
 }
 
+void people_read_ids(struct session *s)
+{
+    const char *hash[2] = {s->row.white_hash, s->row.black_hash};
+    for (int side = 0; side < 2; side++) {
+        struct store_player p;
+        char err[ERROR_TEXT_MAX];
+        s->player_id[side][0] = 0;
+        if (store_player_by_hash(s->srv->store, hash[side], &p, err, sizeof err) == 0 && !p.hidden)
+            snprintf(s->player_id[side], sizeof s->player_id[side], "%s", p.id);
+    }
+}
+
 void people_touch(struct session *s)
 {
     s->version++;
@@ -177,6 +198,27 @@ static int commit_people_move(struct session *s, const struct move_policy *p, ch
     return 0;
 }
 
+/* A correspondence game: the player to move now hears of it wherever their pages are
+ * open (API.md "Notifications"); a notification lost is not a move lost. */
+static void notify_turn(struct session *s)
+{
+    int side = (int)s->g->side_to_move(s->st);
+    const char *hash = side == SIDE_WHITE ? s->row.white_hash : s->row.black_hash;
+    const char *by = side == SIDE_WHITE ? s->row.black_name : s->row.white_name;
+    struct jout j;
+    jout_init(&j, 256);
+    jout_open(&j, '{');
+    jout_kstr(&j, "game_id", s->row.id);
+    jout_kstr(&j, "game", s->row.game);
+    jout_kstr(&j, "name", by);
+    jout_kint(&j, "ply", s->n_moves);
+    jout_close(&j, '}');
+    char *body = jout_finish(&j), err[ERROR_TEXT_MAX];
+    if (body && notify_player(s->srv, hash, NOTICE_YOUR_TURN, body, err, sizeof err) != 0)
+        fprintf(stderr, "agora: notification of game %s: %s\n", s->row.id, err);
+    free(body);
+}
+
 /* After the commit: a finished rated game is rated, the offers lapse, and the flag's
  * timer hears of the new deadline.  The move event then carries the clocks: no
  * `update`. */
@@ -187,6 +229,8 @@ static void people_move_committed(struct session *s, const struct move_policy *p
         people_rate(s->srv, s->row.id, &s->row.white_rating_after, &s->row.black_rating_after);
     s->row.draw_offer = s->row.takeback_offer = 0;
     deadline_kick(s->srv, s->row.deadline_ms);
+    if (s->row.days > 0 && s->row.result == RESULT_ONGOING)
+        notify_turn(s);
 }
 
 int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err_size)

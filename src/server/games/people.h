@@ -33,6 +33,9 @@ int people_side(const struct session *s, const char *token_hash);
  * gate refused the call (store.h), which the routes answer with 503 (api_store_error). */
 /* Load the receipt times of the stored moves (after session_replay). */
 int people_load(struct session *s, char *err, size_t err_size);
+/* Each side's public player id into s->player_id (a store failure leaves "": the state
+ * then shows the names without links).  Before anyone else can reach the session. */
+void people_read_ids(struct session *s);
 /* The mover's legal move m, received at now_ms (the caller checked the side, the turn
  * and that the flag stands).  0, or -1 (nothing changed) when the store refuses it. */
 int people_move(struct session *s, Move m, int64_t now_ms, char *err, size_t err_size);

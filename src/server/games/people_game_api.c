@@ -26,7 +26,11 @@ static int request_side(const struct api_request *req, const struct session *s)
         return -1;
     char hash[STORE_HASH_LEN + 1];
     token_hash(tok, hash);
-    return people_side(s, hash);
+    int side = people_side(s, hash);
+    /* Not the token of either player: it may be a device's, standing for one. */
+    if (side < 0 && api_bearer_hash(s->srv, req, hash) == 0)
+        side = people_side(s, hash);
+    return side;
 }
 
 int people_stream_seat(const struct api_request *req, const struct session *s)
@@ -86,6 +90,9 @@ static void op_move(struct session *s, int side, json_t *body, int64_t now, stru
     }
     int rc = people_move(s, m, now, err, sizeof err);
     if (rc != 0) {
+        /* Perhaps another server stored a move of this ply first: the next request
+         * loads the game again (cache_get). */
+        atomic_store(&s->stale, true);
         api_store_error(r, rc, "your move could not be stored: %s", err);
         return;
     }

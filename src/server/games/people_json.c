@@ -104,6 +104,8 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
         jout_key(j, side_name(side));
         jout_open(j, '{');
         jout_kstr(j, "name", side == SIDE_WHITE ? s->row.white_name : s->row.black_name);
+        if (s->player_id[side][0]) /* their page: /#/player/ID */
+            jout_kstr(j, "id", s->player_id[side]);
         jout_key(j, "rating"); /* at the start of a rated game */
         if (s->row.rated)
             jout_int(j, side == SIDE_WHITE ? s->row.white_rating : s->row.black_rating);
@@ -128,6 +130,17 @@ void people_state_out(struct jout *j, const struct session *s, int viewer, int64
         jout_str(j, klass);
     else
         jout_null(j);
+    /* A tournament's game: its tournament (the page links back) and who berserked. */
+    jout_key(j, "tournament");
+    if (s->row.tournament_id[0]) {
+        jout_open(j, '{');
+        jout_kstr(j, "id", s->row.tournament_id);
+        jout_kbool(j, "berserk_white", s->row.berserk & 1);
+        jout_kbool(j, "berserk_black", s->row.berserk & 2);
+        jout_close(j, '}');
+    } else {
+        jout_null(j);
+    }
     /* Before both sides have moved the game can only be aborted (and is never rated). */
     jout_kbool(j, "can_abort", !session_over(s) && !people_both_moved(s));
     people_clock_out(j, s, now_ms);

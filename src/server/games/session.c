@@ -292,6 +292,8 @@ void session_notify(struct session *s)
 {
     if (s->srv->hub) /* the event streams, which wait by the game's id */
         stream_hub_news(s->srv->hub, s->row.id);
+    if (s->srv->tell_others) /* and the other servers' streams (outbox.c) */
+        s->srv->tell_others(s->srv, "game", s->row.id);
 }
 
 /* Answer the waiting request, if any: what failed, or (NULL) the move is made. */

@@ -34,6 +34,9 @@ struct session {
     /* The cache's bookkeeping (cache.c), under the server's cache_mu (refs: see
      * cache_ref). */
     atomic_int refs;
+    /* Another server changed the game (outbox.c): the next cache_get loads it again;
+     * orphan: out of the cache, freed by its last cache_put. */
+    atomic_bool stale, orphan;
     struct session *hash_next, *lru_prev, *lru_next;
     /* The job queue's link (workers.c), under jobs_mu. */
     struct session *job_next;
@@ -64,6 +67,10 @@ struct session {
     /* By side: when the player was last seen (a request with their token, or their
      * page's event stream ending), for abandonment (people_away); memory only. */
     int64_t seen_ms[2];
+    /* Between people: each side's public player id (API.md "Players"), read once when
+     * the game is made or loaded (people_read_ids), for the state's links to their
+     * pages; "" for a player who hides or has no page. */
+    char player_id[2][STORE_PLAYER_ID_LEN + 1];
 };
 
 struct session *session_new(struct server *srv, const struct game *g, const struct store_game *row,

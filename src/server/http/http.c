@@ -22,8 +22,10 @@
 #include "server/http/http_challenge_streams.h"
 #include "server/http/http_host.h"
 #include "server/http/http_limits.h"
+#include "server/http/http_notice_streams.h"
 #include "server/http/http_reply.h"
 #include "server/http/http_streams.h"
+#include "server/http/http_tournament_streams.h"
 #include "server/routes.h"
 #include "server/server_state.h"
 #include "store/store_gate.h"
@@ -396,6 +398,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     }
     case API_STREAM: return http_start_stream(c->srv, c->mc, &ar, client);
     case API_CHALLENGE_STREAM: return http_start_challenge_stream(c->srv, c->mc, &ar, client);
+    case API_TOURNAMENT_STREAM: return http_start_tournament_stream(c->srv, c->mc, &ar, client);
+    case API_NOTICE_STREAM: return http_start_notice_stream(c->srv, c->mc, &ar, client);
     case API_STATIC: return serve_file(c, ar.path);
     case API_ANALYSIS: return start_analysis(c, ar.job);
     }

@@ -9,11 +9,13 @@
 #include "games/registry.h"
 #include "server/common/api_util.h"
 #include "server/common/json_out.h"
+#include "server/common/notify.h"
 #include "server/common/ratelimit.h"
 #include "server/common/seek_caps.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
+#include "server/games/outbox.h"
 #include "server/games/people.h"
 #include "server/games/people_json.h"
 #include "server/games/people_rating.h"
@@ -31,14 +33,8 @@ static int64_t ttl(int64_t configured, int64_t fallback)
 
 /* ---- tokens and names ---- */
 
-static void count_one(void *ctx, const struct store_game *row)
-{
-    (void)row;
-    (*(int *)ctx)++;
-}
-
-/* The visitor's token: the one they sent when the server knows it (a name or games
- * under it), else a new one.  0, or 500 with r set. */
+/* The visitor's token: the one they sent when the server knows it (store_token_known:
+ * one player for everything), else a new one.  0, or 500 with r set. */
 int people_visitor_token(struct server *srv, const struct api_request *req, char *token, char *hash,
                          char *known_name, size_t name_size, struct api_response *r)
 {
@@ -47,14 +43,13 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
     known_name[0] = 0;
     token[0] = 0;
     if (old && token_well_formed(old)) {
-        token_hash(old, hash);
-        int count = 0;
+        api_bearer_hash(srv, req, hash); /* a device's token: its player's hash */
+        int known = 0;
         int rc = store_get_player(srv->store, hash, known_name, name_size, err, sizeof err);
-        bool known = rc == 0;
-        if (rc == 1) { /* no name: a visitor who played a game is known too */
-            rc = store_list_games(srv->store, hash, 1, count_one, &count, err, sizeof err);
-            known = rc == 0 && count > 0;
-        }
+        if (rc == 1) /* no name: a player known otherwise (games, puzzles, progress...) */
+            rc = store_token_known(srv->store, hash, &known, err, sizeof err);
+        else if (rc == 0)
+            known = 1;
         if (rc < 0) { /* not a new visitor: whether the token is known is not known */
             api_store_error(r, rc, "%s", err);
             return rc == STORE_BUSY ? 503 : 500;
@@ -68,8 +63,8 @@ int people_visitor_token(struct server *srv, const struct api_request *req, char
             return 500;
         }
         known_name[0] = 0;
+        token_hash(token, hash);
     }
-    token_hash(token, hash);
     return 0;
 }
 
@@ -263,6 +258,89 @@ static void seek_unplace(struct server *srv, const struct api_request *req,
     seek_caps_forget(srv->seek_caps, key, c->id);
 }
 
+/* Tell a player of a challenge: made to them, theirs accepted (with the game's id),
+ * in a club of theirs (with the club's id).  Logged when it fails: the challenge is
+ * made or taken already. */
+static void notify_challenge(struct server *srv, const char *hash, const char *kind,
+                             const struct store_challenge *c, const char *game_id, const char *name,
+                             const char *club_id)
+{
+    struct jout j;
+    jout_init(&j, 256);
+    jout_open(&j, '{');
+    jout_kstr(&j, "challenge", c->id);
+    jout_kstr(&j, "game", c->game);
+    jout_kstr(&j, "name", name);
+    if (game_id)
+        jout_kstr(&j, "game_id", game_id);
+    if (club_id)
+        jout_kstr(&j, "club", club_id);
+    jout_close(&j, '}');
+    char *body = jout_finish(&j), err[ERROR_TEXT_MAX];
+    if (body && notify_player(srv, hash, kind, body, err, sizeof err) != 0)
+        fprintf(stderr, "agora: notification of challenge %s: %s\n", c->id, err);
+    free(body);
+}
+
+/* The club's members, read first and told after: a notification is a write, which
+ * may not wait inside the members' read. */
+struct club_notice {
+    int n;
+    char hash[64][STORE_HASH_LEN + 1];
+};
+
+static void member_hash(void *ctx, const struct store_member *m)
+{
+    struct club_notice *n = ctx;
+    if (n->n < (int)(sizeof n->hash / sizeof n->hash[0]))
+        snprintf(n->hash[n->n++], sizeof n->hash[0], "%s", m->token_hash);
+}
+
+static void notify_members(struct server *srv, const struct store_challenge *c)
+{
+    struct club_notice *n = calloc(1, sizeof *n);
+    char err[ERROR_TEXT_MAX];
+    int rc = n ? store_list_members(srv->store, c->club_id, member_hash, n, err, sizeof err) : -1;
+    if (rc != 0)
+        fprintf(stderr, "agora: notification of challenge %s: %s\n", c->id,
+                n ? err : "out of memory");
+    for (int i = 0; rc == 0 && i < n->n; i++)
+        if (!token_equal(n->hash[i], c->creator_hash))
+            notify_challenge(srv, n->hash[i], NOTICE_CLUB_CHALLENGE, c, NULL, c->creator_name,
+                             c->club_id);
+    free(n);
+}
+
+/* The body's "to": a player's public id (the challenge is made to them: they are told
+ * of it), absent or null for none.  0 (hash filled, or "" for none), or 400/404 with r
+ * set. */
+static int challenge_to(struct server *srv, json_t *body, char *hash, struct api_response *r)
+{
+    json_t *jt = json_object_get(body, "to");
+    hash[0] = 0;
+    if (!jt || json_is_null(jt))
+        return 0;
+    const char *id = json_is_string(jt) ? json_string_value(jt) : "";
+    if (strlen(id) != STORE_PLAYER_ID_LEN ||
+        strspn(id, "0123456789abcdef") != STORE_PLAYER_ID_LEN) {
+        api_set_error(r, 400, "bad \"to\": expected a player's id (16 hex digits) or null");
+        return 400;
+    }
+    struct store_player p;
+    char err[ERROR_TEXT_MAX];
+    int rc = store_player_by_id(srv->store, id, &p, err, sizeof err);
+    if (rc < 0) {
+        api_store_error(r, rc, "%s", err);
+        return 500;
+    }
+    if (rc > 0 || p.hidden) {
+        api_set_error_code(r, 404, "no_player", "no player %s", id);
+        return 404;
+    }
+    snprintf(hash, STORE_HASH_LEN + 1, "%s", p.token_hash);
+    return 0;
+}
+
 void people_create_challenge(struct server *srv, const struct api_request *req, bool lobby,
                              const char *club_id, struct api_response *r)
 {
@@ -271,8 +349,10 @@ void people_create_challenge(struct server *srv, const struct api_request *req, 
         return;
     struct store_challenge c;
     memset(&c, 0, sizeof c);
-    char token[TOKEN_HEX_LEN + 1], err[ERROR_TEXT_MAX];
+    char token[TOKEN_HEX_LEN + 1], err[ERROR_TEXT_MAX], to[STORE_HASH_LEN + 1] = "";
     int bad = challenge_fields(body, &c, r);
+    if (!bad && !lobby)
+        bad = challenge_to(srv, body, to, r);
     if (!bad && people_visitor_token(srv, req, token, c.creator_hash, c.creator_name,
                                      sizeof c.creator_name, r) != 0)
         bad = 1;
@@ -306,6 +386,10 @@ void people_create_challenge(struct server *srv, const struct api_request *req, 
         api_store_error(r, rc, "%s", err);
         return;
     }
+    if (to[0] && !token_equal(to, c.creator_hash))
+        notify_challenge(srv, to, NOTICE_CHALLENGE, &c, NULL, c.creator_name, NULL);
+    if (c.club_id[0])
+        notify_members(srv, &c);
     struct jout j;
     jout_init(&j, 512);
     jout_open(&j, '{');
@@ -350,6 +434,7 @@ static void challenge_news(struct server *srv, const char *id)
     char key[sizeof((struct hub_watch *)0)->id];
     stream_hub_challenge_key(id, key, sizeof key);
     stream_hub_news(srv->hub, key);
+    outbox_put(srv, "challenge", id); /* and the other servers' streams */
 }
 
 /* GET /api/challenges/{id}/events: 404 for an unknown challenge, else its stream
@@ -467,6 +552,7 @@ static void handle_accept(struct server *srv, const struct api_request *req, con
         return;
     }
     challenge_news(srv, c.id);
+    notify_challenge(srv, c.creator_hash, NOTICE_ACCEPTED, &c, g.id, name, NULL);
     reply_new_game(s, hash, token, 200, r);
 }
 
@@ -476,10 +562,8 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
     struct store_challenge c;
     if (load_challenge(srv, id, &c, r) != 0)
         return;
-    const char *tok = api_bearer(req);
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
-    if (!tok || !token_well_formed(tok) ||
-        (token_hash(tok, hash), !token_equal(hash, c.creator_hash))) {
+    if (api_bearer_hash(srv, req, hash) != 0 || !token_equal(hash, c.creator_hash)) {
         api_set_error_code(r, 403, "not_challenge_creator",
                            "only the challenge's creator may withdraw it");
         return;
@@ -522,12 +606,16 @@ static void handle_list_seeks(struct server *srv, struct api_response *r)
 }
 
 /* {"name"}, with the token for a POST (a new one for an unknown visitor). */
-static void reply_me(const char *name, const char *token, struct api_response *r)
+/* The visitor as /api/me answers: their name, public id and whether they hide (and
+ * their token when it is new). */
+static void reply_me(const struct store_player *p, const char *token, struct api_response *r)
 {
     struct jout j;
     jout_init(&j, 256);
     jout_open(&j, '{');
-    jout_kstr(&j, "name", name);
+    jout_kstr(&j, "name", p->name);
+    jout_kstr(&j, "id", p->id);
+    jout_kbool(&j, "hidden", p->hidden);
     if (token)
         jout_kstr(&j, "token", token);
     jout_close(&j, '}');
@@ -536,22 +624,22 @@ static void reply_me(const char *name, const char *token, struct api_response *r
 
 static void handle_get_me(struct server *srv, const struct api_request *req, struct api_response *r)
 {
-    char hash[STORE_HASH_LEN + 1], name[STORE_PLAYER_NAME_MAX], err[ERROR_TEXT_MAX];
-    const char *tok = api_bearer(req);
-    if (!tok || !token_well_formed(tok)) {
+    char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
+    if (api_bearer_hash(srv, req, hash) != 0) {
         api_set_error_code(r, 403, "no_token", "missing or malformed token");
         return;
     }
-    token_hash(tok, hash);
-    int rc = store_get_player(srv->store, hash, name, sizeof name, err, sizeof err);
+    struct store_player p;
+    int rc = store_player_by_hash(srv->store, hash, &p, err, sizeof err);
     if (rc > 0)
         api_set_error_code(r, 404, "no_name", "no name chosen yet");
     else if (rc != 0)
         api_store_error(r, rc, "%s", err);
     else
-        reply_me(name, NULL, r);
+        reply_me(&p, NULL, r);
 }
 
+/* A new name, or (with a name known) "hidden": true or false alone. */
 static void handle_post_me(struct server *srv, const struct api_request *req,
                            struct api_response *r)
 {
@@ -560,17 +648,31 @@ static void handle_post_me(struct server *srv, const struct api_request *req,
     json_t *body = api_body_object(req, false, r);
     if (!body)
         return;
-    int bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
+    json_t *jh = json_object_get(body, "hidden");
+    int bad = 0;
+    if (jh && !json_is_boolean(jh)) {
+        api_set_error(r, 400, "\"hidden\" is true or false");
+        bad = 1;
+    }
     if (!bad)
-        bad = people_body_name(body, name, sizeof name, false, r);
+        bad = people_visitor_token(srv, req, token, hash, name, sizeof name, r);
+    if (!bad)
+        bad = people_body_name(body, name, sizeof name, jh != NULL, r);
+    int hidden = json_is_true(jh);
     json_decref(body);
     if (bad)
         return;
-    int rc = store_put_player(srv->store, hash, name, server_now_ms(), err, sizeof err);
+    int64_t now = server_now_ms();
+    int rc = store_put_player(srv->store, hash, name, now, err, sizeof err);
+    if (rc == 0 && jh)
+        rc = store_set_player_hidden(srv->store, hash, hidden, now, err, sizeof err);
+    struct store_player p;
+    if (rc == 0)
+        rc = store_player_by_hash(srv->store, hash, &p, err, sizeof err);
     if (rc != 0)
-        api_store_error(r, rc, "%s", err);
+        api_store_error(r, rc < 0 ? rc : -1, "%s", rc > 0 ? "the player was not stored" : err);
     else
-        reply_me(name, token, r);
+        reply_me(&p, token, r);
 }
 
 void people_challenge_create(struct server *srv, const struct api_request *req,

@@ -277,7 +277,10 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     int fresh = player_token(req, token, r);
     if (fresh < 0)
         return;
-    token_hash(token, hash);
+    if (fresh)
+        token_hash(token, hash);
+    else /* a device's token: its player's hash */
+        api_bearer_hash(srv, req, hash);
     struct store_puzzle_rating pr;
     if (player_rating(srv, hash, g, &pr, r) != 0)
         return;
@@ -306,7 +309,13 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
     /* Served to this token now (its attempt is timed from here); a token the server never
      * issued gets a new one, as a visitor without a token does (issue 25). */
     int64_t now = server_now_ms();
-    int served = fresh ? 1 : store_puzzle_serve(srv->store, hash, e->id, 0, now, err, sizeof err);
+    /* A token the server knows otherwise (a player's: games, a name, progress) is one it
+     * issued too (API.md "One identity"): their puzzles are the same player's. */
+    int player = 0;
+    int served = fresh ? 0 : store_token_known(srv->store, hash, &player, err, sizeof err);
+    if (served == 0)
+        served =
+            fresh ? 1 : store_puzzle_serve(srv->store, hash, e->id, player, now, err, sizeof err);
     if (served == 1) {
         if (req->client && !ratelimit_take(srv->puzzles->tokens, req->client, now)) {
             api_set_error_code(r, 429, "too_many_players",
@@ -465,7 +474,7 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     const struct game *g = it->e.g;
     struct puzzle_set *ps = srv->puzzles;
     char hash[STORE_HASH_LEN + 1], err[ERROR_TEXT_MAX];
-    token_hash(tok, hash);
+    api_bearer_hash(srv, req, hash); /* tok is well-formed: checked above */
     /* Counted only for a token the server served this puzzle to, no sooner than a person
      * reads it, within the address's rated attempts a minute (issue 25). */
     int64_t now = server_now_ms(), served_ms = 0;

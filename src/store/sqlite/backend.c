@@ -2,9 +2,9 @@
  * one mutex.  This file holds the connection (its schema and migrations, the group
  * commit, the statement cache, the table of operations); the operations are in one
  * file a concern beside it (games.c, reviews.c, people.c, ratings.c, clubs.c,
- * players.c, puzzles.c), over the statement helper (stmt.c).  SQLite serialises writers anyway, and
- * the server keeps the active games in memory, so reads here are rare (loading a game, listing a
- * visitor's games): one connection under a mutex is simpler than a pool and not slower.
+ * players.c, puzzles.c, events.c), over the statement helper (stmt.c).  SQLite serialises writers
+ * anyway, and the server keeps the active games in memory, so reads here are rare (loading a game,
+ * listing a visitor's games): one connection under a mutex is simpler than a pool and not slower.
  *
  * Writes use group commit: a writer queues its write and waits; whoever finds no
  * commit under way becomes the leader, takes every queued write, applies each inside
@@ -14,15 +14,17 @@
  * synchronous=FULL costs one fsync per batch instead of one per move. */
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/error.h"
+#include "store/migrations.h"
 #include "store/sqlite/checkpoint.h"
 #include "store/sqlite/private.h"
-#include "store/sqlite/puzzles.h"
 #include "store/sqlite/sqlite.h"
 #include "store/store.h"
 
@@ -42,123 +44,158 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SAVEPOINT] = "SAVEPOINT w", [ST_RELEASE] = "RELEASE w", [ST_ROLLBACK_TO] = "ROLLBACK TO w",
 };
 
-static const char schema[] =
-    "CREATE TABLE IF NOT EXISTS games ("
-    " id TEXT PRIMARY KEY, game TEXT NOT NULL, level INTEGER NOT NULL,"
-    " human_side INTEGER NOT NULL, start TEXT NOT NULL, token_hash TEXT NOT NULL,"
-    " seed INTEGER NOT NULL, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,"
-    " result INTEGER NOT NULL, reason INTEGER NOT NULL, plies INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS games_by_token ON games (token_hash, created_ms);"
-    "CREATE TABLE IF NOT EXISTS moves ("
-    " game_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;";
+/* The schema: the shared list of migrations (store/migrations.h), each applied in its
+ * own transaction and recorded in schema_version; the first one missing is applied
+ * next.  A database made before that table (its version in PRAGMA user_version, 0 for
+ * the first tables) is adopted on first open: user_version v <= 6 is versions 1..v + 1;
+ * 7 is main's players database (agora before the shared list, with players.id): 1..7
+ * and 9, so 8 (the events) comes next.  PRAGMA user_version keeps saying the version
+ * in that older numbering (user_version_now), so an agora of before the shared list
+ * still reads its database right and refuses one it does not know. */
+static const char sql_versions[] = "CREATE TABLE IF NOT EXISTS schema_version ("
+                                   " version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)";
 
-/* Migrations, by PRAGMA user_version: migration[v] takes a database of version v to
- * v + 1, in one transaction.  A database made before versions were kept is version 0
- * (the schema above, which every version has); only add to the end. */
-static const char *const migration[] = {
-    /* 0 -> 1: reviews of games and of imported records */
-    "CREATE TABLE IF NOT EXISTS reviews ("
-    " id TEXT PRIMARY KEY, game TEXT NOT NULL, created_ms INTEGER NOT NULL,"
-    " body TEXT NOT NULL);",
-    /* 1 -> 2: the count of takebacks of a game */
-    "ALTER TABLE games ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0;",
-    /* 2 -> 3: games between people (store.h struct store_game), challenges and seeks,
-     * players' display names */
-    "ALTER TABLE games ADD COLUMN people INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN white_hash TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN black_hash TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN white_name TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN black_name TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN clock_initial_ms INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN clock_increment_ms INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN days INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN takeback_offer INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN rematch_id TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN white_rating INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN black_rating INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN rated_done INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN white_rating_after INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN black_rating_after INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN club_id TEXT NOT NULL DEFAULT '';"
-    "CREATE INDEX games_by_club ON games (club_id, created_ms) WHERE club_id <> '';"
-    "CREATE INDEX games_by_white ON games (white_hash);"
-    "CREATE INDEX games_by_black ON games (black_hash);"
-    "CREATE INDEX games_by_deadline ON games (deadline_ms) WHERE deadline_ms > 0 AND result = 0;"
-    "CREATE TABLE challenges ("
-    " id TEXT PRIMARY KEY, game TEXT NOT NULL, clock_initial_ms INTEGER NOT NULL,"
-    " clock_increment_ms INTEGER NOT NULL, days INTEGER NOT NULL, side INTEGER NOT NULL,"
-    " rated INTEGER NOT NULL, lobby INTEGER NOT NULL, creator_hash TEXT NOT NULL,"
-    " creator_name TEXT NOT NULL, status INTEGER NOT NULL, game_id TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,"
-    " creator_rating INTEGER NOT NULL DEFAULT 0, club_id TEXT NOT NULL DEFAULT '');"
-    "CREATE INDEX challenges_by_club ON challenges (club_id, status) WHERE club_id <> '';"
-    "CREATE TABLE clubs ("
-    " id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL,"
-    " languages TEXT NOT NULL, invite TEXT NOT NULL, creator_hash TEXT NOT NULL,"
-    " created_ms INTEGER NOT NULL);"
-    "CREATE TABLE club_members ("
-    " club_id TEXT NOT NULL, token_hash TEXT NOT NULL, member_id TEXT NOT NULL,"
-    " name TEXT NOT NULL, role INTEGER NOT NULL, joined_ms INTEGER NOT NULL,"
-    " PRIMARY KEY (club_id, token_hash)) WITHOUT ROWID;"
-    "CREATE INDEX club_members_by_token ON club_members (token_hash);"
-    "CREATE INDEX challenges_seeks ON challenges (lobby, status, expires_ms);"
-    "CREATE TABLE players ("
-    " token_hash TEXT PRIMARY KEY, name TEXT NOT NULL, created_ms INTEGER NOT NULL,"
-    " updated_ms INTEGER NOT NULL);"
-    "CREATE TABLE ratings ("
-    " token_hash TEXT NOT NULL, game TEXT NOT NULL, class TEXT NOT NULL, rating REAL NOT NULL,"
-    " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
-    " updated_ms INTEGER NOT NULL, PRIMARY KEY (token_hash, game, class)) WITHOUT ROWID;",
-    /* 3 -> 4: puzzles: ratings of players and puzzles, and the attempts (sqlite/puzzles.c) */
-    STORE_PUZZLES_SCHEMA,
-    /* 4 -> 5: a game asked rated and played unrated (the cap of rated games per pair) */
-    "ALTER TABLE games ADD COLUMN rated_capped INTEGER NOT NULL DEFAULT 0;",
-    /* 5 -> 6: the puzzles served to each token, when (issue 25: issued tokens only) */
-    STORE_PUZZLES_SERVED_SCHEMA,
-};
-#define SCHEMA_VERSION ((int)(sizeof migration / sizeof migration[0]))
+/* The players' migration (main's user_version 7), and the events' (not in main's list). */
+enum { V_EVENTS = 8, V_PLAYERS = 9, OLD_PLAYERS_USER_VERSION = 7 };
 
-static int user_version(sqlite3 *db)
+/* The first integer of `sql`'s first row; `none` when there is no row, -1 failed. */
+static int query_int(sqlite3 *db, const char *sql, int none)
 {
     sqlite3_stmt *st;
-    int v = -1;
-    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;
-    if (sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int(st, 0);
+    int rc = sqlite3_step(st);
+    int v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : rc == SQLITE_DONE ? none : -1;
     sqlite3_finalize(st);
     return v;
 }
 
-/* Bring the database to SCHEMA_VERSION; 0, or -1 with *msg (sqlite3_free). */
-static int migrate(sqlite3 *db, char **msg)
+/* 1 when version v is recorded, 0 not, -1 failed. */
+static int has_version(sqlite3 *db, int v)
 {
-    int v = user_version(db);
-    if (v < 0)
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM schema_version WHERE version = %d", v);
+    return query_int(db, sql, 0);
+}
+
+/* Record version v as applied (applied_ms: 0 for those adopted). */
+static int record_version(sqlite3 *db, int v, long long now_ms, char **msg)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "INSERT INTO schema_version (version, applied_ms) VALUES (%d, %lld)",
+             v, now_ms);
+    return sqlite3_exec(db, sql, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
+}
+
+/* PRAGMA user_version as an agora of before the shared list reads it: version - 1,
+ * except that the players (9) alone are its 7, and the events (8), which it never
+ * knew, make it at least 8 (a number it refuses). */
+static int user_version_now(sqlite3 *db, char **msg)
+{
+    int max = query_int(db, "SELECT COALESCE(max(version), 0) FROM schema_version", 0);
+    int events = has_version(db, V_EVENTS);
+    if (max < 0 || events < 0)
         return -1;
-    if (v > SCHEMA_VERSION) {
-        *msg = sqlite3_mprintf("the database is of a newer version (%d, this server knows %d)", v,
-                               SCHEMA_VERSION);
+    int uv = max > 0 ? max - 1 : 0;
+    if (!events && max >= V_PLAYERS)
+        uv = OLD_PLAYERS_USER_VERSION;
+    else if (events && uv < V_EVENTS)
+        uv = V_EVENTS;
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", uv);
+    return sqlite3_exec(db, sql, NULL, NULL, msg) == SQLITE_OK ? 0 : -1;
+}
+
+/* Adopt a database made before schema_version (in the open transaction): 0 (adopted,
+ * or nothing to adopt), -1 failed, or 1 with *unknown its user_version, one no agora
+ * of before the shared list made. */
+static int adopt(sqlite3 *db, int *unknown, char **msg)
+{
+    int have = query_int(db, "SELECT 1 FROM sqlite_master WHERE name = 'schema_version'", 0);
+    if (have != 0)
+        return have < 0 ? -1 : 0;
+    int games = query_int(db, "SELECT 1 FROM sqlite_master WHERE name = 'games'", 0);
+    int u = games > 0 ? query_int(db, "PRAGMA user_version", 0) : 0;
+    int players_id =
+        query_int(db, "SELECT 1 FROM pragma_table_info('players') WHERE name = 'id'", 0);
+    if (games < 0 || u < 0 || players_id < 0)
         return -1;
+    bool main_players = u == OLD_PLAYERS_USER_VERSION && players_id;
+    if (games > 0 && u >= OLD_PLAYERS_USER_VERSION && !main_players) {
+        *unknown = u;
+        return 1;
     }
-    for (; v < SCHEMA_VERSION; v++) {
-        char bump[64];
-        snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
-        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, msg) != SQLITE_OK)
+    if (sqlite3_exec(db, sql_versions, NULL, NULL, msg) != SQLITE_OK)
+        return -1;
+    if (!games)
+        return 0; /* a new database: every migration to apply */
+    int last = main_players ? OLD_PLAYERS_USER_VERSION : u + 1;
+    for (int v = 1; v <= last; v++)
+        if (record_version(db, v, 0, msg) != 0)
             return -1;
-        if (sqlite3_exec(db, migration[v], NULL, NULL, msg) != SQLITE_OK ||
-            sqlite3_exec(db, bump, NULL, NULL, msg) != SQLITE_OK ||
-            sqlite3_exec(db, "COMMIT", NULL, NULL, msg) != SQLITE_OK) {
+    if (main_players && record_version(db, V_PLAYERS, 0, msg) != 0)
+        return -1;
+    return user_version_now(db, msg);
+}
+
+static long long wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Bring the database to every version of the list; 0, or -1 with the reason in err. */
+static int migrate(sqlite3 *db, char *err, size_t err_size)
+{
+    char *msg = NULL;
+    for (;;) {
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK)
+            break;
+        int unknown = 0, a = adopt(db, &unknown, &msg);
+        if (a < 0)
+            break;
+        if (a > 0) {
             sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
+            return fail(err, err_size,
+                        "the database's user_version %d is not one this agora knows (a newer "
+                        "agora made it?)",
+                        unknown);
         }
+        int max = query_int(db, "SELECT COALESCE(max(version), 0) FROM schema_version", 0);
+        if (max < 0)
+            break;
+        if (max > store_migrations_count) {
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return store_migrations_newer(err, err_size, max);
+        }
+        int next = 0, h = 1;
+        for (int v = 1; v <= store_migrations_count && !next && h >= 0; v++)
+            if ((h = has_version(db, v)) == 0)
+                next = v;
+        if (h < 0)
+            break;
+        if (!next) {
+            if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) == SQLITE_OK)
+                return 0;
+            break;
+        }
+        const struct store_migration *m = &store_migrations[next - 1];
+        if (sqlite3_exec(db, m->sqlite, NULL, NULL, &msg) != SQLITE_OK) {
+            char *why =
+                sqlite3_mprintf("migration %d (%s): %s", m->version, m->what, msg ? msg : "?");
+            sqlite3_free(msg);
+            msg = why;
+            break;
+        }
+        if (record_version(db, next, wall_ms(), &msg) != 0 || user_version_now(db, &msg) != 0 ||
+            sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
+            break;
     }
-    return 0;
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    fail(err, err_size, "%s", msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    return -1;
 }
 
 /* One queued write: an operation's (private.h), its context and name. */
@@ -183,6 +220,10 @@ struct sqlite_store {
     struct write *q_head, *q_tail;
     bool committing;
     struct checkpointer *ckpt; /* NULL: SQLite's own checkpoints (in-memory databases) */
+    /* The events committed by this process (events.c): a count that wakes waiters. */
+    pthread_mutex_t ev_mu;
+    pthread_cond_t ev_cv; /* on CLOCK_MONOTONIC */
+    uint64_t ev_generation;
     /* Statements of the backend's other files (sqlite_store_stmt), by their SQL. */
     struct {
         const char *sql;
@@ -190,9 +231,25 @@ struct sqlite_store {
     } extra[SQLITE_EXTRA_STMTS];
 };
 
+/* A failure an operation found itself (sqlite_store_why), for db_fail: the operation
+ * and db_fail run on one thread (the group commit's leader, or the reader). */
+static _Thread_local char op_why[ERROR_TEXT_MAX];
+
+int sqlite_store_why(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(op_why, sizeof op_why, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 static int db_fail(struct sqlite_store *s, char *err, size_t err_size, const char *what)
 {
-    return fail(err, err_size, "database: %s: %s", what, sqlite3_errmsg(s->db));
+    int rc =
+        fail(err, err_size, "database: %s: %s", what, op_why[0] ? op_why : sqlite3_errmsg(s->db));
+    op_why[0] = 0;
+    return rc;
 }
 
 /* Run a prepared statement that returns no rows, and reset it. */
@@ -322,6 +379,36 @@ int sqlite_store_read(struct store *base, sqlite_fn fn, void *ctx, const char *w
     return rc;
 }
 
+uint64_t sqlite_events_generation(struct store *base)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->ev_mu);
+    uint64_t g = s->ev_generation;
+    pthread_mutex_unlock(&s->ev_mu);
+    return g;
+}
+
+void sqlite_events_committed(struct store *base)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->ev_mu);
+    s->ev_generation++;
+    pthread_cond_broadcast(&s->ev_cv);
+    pthread_mutex_unlock(&s->ev_mu);
+}
+
+bool sqlite_events_wait(struct store *base, uint64_t generation, const struct timespec *deadline)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    pthread_mutex_lock(&s->ev_mu);
+    int rc = 0;
+    while (s->ev_generation == generation && rc == 0)
+        rc = pthread_cond_timedwait(&s->ev_cv, &s->ev_mu, deadline);
+    bool changed = s->ev_generation != generation;
+    pthread_mutex_unlock(&s->ev_mu);
+    return changed;
+}
+
 sqlite3_stmt *sqlite_store_stmt(struct store *base, const char *sql)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
@@ -352,6 +439,8 @@ static void sq_close(struct store *base)
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->q_mu);
     pthread_cond_destroy(&s->q_cv);
+    pthread_mutex_destroy(&s->ev_mu);
+    pthread_cond_destroy(&s->ev_cv);
     free(s);
 }
 
@@ -374,6 +463,12 @@ struct store *store_sqlite_open(const char *path, enum store_durability durabili
     pthread_mutex_init(&s->mu, NULL);
     pthread_mutex_init(&s->q_mu, NULL);
     pthread_cond_init(&s->q_cv, NULL);
+    pthread_mutex_init(&s->ev_mu, NULL);
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->ev_cv, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         fail(err, err_size, "cannot open database '%s': %s", path,
@@ -390,10 +485,10 @@ struct store *store_sqlite_open(const char *path, enum store_durability durabili
              "PRAGMA wal_autocheckpoint=%d;",
              durability == STORE_SURVIVES_POWER_LOSS ? "FULL" : "NORMAL", CKPT_WAL_LIMIT,
              CKPT_PAGES);
-    char *msg = NULL;
+    char *msg = NULL, why[ERROR_TEXT_MAX] = "?";
     if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(s->db, &msg) != 0) {
-        fail(err, err_size, "cannot set up database '%s': %s", path, msg ? msg : "?");
+        migrate(s->db, why, sizeof why) != 0) {
+        fail(err, err_size, "cannot set up database '%s': %s", path, msg ? msg : why);
         sqlite3_free(msg);
         sq_close(&s->base);
         return NULL;

@@ -25,16 +25,16 @@ struct club_ctx {
 };
 
 static const char sql_put_club[] =
-    "INSERT INTO clubs (id, name, description, languages, invite, creator_hash, created_ms)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+    "INSERT INTO clubs (id, name, description, languages, invite, creator_hash, created_ms,"
+    " public) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
 static int create_club(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct club_ctx *q = ctx;
     const struct store_club *c = q->c;
-    if (sq_done(sq_bind(s, sql_put_club, "ttttttI", c->id, c->name, c->description, c->languages,
-                        c->invite, c->creator_hash, c->created_ms)) != 0)
+    if (sq_done(sq_bind(s, sql_put_club, "ttttttIi", c->id, c->name, c->description, c->languages,
+                        c->invite, c->creator_hash, c->created_ms, c->is_public != 0)) != 0)
         return -1;
     return put_member(s, q->c->id, q->m);
 }
@@ -51,8 +51,21 @@ struct get_ctx {
     struct store_club *c;
 };
 
-static const char sql_get_club[] = "SELECT id, name, description, languages, invite, creator_hash,"
-                                   " created_ms FROM clubs WHERE id = ?1";
+#define CLUB_COLUMNS "id, name, description, languages, invite, creator_hash, created_ms, public"
+static const char sql_get_club[] = "SELECT " CLUB_COLUMNS " FROM clubs WHERE id = ?1";
+
+static void read_club(sqlite3_stmt *st, struct store_club *c)
+{
+    memset(c, 0, sizeof *c);
+    sq_text(st, 0, c->id, sizeof c->id);
+    sq_text(st, 1, c->name, sizeof c->name);
+    sq_text(st, 2, c->description, sizeof c->description);
+    sq_text(st, 3, c->languages, sizeof c->languages);
+    sq_text(st, 4, c->invite, sizeof c->invite);
+    sq_text(st, 5, c->creator_hash, sizeof c->creator_hash);
+    c->created_ms = sqlite3_column_int64(st, 6);
+    c->is_public = sqlite3_column_int(st, 7);
+}
 
 static int get_club(struct store *s, sqlite3 *db, void *ctx)
 {
@@ -60,16 +73,8 @@ static int get_club(struct store *s, sqlite3 *db, void *ctx)
     struct get_ctx *g = ctx;
     sqlite3_stmt *st = sq_bind(s, sql_get_club, "t", g->id);
     int row = sq_row(st);
-    if (row > 0) {
-        memset(g->c, 0, sizeof *g->c);
-        sq_text(st, 0, g->c->id, sizeof g->c->id);
-        sq_text(st, 1, g->c->name, sizeof g->c->name);
-        sq_text(st, 2, g->c->description, sizeof g->c->description);
-        sq_text(st, 3, g->c->languages, sizeof g->c->languages);
-        sq_text(st, 4, g->c->invite, sizeof g->c->invite);
-        sq_text(st, 5, g->c->creator_hash, sizeof g->c->creator_hash);
-        g->c->created_ms = sqlite3_column_int64(st, 6);
-    }
+    if (row > 0)
+        read_club(st, g->c);
     sq_end(st);
     return sq_found(row);
 }
@@ -122,10 +127,20 @@ struct join_ctx {
     const struct store_member *m;
 };
 
+static const char sql_barred[] = "SELECT 1 FROM club_bars WHERE club_id = ?1 AND token_hash = ?2";
+
 static int join_club(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct join_ctx *j = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_barred, "tt", j->club_id, j->m->token_hash);
+    int row = sq_row(st);
+    if (row < 0)
+        return -1;
+    if (row > 0) {
+        sq_end(st);
+        return 1;
+    }
     return put_member(s, j->club_id, j->m);
 }
 
@@ -283,4 +298,87 @@ int sqlite_store_club_challenges(struct store *s, const char *club_id, int64_t n
 {
     struct open_ctx o = {club_id, now_ms, fn, ctx};
     return sqlite_store_read(s, club_challenges, &o, "club challenges", err, err_size);
+}
+
+/* ---- public clubs, bars ---- */
+
+static const char sql_set_public[] = "UPDATE clubs SET public = ?2 WHERE id = ?1";
+
+static int set_public(struct store *s, sqlite3 *db, void *ctx)
+{
+    const void *const *a = ctx;
+    if (sq_done(sq_bind(s, sql_set_public, "ti", (const char *)a[0], *(const int *)a[1])) != 0)
+        return -1;
+    return sqlite3_changes(db) == 1 ? 0 : 1;
+}
+
+int sqlite_store_set_club_public(struct store *s, const char *club_id, int is_public, char *err,
+                                 size_t err_size)
+{
+    int v = is_public != 0;
+    const void *a[2] = {club_id, &v};
+    return sqlite_store_write(s, set_public, (void *)a, "club public", err, err_size);
+}
+
+struct find_ctx {
+    const char *text, *lang;
+    int limit;
+    store_found_club_fn fn;
+    void *ctx;
+};
+
+/* instr over lower(): ASCII letters match in either case, other text as it is. */
+static const char sql_find[] =
+    "SELECT " CLUB_COLUMNS ", (SELECT count(*) FROM club_members m WHERE m.club_id = c.id)"
+    " FROM clubs c WHERE public = 1 AND instr(lower(name), lower(?1)) > 0"
+    " AND (?2 = '' OR instr(',' || languages || ',', ',' || ?2 || ',') > 0)"
+    " ORDER BY name, id LIMIT ?3";
+
+static int find_clubs(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct find_ctx *f = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_find, "tti", f->text, f->lang, f->limit);
+    int row;
+    struct store_club c;
+    while ((row = sq_row(st)) > 0) {
+        read_club(st, &c);
+        f->fn(f->ctx, &c, sqlite3_column_int(st, 8));
+    }
+    return row;
+}
+
+int sqlite_store_find_clubs(struct store *s, const char *text, const char *lang, int limit,
+                            store_found_club_fn fn, void *ctx, char *err, size_t err_size)
+{
+    struct find_ctx f = {text, lang, limit, fn, ctx};
+    return sqlite_store_read(s, find_clubs, &f, "find clubs", err, err_size);
+}
+
+struct bar_ctx {
+    const char *club_id, *member_id, *invite;
+    int max_role;
+    int64_t now;
+};
+
+static const char sql_bar[] =
+    "INSERT OR IGNORE INTO club_bars (club_id, token_hash, barred_ms) SELECT club_id,"
+    " token_hash, ?4 FROM club_members WHERE club_id = ?1 AND member_id = ?2 AND role <> 2"
+    " AND role <= ?3";
+
+static int bar_member(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct bar_ctx *b = ctx;
+    if (sq_done(sq_bind(s, sql_bar, "ttiI", b->club_id, b->member_id, b->max_role, b->now)) != 0)
+        return -1;
+    struct remove_ctx r = {b->club_id, b->member_id, b->invite, b->max_role};
+    return remove_member(s, db, &r);
+}
+
+int sqlite_store_bar_member(struct store *s, const char *club_id, const char *member_id,
+                            int max_role, const char *invite, int64_t now_ms, char *err,
+                            size_t err_size)
+{
+    struct bar_ctx b = {club_id, member_id, invite, max_role, now_ms};
+    return sqlite_store_write(s, bar_member, &b, "bar club member", err, err_size);
 }

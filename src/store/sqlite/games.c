@@ -19,11 +19,13 @@
     " people, white_hash, black_hash, white_name, black_name, clock_initial_ms,"                   \
     " clock_increment_ms, days, rated, draw_offer, takeback_offer, rematch_offer, rematch_id,"     \
     " deadline_ms, white_rating, black_rating, rated_done, club_id, white_rating_after,"           \
-    " black_rating_after, plies, rated_capped"
+    " black_rating_after, plies, rated_capped, tournament_id, round, berserk"
 
 const char sqlite_select_game_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
 const char sqlite_club_games_sql[] = "SELECT " GAME_COLUMNS " FROM games WHERE club_id = ?1"
                                      " ORDER BY created_ms DESC, id LIMIT ?2";
+const char sqlite_tournament_games_sql[] = "SELECT " GAME_COLUMNS " FROM games"
+                                           " WHERE tournament_id = ?1 ORDER BY created_ms, id";
 
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row)
 {
@@ -63,6 +65,9 @@ void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row)
     row->black_rating_after = sqlite3_column_int(st, 32);
     row->plies_max = sqlite3_column_int(st, 33);
     row->rated_capped = sqlite3_column_int(st, 34);
+    sq_text(st, 35, row->tournament_id, sizeof row->tournament_id);
+    row->round = sqlite3_column_int(st, 36);
+    row->berserk = sqlite3_column_int(st, 37);
 }
 
 /* ---- writes ---- */
@@ -110,18 +115,28 @@ static int update_game(struct store *s, sqlite3 *db, const struct game_write *w,
     return sqlite3_changes(db) == 1 ? 0 : -1;
 }
 
-static const char sql_game_exists[] = "SELECT 1 FROM games WHERE id = ?1";
+/* The game's last stored ply (0: none); no row when there is no such game. */
+static const char sql_last_ply[] =
+    "SELECT COALESCE((SELECT max(ply) FROM moves WHERE game_id = ?1), 0) FROM games WHERE id = ?1";
 static const char sql_insert_move[] =
     "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)";
 
 static int insert_moves(struct store *s, sqlite3 *db, void *ctx)
 {
     const struct game_write *w = ctx;
-    sqlite3_stmt *st = sq_bind(s, sql_game_exists, "t", w->id);
+    sqlite3_stmt *st = sq_bind(s, sql_last_ply, "t", w->id);
     int found = sq_row(st);
+    int last = found > 0 ? sqlite3_column_int(st, 0) : 0;
     sq_end(st);
-    if (found <= 0)
+    if (found < 0)
         return -1;
+    if (found == 0)
+        return sqlite_store_why("no game %.32s", w->id);
+    /* One writer a game (sqlite/private.h's note on add_moves): the moves go on
+     * from the last one stored, or not at all. */
+    if (w->ply != last + 1)
+        return sqlite_store_why("ply %d is not the next of game %.32s (it has %d)", w->ply, w->id,
+                                last);
     for (int i = 0; i < w->count; i++)
         if (sq_done(sq_bind(s, sql_insert_move, "titI", w->id, w->ply + i, w->moves[i],
                             w->now_ms)) != 0)
@@ -274,4 +289,85 @@ int sqlite_store_list_games(struct store *s, const char *token_hash, int limit, 
 {
     struct list_ctx l = {token_hash, limit, fn, ctx};
     return sqlite_store_read(s, list_games, &l, "list games", err, err_size);
+}
+
+/* ---- a player's archive and results against the computer ---- */
+
+struct archive_ctx {
+    const struct store_archive *q;
+    store_game_fn fn;
+    void *ctx;
+};
+
+/* The player's side: a game against the computer's human_side, else their colour; the
+ * outcome's number is enum store_outcome's. */
+static const char sql_archive[] =
+    "SELECT " GAME_COLUMNS " FROM games WHERE"
+    " ((people = 0 AND token_hash = ?1) OR (people = 1 AND (white_hash = ?1 OR black_hash = ?1)))"
+    " AND (?2 = '' OR game = ?2)"
+    " AND (?3 = '' OR (people = 1 AND (white_hash = ?3 OR black_hash = ?3)))"
+    " AND (?4 = 0 OR people = 0) AND created_ms >= ?5 AND (?6 = 0 OR created_ms < ?6)"
+    " AND (?7 = 0 OR ?7 = CASE WHEN result = 0 THEN 4 WHEN result = 3 THEN 2"
+    " WHEN result - 1 = (CASE WHEN people = 0 THEN human_side WHEN white_hash = ?1 THEN 0"
+    " ELSE 1 END) THEN 1 ELSE 3 END)"
+    " ORDER BY created_ms DESC, id LIMIT ?8 OFFSET ?9";
+
+static int archive(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct archive_ctx *a = ctx;
+    const struct store_archive *q = a->q;
+    sqlite3_stmt *st =
+        sq_bind(s, sql_archive, "tttiIIiii", q->token_hash, q->game, q->opponent_hash, q->computer,
+                q->from_ms, q->to_ms, q->outcome, q->limit, q->offset);
+    int row;
+    struct store_game game;
+    while ((row = sq_row(st)) > 0) {
+        sqlite_read_game_row(st, &game);
+        a->fn(a->ctx, &game);
+    }
+    return row;
+}
+
+int sqlite_store_archive_games(struct store *s, const struct store_archive *q, store_game_fn fn,
+                               void *ctx, char *err, size_t err_size)
+{
+    struct archive_ctx a = {q, fn, ctx};
+    return sqlite_store_read(s, archive, &a, "archive", err, err_size);
+}
+
+struct levels_ctx {
+    const char *hash;
+    store_level_fn fn;
+    void *ctx;
+};
+
+/* Finished, not aborted (REASON_ABORTED, 18, core/game.h). */
+static const char sql_computer_results[] =
+    "SELECT game, level, sum(result - 1 = human_side), sum(result = 3),"
+    " sum(result <> 3 AND result - 1 <> human_side) FROM games"
+    " WHERE token_hash = ?1 AND people = 0 AND result <> 0 AND reason <> 18"
+    " GROUP BY game, level ORDER BY game, level";
+
+static int computer_results(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct levels_ctx *q = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_computer_results, "t", q->hash);
+    int row;
+    char game[STORE_NAME_MAX];
+    while ((row = sq_row(st)) > 0) {
+        sq_text(st, 0, game, sizeof game);
+        q->fn(q->ctx, game, sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
+              sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
+    }
+    return row;
+}
+
+int sqlite_store_computer_results(struct store *s, const char *token_hash, store_level_fn fn,
+                                  void *ctx, char *err, size_t err_size)
+{
+    struct levels_ctx q = {token_hash, fn, ctx};
+    return sqlite_store_read(s, computer_results, &q, "results against the computer", err,
+                             err_size);
 }

@@ -109,7 +109,7 @@ static const char sql_insert_people_game[] =
     " club_id, rated_capped) VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?6, 0, 0, 0, 1, ?7, ?8, ?9,"
     " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
 
-static int insert_people_game(struct store *s, const struct store_game *g)
+int sqlite_insert_people_game(struct store *s, const struct store_game *g)
 {
     return sq_done(sq_bind(s, sql_insert_people_game, "ttittIttttIIiiiiti", g->id, g->game,
                            g->human_side, g->start, g->token_hash, g->created_ms, g->white_hash,
@@ -125,7 +125,7 @@ static int accept_challenge(struct store *s, sqlite3 *db, void *ctx)
         return -1;
     if (sqlite3_changes(db) != 1)
         return 1;
-    return insert_people_game(s, a->g);
+    return sqlite_insert_people_game(s, a->g);
 }
 
 int sqlite_store_accept_challenge(struct store *s, const char *id, const char *acceptor_hash,
@@ -211,8 +211,11 @@ static const char sql_people_row[] =
     "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4, plies = max(plies, ?5),"
     " deadline_ms = ?6, draw_offer = 0, takeback_offer = 0"
     " WHERE id = ?1 AND people = 1 AND result = 0";
+/* Only the next ply after the last one stored (one writer a game: a ply stored already
+ * or one past a gap is no row). */
 static const char sql_people_move[] =
-    "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)";
+    "INSERT INTO moves (game_id, ply, move, created_ms) SELECT ?1, ?2, ?3, ?4"
+    " WHERE ?2 = 1 + COALESCE((SELECT max(ply) FROM moves WHERE game_id = ?1), 0)";
 
 static int add_people_move(struct store *s, sqlite3 *db, void *ctx)
 {
@@ -221,8 +224,13 @@ static int add_people_move(struct store *s, sqlite3 *db, void *ctx)
                         m->deadline)) != 0 ||
         sqlite3_changes(db) != 1)
         return -1; /* unknown, not a people game, or over */
-    /* Fails when the ply is stored already: another writer was first. */
-    return sq_done(sq_bind(s, sql_people_move, "titI", m->id, m->ply, m->move, m->now));
+    /* Refused when the ply is stored already (another writer was first) or is not
+     * the next. */
+    if (sq_done(sq_bind(s, sql_people_move, "titI", m->id, m->ply, m->move, m->now)) != 0)
+        return -1;
+    return sqlite3_changes(db) == 1
+               ? 0
+               : sqlite_store_why("ply %d is not the next of game %.32s", m->ply, m->id);
 }
 
 int sqlite_store_add_people_move(struct store *s, const char *id, int ply, const char *move,

@@ -4,15 +4,21 @@
 #pragma once
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <time.h>
 
 #include "store/store.h"
 
-#define SQLITE_EXTRA_STMTS 64
+#define SQLITE_EXTRA_STMTS 128
 
 /* A write or read on the connection: 0 done, 1 refused (a write is then rolled back,
  * changing nothing, and reported as 1 without an error), -1 failed (sqlite3_errmsg). */
 typedef int (*sqlite_fn)(struct store *s, sqlite3 *db, void *ctx);
+/* Inside a sqlite_fn: a failure that is not the database's, as the operation's error
+ * (instead of sqlite3_errmsg): -1. */
+int sqlite_store_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* In the group commit (its own savepoint), returning after the COMMIT that holds it. */
 int sqlite_store_write(struct store *s, sqlite_fn fn, void *ctx, const char *what, char *err,
@@ -51,12 +57,23 @@ struct sqlite_ids {
     int n;
 };
 
+/* The events this process committed (events.c; backend.c keeps the count): their
+ * count now; the count grown, waking the waiters; waiting until the count is no
+ * longer `generation` (true) or CLOCK_MONOTONIC's `deadline` passed (false). */
+uint64_t sqlite_events_generation(struct store *s);
+void sqlite_events_committed(struct store *s);
+bool sqlite_events_wait(struct store *s, uint64_t generation, const struct timespec *deadline);
+
 /* A row of "SELECT <the game columns>" (games.c's GAME_COLUMNS). */
 void sqlite_read_game_row(sqlite3_stmt *st, struct store_game *row);
 /* "SELECT <the game columns> FROM games WHERE id = ?1". */
 extern const char sqlite_select_game_sql[];
+/* Insert a people game's row (a challenge's or a tournament's), inside a write. */
+int sqlite_insert_people_game(struct store *s, const struct store_game *g);
 /* The games of club ?1, newest first, at most ?2. */
 extern const char sqlite_club_games_sql[];
+/* The games of tournament ?1, by creation. */
+extern const char sqlite_tournament_games_sql[];
 
 /* A row of "SELECT <sqlite_challenge_columns> FROM challenges" (people.c). */
 extern const char sqlite_challenge_columns[];
@@ -64,7 +81,7 @@ void sqlite_read_challenge(sqlite3_stmt *st, struct store_challenge *c);
 
 /* The backend's function for each operation of store_ops.def, one file a concern
  * (games.c, reviews.c, people.c: challenges and people's games, ratings.c, clubs.c,
- * players.c, puzzles.c), gathered into its table by backend.c. */
+ * players.c, puzzles.c, events.c), gathered into its table by backend.c. */
 #define STORE_OP(name, params, args)                                                               \
     int sqlite_store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size);
 #include "store/store_ops.def"

@@ -2,8 +2,6 @@
  * (per token hash and game) and of puzzles, and one row per counted attempt.  Reads
  * under the connection's mutex (sqlite_store_read), the attempt in the group commit
  * (sqlite_store_write). */
-#include "store/sqlite/puzzles.h"
-
 #include "store/sqlite/private.h"
 
 static void read_rating(sqlite3_stmt *st, int col, struct store_puzzle_rating *out)

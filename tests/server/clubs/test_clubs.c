@@ -161,6 +161,96 @@ TEST(server_clubs_create_join_play_leave)
     CHECK_EQ_INT(
         api_call(port, "GET", "/api/clubs/0123456789abcdef0123456789abcdef", NULL, NULL, NULL),
         404);
-    CHECK_EQ_INT(api_call(port, "GET", "/api/clubs", NULL, NULL, NULL), 405);
+    CHECK_EQ_INT(api_call(port, "PUT", "/api/clubs", NULL, NULL, NULL), 405); /* GET lists them */
+    server_stop(srv);
+}
+
+/* Public clubs (issue 28 item 6): listed and searched by name and language, joined
+ * without an invite; a barred member cannot join again with any code; only admins make
+ * a club public or bar; bad input refused. */
+TEST(server_clubs_public_list_join_and_bar)
+{
+    struct server *srv = fx_start(NULL);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"Helsinki Rooks\",\"languages\":[\"fi\",\"en\"],\"name\":"
+                          "\"Aino\",\"public\":true}",
+                          &j),
+                 201);
+    char club[40], aino[40], invite[40];
+    snprintf(club, sizeof club, "%s", fx_str(j, "id"));
+    snprintf(aino, sizeof aino, "%s", fx_str(j, "token"));
+    snprintf(invite, sizeof invite, "%s", fx_str(j, "invite"));
+    CHECK(json_is_true(json_object_get(j, "public")));
+    json_decref(j);
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", "/api/clubs", NULL,
+                          "{\"club\":\"Quiet rooks\",\"languages\":[\"en\"],\"name\":\"Bo\"}", &j),
+                 201);
+    char quiet[40], bo[40];
+    snprintf(quiet, sizeof quiet, "%s", fx_str(j, "id"));
+    snprintf(bo, sizeof bo, "%s", fx_str(j, "token"));
+    json_decref(j);
+    /* The list: the public one only, by name (either case) and language. */
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/clubs?name=ROOKS", NULL, NULL, &j), 200);
+    json_t *list = json_object_get(j, "clubs");
+    CHECK_EQ_INT((int)json_array_size(list), 1);
+    CHECK_STR(fx_str(json_array_get(list, 0), "id"), club);
+    CHECK_EQ_INT(fx_int(json_array_get(list, 0), "members"), 1);
+    json_decref(j);
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "GET", "/api/clubs?lang=bn", NULL, NULL, &j), 200);
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "clubs")), 0);
+    json_decref(j);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/clubs?lang=xx", NULL, NULL, NULL), 400);
+    CHECK_EQ_INT(api_call(port, "GET", "/api/clubs?name=%ZZ", NULL, NULL, NULL), 400);
+    /* Anyone joins the public club without a code, not the other one. */
+    char path[160];
+    snprintf(path, sizeof path, "/api/clubs/%s/join", club);
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Eero\"}", &j), 200);
+    char eero[40], eero_id[40];
+    snprintf(eero, sizeof eero, "%s", fx_str(j, "token"));
+    snprintf(eero_id, sizeof eero_id, "%s", fx_str(json_object_get(j, "you"), "id"));
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/clubs/%s/join", quiet);
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Eero\"}", &j), 400);
+    json_decref(j);
+    /* Only admins make a club public; a bad body changes nothing. */
+    snprintf(path, sizeof path, "/api/clubs/%s/public", quiet);
+    CHECK_EQ_INT(api_call(port, "POST", path, eero, "{\"public\":true}", NULL), 403);
+    CHECK_EQ_INT(api_call(port, "POST", path, bo, "{\"public\":1}", NULL), 400);
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, bo, "{\"public\":true}", &j), 200);
+    CHECK(json_is_true(json_object_get(j, "public")));
+    json_decref(j);
+    /* Eero is barred: no code lets him back, nor the public door. */
+    snprintf(path, sizeof path, "/api/clubs/%s/members/%s/bar", club, eero_id);
+    CHECK_EQ_INT(api_call(port, "POST", path, eero, NULL, NULL), 403); /* not an admin */
+    j = NULL;
+    CHECK_EQ_INT(api_call(port, "POST", path, aino, NULL, &j), 200);
+    snprintf(invite, sizeof invite, "%s", fx_str(j, "invite"));
+    json_decref(j);
+    snprintf(path, sizeof path, "/api/clubs/%s/join", club);
+    char body[160];
+    snprintf(body, sizeof body, "{\"name\":\"Eero\",\"invite\":\"%s\"}", invite);
+    const char *tries[] = {"{\"name\":\"Eero\"}", body};
+    for (int i = 0; i < 2; i++) {
+        j = NULL;
+        CHECK_EQ_INT(api_call(port, "POST", path, eero, tries[i], &j), 403);
+        CHECK_STR(fx_str(j, "code"), "club_barred");
+        json_decref(j);
+    }
+    j = NULL;
+    snprintf(path, sizeof path, "/api/clubs/%s", club);
+    CHECK_EQ_INT(api_call(port, "GET", path, eero, NULL, &j), 200); /* the page, as anyone */
+    CHECK(json_is_null(json_object_get(j, "you")));
+    CHECK_EQ_INT((int)json_array_size(json_object_get(j, "members")), 1);
+    json_decref(j);
     server_stop(srv);
 }

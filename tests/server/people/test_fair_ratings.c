@@ -242,6 +242,7 @@ TEST(server_fair_challenges_and_accepts_are_limited)
     char cid[40], tok[40] = "", keep[40] = "";
     /* One token: 20 a minute. */
     int made = 0, st;
+    int64_t t0 = fx_now_ms();
     while ((st = fr_challenge_from(port, "10.0.0.1", tok[0] ? tok : NULL, "/api/challenges", cid,
                                    tok)) == 201 &&
            made < 100)
@@ -260,8 +261,11 @@ TEST(server_fair_challenges_and_accepts_are_limited)
         made++, pairs++;
     }
     CHECK_EQ_INT(st, 429);
-    CHECK_EQ_INT(made, 60);
-    CHECK_MSG(pairs >= 19 && pairs <= 20, "%d pairs", pairs);
+    /* 60, and the address's bucket refills one a second meanwhile (a slower database,
+     * PostgreSQL under the sanitizers, takes over a second for these 120 requests). */
+    int refilled = (int)((fx_now_ms() - t0) / 1000);
+    CHECK_MSG(made >= 60 && made <= 60 + refilled, "%d made in %d s", made, refilled);
+    CHECK_MSG(pairs >= 19 && pairs <= 20 + refilled, "%d pairs", pairs);
     /* Another address is not held back, nor a seek from it. */
     CHECK_EQ_INT(fr_challenge_from(port, "10.0.0.2", NULL, "/api/challenges", cid, NULL), 201);
     CHECK_EQ_INT(fr_accept_from(port, "10.0.0.3", cid), 200);

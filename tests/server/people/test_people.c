@@ -582,7 +582,7 @@ TEST(server_people_kill9_keeps_the_clocks)
     test_tmpdir(dir, sizeof dir);
     snprintf(db, sizeof db, "%s/kill.db", dir);
     int port = test_free_port();
-    pid_t pid = test_spawn_agora(port, db);
+    pid_t pid = test_spawn_agora(port, fx_db_for(db));
     CHECK(pid > 0);
     char g1[40], g2[40], a1[40], b1[40], a2[40], b2[40];
     CHECK_EQ_INT(pp_game(port, "{\"initial\":1,\"increment\":0}", g1, a1, b1), 0);
@@ -595,7 +595,7 @@ TEST(server_people_kill9_keeps_the_clocks)
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     usleep(1500 * 1000);
-    pid = test_spawn_agora(port, db);
+    pid = test_spawn_agora(port, fx_db_for(db));
     json_t *st = fx_state(port, g1, NULL);
     CHECK(st != NULL);
     CHECK_STR(pp_reason(st), "time");

@@ -57,11 +57,13 @@ TEST(server_locked_database_holds_only_its_requests)
     char dir[256], db[300];
     test_tmpdir(dir, sizeof dir);
     snprintf(db, sizeof db, "%s/stall.db", dir);
+    char url[310]; /* SQLite on either run: another connection locks the file */
+    snprintf(url, sizeof url, "sqlite:%s", db);
     struct server_config cfg;
     fx_config(&cfg);
     cfg.http_threads = 4;
     cfg.cache_games = 0; /* server_config_default's: from cache_mb */
-    cfg.db_path = db;
+    cfg.db_path = url;
     cfg.db_waiters = 2;
     struct server *srv = fx_start(&cfg);
     if (!srv)
@@ -150,6 +152,8 @@ TEST(server_busy_database_is_503_for_people_clubs_and_puzzles)
     struct server_config cfg;
     server_config_default(&cfg);
     cfg.port = 0;
+    cfg.analysis_engine = "none";
+    cfg.quiet_engines = 1;
     cfg.db_path = db;
     cfg.web_dir = NULL;
     cfg.http_threads = 6;

@@ -174,9 +174,26 @@ TEST(store_open_picks_the_backend_by_the_url)
     /* A backend not built in is refused, naming those that are, and not echoing the
      * rest of the URL (a password). */
     err[0] = 0;
-    s = store_open("postgresql://agora:secret@db.example/agora", NULL, err, sizeof err);
+    s = store_open("mysql://agora:secret@db.example/agora", NULL, err, sizeof err);
     CHECK(s == NULL);
     store_close(s);
-    CHECK_MSG(strstr(err, "postgresql") && strstr(err, "sqlite"), "%s", err);
+    CHECK_MSG(strstr(err, "mysql") && strstr(err, "postgresql") && strstr(err, "sqlite"), "%s",
+              err);
     CHECK_MSG(!strstr(err, "secret"), "%s", err);
+    /* PostgreSQL by either scheme; one that does not answer (nothing listens on port
+     * 1) or a URL libpq refuses: one line, without the password. */
+    static const char *const bad[] = {
+        "postgresql://agora:secret@127.0.0.1:1/agora",
+        "postgres://agora:secret@127.0.0.1:1/agora",
+        "postgresql://agora:secret@127.0.0.1:5432/agora?no_such_option=1",
+        "postgresql://agora:secret@127.0.0.1:notaport/agora",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        s = store_open(bad[i], NULL, err, sizeof err);
+        CHECK_MSG(s == NULL, "%s opened", bad[i]);
+        store_close(s);
+        CHECK_MSG(strstr(err, "database") && !strchr(err, '\n') && !strstr(err, "secret"), "%s: %s",
+                  bad[i], err);
+    }
 }

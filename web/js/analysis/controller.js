@@ -33,7 +33,7 @@ export function createAnalysis({ game, entry, source = null, api, view = {}, tim
     sel: null, promo: null, // {from, path} while a move is entered; promotion choices
     flipped: source ? source.human_side === 'black' : false,
     message: null, // {key, vars, kind}
-    engineOn: false, multipv: 1, lines: [], linesDone: false,
+    engineOn: false, multipv: 1, lines: [], linesDone: false, engineBy: null, // engineBy: {engine, error} of the lines
     review: null, reviewState: null, // the review once done; {status, done, total} while it runs
     learn: null, // {side, list: [ply...], k, answered, result}
     editing: null, // {pieces, side, letter, template} while the editor is open
@@ -249,6 +249,7 @@ function engine(c) {
     stopEngine();
     s.lines = [];
     s.linesDone = false;
+    s.engineBy = null;
     if (!s.engineOn || !s.P || s.editing || (s.P.status && s.P.status.result !== 'ongoing')) { ui('engine'); ui('board'); return; }
     const ctl = new AbortController();
     abort = ctl;
@@ -257,10 +258,11 @@ function engine(c) {
     // A short pause first, so that stepping through moves with the keys does not start
     // (and stop) an analysis for every position passed; a busy server (429, 503) is
     // asked again a little later.
-    const run = (tries) => api.analyse({ game, position: s.tree.start, moves: T.movesTo(s.tree, at), multipv: s.multipv }, (ls, done) => {
+    const run = (tries) => api.analyse({ game, position: s.tree.start, moves: T.movesTo(s.tree, at), multipv: s.multipv }, (ls, done, by) => {
       if (ctl.signal.aborted || at !== s.cur) return;
       s.lines = ls;
       s.linesDone = done;
+      s.engineBy = by && by.engine ? by : null;
       ui('engine');
       ui('board');
     }, ctl.signal).catch((err) => {

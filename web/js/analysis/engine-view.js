@@ -21,11 +21,14 @@ export function engineView(ctl) {
   const engineLines = h('ol', { class: 'engine-lines', id: 'engine-lines' });
   const engineSpeak = h('p', { class: 'sr-only', id: 'engine-live', 'aria-live': 'polite' });
   const engineInfo = h('p', { class: 'muted small-text', id: 'engine-info' });
+  // Who judged: the game's external engine (Stockfish for chess) or agora's own, and
+  // why agora's own when the external one failed.
+  const engineName = h('p', { class: 'muted small-text', id: 'engine-name' });
   const section = h('section', { class: 'engine', 'aria-labelledby': 'engine-h' },
     h('h2', { id: 'engine-h' }, t('an.engine')),
     h('p', { class: 'engine-controls' }, h('label', { class: 'toggle' }, engineBox, ' ', t('an.engine.on')), ' ',
       h('label', { for: 'multipv' }, t('an.engine.lines')), ' ', pvSelect),
-    engineInfo, engineLines, engineSpeak);
+    engineInfo, engineName, engineLines, engineSpeak);
 
   function scoreText(ln, stm) {
     const sign = stm === 'white' ? 1 : -1;
@@ -52,6 +55,9 @@ export function engineView(ctl) {
     pvSelect.value = String(s.multipv);
     pvSelect.disabled = !s.engineOn;
     const stm = P ? P.side_to_move : 'white';
+    engineName.textContent = !s.engineOn || !s.engineBy ? ''
+      : s.engineBy.error ? t('an.engine.fallback', { engine: s.engineBy.engine, error: s.engineBy.error })
+        : t('an.engine.by', { engine: s.engineBy.engine });
     if (!s.engineOn) {
       bar.hidden = true;
       engineInfo.textContent = t('an.engine.off');

@@ -29,6 +29,11 @@ export function reviewView(ctl) {
         h('progress', { id: 'review-progress', max: total || 1, value: done, 'aria-label': t('review.heading') }));
     } else {
       items.push(graphHost, summary(review, s.tree.blackFirst));
+      if (review.engine) {
+        items.push(h('p', { class: 'muted small-text', id: 'review-engine' }, review.engine_error
+          ? t('review.engine.fallback', { engine: review.engine, error: review.engine_error })
+          : t('review.engine', { engine: review.engine })));
+      }
       const sides = source ? [source.human_side] : ['white', 'black'];
       items.push(h('p', {}, ...sides.map((side) => h('button', { type: 'button', class: 'learn-button', id: `learn-${side}`, onclick: () => ctl.startLearn(side) },
         t(source ? 'learn.start' : 'learn.start.side', { side: t('side.' + side) })))));

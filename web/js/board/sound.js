@@ -13,6 +13,9 @@ const SOUNDS = {
   check: [[660, 0, 0.1, 'sine'], [880, 0.11, 0.14, 'sine']],
   end: [[523, 0, 0.16, 'sine'], [659, 0.16, 0.16, 'sine'], [784, 0.32, 0.32, 'sine']],
   lowtime: [[1000, 0, 0.05, 'sine'], [1000, 0.14, 0.05, 'sine']],
+  // A new game starts for the player (a tournament pairs them): two rising notes.
+  start: [[440, 0, 0.12, 'triangle'], [660, 0.12, 0.18, 'triangle']],
+  notice: [[784, 0, 0.09, 'sine'], [1047, 0.1, 0.16, 'sine']],
 };
 let ctx = null;
 
@@ -34,7 +37,10 @@ function audio() {
   return ctx;
 }
 
-/** Plays sound `kind` (move, capture, check, end, lowtime) unless sounds are off. */
+/**
+ * Plays sound `kind` (move, capture, check, end, lowtime, start, notice) unless sounds
+ * are off.
+ */
 export function playSound(kind) {
   const notes = SOUNDS[kind];
   if (!notes || !soundOn()) return false;

@@ -10,4 +10,9 @@ export const PARTS = [
   'pages2',
   'drill2',
   'errors',
+  'players',
+  'tourney',
+  'notices',
+  'clubs2',
+  'devices',
 ];

@@ -1,8 +1,9 @@
 // Everything the browser keeps of a visitor, in localStorage; no other module names a
 // key.  The keys:
-//   agora.identity   the visitor's tokens: {games: {ID: {token, game, created}} (each
-//                    game's secret token), people: {token, name} (the visitor between
-//                    people and in clubs), puzzles: TOKEN (their puzzle rating)}
+//   agora.identity   the visitor: {people: {token, name} (the player's one token and
+//                    name, API.md "One identity"), games: {ID: {token, game, created}}
+//                    (their games; since issue 28 each under the player's token),
+//                    puzzles: TOKEN (the puzzle token of before, until merged)}
 //   agora.levels     {GAME: LEVEL}, the level last chosen per game
 //   agora.clubs      {ID: {name}}, the clubs the visitor belongs to
 //   agora.openings   the opening repertoire and its cards {lines, cards}
@@ -121,12 +122,35 @@ export function saveVisitor(v) {
   changeIdentity((id) => { id.people = { token: v.token, name: v.name }; });
 }
 
-/** The solver's puzzle token, or null. */
-export function puzzleToken() {
-  return identity().puzzles || null;
+/** The player's one token (API.md "One identity"): games, puzzles, people, clubs,
+ *  progress and notifications; null before the server gave one. */
+export function playerToken() {
+  return visitor().token || null;
 }
-export function savePuzzleToken(token) {
-  changeIdentity((id) => { id.puzzles = token; });
+/** Keeps the player's token (the name stays). */
+export function savePlayerToken(token) {
+  changeIdentity((id) => { id.people = { ...(isObject(id.people) ? id.people : {}), token }; });
+}
+
+/** The tokens of before one identity: each game's own token and the puzzle solver's,
+ *  those that are not the player's (to merge into it once). */
+export function oldTokens() {
+  const mine = playerToken();
+  const all = new Set(Object.values(gameTokens()).map((g) => g && g.token).filter(Boolean));
+  const p = identity().puzzles;
+  if (p) all.add(p);
+  all.delete(mine);
+  return [...all].filter((tok) => /^[0-9a-f]{32}$/.test(tok));
+}
+/** The old tokens merged into the player's: their games answer to the player's token,
+ *  and the puzzle token is gone. */
+export function forgetOldTokens(tokens) {
+  const old = new Set(tokens);
+  changeIdentity((id) => {
+    const mine = isObject(id.people) ? id.people.token : null;
+    for (const g of Object.values(isObject(id.games) ? id.games : {})) if (g && old.has(g.token)) g.token = mine;
+    if (old.has(id.puzzles)) delete id.puzzles;
+  });
 }
 
 // ---- what the visitor has done and chosen

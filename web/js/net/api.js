@@ -2,7 +2,7 @@
 // over the one HTTP client (http.js); and the visitor's own list of games: the secret
 // token of each game, keyed by game id (kept by web/js/local/storage.js).
 import { ApiError, request, get, post, getText, openEvents, postEvents } from './http.js';
-import { gameTokens, saveGameTokens } from '../local/storage.js';
+import { gameTokens, saveGameTokens, playerToken, savePlayerToken } from '../local/storage.js';
 
 export { ApiError };
 
@@ -86,16 +86,13 @@ export async function withBoard(s) {
 // A game's operation: its state, with the board.
 const call = async (method, path, body, token) => withBoard(await request(method, path, { body, token }));
 
-// The server keeps one token per visitor when it is sent along with a new game.
-function anyToken() {
-  const all = Object.values(myGames());
-  return all.length ? all[all.length - 1].token : null;
-}
-
+// A new game goes with the player's one token (API.md "One identity"); a visitor
+// without one gets it with their first game.
 export async function createGame({ game, level, side, position }) {
   const body = { game, level, side };
   if (position) body.position = position;
-  const state = await call('POST', '/api/games', body, anyToken());
+  const state = await call('POST', '/api/games', body, playerToken());
+  if (state.token && state.token !== playerToken()) savePlayerToken(state.token);
   rememberGame(state);
   return state;
 }
@@ -146,19 +143,21 @@ export const bookPosition = ({ game, position: start, moves = [] }) =>
   post('/api/positions', start === undefined ? { game, moves, book: true } : { game, position: start, moves, book: true });
 
 /** POST /api/analysis, read as a stream of server-sent events with fetch: calls
- *  onLines(lines, done) for every `line` and for `done`.  Abort with `signal`. */
+ *  onLines(lines, done, who) for every `line` and for `done`, `who` {engine, error}:
+ *  the engine that judged and, when agora's own judged in place of the game's external
+ *  engine, why (API.md "Analysis").  Abort with `signal`. */
 export async function analyse({ game, position: start = null, moves = [], multipv = 1, nodes }, onLines, signal) {
   const body = { game, position: start, moves, multipv };
   if (nodes) body.nodes = nodes;
   await postEvents('/api/analysis', body, (event, data) => {
     if (event !== 'line' && event !== 'done') return;
-    let lines;
+    let parsed;
     try {
-      lines = JSON.parse(data).lines || [];
+      parsed = JSON.parse(data);
     } catch {
       return; // not JSON: wait for the next
     }
-    onLines(lines, event === 'done');
+    onLines(parsed.lines || [], event === 'done', { engine: parsed.engine || '', error: parsed.engine_error || '' });
   }, signal);
 }
 

@@ -66,7 +66,17 @@ export function openEvents(url) {
 /** POST `path` with `body`, its answer read as server-sent events: onEvent(event, data)
  *  for every event with data (event 'message' when unnamed).  Abort with `signal`. */
 export async function postEvents(path, body, onEvent, signal) {
-  const res = await fetch(path, { ...init('POST', body, null, 'text/event-stream'), signal });
+  await readEvents(await fetch(path, { ...init('POST', body, null, 'text/event-stream'), signal }), onEvent);
+}
+
+/** GET `path` with the bearer `token` (a stream EventSource cannot send: a player's
+ *  notifications), read as server-sent events as postEvents reads them; returns when the
+ *  stream ends.  Abort with `signal`. */
+export async function getEvents(path, token, onEvent, signal) {
+  await readEvents(await fetch(path, { ...init('GET', undefined, token, 'text/event-stream'), signal }), onEvent);
+}
+
+async function readEvents(res, onEvent) {
   if (!res.ok) {
     const data = await readJson(res);
     throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`, (data && data.code) || null);

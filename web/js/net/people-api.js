@@ -62,8 +62,18 @@ async function clubCall(method, path, body) {
 
 export const createClub = (fields) => clubCall('POST', '/api/clubs', fields);
 export const getClub = (id) => clubCall('GET', `/api/clubs/${encodeURIComponent(id)}`);
-export const joinClub = (id, invite, name) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/join`, { invite, name });
+// A public club is joined without an invite (invite null).
+export const joinClub = (id, invite, name) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/join`, invite ? { invite, name } : { name });
 export const leaveClub = (id) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/leave`, {});
 export const removeMember = (id, member) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/members/${member}/remove`, {});
+export const barMember = (id, member) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/members/${member}/bar`, {});
+export const setPublic = (id, pub) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/public`, { public: pub });
+/** GET /api/clubs: the public clubs whose name holds `name`, in language `lang` ('' any). */
+export function findClubs(name = '', lang = '') {
+  const q = new URLSearchParams();
+  if (name) q.set('name', name);
+  if (lang) q.set('lang', lang);
+  return call('GET', `/api/clubs?${q}`);
+}
 export const setAdmin = (id, member, admin) => clubCall('POST', `/api/clubs/${encodeURIComponent(id)}/members/${member}/admin`, { admin });
 export const clubChallenge = (id, fields) => call('POST', `/api/clubs/${encodeURIComponent(id)}/challenges`, fields, visitor().token);

@@ -1,12 +1,12 @@
 // The puzzles (API.md "Puzzles") over the one HTTP client: the list, the next puzzle,
-// an attempt.  The solver's token (their puzzle rating) is sent with every call and
-// kept whenever the server gives one.
+// an attempt.  The player's one token (their puzzle rating among the rest) is sent with
+// every call and kept whenever the server gives one.
 import { request } from './http.js';
-import { puzzleToken, savePuzzleToken } from '../local/storage.js';
+import { playerToken, savePlayerToken } from '../local/storage.js';
 
 async function call(method, path, body) {
-  const data = await request(method, path, { body, token: puzzleToken() });
-  if (data && data.token) savePuzzleToken(data.token);
+  const data = await request(method, path, { body, token: playerToken() });
+  if (data && data.token) savePlayerToken(data.token);
   return data;
 }
 

@@ -26,7 +26,9 @@ export function loadRepertoire() {
   } catch { /* a fresh start */ }
   return { lines: [], cards: {} };
 }
-const save = saveRepertoire;
+// A change of the lines says when it was made: the server keeps the lines changed last
+// (API.md "Progress"), so a removed line stays removed on the player's other browsers.
+const save = (r) => saveRepertoire({ ...r, changed: Date.now() });
 
 /** Adds a line (its cards new, due now); the same line is not added twice. */
 export function addLine(rep, line, now = Date.now()) {

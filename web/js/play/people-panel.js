@@ -1,13 +1,16 @@
 // The play page's part for a game between two people (play.js mounts it): both
 // players' names and clocks (counting down in the browser from the server's figures),
 // the viewer count, the watch link, and the actions between people (draw offers and
-// answers, takeback requests, abort, resign, rematch, claiming an abandoned game).
+// answers, takeback requests, abort, resign, rematch, claiming an abandoned game), and
+// for a tournament's game a link back to it, the time left in an arena and who
+// berserked (and a Berserk button before one's first move).
 // The server decides everything; this only shows its state and sends requests.
 import { t, num } from '../common/i18n.js';
 import { h } from '../common/dom.js';
 import { gameOp } from '../net/people-api.js';
 import { rememberGame, tokenOf } from '../net/api.js';
 import { lowTime } from '../board/sound.js';
+import { berserk, getTournament } from '../net/tournaments-api.js';
 
 /** Time left under which a clock shows red and the player hears a warning. */
 const LOW_MS = 10000;
@@ -44,7 +47,23 @@ export function peoplePanel(initial, { act, refresh }) {
   };
 
   let warned = false; // the low-time sound played since the player's clock went under LOW_MS
+  // A tournament's game: the tournament's own clock (an arena's end), read once.
+  const tourneyClock = h('span', { id: 'tourney-left', role: 'timer', 'aria-live': 'off' });
+  let tourney = null; // {id, name, ends (ms, or 0 for a Swiss), skew (server - browser ms)}
+  function loadTourney() {
+    const tr = S.tournament;
+    if (!tr || (tourney && tourney.id === tr.id)) return;
+    tourney = { id: tr.id, name: '', ends: 0, skew: 0 };
+    getTournament(tr.id).then((v) => {
+      tourney = { id: tr.id, name: v.tournament.name, ends: v.tournament.kind === 'arena' ? v.tournament.ends : 0, skew: v.now - Date.now() };
+      tick();
+    }).catch(() => {});
+  }
   function tick() {
+    if (tourney && tourney.ends) {
+      const left = tourney.ends - (Date.now() + tourney.skew);
+      tourneyClock.textContent = left > 0 ? t('tourney.countdown.ends', { time: clockText(left) }) : t('tourney.over');
+    }
     for (const side of ['white', 'black']) {
       clocks[side].textContent = S.clock ? clockText(left(side)) : '—';
       clocks[side].classList.toggle('running', !!S.clock && S.clock.running === side);
@@ -71,6 +90,12 @@ export function peoplePanel(initial, { act, refresh }) {
     return p.rating ? t('people.rated.name', { name: n, rating: num(p.rating) }) : n;
   }
 
+  // The name links to the player's page when they have one (and do not hide).
+  function nameLink(side) {
+    const id = ((S.players || {})[side] || {}).id;
+    return id ? h('a', { href: `#/player/${id}`, class: 'player-link', 'data-player': side }, name(side)) : name(side);
+  }
+
   function button(id, label, onclick, cls = '') {
     return h('button', { type: 'button', id, class: cls, onclick }, label);
   }
@@ -94,6 +119,13 @@ export function peoplePanel(initial, { act, refresh }) {
         // Offered only when the server says the opponent is really gone (S.claim_win).
         if (S.side_to_move !== me() && S.claim_win) items.push(button('claim-win', t('people.claimwin'), () => act(() => gameOp(S.id, 'claim-win'))));
       }
+      // A tournament's game: berserk (half the clock, no increment) before one's first move.
+      const tr = S.tournament;
+      const ownFirst = me() === 'white' ? S.moves.length === 0 : S.moves.length <= 1;
+      if (tr && S.clock && ownFirst && !tr[`berserk_${me()}`]) items.push(button('people-berserk', t('tourney.berserk'), async () => {
+        try { await berserk(tr.id, S.id); } catch { /* the state says whether it took */ }
+        if (refresh) refresh();
+      }));
       if (S.can_abort) items.push(button('abort', t('people.abort'), () => act(() => gameOp(S.id, 'abort'))));
       if (!confirmResign) items.push(button('people-resign', t('play.resign'), () => { confirmResign = true; renderActions(); }));
       else items.push(h('span', { class: 'confirm' }, t('play.resign.sure'), ' ',
@@ -116,11 +148,15 @@ export function peoplePanel(initial, { act, refresh }) {
     // The rematch is played with the same tokens as this game.
     if (S.rematch_id && tokenOf(S.id) && !tokenOf(S.rematch_id)) rememberGame({ id: S.rematch_id, token: tokenOf(S.id), game: S.game });
     const top = (S.you || 'white') === 'white' ? 'black' : 'white';
+    const tr = S.tournament; // a tournament's game: who berserked, and a link back
+    const berserked = (side) => (tr && tr[`berserk_${side}`] ? [' ', h('span', { class: 'berserk muted', id: `berserk-${side}` }, t('tourney.berserk.mark'))] : []);
     const row = (side) => h('p', { class: 'player ' + side, id: `player-${side}` },
-      h('span', { class: 'who' }, name(side), S.you === side ? ` (${t('people.you')})` : ''), ' ', clocks[side]);
+      h('span', { class: 'who' }, nameLink(side), S.you === side ? ` (${t('people.you')})` : ''), ...berserked(side), ' ', clocks[side]);
     // Asked rated, played unrated: the pair's rated games of the day were counted (API.md).
     const capped = S.rated_capped ? [h('p', { class: 'muted', id: 'rated-capped' }, t('people.rated.capped'))] : [];
-    rows.replaceChildren(row(top), row(top === 'white' ? 'black' : 'white'), ...capped);
+    loadTourney();
+    const back = tr ? [h('p', {}, h('a', { href: `#/tournament/${tr.id}`, id: 'tourney-back' }, t('tourney.back.link')), ' ', tourneyClock)] : [];
+    rows.replaceChildren(row(top), row(top === 'white' ? 'black' : 'white'), ...capped, ...back);
     viewers.textContent = t('people.viewers', { n: num(S.viewers || 0) });
     const link = `${location.origin}/#/game/${S.id}`;
     watch.replaceChildren(h('label', { for: 'watch-url' }, t('people.watchlink')), ' ',

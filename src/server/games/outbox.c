@@ -1,0 +1,104 @@
+/* Events across servers: the writer (outbox_put) and the reader thread (outbox.h). */
+#include "server/games/outbox.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "server/common/stream_hub.h"
+#include "server/common/token.h"
+#include "server/games/cache.h"
+#include "server/server_state.h"
+#include "store/store.h"
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
+void outbox_put(struct server *srv, const char *kind, const char *id)
+{
+    if (!srv->ob_on || atomic_load(&srv->stopping))
+        return;
+    char body[64], err[256];
+    snprintf(body, sizeof body, "{\"server\":\"%s\"}", srv->ob_self);
+    int64_t seq = 0;
+    if (store_put_event(srv->store, id, kind, body, wall_ms(), &seq, err, sizeof err) != 0)
+        fprintf(stderr, "agora: the event of %s %s is not in the outbox: %s\n", kind, id, err);
+}
+
+/* One event of the outbox: another server's news is this server's news too. */
+static void deliver(void *ctx, const struct store_event *e)
+{
+    struct server *srv = ctx;
+    srv->ob_last = e->seq;
+    if (strstr(e->body, srv->ob_self))
+        return; /* this server's own: its streams heard of it already */
+    if (!strcmp(e->kind, "challenge")) {
+        char key[sizeof((struct hub_watch *)0)->id];
+        stream_hub_challenge_key(e->game_id, key, sizeof key);
+        stream_hub_news(srv->hub, key);
+        return;
+    }
+    cache_drop(srv, e->game_id);
+    stream_hub_news(srv->hub, e->game_id);
+}
+
+static void *reader(void *arg)
+{
+    struct server *srv = arg;
+    char err[256];
+    while (!atomic_load(&srv->stopping)) {
+        int64_t newest = 0;
+        int rc = store_wait_events(srv->store, srv->ob_last, 250, &newest, err, sizeof err);
+        if (rc == 1)
+            continue;
+        while (rc == 0 && srv->ob_last < newest && !atomic_load(&srv->stopping)) {
+            int64_t before = srv->ob_last;
+            rc = store_events_since(srv->store, srv->ob_last, 256, deliver, srv, err, sizeof err);
+            if (srv->ob_last == before)
+                break;
+        }
+        if (rc != 0)
+            pause_ms(250); /* the database is away: try again soon, from where it stopped */
+    }
+    return NULL;
+}
+
+int outbox_start(struct server *srv, char *err, size_t err_size)
+{
+    const char *url = srv->cfg.db_path ? srv->cfg.db_path : "";
+    if (strncmp(url, "postgresql://", 13) && strncmp(url, "postgres://", 11))
+        return 0;
+    if (token_random_hex(srv->ob_self, 8) != 0)
+        return fail(err, err_size, "no random bytes for the server's id");
+    /* The events from now on: what was told before this server started is in the store. */
+    int64_t newest = 0;
+    int rc = store_wait_events(srv->store, 0, 0, &newest, err, err_size);
+    if (rc < 0)
+        return -1;
+    srv->ob_last = rc == 0 ? newest : 0;
+    srv->ob_on = true;
+    srv->tell_others = outbox_put;
+    if (pthread_create(&srv->ob_thread, NULL, reader, srv) != 0)
+        return fail(err, err_size, "cannot start the outbox thread");
+    srv->ob_running = true;
+    return 0;
+}
+
+void outbox_stop(struct server *srv)
+{
+    if (!srv->ob_running)
+        return;
+    pthread_join(srv->ob_thread, NULL);
+    srv->ob_running = false;
+}

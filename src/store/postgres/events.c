@@ -1,0 +1,163 @@
+/* The PostgreSQL backend's part for the outbox of events (store.h "Events"), for
+ * several servers on one database: an event is numbered max + 1 while its transaction
+ * holds an advisory lock to its COMMIT, so numbers follow the commit order without
+ * gaps (a reader that has seen up to n and reads after n never skips one still to
+ * commit with a lower number); its NOTIFY is sent by that COMMIT.  A waiter LISTENs on
+ * a connection of its own; one that lost it connects again and reads the newest
+ * number, so nothing committed meanwhile is missed (events_since replays it).  The
+ * lock makes one event commit at a time on the whole database: the bound
+ * LISTEN/NOTIFY has anyway (one lock per notifying commit). */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "store/postgres/private.h"
+
+#define EVENTS_CHANNEL "agora_events"
+
+static const char sql_lock[] = "SELECT pg_advisory_xact_lock(7021001)";
+static const char sql_put[] =
+    "INSERT INTO events (seq, game_id, kind, body, created_ms)"
+    " SELECT COALESCE(max(seq), 0) + 1, $1::text, $2::text, $3::text, $4::bigint FROM events"
+    " RETURNING seq";
+static const char sql_notify[] = "SELECT pg_notify('" EVENTS_CHANNEL "', $1::text)";
+
+struct put_ctx {
+    const char *game_id, *kind, *body;
+    int64_t now, seq;
+};
+
+static int put_event(struct pg_conn *c, void *ctx)
+{
+    struct put_ctx *p = ctx;
+    PGresult *r = pg_exec(c, sql_lock, "");
+    if (!r)
+        return -1;
+    PQclear(r);
+    /* (read after the lock: this statement sees every event committed before) */
+    if (!(r = pg_exec(c, sql_put, "tttI", p->game_id, p->kind, p->body, p->now)))
+        return -1;
+    p->seq = pg_col_int64(r, 0, 0);
+    PQclear(r);
+    char seq[24];
+    snprintf(seq, sizeof seq, "%lld", (long long)p->seq);
+    if (!(r = pg_exec(c, sql_notify, "t", seq)))
+        return -1;
+    PQclear(r);
+    return 0;
+}
+
+int pg_store_put_event(struct store *s, const char *game_id, const char *kind, const char *body,
+                       int64_t now_ms, int64_t *seq, char *err, size_t err_size)
+{
+    if (strlen(kind) >= STORE_EVENT_KIND_MAX)
+        return fail(err, err_size, "event: kind '%.40s' is too long", kind);
+    struct put_ctx p = {game_id, kind, body, now_ms, 0};
+    int rc = pg_store_write(s, put_event, &p, "store event", err, err_size);
+    if (rc == 0)
+        *seq = p.seq;
+    return rc;
+}
+
+static const char sql_since[] = "SELECT seq, game_id, kind, body, created_ms FROM events"
+                                " WHERE seq > $1 ORDER BY seq LIMIT $2";
+
+int pg_store_events_since(struct store *s, int64_t after_seq, int limit, store_event_fn fn,
+                          void *ctx, char *err, size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "events", err, err_size, sql_since, "Ii", after_seq, limit);
+    if (!r)
+        return -1;
+    struct store_event e;
+    for (int i = 0; i < PQntuples(r); i++) {
+        memset(&e, 0, sizeof e);
+        e.seq = pg_col_int64(r, i, 0);
+        pg_col_text(r, i, 1, e.game_id, sizeof e.game_id);
+        pg_col_text(r, i, 2, e.kind, sizeof e.kind);
+        e.body = PQgetvalue(r, i, 3);
+        e.created_ms = pg_col_int64(r, i, 4);
+        fn(ctx, &e);
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The newest event's number on the listener, or -1. */
+static int64_t newest(PGconn *db)
+{
+    PGresult *r = PQexec(db, "SELECT COALESCE(max(seq), 0) FROM events");
+    int64_t v = PQresultStatus(r) == PGRES_TUPLES_OK ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : -1;
+    PQclear(r);
+    return v;
+}
+
+/* Drop the notifications received (the newest number is read after them). */
+static void drain(PGconn *db)
+{
+    PGnotify *n;
+    while ((n = PQnotifies(db)))
+        PQfreemem(n);
+}
+
+int pg_store_wait_events(struct store *s, int64_t after_seq, int timeout_ms, int64_t *last,
+                         char *err, size_t err_size)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    int rc = 1;
+    PGconn *db = pg_listener(s, EVENTS_CHANNEL);
+    for (int broken = 0; rc == 1;) {
+        if (!db || PQstatus(db) != CONNECTION_OK) {
+            /* Connect again (LISTEN first, then read): nothing is missed. */
+            pg_listener_done(s);
+            if (broken++ > 0 || !(db = pg_listener(s, EVENTS_CHANNEL)) ||
+                PQstatus(db) != CONNECTION_OK) {
+                char why[ERROR_TEXT_MAX];
+                snprintf(why, sizeof why, "%s", db ? PQerrorMessage(db) : "out of memory");
+                for (char *p = why; *p; p++)
+                    if (*p == '\n')
+                        *p = ' ';
+                pg_listener_done(s);
+                return fail(err, err_size, "database: wait for events: %s", why);
+            }
+        }
+        PQconsumeInput(db);
+        drain(db);
+        int64_t v = newest(db);
+        if (v < 0 && PQstatus(db) == CONNECTION_OK) {
+            char why[ERROR_TEXT_MAX];
+            snprintf(why, sizeof why, "%s", PQerrorMessage(db));
+            pg_listener_done(s);
+            return fail(err, err_size, "database: wait for events: %s", why);
+        }
+        if (v < 0)
+            continue; /* the connection broke: again, connected anew */
+        if (v > after_seq) {
+            *last = v;
+            rc = 0;
+            break;
+        }
+        int64_t left = deadline - now_ms();
+        if (left <= 0)
+            break;
+        struct pollfd p = {.fd = PQsocket(db), .events = POLLIN};
+        int ready = poll(&p, 1, (int)left);
+        if (ready < 0 && errno != EINTR) {
+            pg_listener_done(s);
+            return fail(err, err_size, "database: wait for events: %s", strerror(errno));
+        }
+        if (ready > 0 && !PQconsumeInput(db))
+            continue; /* broken: read the newest once connected again */
+    }
+    pg_listener_done(s);
+    return rc;
+}
