@@ -7,9 +7,8 @@
 #include "search/search_types.h"
 
 static const char *const agon_themes[] = {
-    "formation-in-1",      "formation-in-2", "formation-in-3",
-    "formation-in-4-plus", "capture",        "return-tempo",
-    "queen-to-throne",     "blocking",       NULL,
+    "formation-in-1", "formation-in-2", "formation-in-3",  "formation-in-4", "formation-in-5",
+    "capture",        "return-tempo",   "queen-to-throne", "blocking",       NULL,
 };
 
 /* Is the cell called `name` the throne? */
@@ -66,7 +65,8 @@ static const char *const agon_easy[] = {"formation-in-1", "formation-in-2", NULL
 const struct puzzle_rules agon_puzzle_rules = {
     .win = ENGINE_WIN_BOUND,
     .not_win = ENGINE_WIN_BOUND - 1,
-    .max_steps = 5,
+    .max_steps = PUZZLE_STEPS_MAX,
+    .position_fields = 0, /* the cells and the side to move: all of it */
     .find_nodes = 8000,
     .prove_nodes = 40000,
     .theme_names = agon_themes,

@@ -4,15 +4,11 @@
 #include "puzzle_rules.h"
 
 static const char *const egara_themes[] = {
-    "elimination-in-1",
-    "elimination-in-2",
-    "elimination-in-3",
-    "elimination-in-4-plus",
-    "chain-capture",
-    "forced-exchange",
-    "blocking",
-    "advantage",
-    NULL,
+    "elimination-in-1", "elimination-in-2",
+    "elimination-in-3", "elimination-in-4",
+    "elimination-in-5", "chain-capture",
+    "forced-exchange",  "blocking",
+    "advantage",        NULL,
 };
 
 static int egara_puzzle_themes(void *st, const Move *line, int n, const char **out, int max)
@@ -55,7 +51,8 @@ static const char *const egara_easy[] = {"elimination-in-1", "elimination-in-2",
 const struct puzzle_rules egara_puzzle_rules = {
     .win = 200,
     .not_win = 60,
-    .max_steps = 5,
+    .max_steps = PUZZLE_STEPS_MAX,
+    .position_fields = 2, /* the cells and the side to move, not the quiet count */
     .find_nodes = 8000,
     .prove_nodes = 40000,
     .theme_names = egara_themes,

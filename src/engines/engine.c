@@ -244,6 +244,8 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         .mate = lim.mate,
         .searchmoves = lim.searchmoves,
         .nsearchmoves = lim.nsearchmoves,
+        .prove = lim.prove,
+        .prove_beta = lim.prove_beta,
         .on_info = lim.on_info,
         .info_ctx = lim.info_ctx,
         /* the same levels probe the tables inside the tree too */

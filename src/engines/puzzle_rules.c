@@ -5,6 +5,8 @@
 
 int puzzle_theme_add(const char **out, int n, int max, const char *name)
 {
+    if (!name)
+        return n;
     for (int i = 0; i < n; i++)
         if (strcmp(out[i], name) == 0)
             return n;
@@ -15,7 +17,7 @@ int puzzle_theme_add(const char **out, int n, int max, const char *name)
 
 const char *puzzle_theme_in(const char *const *names, int moves)
 {
-    return names[moves < 1 ? 0 : moves > 4 ? 3 : moves - 1];
+    return moves >= 1 && moves <= PUZZLE_STEPS_MAX ? names[moves - 1] : NULL;
 }
 
 void puzzle_line_end(const struct game *g, void *st, const Move *line, int n,

@@ -16,7 +16,8 @@
 #define GEN_MAX_PLIES 300
 #define GEN_LEVEL_LOW 1
 #define GEN_LEVEL_HIGH 4
-#define GEN_PER_GAME 4 /* puzzles of one game at most: variety over many games */
+#define GEN_PER_GAME 4     /* puzzles of one game at most: variety over many games */
+#define GEN_BLUNDERS_MAX 3 /* --blunders: positions judged after one position at most */
 
 static double cpu_seconds(void)
 {
@@ -84,7 +85,7 @@ static int read_back(struct puzzle_gen *pg, const char *path)
         struct puzzle_entry e;
         char err[ERROR_TEXT_MAX];
         if (puzzle_entry_parse(line, &e, err, sizeof err) == 0 && e.g == pg->g &&
-            seen_add(pg, puzzle_text_hash(e.position), 1) == 0)
+            seen_add(pg, puzzle_position_hash(pg->g, e.position), 1) == 0)
             pg->total++;
     }
     free(line);
@@ -147,8 +148,22 @@ static int worth_a_look(struct puzzle_gen *pg, void *st)
         return 1;
     if (r.score >= ENGINE_WIN_BOUND)
         return 1;
+    if (pg->proven_only)
+        return 0;
     /* Won already: only a proven win could make a puzzle of it, and the glance saw none. */
     return r.score >= rules->win / 2 && search_evaluate(pg->g, st) < rules->win;
+}
+
+/* Is the solution of a theme the run asks for? */
+static int wanted(const struct puzzle_gen *pg, const struct puzzle_solution *s)
+{
+    if (!pg->themes)
+        return 1;
+    for (int i = 0; i < s->nthemes; i++)
+        for (int k = 0; pg->themes[k]; k++)
+            if (strcmp(s->themes[i], pg->themes[k]) == 0)
+                return 1;
+    return 0;
 }
 
 /* Judge the position as its text says (no history before it), as `check` will. */
@@ -164,28 +179,43 @@ int puzzle_gen_position(struct puzzle_gen *pg, const void *game_st, int *plies)
 static int judge_text(struct puzzle_gen *pg, const char *text, int *plies)
 {
     const struct game *g = pg->g;
-    uint64_t h = puzzle_text_hash(text);
+    uint64_t h = puzzle_position_hash(g, text); /* one position, one puzzle */
     if (seen_add(pg, h, 0) != 0)
         return 0;
-    char err[ERROR_TEXT_MAX];
+    /* The position itself, its counters at their start (the halfmove clock, a quiet
+     * count): one position is one puzzle, and its solution owes nothing to them. */
+    char key[POSITION_TEXT_MAX], err[ERROR_TEXT_MAX];
+    puzzle_position_key(g, text, key, sizeof key);
     if (!pg->scratch)
         pg->scratch = game_state_new(g);
     void *st = pg->scratch;
-    if (!st || g->parse_position(st, text, err, sizeof err) != 0)
+    if (!st || g->parse_position(st, key, err, sizeof err) != 0)
         return 0;
     pg->positions++;
-    if (!worth_a_look(pg, st)) {
+    double t0 = cpu_seconds();
+    int look = worth_a_look(pg, st);
+    double t1 = cpu_seconds();
+    pg->cpu_glance += t1 - t0;
+    if (!look) {
         pg->rejected[PUZZLE_NO_WIN]++;
         return 0;
     }
     struct puzzle_solution s;
     enum puzzle_reject why = puzzle_solve(g, st, pg->find_nodes, pg->engine, &s);
+    double t2 = cpu_seconds();
+    pg->cpu_find += t2 - t1;
     if (why != PUZZLE_OK) {
         pg->rejected[why]++;
         return 0;
     }
+    if (!wanted(pg, &s)) {
+        pg->rejected[PUZZLE_OK]++; /* a puzzle, of a theme not asked for */
+        return 0;
+    }
     pg->found++;
-    if (puzzle_solve(g, st, pg->prove_nodes, pg->engine, &s) != PUZZLE_OK)
+    why = puzzle_solve(g, st, pg->prove_nodes, pg->engine, &s);
+    pg->cpu_prove += cpu_seconds() - t2;
+    if (why != PUZZLE_OK || !wanted(pg, &s))
         return 0;
     struct puzzle_entry e;
     puzzle_entry_make(g, st, &s, &e);
@@ -245,7 +275,56 @@ static int done(const struct puzzle_gen *pg)
     return pg->target > 0 && pg->total >= pg->target;
 }
 
-static void play_game(struct puzzle_gen *pg, void *st, Move *mv, uint64_t seed)
+/* Can the side to move win at once (a move after which the game's own status says it
+ * won)?  `mv` is room for the legal moves. */
+static int wins_at_once(const struct game *g, void *st, Move *mv)
+{
+    struct game_status gs;
+    g->status(st, &gs);
+    if (gs.result != RESULT_ONGOING)
+        return 0;
+    enum result mine = g->side_to_move(st) == SIDE_WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
+    int n = game_legal_moves(g, st, mv), won = 0;
+    for (int i = 0; i < n && !won; i++) {
+        g->make_move(st, mv[i]);
+        g->status(st, &gs);
+        won = gs.result == mine;
+        g->unmake_move(st, mv[i]);
+    }
+    return won;
+}
+
+/* The blunders the game did not play (--blunders): the positions after those of the
+ * legal moves mv[0..n) of `st` that let the other side win at once, judged as puzzles
+ * when there are at most GEN_BLUNDERS_MAX of them (more: a standing threat, whose
+ * positions would be one puzzle many times over).  The puzzles written. */
+static int judge_blunders(struct puzzle_gen *pg, void *st, const Move *mv, int n, Move *room)
+{
+    const struct game *g = pg->g;
+    Move lets[GEN_BLUNDERS_MAX];
+    int k = 0;
+    double t0 = cpu_seconds();
+    for (int i = 0; i < n && k <= GEN_BLUNDERS_MAX; i++) {
+        g->make_move(st, mv[i]);
+        if (wins_at_once(g, st, room)) {
+            if (k < GEN_BLUNDERS_MAX)
+                lets[k] = mv[i];
+            k++;
+        }
+        g->unmake_move(st, mv[i]);
+    }
+    pg->cpu_glance += cpu_seconds() - t0;
+    int written = 0;
+    for (int i = 0; i < k && k <= GEN_BLUNDERS_MAX; i++) {
+        int plies = 0;
+        g->make_move(st, lets[i]);
+        written += puzzle_gen_position(pg, st, &plies);
+        g->unmake_move(st, lets[i]);
+    }
+    return written;
+}
+
+static void play_game(struct puzzle_gen *pg, void *st, Move *mv, Move *room, uint64_t seed)
 {
     const struct game *g = pg->g;
     struct rng r;
@@ -267,8 +346,12 @@ static void play_game(struct puzzle_gen *pg, void *st, Move *mv, uint64_t seed)
                 skip_until = ply + plies + 1; /* the rest of that line is the same puzzle */
                 found++;
             }
+            if (pg->blunders && found < GEN_PER_GAME)
+                found += judge_blunders(pg, st, mv, n, room);
             struct engine_result res;
+            double t0 = cpu_seconds();
             m = engine_think(g, st, level[g->side_to_move(st)], NULL, seed + (uint64_t)ply, &res);
+            pg->cpu_play += cpu_seconds() - t0;
             if (!m)
                 break;
         }
@@ -281,17 +364,20 @@ int puzzle_gen_selfplay(struct puzzle_gen *pg, int count, uint64_t seed)
     const struct game *g = pg->g;
     void *st = game_state_new(g);
     Move *mv = malloc(sizeof(Move) * (size_t)g->max_moves);
-    if (!st || !mv) {
+    Move *room = malloc(sizeof(Move) * (size_t)g->max_moves);
+    if (!st || !mv || !room) {
         free(st);
         free(mv);
+        free(room);
         return -1;
     }
     for (int i = resume_at(pg); i < count && !done(pg); i++) {
-        play_game(pg, st, mv, seed * 1000003ULL + (uint64_t)i);
+        play_game(pg, st, mv, room, seed * 1000003ULL + (uint64_t)i);
         progress(pg, i, count);
     }
     free(st);
     free(mv);
+    free(room);
     return 0;
 }
 

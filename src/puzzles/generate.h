@@ -17,11 +17,23 @@ struct puzzle_gen {
     const char *out_path; /* for OUT.progress; NULL: no progress file */
     FILE *log;            /* progress lines (may be NULL) */
     int target;           /* stop once the file holds this many (0: no target) */
+    /* Write only puzzles with one of these themes (NULL-terminated; NULL: every
+     * puzzle); `proven_only` when each is a proven win's "X-in-N" (the glance then
+     * passes over positions where it sees no proven win). */
+    const char *const *themes;
+    int proven_only;
+    /* Self-play also judges the blunders a game did not play: the positions after each
+     * legal move that lets the other side win at once (at most a few of a position). */
+    int blunders;
     /* Counters: positions judged, candidates found, candidates proven and written,
      * puzzles in the file (those read at the start included). */
     long positions, found, proven, total;
-    long rejected[PUZZLE_NO_MEMORY + 1]; /* at the find budget, by reason */
-    double cpu_start;                    /* process CPU seconds at the start */
+    /* At the find budget, by reason; rejected[PUZZLE_OK]: puzzles of themes not asked for. */
+    long rejected[PUZZLE_NO_MEMORY + 1];
+    double cpu_start; /* process CPU seconds at the start */
+    /* CPU seconds by stage: the self-play moves, the glance, the find and the prove
+     * judgements (the summary line says where the time goes). */
+    double cpu_play, cpu_glance, cpu_find, cpu_prove;
     struct engine *engine;
     void *scratch; /* the position judged, read from its text */
     /* The hashes of the positions in the file (open addressing). */

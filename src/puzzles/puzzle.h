@@ -1,5 +1,7 @@
 /* Puzzles: positions where the side to move has exactly one winning move, and after
- * each of the opponent's best defences again exactly one, until the win is clear.
+ * each of the opponent's best defences again exactly one, until the win is clear (at
+ * the last step of a line that ends the game, other moves that end it with the same
+ * win at once are accepted beside the solution's).
  *
  * Written against the game interface and the engine profile alone (what wins and the
  * themes are the profile's puzzle_rules, engines/puzzle_rules.h); nothing here names a
@@ -17,14 +19,22 @@ struct engine; /* engines/engine.h */
 
 /* Plies of a solution at most: the solver's moves and the replies between them. */
 #define PUZZLE_LINE_MAX 24
+/* Other moves accepted at the last step at most (each ends the game with the solver's
+ * win at once); a position with more is no puzzle. */
+#define PUZZLE_ALT_MAX 3
 
 struct puzzle_solution {
     int n;                      /* plies, odd: the line ends with the solver's move */
     Move line[PUZZLE_LINE_MAX]; /* the solver's move first */
     int proven;                 /* the line ends the game (mate, formation, elimination) */
-    int depth_needed;           /* the first iteration whose best score was a win (step 1) */
-    int tempting;               /* other first moves that look as good at one ply */
-    int rating;                 /* the first rating, puzzle_first_rating */
+    /* At the last step of a proven line, the other moves that end the game with the
+     * solver's win at once (another mate in one): accepted as the last move too. */
+    int nalt;
+    Move alt[PUZZLE_ALT_MAX];
+    int depth_needed; /* the first iteration whose best score was a win (step 1) */
+    int tempting;     /* other first moves that look as good at one ply */
+    int easy;         /* of the easy track: a theme among the rules' easy_themes */
+    int rating;       /* the first rating, puzzle_first_rating */
     int nthemes;
     const char *themes[PUZZLE_THEMES_MAX];
 };
@@ -48,6 +58,13 @@ const char *puzzle_reject_name(enum puzzle_reject r);
 enum puzzle_reject puzzle_solve(const struct game *g, const void *st, uint64_t nodes,
                                 struct engine *e, struct puzzle_solution *out);
 
-/* The first rating of a puzzle (Glicko scale): 600 + 100 * depth_needed + 40 *
- * tempting + 50 * (solver moves - 1), into 400..2800. */
-int puzzle_first_rating(int depth_needed, int tempting, int solver_moves);
+/* The first rating of a puzzle (Glicko scale), in two bands that do not meet: the
+ * easy track (a win in one or two: mate, formation, elimination) from 500, into
+ * PUZZLE_EASY_LOW..PUZZLE_EASY_HIGH; every other puzzle from 1300, into
+ * PUZZLE_HARD_LOW..PUZZLE_HARD_HIGH; each plus 150 * (solver moves - 1) + 40 *
+ * tempting + 30 * (depth_needed - 1). */
+#define PUZZLE_EASY_LOW 400
+#define PUZZLE_EASY_HIGH 1100
+#define PUZZLE_HARD_LOW 1200
+#define PUZZLE_HARD_HIGH 2800
+int puzzle_first_rating(int easy, int depth_needed, int tempting, int solver_moves);

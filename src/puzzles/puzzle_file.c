@@ -18,10 +18,53 @@ uint64_t puzzle_text_hash(const char *text)
     return h;
 }
 
+void puzzle_position_key(const struct game *g, const char *position, char *buf, size_t size)
+{
+    const struct puzzle_rules *rules = engine_profile_of(g)->puzzles;
+    int fields = rules ? rules->position_fields : 0, field = 0;
+    size_t n = 0;
+    const char *p = position;
+    while (size > 0) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        if (!len || (fields > 0 && field >= fields))
+            break;
+        if (n + (field > 0) + len >= size)
+            break;
+        if (field > 0)
+            buf[n++] = ' ';
+        memcpy(buf + n, p, len);
+        n += len;
+        p += len;
+        field++;
+    }
+    if (size > 0)
+        buf[n] = 0;
+}
+
+uint64_t puzzle_position_hash(const struct game *g, const char *position)
+{
+    char key[POSITION_TEXT_MAX];
+    puzzle_position_key(g, position, key, sizeof key);
+    return puzzle_text_hash(key);
+}
+
 void puzzle_id(const struct game *g, const char *position, char *buf, size_t size)
 {
     snprintf(buf, size, "%s-%012llx", g->name,
-             (unsigned long long)(puzzle_text_hash(position) & 0xffffffffffffULL));
+             (unsigned long long)(puzzle_position_hash(g, position) & 0xffffffffffffULL));
+}
+
+int puzzle_entry_accepts(const struct puzzle_entry *e, int step, const char *move)
+{
+    if (step < 0 || 2 * step >= e->n)
+        return 0;
+    if (strcmp(move, e->moves[2 * step]) == 0)
+        return 1;
+    for (int i = 0; 2 * step == e->n - 1 && i < e->nalt; i++)
+        if (strcmp(move, e->alternatives[i]) == 0)
+            return 1;
+    return 0;
 }
 
 int puzzle_entry_has_theme(const struct puzzle_entry *e, const char *theme)
@@ -43,10 +86,14 @@ void puzzle_entry_make(const struct game *g, const void *st0, const struct puzzl
     if (st) {
         memcpy(st, st0, g->state_size);
         for (int i = 0; i < s->n; i++) {
+            if (i == s->n - 1)
+                for (int k = 0; k < s->nalt; k++)
+                    g->move_text(st, s->alt[k], out->alternatives[k], MOVE_TEXT_MAX);
             g->move_text(st, s->line[i], out->moves[i], MOVE_TEXT_MAX);
             g->make_move(st, s->line[i]);
         }
         out->n = s->n;
+        out->nalt = s->nalt;
     }
     free(st);
     for (int i = 0; i < s->nthemes; i++)
@@ -64,6 +111,12 @@ char *puzzle_entry_json(const struct puzzle_entry *e)
     for (int i = 0; i < e->n; i++)
         json_array_append_new(mv, json_string(e->moves[i]));
     json_object_set_new(o, "moves", mv);
+    if (e->nalt > 0) {
+        json_t *alt = json_array();
+        for (int i = 0; i < e->nalt; i++)
+            json_array_append_new(alt, json_string(e->alternatives[i]));
+        json_object_set_new(o, "alternatives", alt);
+    }
     for (int i = 0; i < e->nthemes; i++)
         json_array_append_new(th, json_string(e->themes[i]));
     json_object_set_new(o, "themes", th);
@@ -82,6 +135,38 @@ static int copy_string(json_t *o, const char *key, char *buf, size_t size, char 
     if (strlen(s) >= size)
         return fail(err, err_size, "\"%s\" is too long", key);
     strcpy(buf, s);
+    return 0;
+}
+
+/* "alternatives" (optional): legal moves at the last step `st`, each other than the
+ * solution's last move `last` and each once. */
+static int parse_alternatives(json_t *o, const void *st, Move last, struct puzzle_entry *out,
+                              char *err, size_t err_size)
+{
+    json_t *alt = json_object_get(o, "alternatives");
+    if (!alt)
+        return 0;
+    size_t n = json_array_size(alt);
+    if (!json_is_array(alt) || n < 1 || n > PUZZLE_ALT_MAX)
+        return fail(err, err_size, "\"alternatives\" must be an array of 1..%d moves",
+                    PUZZLE_ALT_MAX);
+    const struct game *g = out->g;
+    Move seen[PUZZLE_ALT_MAX];
+    for (size_t i = 0; i < n; i++) {
+        const char *t = json_string_value(json_array_get(alt, i));
+        char why[ERROR_TEXT_MAX] = "not a string";
+        Move m;
+        if (!t || strlen(t) >= MOVE_TEXT_MAX || g->parse_move(st, t, &m, why, sizeof why) != 0)
+            return fail(err, err_size, "alternative %zu is not legal: %s", i + 1, why);
+        for (size_t k = 0; k < i; k++)
+            if (seen[k] == m)
+                return fail(err, err_size, "alternative %zu is there twice", i + 1);
+        if (m == last)
+            return fail(err, err_size, "alternative %zu is the solution's own move", i + 1);
+        seen[i] = m;
+        strcpy(out->alternatives[i], t);
+    }
+    out->nalt = (int)n;
     return 0;
 }
 
@@ -109,6 +194,10 @@ static int parse_moves(json_t *o, struct puzzle_entry *out, char *err, size_t er
         if (!t || strlen(t) >= MOVE_TEXT_MAX || gs.result != RESULT_ONGOING ||
             g->parse_move(st, t, &m, why, sizeof why) != 0) {
             fail(err, err_size, "move %zu is not legal: %s", i + 1, t ? why : "not a string");
+            rc = -1;
+            break;
+        }
+        if (i == n - 1 && parse_alternatives(o, st, m, out, err, err_size) != 0) {
             rc = -1;
             break;
         }
@@ -195,6 +284,33 @@ int puzzle_entry_check(const struct puzzle_entry *e, uint64_t nodes, struct engi
                  i < e->n ? e->moves[i] : "(end)", i < again.n ? again.moves[i] : "(end)");
             goto done;
         }
+    /* The alternatives, as a set. */
+    for (int i = 0; i < e->nalt || i < again.nalt; i++) {
+        const char *a = i < again.nalt ? again.alternatives[i] : NULL;
+        if (a && !puzzle_entry_accepts(e, (e->n - 1) / 2, a)) {
+            fail(why, why_size, "the last move %s wins at once too: not among the alternatives", a);
+            goto done;
+        }
+        if (i < e->nalt && !puzzle_entry_accepts(&again, (again.n - 1) / 2, e->alternatives[i])) {
+            fail(why, why_size, "the alternative %s does not win at once", e->alternatives[i]);
+            goto done;
+        }
+    }
+    for (int i = 0; i < e->nthemes || i < again.nthemes; i++)
+        if (i >= e->nthemes || i >= again.nthemes || strcmp(e->themes[i], again.themes[i]) != 0) {
+            fail(why, why_size, "the themes differ at %d: %s, found %s", i + 1,
+                 i < e->nthemes ? e->themes[i] : "(end)",
+                 i < again.nthemes ? again.themes[i] : "(end)");
+            goto done;
+        }
+    if (strcmp(e->id, again.id) != 0) {
+        fail(why, why_size, "the id of this position is %s", again.id);
+        goto done;
+    }
+    if (rules && nodes == rules->prove_nodes && e->rating != again.rating) {
+        fail(why, why_size, "the first rating is %d, not %d", again.rating, e->rating);
+        goto done;
+    }
     rc = 0;
 done:
     free(st);

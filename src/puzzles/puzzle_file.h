@@ -1,7 +1,13 @@
 /* The puzzle file: one JSON object a line,
- *   {"id", "game", "position", "moves": [...], "themes": [...], "rating"}
+ *   {"id", "game", "position", "moves": [...], "alternatives": [...], "themes": [...],
+ *    "rating"}
  * `position` is the game's position text, `moves` the solution in the game's move text
- * (the solver's move first, the replies between), `rating` the first rating. */
+ * (the solver's move first, the replies between), `alternatives` (only where there are
+ * some) the other moves accepted as the solver's last move: each ends the game with the
+ * solver's win at once, as the solution's last move does; `rating` the first rating.
+ * `id` is the game's name and 12 hex digits of a hash of the position itself (the
+ * leading fields of its text that the game's puzzle rules name: no counters), so one
+ * position is one puzzle. */
 #pragma once
 
 #include <stddef.h>
@@ -18,6 +24,8 @@ struct puzzle_entry {
     char position[POSITION_TEXT_MAX];
     int n;
     char moves[PUZZLE_LINE_MAX][MOVE_TEXT_MAX];
+    int nalt;
+    char alternatives[PUZZLE_ALT_MAX][MOVE_TEXT_MAX];
     int nthemes;
     char themes[PUZZLE_THEMES_MAX][PUZZLE_THEME_NAME_MAX];
     int rating;
@@ -31,14 +39,25 @@ char *puzzle_entry_json(const struct puzzle_entry *e);
 /* The entry of a solved position `st` of g. */
 void puzzle_entry_make(const struct game *g, const void *st, const struct puzzle_solution *s,
                        struct puzzle_entry *out);
-/* The id of a position text: "GAME-" and 12 hex digits of its hash. */
+/* The id of a position text: "GAME-" and 12 hex digits of the hash of the position
+ * itself (puzzle_position_hash). */
 void puzzle_id(const struct game *g, const char *position, char *buf, size_t size);
 uint64_t puzzle_text_hash(const char *text);
+/* The position itself: the leading fields of the position text that the game's puzzle
+ * rules name (position_fields; no counters), each separated by one space, into buf. */
+void puzzle_position_key(const struct game *g, const char *position, char *buf, size_t size);
+/* The hash of puzzle_position_key: one position, one puzzle (the generator's set of
+ * positions written, `check`'s one puzzle per position, the id). */
+uint64_t puzzle_position_hash(const struct game *g, const char *position);
+/* Is `move` (a move text) accepted at solver step `step` (0-based)?  The solution's
+ * move, or at the last step one of the alternatives. */
+int puzzle_entry_accepts(const struct puzzle_entry *e, int step, const char *move);
 /* Has `theme` among its themes? */
 int puzzle_entry_has_theme(const struct puzzle_entry *e, const char *theme);
 
 /* Prove the entry again at `nodes` a search (0: the game's prove budget): 0 when the
- * judge finds the same solution, else -1 with why (the judge's reason, or where the
- * lines part). */
+ * judge finds the same puzzle (the same line, the same alternatives, the same themes,
+ * the id of its position; at the prove budget the same first rating), else -1 with why
+ * (the judge's reason, or what differs). */
 int puzzle_entry_check(const struct puzzle_entry *e, uint64_t nodes, struct engine *eng, char *why,
                        size_t why_size);

@@ -313,6 +313,10 @@ static void report(struct ab *s, const struct search_params *p, int depth, Score
         .score = score,
         .nodes = s->ctl->nodes,
         .time_ms = timeman_elapsed_ms(s->ctl),
+        /* A proof's null window gives bounds only. */
+        .bound = !p->prove                ? ENGINE_BOUND_EXACT
+                 : score >= p->prove_beta ? ENGINE_BOUND_LOWER
+                                          : ENGINE_BOUND_UPPER,
     };
     search_pv_text(s->g, s->st, s->tt, best, depth, info.pv, sizeof info.pv);
     p->on_info(p->info_ctx, &info);
@@ -398,13 +402,20 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
         max_depth = ENGINE_MAX_PLY - 1;
     for (int depth = 1; depth <= max_depth; depth++) {
         Score alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-        int done_moves = 0;
+        if (p->prove) {
+            /* A proof: every root move with the null window at the threshold. */
+            alpha = p->prove_beta - 1;
+            beta = p->prove_beta;
+        }
+        int done_moves = 0, reached = 0;
         Move iter_best = 0;
         for (int i = 0; i < n; i++) {
             Move m = root[i];
             Score score;
             g->make_move(st, m);
-            if (p->noise > 0 || i == 0) {
+            if (p->prove) {
+                score = -negamax(s, depth - 1, -beta, -alpha, 1, 0);
+            } else if (p->noise > 0 || i == 0) {
                 /* Exact scores for every move when noise will choose among them. */
                 score = -negamax(s, depth - 1, -SCORE_INFINITE,
                                  p->noise > 0 ? SCORE_INFINITE : -alpha, 1, 1);
@@ -418,10 +429,22 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
                 break;
             iter_score[i] = score;
             done_moves++;
-            if (score > alpha) {
+            if (p->prove && score >= beta) {
+                /* A move reaches the threshold: the proof's answer, at this depth. */
+                best = m;
+                best_score = score;
+                finished = depth;
+                reached = 1;
+                break;
+            }
+            if (score > alpha && !p->prove) {
                 alpha = score;
                 iter_best = m;
             }
+        }
+        if (reached) {
+            report(s, p, depth, best_score, best);
+            break;
         }
         if (ctl->stopped) {
             /* A move that beat the whole of an unfinished iteration's first move is
@@ -440,11 +463,14 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
         best = root[0];
         best_score = root_score[0];
         finished = depth;
-        tt_store(tt, g->key(st), best, best_score, depth, TT_EXACT);
+        /* Not a restricted root (searchmoves, a proof): its score is not the position's. */
+        if (!p->prove && !p->nsearchmoves)
+            tt_store(tt, g->key(st), best, best_score, depth, TT_EXACT);
         report(s, p, depth, best_score, best);
         if (n == 1 && !p->infinite && ctl->soft_ms != TIMEMAN_NONE)
             break; /* a forced move on the clock: no time to spend */
-        if (!p->infinite && (best_score >= ENGINE_WIN_BOUND || best_score <= -ENGINE_WIN_BOUND) &&
+        if (!p->infinite && !p->prove &&
+            (best_score >= ENGINE_WIN_BOUND || best_score <= -ENGINE_WIN_BOUND) &&
             depth >= SCORE_WIN - (best_score < 0 ? -best_score : best_score) + 2 && p->noise == 0)
             break; /* a proven result, seen with room to spare */
         if (!p->infinite && timeman_past_soft(ctl, 1, 2))

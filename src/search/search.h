@@ -21,6 +21,8 @@ struct search_params {
     int mate;                /* stop once a mate in this many moves is found (0: no) */
     const Move *searchmoves; /* the root moves to search (nsearchmoves > 0), else all */
     int nsearchmoves;
+    int prove; /* a null window at prove_beta (engine_limits.prove) */
+    Score prove_beta;
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
     /* Exact values from outside the search, asked at every node past the root

@@ -73,6 +73,14 @@ struct engine_limits {
      * legal; when none is, every move).  No book move or deliberate blunder then. */
     const Move *searchmoves;
     int nsearchmoves;
+    /* A proof at a threshold (prove non-zero): every iteration searches the root with
+     * the null window (prove_beta - 1, prove_beta), so the result's score is a bound:
+     * at least prove_beta when a root move reached it (the search stops there), else
+     * below it (no root move reached it at the depth searched; the result's depth is
+     * that depth, 0 when no iteration finished).  Alpha-beta and the game's own
+     * searches; MCTS ignores it.  The puzzle judge asks "does any other move win?" so. */
+    int prove;
+    Score prove_beta;
     void (*on_info)(void *ctx, const struct engine_info *info);
     void *info_ctx;
 };

@@ -206,18 +206,18 @@ test('contrast and keyboard: the puzzle pages (home, solving, hint, failed), bot
   assert(checked > 40, `only ${checked} texts measured`);
 });
 
-// A promotion puzzle of the shipped set (data/puzzles/chess.jsonl): Black mates with
-// b2-b1=Q; `agora puzzles check` proves no other piece mates as fast (a second win as
-// fast would have kept it out of the set).  Its own server: each fresh context (a new
-// visitor's token) gets it.
+// A promotion puzzle of the shipped set (data/puzzles/chess.jsonl): White mates with
+// b7-b8=Q; `agora puzzles check` proves no other move wins (no other piece mates at
+// once: it would be listed among the puzzle's alternatives).  Its own server: each fresh
+// context (a new visitor's token) gets it.
 test('puzzles: a promotion asks which piece; the queen solves, a knight is a wrong move', async () => {
   const psrv = await startAgora('puzzles-promotion');
   try {
     const en = JSON.parse(readFileSync(join(root, 'web', 'i18n', 'pages2', 'en.json'), 'utf8'));
     const page = await open('#/puzzles/chess', undefined, psrv);
-    assert(await waitPuzzle(page) === 'chess-6d1e3365d316', 'not the promotion puzzle');
-    await page.click(cell('b2'));
-    await page.click(cell('b1'));
+    assert(await waitPuzzle(page) === 'chess-c722dd258d2e', 'not the promotion puzzle');
+    await page.click(cell('b7'));
+    await page.click(cell('b8'));
     await page.waitForSelector('#promotion:not([hidden])');
     const pieces = await page.$$eval('#promotion [data-promotion]', (n) => n.map((x) => x.dataset.promotion).sort().join(''));
     assert(pieces === 'bnqr', 'the chooser offers ' + pieces);
@@ -229,8 +229,8 @@ test('puzzles: a promotion asks which piece; the queen solves, a knight is a wro
     // The chooser's contrast and keys, both themes.
     const fails = [];
     for (const theme of ['light', 'dark']) {
-      await page.click(cell('b2'));
-      await page.click(cell('b1'));
+      await page.click(cell('b7'));
+      await page.click(cell('b8'));
       const r = await checkPage(page, { theme, keys: theme === 'light', sel: '#promotion:not([hidden]) [data-promotion]', label: 'promotion chooser' });
       fails.push(...r.fails);
       if (theme === 'light') await page.keyboard.press('Escape');
@@ -243,24 +243,48 @@ test('puzzles: a promotion asks which piece; the queen solves, a knight is a wro
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#puzzle-status.won') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
     assert((await rating(page)).change > 0, 'the queen did not raise the rating');
-    assert(await page.$('#puzzle-board .piece[data-at="b1"]'), 'no piece on b1');
+    assert(await page.$('#puzzle-board .piece[data-at="b8"]'), 'no piece on b8');
     await page.done();
     // Another visitor promotes to a knight: a wrong move, the queen shown, rating down.
     const other = await open('#/puzzles/chess', undefined, psrv);
     await waitPuzzle(other);
     await other.waitForTimeout(READ_MS);
-    await other.click(cell('b2'));
-    await other.click(cell('b1'));
+    await other.click(cell('b7'));
+    await other.click(cell('b8'));
     await other.click('#promotion [data-promotion="n"]');
     await other.waitForFunction(() => document.querySelector('#puzzle-status.lost') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
     const down = await rating(other);
     assert(down.change < 0, 'a knight did not lower the rating: ' + JSON.stringify(down));
     const said = await other.textContent('#puzzle-status');
-    assert(said === en['pz.wrong.piece'].replace('{move}', 'b1=Q#'), 'status: ' + said);
-    assert(/queen/.test(await other.getAttribute(cell('b1'), 'aria-label')), 'the winning queen is not shown on b1');
+    assert(said === en['pz.wrong.piece'].replace('{move}', 'b8=Q#'), 'status: ' + said);
+    assert(/queen/.test(await other.getAttribute(cell('b8'), 'aria-label')), 'the winning queen is not shown on b8');
     await other.done();
   } finally {
     psrv.stop();
+  }
+});
+
+// Issue 25: at the last step another move that mates at once is right too (the puzzle's
+// alternatives): Ra8# is the solution, Rb8# mates as well and solves the puzzle.
+test('puzzles: another mate in one at the last step is right too', async () => {
+  const asrv = await startAgora('puzzles-alternatives');
+  try {
+    const page = await open('#/puzzles/chess', undefined, asrv);
+    assert(await waitPuzzle(page) === 'chess-rooks', 'not the two-rook puzzle');
+    await page.waitForTimeout(READ_MS);
+    // Never called wrong, not even for a moment before the server's verdict.
+    await page.evaluate(() => {
+      window.calledWrong = false;
+      new MutationObserver(() => { if (document.querySelector('#puzzle-status.lost')) window.calledWrong = true; })
+        .observe(document.body, { subtree: true, attributes: true, childList: true });
+    });
+    await playMove(page, 'b1b8');
+    await page.waitForFunction(() => document.querySelector('#puzzle-status.won') && document.querySelector('#rating-value[data-change]:not([data-change="0"])'));
+    assert((await rating(page)).change > 0, 'the other mate did not raise the rating');
+    assert(!(await page.evaluate(() => window.calledWrong)), 'the other mate was called wrong first');
+    await page.done();
+  } finally {
+    asrv.stop();
   }
 });
 

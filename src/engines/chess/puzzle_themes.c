@@ -107,8 +107,8 @@ static int few_pieces(const struct chess_pos *p)
 }
 
 static const char *const chess_themes[] = {
-    "mate-in-1",         "mate-in-2", "mate-in-3", "mate-in-4-plus", "fork",      "pin", "skewer",
-    "discovered-attack", "promotion", "sacrifice", "endgame",        "advantage", NULL,
+    "mate-in-1", "mate-in-2",         "mate-in-3", "mate-in-4", "mate-in-5", "fork",      "pin",
+    "skewer",    "discovered-attack", "promotion", "sacrifice", "endgame",   "advantage", NULL,
 };
 
 static int chess_puzzle_themes(void *st, const Move *line, int n, const char **out, int max)
@@ -166,8 +166,9 @@ static const char *const chess_easy[] = {"mate-in-1", "mate-in-2", NULL};
 
 const struct puzzle_rules chess_puzzle_rules = {
     .win = 250,
-    .not_win = 100,
-    .max_steps = 5,
+    .not_win = 50,
+    .max_steps = PUZZLE_STEPS_MAX,
+    .position_fields = 4, /* placement, side, castling, en passant: not the counters */
     .find_nodes = 8000,
     .prove_nodes = 50000,
     .theme_names = chess_themes,

@@ -75,6 +75,15 @@ static void search_line(struct cs_thread *t, int depth)
     struct cs_root_move *rm = &t->root[t->pv_index];
     Score prev = rm->prev_score, delta = ASPIRATION_DELTA;
     Score alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+    const struct search_params *p = t->sh->params;
+    if (p->prove) {
+        /* A proof: the null window at the threshold, once; the scores are bounds. */
+        for (int i = t->pv_index; i < t->nroot; i++)
+            t->root[i].score = -SCORE_INFINITE;
+        cs_negamax(t, p->prove_beta - 1, p->prove_beta, depth, 0, 1, 0);
+        sort_root(t->root, t->pv_index, t->nroot);
+        return;
+    }
     if (depth >= ASPIRATION_DEPTH && prev > -SCORE_INFINITE && !is_win(prev)) {
         alpha = prev - delta;
         beta = prev + delta;
@@ -117,11 +126,14 @@ static int done_after(struct cs_thread *t, int depth, int lines, Move prev_best,
     Score best = t->root[0].score;
     if (p->mate > 0 && best >= SCORE_WIN - (2 * p->mate - 1))
         return 1; /* the mate asked for */
+    if (p->prove && best >= p->prove_beta)
+        return 1; /* a move reached the proof's threshold */
     if (p->infinite || timeman_pondering(ctl))
         return 0;
     if (t->nroot == 1 && ctl->soft_ms != TIMEMAN_NONE)
         return 1; /* a forced move on the clock */
-    if (is_win(best) && lines == 1 && depth >= 2 * (SCORE_WIN - (best < 0 ? -best : best)) + 4)
+    if (is_win(best) && lines == 1 && !p->prove &&
+        depth >= 2 * (SCORE_WIN - (best < 0 ? -best : best)) + 4)
         return 1; /* a proven result, seen with room to spare */
     *stable = t->root[0].move == prev_best ? *stable + 1 : 0;
     /* A clock: the next iteration takes about twice this one; an unstable best move
@@ -147,9 +159,14 @@ static void iterate(struct cs_thread *t, int max_depth, int lines, int *finished
         t->pv_index = 0;
         if (cs_stop(t))
             break;
-        if (t->id == 0)
+        if (t->id == 0 && t->sh->params->prove) {
+            Score s = t->root[0].score;
+            report(t, depth, 0,
+                   s >= t->sh->params->prove_beta ? ENGINE_BOUND_LOWER : ENGINE_BOUND_UPPER, s);
+        } else if (t->id == 0) {
             for (int l = 0; l < lines; l++)
                 report(t, depth, l, ENGINE_BOUND_EXACT, 0);
+        }
         if (finished)
             *finished = depth;
         if (t->id == 0 && done_after(t, depth, lines, prev_best, &stable))

@@ -100,11 +100,16 @@ static void learn_correction(struct cs_thread *t, Score raw, Score best, int dep
 /* Has the position occurred before, since the last irreversible move? */
 static int is_repetition(const struct cs_thread *t, int ply)
 {
-    int idx = t->sh->nroot_keys + ply;
+    int idx = t->sh->nroot_keys + ply, seen = 0;
     int reach = t->pos.halfmove < idx ? t->pos.halfmove : idx;
     for (int back = 4; back <= reach; back += 2)
-        if (t->keys[idx - back] == t->pos.key)
-            return 1;
+        if (t->keys[idx - back] == t->pos.key) {
+            /* A proof draws a line back to the root (or before it) only at the third
+             * time, as the rules do: a side may come back to the root and win from it
+             * (Stockfish scores such a line a win too). */
+            if (!t->sh->params->prove || idx - back > t->sh->nroot_keys || ++seen >= 2)
+                return 1;
+        }
     return 0;
 }
 
@@ -455,8 +460,10 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
             s = -cs_negamax(t, -beta, -alpha, new_depth, ply + 1, pv, !pv && !cut);
         } else {
             /* Step 8d. Late-move reductions for quiet and losing moves. */
+            /* Not at the root of a proof: every root move there is searched in full. */
             int r = 0;
-            if (depth >= 3 && searched >= 1 + 2 * pv && (quiet || key < 0)) {
+            if (depth >= 3 && searched >= 1 + 2 * pv && (quiet || key < 0) &&
+                !(root && t->sh->params->prove)) {
                 /* key is the quiet move's history unless it is a killer or counter */
                 int hist = quiet && key < CS_ORDER_COUNTER ? key : 0;
                 r = lmr_base(depth, searched + 1);
@@ -507,7 +514,9 @@ Score cs_negamax(struct cs_thread *t, Score alpha, Score beta, int depth, int pl
     }
     if (searched == 0) /* everything pruned: the best bound known */
         return alpha;
-    if (!excluded && (!root || t->pv_index == 0)) {
+    /* Not a root restricted to some of its moves (searchmoves, a proof): its bound is
+     * not the position's, and the position may come again inside the tree. */
+    if (!excluded && (!root || (t->pv_index == 0 && !t->sh->params->nsearchmoves))) {
         enum tt_bound bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
         cs_tt_store(&t->sh->tt, p->key, best_move, tt_score_to(best, ply), raw, depth, bound);
         /* A quiet verdict the bound does not leave open teaches the correction. */

@@ -214,6 +214,13 @@ static void solution_out(struct jout *j, const struct puzzle_entry *e)
     for (int i = 0; i < e->n; i++)
         jout_str(j, e->moves[i]);
     jout_close(j, ']');
+    /* The other moves accepted as the last one (each wins at once, as the solution's
+     * last move does). */
+    jout_key(j, "alternatives");
+    jout_open(j, '[');
+    for (int i = 0; i < e->nalt; i++)
+        jout_str(j, e->alternatives[i]);
+    jout_close(j, ']');
     jout_key(j, "solution_display");
     jout_open(j, '[');
     void *st = game_state_new(g);
@@ -383,8 +390,9 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
 
 /* ---- POST /api/puzzles/{id}/attempts ------------------------------------------------ */
 
-/* Judge the solver's moves `tried` against the solution: 1 solved, 0 not; -1 with a
- * 400 set for a move that is not legal, or moves after a wrong one. */
+/* Judge the solver's moves `tried` against the solution (at the last step, one of its
+ * alternatives is right too): 1 solved, 0 not; -1 with a 400 set for a move that is
+ * not legal, or moves after a wrong one. */
 static int judge(const struct puzzle_item *it, json_t *tried, struct api_response *r)
 {
     const struct puzzle_entry *e = &it->e;
@@ -422,8 +430,9 @@ static int judge(const struct puzzle_item *it, json_t *tried, struct api_respons
             break;
         }
         g->move_text(st, m, canon, sizeof canon);
-        if (strcmp(canon, e->moves[2 * k]) != 0 ||
-            g->parse_move(st, e->moves[2 * k], &want, err, sizeof err) != 0)
+        /* The solution's move, or at the last step one of its alternatives. */
+        if (!puzzle_entry_accepts(e, (int)k, canon) ||
+            g->parse_move(st, canon, &want, err, sizeof err) != 0)
             continue; /* wrong: the attempt ends here */
         right++;
         g->make_move(st, want);

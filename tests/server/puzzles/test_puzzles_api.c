@@ -195,6 +195,69 @@ TEST(server_puzzles_next_and_attempts)
     test_rmdir(dir);
 }
 
+/* Issue 25: at a puzzle's last step, a move that ends the game with the solver's win
+ * at once is right too when the puzzle lists it (its "alternatives", which `agora
+ * puzzles check` proves); at an earlier step only the solution's move is. */
+TEST(server_puzzles_last_step_alternatives)
+{
+    char dir[256], db[300], path[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(db, sizeof db, "%s/a.db", dir);
+    snprintf(path, sizeof path, "%s/chess.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    /* Ra8# and Rb8#; 1.b5 c5 2.bxc6# e.p. or 2.Bxc5#. */
+    fprintf(f, "{\"id\":\"chess-rooks\",\"game\":\"chess\",\"position\":\"6k1/5ppp/8/8/"
+               "2n4r/8/8/RR4K1 w - - 0 1\",\"moves\":[\"a1a8\"],\"alternatives\":[\"b1b8\"],"
+               "\"themes\":[\"mate-in-1\"],\"rating\":540}\n"
+               "{\"id\":\"chess-ep\",\"game\":\"chess\",\"position\":\"rn1q2nr/pppbk2p/"
+               "4pp1b/3p3Q/1PB2P2/B1N1P3/P1PP3P/R4K2 w - - 0 1\",\"moves\":[\"b4b5\","
+               "\"c7c5\",\"b5c6\"],\"alternatives\":[\"a3c5\"],\"themes\":[\"mate-in-2\"],"
+               "\"rating\":690}\n");
+    fclose(f);
+    struct server *srv = start(db, dir);
+    CHECK(srv != NULL);
+    if (!srv)
+        return;
+    int port = server_port(srv);
+    json_t *j = NULL;
+    char token[64] = "";
+    /* Each served to the token first (only a served puzzle counts). */
+    for (int i = 0; i < 2; i++) {
+        CHECK_EQ_INT(api_call(port, "GET", "/api/puzzles/next?game=chess", token[0] ? token : NULL,
+                              NULL, &j),
+                     200);
+        if (!token[0])
+            snprintf(token, sizeof token, "%s", fx_str(j, "token"));
+        json_t *p = json_object_get(j, "puzzle");
+        json_t *alt = json_object_get(p, "alternatives");
+        CHECK_EQ_INT((long long)json_array_size(alt), 1);
+        if (!strcmp(fx_str(p, "id"), "chess-rooks"))
+            CHECK_STR(json_string_value(json_array_get(alt, 0)), "b1b8");
+        json_decref(j);
+    }
+    /* The other mate in one (in SAN too) solves the one-move puzzle. */
+    CHECK_EQ_INT(attempt(port, token, "chess-rooks", "[\"Rb8#\"]", &j), 200);
+    CHECK(json_is_true(json_object_get(j, "solved")));
+    CHECK_STR(json_string_value(json_array_get(json_object_get(j, "alternatives"), 0)), "b1b8");
+    json_decref(j);
+    /* Before the last step only the solution's move is right... */
+    CHECK_EQ_INT(attempt(port, token, "chess-ep", "[\"c4b5\"]", &j), 200);
+    CHECK(json_is_false(json_object_get(j, "solved")));
+    json_decref(j);
+    /* ...and at the last, the alternative too. */
+    CHECK_EQ_INT(attempt(port, token, "chess-ep", "[\"b4b5\", \"a3c5\"]", &j), 200);
+    CHECK(json_is_true(json_object_get(j, "solved")));
+    json_decref(j);
+    CHECK_EQ_INT(attempt(port, token, "chess-ep", "[\"b4b5\", \"b5c6\"]", &j), 200);
+    CHECK(json_is_true(json_object_get(j, "solved")));
+    json_decref(j);
+    CHECK_EQ_INT(attempt(port, token, "chess-ep", "[\"b4b5\", \"h5h6\"]", &j), 200);
+    CHECK(json_is_false(json_object_get(j, "solved")));
+    json_decref(j);
+    server_stop(srv);
+    test_rmdir(dir);
+}
+
 TEST(server_puzzles_bad_file)
 {
     char dir[256], db[300], path[300];

@@ -46,6 +46,9 @@ function rules(ctx) {
   const legal = () => (z.state === 'solving' && z.pos ? z.pos.legal_moves || [] : []);
   const candidates = () => (z.sel ? legal().filter((m) => m.from === z.sel.from && z.sel.path.every((c, i) => m.path[i] === c)) : []);
   const solutionMove = (k) => z.P.solution[2 * k];
+  // The solution's move, or at the last step one of the moves that win at once as well.
+  const accepts = (k, move) => move === solutionMove(k) ||
+    (k === z.P.solver_moves - 1 && (z.P.alternatives || []).includes(move));
 
   function piecesOf(p) {
     return api.piecesOf(layout, p.board, p.captured_pieces);
@@ -73,7 +76,7 @@ function rules(ctx) {
     const mv = (z.pos.legal_moves || []).find((m) => m.move === text);
     return mv ? [mv.from, ...mv.path] : cellsInText(text, names);
   }
-  return { solver, legal, candidates, solutionMove, piecesOf, marks, cellsOf };
+  return { solver, legal, candidates, solutionMove, accepts, piecesOf, marks, cellsOf };
 }
 
 // The board: drawn, clicked, dragged, keyed; the promotion chooser.
@@ -246,7 +249,7 @@ function solving(ctx) {
     z.sel = null;
     z.hintCell = null;
     z.tried.push(mv.move);
-    const right = mv.move === ctx.solutionMove(z.step);
+    const right = ctx.accepts(z.step, mv.move);
     z.shown = { pieces: piecesAfter(z.shown.pieces, mv), last: [mv.from, ...mv.path] };
     if (!right) {
       z.state = 'failed';
