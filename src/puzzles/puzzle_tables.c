@@ -1,8 +1,10 @@
 /* Puzzles proven by a game's endgame tables (puzzle_internal.h): where the tables hold
- * the position, the judge needs no search.  Step k: among the solver's moves, exactly
- * one gives the fastest win by the tables (every other move loses the win, or wins at
- * least a move later); the defence is the tables' longest; the line goes on until the
- * game ends in the solver's favour, or is too long for a puzzle. */
+ * the position, the judge needs no search.  The rule is the search's judge's
+ * (data/puzzles/README.md): at each of the solver's steps exactly one move wins by the
+ * tables (a slower win is a win too), except that at the last step other moves that
+ * end the game with the solver's win at once are accepted as alternatives; the defence
+ * is the tables' longest; the line goes on until the game ends in the solver's favour,
+ * or is too long for a puzzle. */
 #include <stdlib.h>
 
 #include "engines/profile.h"
@@ -29,11 +31,11 @@ int puzzle_solve_by_tables(const struct game *g, void *st, Move *mv, struct puzz
     out->depth_needed = plies;
     for (int step = 0; step < rules->max_steps; step++) {
         int n = game_legal_moves(g, st, mv);
-        /* the solver: the fastest win, and every move that wins as fast or a ply later */
-        int dist[256];
-        Move best = 0;
-        int fastest = -1, rivals = 0;
-        for (int i = 0; i < n && i < 256; i++) {
+        /* The solver's winning moves by the tables: those that end the game with its win
+         * at once, and those that win later (a slower win is a win too). */
+        Move now[PUZZLE_ALT_MAX + 1], best = 0;
+        int nnow = 0, later = 0, fastest = -1;
+        for (int i = 0; i < n; i++) {
             int cw, cp;
             g->make_move(st, mv[i]);
             int known = verdict(prof, st, &cw, &cp);
@@ -41,28 +43,36 @@ int puzzle_solve_by_tables(const struct game *g, void *st, Move *mv, struct puzz
             g->status(st, &gs);
             g->unmake_move(st, mv[i]);
             if (gs.result != RESULT_ONGOING) {
-                dist[i] = gs.result != RESULT_DRAW ? 0 : -1; /* the mover ends it: its win */
+                if (gs.result != RESULT_DRAW && nnow <= PUZZLE_ALT_MAX)
+                    now[nnow] = mv[i]; /* the mover ends it: its win */
+                nnow += gs.result != RESULT_DRAW;
                 continue;
             }
-            if (!known || (cw < 0 && cp < 0)) {
-                *why = PUZZLE_UNCLEAR; /* outside the tables, or a win of unknown distance */
+            if (!known) {
+                *why = PUZZLE_UNCLEAR; /* outside the tables */
                 return 1;
             }
-            dist[i] = cw < 0 ? cp : -1;
-        }
-        for (int i = 0; i < n && i < 256; i++)
-            if (dist[i] >= 0 && (fastest < 0 || dist[i] < fastest)) {
-                fastest = dist[i];
-                best = mv[i];
+            if (cw < 0) {
+                later++;
+                if (fastest < 0 || (cp >= 0 && cp < fastest)) {
+                    fastest = cp;
+                    best = mv[i];
+                }
             }
-        for (int i = 0; i < n && i < 256; i++)
-            rivals += mv[i] != best && dist[i] >= 0 && dist[i] <= fastest + 1;
-        if (!best) {
-            *why = PUZZLE_NO_WIN;
-            return 1;
         }
-        if (rivals) {
-            *why = PUZZLE_NOT_UNIQUE;
+        /* Exactly one winning move; at the last step other moves that win at once are
+         * its alternatives (as the search's judge accepts them), a slower win never. */
+        if (nnow > 0) {
+            if (later > 0 || nnow > PUZZLE_ALT_MAX + 1) {
+                *why = PUZZLE_NOT_UNIQUE;
+                return 1;
+            }
+            best = now[0];
+            out->nalt = nnow - 1;
+            for (int i = 1; i < nnow; i++)
+                out->alt[i - 1] = now[i];
+        } else if (later != 1) {
+            *why = later ? PUZZLE_NOT_UNIQUE : PUZZLE_NO_WIN;
             return 1;
         }
         out->line[out->n++] = best;
