@@ -7,6 +7,7 @@
  *             [--analysis-ms N] [--analysis-nice 0..19] [--connections-per-address N]
  *             [--analysis-engine PATH|none] [--analysis-engines N] [--analysis-engine-ms N]
  *             [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]
+ *             [--max-connections N]
  *             [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]
  *             [--challenge-ms N] [--seek-ms N] [--seeks-per-token N]
  *             [--seeks-per-address N] [--people-per-minute N] [--draw-offers-per-minute N]
@@ -41,6 +42,8 @@ static const char serve_usage[] =
     "                    and review thread, 3)\n"
     "  --analysis-engine-ms N  its longest silence before it is killed (default 10000)\n"
     "  --streams-per-game N  --header-ms N  --idle-ms N  --queued-moves-per-address N\n"
+    "  --max-connections N  open at once in all (16..1000000; default: the limit on\n"
+    "                    open files, raised to its hard limit, less 256 for the rest)\n"
     "  --host-name LIST  the Host names served besides the server's own addresses and\n"
     "                    localhost, comma-separated (a.org,b.org:8443); others get 421\n"
     "games between people (milliseconds):\n"
@@ -178,6 +181,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "connections-per-address", val, 0, 4000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.connections_per_address = (int)v;
+        } else if (!strcmp(opt, "--max-connections")) {
+            if (cli_int(io, "max-connections", val, 16, 1000000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.max_connections = (int)v;
         } else if (!strcmp(opt, "--streams-per-address")) {
             if (cli_int(io, "streams-per-address", val, 0, 4000, &v) != 0)
                 return CLI_BAD_INPUT;
