@@ -457,7 +457,7 @@ static unsigned connection_limit(const struct server_config *cfg)
     rlim_t most = files > reserve + 16 ? files - reserve : 16;
     if (most > 1000000)
         most = 1000000;
-    if (cfg->max_connections > 0 && (rlim_t)cfg->max_connections < most)
+    if (cfg->max_connections > 0 && (rlim_t)cfg->max_connections <= most)
         return (unsigned)cfg->max_connections;
     if (cfg->max_connections > 0)
         fprintf(stderr,
