@@ -13,6 +13,8 @@
 #   make run          setup, build, and start the server: http://127.0.0.1:8080/
 #   make loadtest     bounded load test of the server on loopback (tools/loadtest)
 #   make loadtest-people  500 games between simulated people (tools/loadtest-people)
+#   make loadtest-people-cluster  the same across two servers on PostgreSQL
+#                     (tools/loadtest-people-cluster; deploy/README.md "Measured")
 #   make tune         Texel-tune the chess evaluation on TEXEL_DATA (tools/texel-data.sh
 #                     makes the games), rewriting src/games/chess/eval_weights.h
 #   make tablebases   Egara-guti endgame tables of up to TB_PIECES pieces (default 8) in
@@ -51,7 +53,7 @@ SAN_LIB_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 SAN_CLI_OBJ := $(filter-out build/san/src/cli/main.o,$(CLI_SRC:%.c=build/san/%.o))
 SAN_TEST_OBJ := $(TEST_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test test-only setup tablebases fuzz fuzz-server bench loadtest loadtest-people clean check-format \
+.PHONY: all run test test-only setup tablebases fuzz fuzz-server bench loadtest loadtest-people loadtest-people-cluster clean check-format \
 	perft-full bench-perft tune winfit FORCE
 all: agora
 
@@ -185,6 +187,9 @@ loadtest:
 
 loadtest-people:
 	tools/loadtest-people
+
+loadtest-people-cluster:
+	tools/loadtest-people-cluster
 
 perft-full: agora
 	scripts/perft-epd

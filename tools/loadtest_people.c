@@ -9,8 +9,12 @@
  * end each game's state must hold every acknowledged move).  A game that ends is
  * followed by a new one.
  *
- *   build/loadtest-people PORT [GAMES=500] [SECONDS=20] [GAME=chess] [PAUSE_MS=0]
+ *   build/loadtest-people PORT[,PORT2] [GAMES=500] [SECONDS=20] [GAME=chess] [PAUSE_MS=0]
  *
+ * With two ports (two servers on one database), each game's first player makes all its
+ * requests and holds its stream on the first server, the second player on the second:
+ * every move is acknowledged by one server and heard from the other's stream, so the
+ * time measured is the trip through the database's outbox (issue 26, item 7).
  * PAUSE_MS > 0 makes each player think a uniform random 0..2*PAUSE_MS before its move.
  * The games are on a 30+0 clock, so every move also moves the clock's deadline. */
 #include <arpa/inet.h>
@@ -31,11 +35,20 @@
 #define MAX_SAMPLES 1000000
 #define SSE_BUF 32768
 
-static int port, seconds, pause_ms;
+static int ports[2], n_ports, seconds, pause_ms;
 static const char *game = "chess";
 static double t_end, t_warm;
 static atomic_int errors, lost, games_started, n_samples, moves_total;
 static double samples[MAX_SAMPLES];
+
+/* One error; the first ten are told on stderr with what failed when LOADTEST_VERBOSE is
+ * set (to find what a run's errors were). */
+static void error(const char *what, int status)
+{
+    int n = atomic_fetch_add(&errors, 1);
+    if (n < 10 && getenv("LOADTEST_VERBOSE"))
+        fprintf(stderr, "error: %s (%d)\n", what, status);
+}
 
 static double now_s(void)
 {
@@ -44,7 +57,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int dial(void)
+static int dial(int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
@@ -83,7 +96,7 @@ static long int_field(const char *from, const char *key)
 }
 
 struct conn {
-    int fd;
+    int fd, port;
     char *buf;
     size_t cap;
 };
@@ -99,7 +112,7 @@ static int request(struct conn *c, const char *method, const char *path, const c
                      "%s%s%sContent-Length: %zu\r\n\r\n%s",
                      method, path, token ? "Authorization: Bearer " : "", token ? token : "",
                      token ? "\r\n" : "", blen, body ? body : "");
-    if (c->fd < 0 && (c->fd = dial()) < 0)
+    if (c->fd < 0 && (c->fd = dial(c->port)) < 0)
         return -1;
     if (send(c->fd, head, (size_t)n, MSG_NOSIGNAL) != n)
         return -1;
@@ -130,7 +143,7 @@ static int request(struct conn *c, const char *method, const char *path, const c
 
 /* An event stream (HTTP/1.0: unchunked until the server closes it). */
 struct stream {
-    int fd;
+    int fd, port;
     char buf[SSE_BUF];
     size_t len;
 };
@@ -138,7 +151,7 @@ struct stream {
 static int stream_open(struct stream *s, const char *id, const char *seat)
 {
     s->len = 0;
-    if ((s->fd = dial()) < 0)
+    if ((s->fd = dial(s->port)) < 0)
         return -1;
     char head[256];
     int n =
@@ -199,27 +212,38 @@ static int new_game(struct player *p, char *id)
              "{\"game\":\"%s\",\"clock\":{\"initial\":1800,\"increment\":0},\"side\":\"white\","
              "\"name\":\"Load A\"}",
              game);
-    if (request(&p[0].c, "POST", "/api/challenges", p[0].token[0] ? p[0].token : NULL, body,
-                &out) != 201)
+    int st =
+        request(&p[0].c, "POST", "/api/challenges", p[0].token[0] ? p[0].token : NULL, body, &out);
+    if (st != 201) {
+        error(st > 0 ? out : "a challenge", st);
         return -1;
+    }
     field(out, "id", cid, sizeof cid);
     field(out, "token", p[0].token, sizeof p[0].token);
     snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
-    if (request(&p[1].c, "POST", path, p[1].token[0] ? p[1].token : NULL, "{\"name\":\"Load B\"}",
-                &out) != 200)
+    st = request(&p[1].c, "POST", path, p[1].token[0] ? p[1].token : NULL, "{\"name\":\"Load B\"}",
+                 &out);
+    if (st != 200) {
+        error(st > 0 ? out : "an accept", st);
         return -1;
+    }
     field(out, "id", id, 40);
     field(out, "token", p[1].token, sizeof p[1].token);
     field(out, "seat", p[1].seat, sizeof p[1].seat);
     snprintf(path, sizeof path, "/api/games/%s", id);
-    if (request(&p[0].c, "GET", path, p[0].token, NULL, &out) != 200)
+    st = request(&p[0].c, "GET", path, p[0].token, NULL, &out);
+    if (st != 200) {
+        error(st > 0 ? out : "the new game's state", st);
         return -1;
+    }
     field(out, "seat", p[0].seat, sizeof p[0].seat);
     for (int i = 0; i < 2; i++) {
         if (p[i].s.fd >= 0)
             close(p[i].s.fd);
-        if (stream_open(&p[i].s, id, p[i].seat) != 0)
+        if (stream_open(&p[i].s, id, p[i].seat) != 0) {
+            error("a stream's request", 0);
             return -1;
+        }
     }
     atomic_fetch_add(&games_started, 1);
     return 0;
@@ -230,8 +254,9 @@ static void check_moves(struct player *p, const char *id, int acked)
 {
     char path[128], *out;
     snprintf(path, sizeof path, "/api/games/%s", id);
-    if (request(&p->c, "GET", path, p->token, NULL, &out) != 200) {
-        atomic_fetch_add(&errors, 1);
+    int st = request(&p->c, "GET", path, p->token, NULL, &out);
+    if (st != 200) {
+        error("the final state", st);
         return;
     }
     long ply = int_field(out, "ply");
@@ -246,6 +271,7 @@ static void *play(void *arg)
     memset(p, 0, sizeof p);
     for (int i = 0; i < 2; i++) {
         p[i].c.fd = p[i].s.fd = -1;
+        p[i].c.port = p[i].s.port = ports[i % n_ports];
         p[i].c.cap = 1 << 17;
         p[i].c.buf = malloc(p[i].c.cap);
     }
@@ -254,8 +280,7 @@ static void *play(void *arg)
     bool live = false;
     while (now_s() < t_end) {
         if (!live) {
-            if (new_game(p, id) != 0) {
-                atomic_fetch_add(&errors, 1);
+            if (new_game(p, id) != 0) { /* its error counted */
                 sleep_ms(200);
                 continue;
             }
@@ -267,8 +292,9 @@ static void *play(void *arg)
         if (!move[0]) { /* the game's first move: from the state */
             char path[128], *out;
             snprintf(path, sizeof path, "/api/games/%s", id);
-            if (request(&me->c, "GET", path, me->token, NULL, &out) != 200) {
-                atomic_fetch_add(&errors, 1);
+            int st = request(&me->c, "GET", path, me->token, NULL, &out);
+            if (st != 200) {
+                error("the first state", st);
                 live = false;
                 continue;
             }
@@ -282,7 +308,7 @@ static void *play(void *arg)
         int st = request(&me->c, "POST", path, me->token, body, &out);
         double acked = now_s();
         if (st != 200) {
-            atomic_fetch_add(&errors, 1);
+            error(st > 0 ? out : "a move", st);
             live = false;
             continue;
         }
@@ -293,9 +319,10 @@ static void *play(void *arg)
         /* The opponent's next move: the first legal move of the state after this one. */
         char next[64];
         field(strstr(out, "\"legal_moves\":["), "move", next, sizeof next);
-        char heard[64];
+        char heard[64] = "";
         if (stream_wait(&them->s, ply, heard, sizeof heard) != 0 || strcmp(heard, move) != 0) {
-            atomic_fetch_add(&errors, 1);
+            error(heard[0] ? "the stream told another move" : "the stream broke or was silent",
+                  ply);
             live = false;
             continue;
         }
@@ -333,10 +360,14 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: loadtest-people PORT [GAMES] [SECONDS] [GAME] [PAUSE_MS]\n");
+        fprintf(stderr,
+                "usage: loadtest-people PORT[,PORT2] [GAMES] [SECONDS] [GAME] [PAUSE_MS]\n");
         return 2;
     }
-    port = atoi(argv[1]);
+    char *next = NULL;
+    ports[n_ports++] = (int)strtol(argv[1], &next, 10);
+    if (*next == ',')
+        ports[n_ports++] = atoi(next + 1);
     int games = argc > 2 ? atoi(argv[2]) : 500;
     seconds = argc > 3 ? atoi(argv[3]) : 20;
     if (argc > 4)
@@ -360,8 +391,8 @@ int main(int argc, char **argv)
     qsort(samples, (size_t)n, sizeof samples[0], cmp);
     double p50 = n ? samples[n / 2] * 1e3 : 0, p99 = n ? samples[(int)(n * 0.99)] * 1e3 : 0;
     double mx = n ? samples[n - 1] * 1e3 : 0;
-    printf("people games at once %d (%s, 30+0), %d games started, %.1f s\n", games, game,
-           atomic_load(&games_started), elapsed);
+    printf("people games at once %d (%s, 30+0)%s, %d games started, %.1f s\n", games, game,
+           n_ports > 1 ? " across 2 servers" : "", atomic_load(&games_started), elapsed);
     printf("moves %d (%.0f/s); acknowledged move -> opponent's event: p50 %.2f ms, p99 %.2f ms, "
            "max %.2f ms (%d samples)\n",
            atomic_load(&moves_total), atomic_load(&moves_total) / elapsed, p50, p99, mx, n);

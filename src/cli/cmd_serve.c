@@ -8,6 +8,7 @@
  *             [--analysis-engine PATH|none] [--analysis-engines N] [--analysis-engine-ms N]
  *             [--tablebases DIR]
  *             [--streams-per-address N] [--streams-per-game N] [--header-ms N] [--idle-ms N]
+ *             [--max-connections N]
  *             [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]
  *             [--challenge-ms N] [--seek-ms N] [--seeks-per-token N]
  *             [--seeks-per-address N] [--people-per-minute N] [--draw-offers-per-minute N]
@@ -44,6 +45,8 @@ static const char serve_usage[] =
     "  --tablebases DIR  the endgame tables (Egara-guti; default $AGORA_TABLEBASES or\n"
     "                    tablebases/egara-guti): level 8 and the analysis board use them\n"
     "  --streams-per-game N  --header-ms N  --idle-ms N  --queued-moves-per-address N\n"
+    "  --max-connections N  open at once in all (16..1000000; default: the limit on\n"
+    "                    open files, raised to its hard limit, less 256 for the rest)\n"
     "  --host-name LIST  the Host names served besides the server's own addresses and\n"
     "                    localhost, comma-separated (a.org,b.org:8443); others get 421\n"
     "games between people (milliseconds):\n"
@@ -185,6 +188,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "connections-per-address", val, 0, 4000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.connections_per_address = (int)v;
+        } else if (!strcmp(opt, "--max-connections")) {
+            if (cli_int(io, "max-connections", val, 16, 1000000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.max_connections = (int)v;
         } else if (!strcmp(opt, "--streams-per-address")) {
             if (cli_int(io, "streams-per-address", val, 0, 4000, &v) != 0)
                 return CLI_BAD_INPUT;

@@ -119,3 +119,16 @@ void *game_state_new(const struct game *g)
 {
     return calloc(1, g->state_size);
 }
+
+void game_state_copy(const struct game *g, void *dst, const void *src)
+{
+    int ply = g->ply(src);
+    size_t end = g->history_offset + g->history_size;
+    if (g->history_entry == 0 || ply < 0 || end > g->state_size ||
+        (size_t)ply * g->history_entry > g->history_size) {
+        memcpy(dst, src, g->state_size);
+        return;
+    }
+    memcpy(dst, src, g->history_offset + (size_t)ply * g->history_entry);
+    memcpy((char *)dst + end, (const char *)src + end, g->state_size - end);
+}

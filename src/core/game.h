@@ -113,6 +113,10 @@ struct game {
     const char *title;          /* "Egara-guti": for people */
     const char *const *aliases; /* NULL-terminated, may be NULL */
     size_t state_size;
+    /* The state's history: an array of history_size bytes at history_offset, of entries
+     * of history_entry bytes, the first ply of them in use (all 0: none said, every copy
+     * is of all state_size bytes).  game_state_copy leaves out the unused entries. */
+    size_t history_offset, history_entry, history_size;
     int max_moves; /* no position has more legal moves than this */
     int max_plies; /* moves one state can hold in its history */
 
@@ -230,3 +234,7 @@ void game_move_display(const struct game *g, const void *st, Move m, char *buf, 
 
 /* A fresh zeroed state of the game, or NULL without memory. */
 void *game_state_new(const struct game *g);
+/* Copy the state src into dst (state_size bytes) as far as it is used: all of it but
+ * the history's unused entries (a chess state is 700 KB, of which a game of 40 moves
+ * uses 3). */
+void game_state_copy(const struct game *g, void *dst, const void *src);

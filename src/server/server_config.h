@@ -64,6 +64,8 @@ struct server_config {
                                        not counted (0: 2 s; negative: none, for tests) */
     int connections_per_address;    /* open at once from one address (0: no cap; off behind a
                                        proxy, which must cap them) */
+    int max_connections;            /* open at once in all (0: what the limit on open files,
+                                       raised to its hard limit at start, leaves; http.c) */
     int streams_per_address;        /* event streams open at once from one address (429 beyond) */
     int streams_per_game;           /* event streams open at once on one game (429 beyond) */
     int header_ms;                  /* a request's line, headers and body must arrive within */

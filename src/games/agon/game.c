@@ -2,6 +2,7 @@
 #include "agon.h"
 #include "core/record.h"
 #include "state.h"
+#include <stddef.h>
 
 static const struct game_word reasons[] = {
     {AGON_REASON_FORMATION, "formation", "the guards surround the queen on the throne"},
@@ -28,6 +29,9 @@ const struct game agon_game = {
     .title = "Agon",
     .aliases = NULL,
     .state_size = sizeof(struct agon_state),
+    .history_offset = offsetof(struct agon_state, history),
+    .history_entry = sizeof(((struct agon_state *)0)->history[0]),
+    .history_size = sizeof(((struct agon_state *)0)->history),
     .max_moves = AGON_MAX_MOVES,
     .max_plies = AGON_MAX_PLIES,
     .init = agon_init,

@@ -1,6 +1,7 @@
 /* Chess's entry in the table of games. */
 #include "chess.h"
 #include "state.h"
+#include <stddef.h>
 
 static const struct game_word reasons[] = {
     {CHESS_REASON_CHECKMATE, "checkmate", "checkmate"},
@@ -32,6 +33,9 @@ const struct game chess_game = {
     .title = "Chess",
     .aliases = NULL,
     .state_size = sizeof(struct chess_state),
+    .history_offset = offsetof(struct chess_state, hist),
+    .history_entry = sizeof(((struct chess_state *)0)->hist[0]),
+    .history_size = sizeof(((struct chess_state *)0)->hist),
     .max_moves = CHESS_MAX_MOVES,
     .max_plies = CHESS_MAX_PLIES,
     .init = chess_init,

@@ -2,6 +2,7 @@
 #include "core/record.h"
 #include "egara.h"
 #include "state.h"
+#include <stddef.h>
 
 /* Records in PGN's shape with the game's own move texts (core/record.h). */
 static int write_record(const void *st, const struct record_header *h,
@@ -31,6 +32,9 @@ const struct game egara_game = {
     .title = "Egara-guti",
     .aliases = aliases,
     .state_size = sizeof(struct egara_state),
+    .history_offset = offsetof(struct egara_state, history),
+    .history_entry = sizeof(((struct egara_state *)0)->history[0]),
+    .history_size = sizeof(((struct egara_state *)0)->history),
     .max_moves = EGARA_MAX_MOVES,
     .max_plies = EGARA_MAX_PLIES,
     .init = egara_init,

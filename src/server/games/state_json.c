@@ -144,7 +144,7 @@ static void last_move_out(struct jout *j, const struct position_view *v)
         jout_null(j);
         return;
     }
-    memcpy(before, v->st, g->state_size);
+    game_state_copy(g, before, v->st); /* not the whole 700 KB of a chess state */
     Move m = g->history_move(before, ply - 1);
     g->unmake_move(before, m);
     struct move_desc d;

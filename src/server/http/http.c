@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -433,6 +434,39 @@ int http_check_host(const char *host, char *err, size_t err_size)
     return 0;
 }
 
+/* Connections held at once.  Each player of a game holds two (its event stream and a
+ * kept-alive connection for its moves), so the cap is set by the limit on open files:
+ * its soft value is raised to the hard one (Debian's default soft limit, 1024, would
+ * hold 500 players), less FD_RESERVE for the rest of the server (the database, its
+ * pool, engines' pipes, files served).  --max-connections caps it lower. */
+#define FD_RESERVE 256
+
+static unsigned connection_limit(const struct server_config *cfg)
+{
+    struct rlimit rl;
+    rlim_t files = 4096;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        if (rl.rlim_cur < rl.rlim_max) {
+            struct rlimit up = {rl.rlim_max, rl.rlim_max};
+            if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+                rl.rlim_cur = rl.rlim_max;
+        }
+        files = rl.rlim_cur;
+    }
+    rlim_t reserve = FD_RESERVE + (rlim_t)(cfg->db_pool > 0 ? cfg->db_pool : 0);
+    rlim_t most = files > reserve + 16 ? files - reserve : 16;
+    if (most > 1000000)
+        most = 1000000;
+    if (cfg->max_connections > 0 && (rlim_t)cfg->max_connections <= most)
+        return (unsigned)cfg->max_connections;
+    if (cfg->max_connections > 0)
+        fprintf(stderr,
+                "agora: serve: --max-connections %d is over what the limit on open files "
+                "(%llu) leaves: %llu\n",
+                cfg->max_connections, (unsigned long long)files, (unsigned long long)most);
+    return (unsigned)most;
+}
+
 int http_start(struct server *srv, char *err, size_t err_size)
 {
     const struct server_config *cfg = &srv->cfg;
@@ -459,7 +493,7 @@ int http_start(struct server *srv, char *err, size_t err_size)
         MHD_OPTION_URI_LOG_CALLBACK, conn_limits_uri_log, srv->limits,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)HTTP_MEMORY_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_LIMIT,
-        4000u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
+        connection_limit(cfg), MHD_OPTION_LISTEN_BACKLOG_SIZE, 4096u, MHD_OPTION_END);
     if (!srv->daemon)
         return fail(err, err_size, "cannot listen on %s:%d (in use, or not allowed)", srv->host,
                     cfg->port);

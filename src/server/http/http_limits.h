@@ -7,8 +7,8 @@
  *    sending a request and is shut, so that slow senders (slowloris) hold nothing long;
  *  - event streams: at most streams_per_address at once from one client address (the
  *    caller counts those per game), and a stream whose client has gone (its socket hung
- *    up) noticed within a sweep (SWEEP_MS), while libmicrohttpd does not look at its
- *    suspended connection at all.
+ *    up) noticed within a sweep (SWEEP_MS, from an epoll set of the streams' sockets),
+ *    while libmicrohttpd does not look at its suspended connection at all.
  *
  * One sweeper thread does both, every CONN_LIMITS_SWEEP_MS.  The connections per
  * address are capped by libmicrohttpd itself (MHD_OPTION_PER_IP_CONNECTION_LIMIT, set in
@@ -31,6 +31,7 @@ struct conn_stream_ticket {
     void (*gone)(void *arg); /* called once, under the guard's mutex, when the client went */
     void *arg;
     bool gone_called;
+    bool watched; /* in the guard's epoll set */
     struct conn_stream_ticket *prev, *next;
 };
 
