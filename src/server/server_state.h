@@ -81,6 +81,12 @@ struct server {
     pthread_t ticker;
     bool ticker_running;
     pthread_cond_t ticker_cv; /* under jobs_mu */
+    /* db_jobs.c: the computer's moves made by workers through the store (PostgreSQL,
+     * no engine workers here): the games waiting for one (dj_mu a leaf). */
+    bool db_jobs;
+    pthread_mutex_t dj_mu;
+    struct session *dj_head;
+    int64_t dj_next_tick; /* the ticker's */
 
     /* analysis_jobs.c: the analyses' queue, the live ones (queued or running) and the
      * threads; an_mu is a leaf, like jobs_mu (a job's own mu is taken after it). */

@@ -19,11 +19,13 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/error.h"
 #include "server/common/stream_hub.h"
 #include "server/games/cache.h"
+#include "server/games/db_jobs.h"
 #include "server/games/fair_queue.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
@@ -53,6 +55,8 @@ static bool push(struct server *srv, struct session *s, const char *client)
 
 bool workers_admit(struct server *srv, const char *client)
 {
+    if (srv->db_jobs)
+        return db_jobs_admit(srv, client);
     if (srv->cfg.queued_per_address <= 0 || !srv->jobs)
         return true;
     pthread_mutex_lock(&srv->jobs_mu);
@@ -70,6 +74,11 @@ void workers_schedule_from(struct session *s, const char *client)
 {
     if (s->job_pending || !session_computer_to_move(s))
         return;
+    if (s->srv->db_jobs) {
+        if (!atomic_load(&s->srv->stopping))
+            db_jobs_schedule(s, client);
+        return;
+    }
     s->job_pending = true;
     cache_ref(s);
     if (!push(s->srv, s, client)) {
@@ -191,6 +200,11 @@ static void *ticker_main(void *arg)
             if (deadline && now > deadline)
                 atomic_store(&srv->slots[i].stop, 1);
         }
+        if (srv->db_jobs) { /* games waiting long for a worker's move */
+            pthread_mutex_unlock(&srv->jobs_mu);
+            db_jobs_tick(srv, now);
+            pthread_mutex_lock(&srv->jobs_mu);
+        }
         if (srv->hub) { /* streams due now (a challenge's expiry) */
             pthread_mutex_unlock(&srv->jobs_mu);
             stream_hub_wake_due(srv->hub, now);
@@ -219,10 +233,16 @@ int workers_start(struct server *srv, char *err, size_t err_size)
         return fail(err, err_size, "out of memory");
     srv->jobs_inited = true;
     int n = srv->cfg.engine_workers;
-    if (n <= 0)
+    /* PostgreSQL without engine workers here: the moves are the workers' (db_jobs.c),
+     * and the ticker still runs (the waiting games, the streams' pings). */
+    const char *url = srv->cfg.db_path ? srv->cfg.db_path : "";
+    srv->db_jobs =
+        n <= 0 && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11));
+    pthread_mutex_init(&srv->dj_mu, NULL);
+    if (n <= 0 && !srv->db_jobs)
         return 0;
-    srv->workers = calloc((size_t)n, sizeof *srv->workers);
-    srv->slots = calloc((size_t)n, sizeof *srv->slots);
+    srv->workers = calloc((size_t)n + 1, sizeof *srv->workers);
+    srv->slots = calloc((size_t)n + 1, sizeof *srv->slots);
     if (!srv->workers || !srv->slots)
         return fail(err, err_size, "out of memory");
     for (; srv->n_workers < n; srv->n_workers++) {
@@ -236,7 +256,7 @@ int workers_start(struct server *srv, char *err, size_t err_size)
             return fail(err, err_size, "cannot start engine worker threads");
         }
     }
-    int nc = srv->cfg.committers; /* 0: the workers commit their own moves */
+    int nc = n > 0 ? srv->cfg.committers : 0; /* 0: the workers commit their own moves */
     srv->committers = calloc((size_t)nc + 1, sizeof *srv->committers);
     if (!srv->committers)
         return fail(err, err_size, "out of memory");
@@ -256,6 +276,7 @@ void workers_stop(struct server *srv)
         return;
     for (int i = 0; i < srv->n_workers; i++)
         atomic_store(&srv->slots[i].stop, 1);
+    db_jobs_stop(srv);
     pthread_mutex_lock(&srv->jobs_mu);
     srv->jobs_closed = true;
     pthread_cond_broadcast(&srv->jobs_cv);
@@ -282,5 +303,6 @@ void workers_stop(struct server *srv)
     pthread_cond_destroy(&srv->commit_cv);
     pthread_cond_destroy(&srv->ticker_cv);
     pthread_mutex_destroy(&srv->jobs_mu);
+    pthread_mutex_destroy(&srv->dj_mu);
     srv->jobs_inited = false;
 }
