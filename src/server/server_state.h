@@ -24,6 +24,7 @@ struct book_names;
 struct conn_limits;
 struct director_news;
 struct fair_queue;
+struct worker; /* src/worker/worker.h */
 struct stream_hub;
 struct review_job;
 struct uci_pool;
@@ -87,6 +88,9 @@ struct server {
     pthread_mutex_t dj_mu;
     struct session *dj_head;
     int64_t dj_next_tick; /* the ticker's */
+    /* With engine workers on PostgreSQL: the shared queue, which idle engine threads
+     * take moves from (worker_run_one, src/worker/). */
+    struct worker *shared_jobs;
 
     /* analysis_jobs.c: the analyses' queue, the live ones (queued or running) and the
      * threads; an_mu is a leaf, like jobs_mu (a job's own mu is taken after it). */

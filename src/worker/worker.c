@@ -21,6 +21,7 @@ struct worker {
     struct store *store;
     char id[STORE_JOB_WORKER_MAX]; /* "worker-" and 16 hex digits: the claims' name */
     char body[96];                 /* the events' body: whose move it was */
+    bool own_store;                /* worker_start's: closed by worker_stop */
     atomic_bool stopping;
     atomic_long moves, stale;
     pthread_t *threads;
@@ -172,6 +173,25 @@ static void run_job(struct worker *w, const struct store_job *job)
     }
 }
 
+/* Claim one job and run it: 0, 1 none, -1 (err) the store failed. */
+static int claim_and_run(struct worker *w, char *err, size_t err_size)
+{
+    struct store_job job;
+    int rc = store_claim_job(w->store, w->id, wall_ms(), w->cfg.lease_ms, &job, err, err_size);
+    if (rc == 0)
+        run_job(w, &job);
+    return rc < 0 ? -1 : rc;
+}
+
+int worker_run_one(struct worker *w)
+{
+    char err[ERROR_TEXT_MAX];
+    int rc = claim_and_run(w, err, sizeof err);
+    if (rc < 0)
+        say(w, "cannot claim: %s", err);
+    return rc;
+}
+
 static void *thread_main(void *arg)
 {
     struct worker *w = arg;
@@ -179,18 +199,15 @@ static void *thread_main(void *arg)
     int idle = 1;
     bool failing = false;
     while (!atomic_load(&w->stopping)) {
-        struct store_job job;
-        int rc =
-            store_claim_job(w->store, w->id, wall_ms(), w->cfg.lease_ms, &job, err, sizeof err);
+        int rc = claim_and_run(w, err, sizeof err);
         if (rc == 0) {
             failing = false;
             idle = 1;
-            run_job(w, &job);
             continue;
         }
         if (rc < 0) {
-            if (!failing && w->cfg.log)
-                fprintf(w->cfg.log, "agora worker: cannot claim: %s (trying again)\n", err);
+            if (!failing)
+                say(w, "cannot claim: %s (trying again)", err);
             failing = true;
             sleep_ms(500);
             continue;
@@ -219,6 +236,26 @@ static void random_hex(char *out, int n)
     out[n] = 0;
 }
 
+/* A worker's name and its events' body. */
+static void name_it(struct worker *w)
+{
+    char hex[17];
+    random_hex(hex, 16);
+    snprintf(w->id, sizeof w->id, "worker-%s", hex);
+    snprintf(w->body, sizeof w->body, "{\"server\":\"%s\"}", w->id);
+}
+
+struct worker *worker_attach(struct store *store, const struct worker_config *cfg)
+{
+    struct worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->cfg = *cfg;
+    w->store = store;
+    name_it(w);
+    return w;
+}
+
 struct worker *worker_start(const struct worker_config *cfg, char *err, size_t err_size)
 {
     if (cfg->threads < 1 || cfg->threads > 64) {
@@ -236,10 +273,8 @@ struct worker *worker_start(const struct worker_config *cfg, char *err, size_t e
         return NULL;
     }
     w->cfg = *cfg;
-    char hex[17];
-    random_hex(hex, 16);
-    snprintf(w->id, sizeof w->id, "worker-%s", hex);
-    snprintf(w->body, sizeof w->body, "{\"server\":\"%s\"}", w->id);
+    name_it(w);
+    w->own_store = true;
     struct store_options opt = {.pool = cfg->threads + 1};
     if (!(w->store = store_open(cfg->db_url, &opt, err, err_size))) {
         free(w);
@@ -267,7 +302,8 @@ void worker_stop(struct worker *w)
     for (int i = 0; i < w->n_threads; i++)
         pthread_join(w->threads[i], NULL);
     free(w->threads);
-    store_close(w->store);
+    if (w->own_store)
+        store_close(w->store);
     free(w);
 }
 

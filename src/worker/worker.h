@@ -7,7 +7,8 @@
  * (store_finish_job).  A worker killed mid-move loses nothing: its job is claimed
  * again once the lease runs out, and the store refuses a second commit of one ply.
  *
- * Knows the store, the games and the engine; no server. */
+ * Knows the store, the games and the engine; no server (a server may use it: its own
+ * engine threads take jobs too when idle, workers.c). */
 #pragma once
 
 #include <stdint.h>
@@ -36,6 +37,12 @@ struct worker *worker_start(const struct worker_config *cfg, char *err, size_t e
 /* Stop claiming, let the moves being thought finish (each within its cap), commit
  * them, and free everything. */
 void worker_stop(struct worker *w);
+/* A worker without threads over a store the caller keeps (a server whose own engine
+ * threads also take jobs from the shared queue, workers.c): NULL without memory. */
+struct worker *worker_attach(struct store *store, const struct worker_config *cfg);
+/* Claim one job and make its move on this thread: 0 done, 1 none waiting, -1 the
+ * store failed (said on cfg->log). */
+int worker_run_one(struct worker *w);
 /* Moves committed, and jobs found stale (the game over or moved on) so far. */
 long worker_moves(const struct worker *w);
 long worker_stale(const struct worker *w);

@@ -21,6 +21,18 @@ bool db_jobs_on(const struct server *srv)
     return srv->db_jobs;
 }
 
+/* Take s off the list (under dj_mu); whether it was on it. */
+static bool unlink_waiting(struct server *srv, struct session *s)
+{
+    for (struct session **p = &srv->dj_head; *p; p = &(*p)->dj_next)
+        if (*p == s) {
+            *p = s->dj_next;
+            s->dj_next = NULL;
+            return true;
+        }
+    return false;
+}
+
 void db_jobs_schedule(struct session *s, const char *client)
 {
     struct server *srv = s->srv;
@@ -36,11 +48,8 @@ void db_jobs_schedule(struct session *s, const char *client)
     job.ply = s->n_stored;
     job.priority = 0; /* games before analyses */
     job.created_ms = server_now_ms();
-    if (store_put_job(srv->store, &job, err, sizeof err) != 0) {
-        /* Not queued: the game waits for its next request, which queues it again. */
-        fprintf(stderr, "agora: the computer's move in %s is not queued: %s\n", s->row.id, err);
-        return;
-    }
+    /* Listed before the job exists: a worker's event arriving at once finds it (and
+     * waits for s->mu, held until the request waits). */
     s->job_pending = true;
     s->dj_since = job.created_ms;
     cache_ref(s); /* the list's */
@@ -48,6 +57,16 @@ void db_jobs_schedule(struct session *s, const char *client)
     s->dj_next = srv->dj_head;
     srv->dj_head = s;
     pthread_mutex_unlock(&srv->dj_mu);
+    if (store_put_job(srv->store, &job, err, sizeof err) != 0) {
+        /* Not queued: the game waits for its next request, which queues it again. */
+        fprintf(stderr, "agora: the computer's move in %s is not queued: %s\n", s->row.id, err);
+        pthread_mutex_lock(&srv->dj_mu);
+        bool listed = unlink_waiting(srv, s);
+        pthread_mutex_unlock(&srv->dj_mu);
+        s->job_pending = false;
+        if (listed)
+            cache_put(s); /* never the last: the caller holds one */
+    }
 }
 
 bool db_jobs_admit(struct server *srv, const char *client)
@@ -59,18 +78,6 @@ bool db_jobs_admit(struct server *srv, const char *client)
     if (store_count_jobs(srv->store, client ? client : "", &n, err, sizeof err) != 0)
         return true; /* the store will say more on the move itself */
     return n < srv->cfg.queued_per_address;
-}
-
-/* Take s off the list (under dj_mu); whether it was on it. */
-static bool unlink_waiting(struct server *srv, struct session *s)
-{
-    for (struct session **p = &srv->dj_head; *p; p = &(*p)->dj_next)
-        if (*p == s) {
-            *p = s->dj_next;
-            s->dj_next = NULL;
-            return true;
-        }
-    return false;
 }
 
 /* The waiting sessions `id` names (NULL: those waiting since before `before`), each

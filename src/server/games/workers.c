@@ -29,10 +29,14 @@
 #include "server/games/fair_queue.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
+#include "worker/worker.h"
 
 #define PING_MS_DEFAULT 15000
 #define WATCH_MS 20
 #define WATCHDOG_GRACE_MS 50
+/* How long an idle engine thread of a server on PostgreSQL waits for a move of its own
+ * before it looks at the shared queue of engine jobs. */
+#define SHARED_POLL_MS 50
 
 /* What the watchdog knows of a worker: when its move must be over (0: idle) and the
  * flag it raises then. */
@@ -97,6 +101,25 @@ static struct session *pop(struct server *srv, bool wait)
     return s;
 }
 
+/* pop for the engine threads of a server on PostgreSQL: at most `ms` waiting for a
+ * move of its own, then NULL (they look at the shared queue: worker_run_one). */
+static struct session *pop_for(struct server *srv, int ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += ms * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&srv->jobs_mu);
+    if (fair_queue_empty(srv->jobs) && !atomic_load(&srv->stopping))
+        pthread_cond_timedwait(&srv->jobs_cv, &srv->jobs_mu, &until);
+    struct session *s = fair_queue_pop(srv->jobs);
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return s;
+}
+
 static void push_commit(struct server *srv, struct session *s)
 {
     pthread_mutex_lock(&srv->jobs_mu);
@@ -152,7 +175,15 @@ static void *worker_main(void *arg)
     struct session *s;
     /* On stop, the queue is still drained: every waiting request gets its answer
      * (the engine stops early: the watchdog raises every flag). */
-    while ((s = pop(srv, true))) {
+    for (;;) {
+        s = srv->shared_jobs ? pop_for(srv, SHARED_POLL_MS) : pop(srv, true);
+        if (!s) {
+            if (!srv->shared_jobs || atomic_load(&srv->stopping))
+                break;
+            /* Idle: a move of the shared queue (a --workers 0 server's, issue 26). */
+            worker_run_one(srv->shared_jobs);
+            continue;
+        }
         atomic_store(&slot->stop, atomic_load(&srv->stopping));
         atomic_store(&slot->deadline_ms,
                      server_now_ms() + srv->cfg.move_time_ms + WATCHDOG_GRACE_MS);
@@ -241,6 +272,17 @@ int workers_start(struct server *srv, char *err, size_t err_size)
     pthread_mutex_init(&srv->dj_mu, NULL);
     if (n <= 0 && !srv->db_jobs)
         return 0;
+    if (n > 0 && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11))) {
+        /* Its threads also make the moves other servers queue (--workers 0 ones). */
+        struct worker_config wc;
+        worker_config_default(&wc);
+        wc.move_time_ms = srv->cfg.move_time_ms;
+        wc.lease_ms = srv->cfg.move_time_ms + 25000;
+        wc.max_plies = srv->cfg.max_plies;
+        wc.book = srv->cfg.book;
+        if (!(srv->shared_jobs = worker_attach(srv->store, &wc)))
+            return fail(err, err_size, "out of memory");
+    }
     srv->workers = calloc((size_t)n + 1, sizeof *srv->workers);
     srv->slots = calloc((size_t)n + 1, sizeof *srv->slots);
     if (!srv->workers || !srv->slots)
@@ -290,6 +332,8 @@ void workers_stop(struct server *srv)
     if (srv->ticker_running)
         pthread_join(srv->ticker, NULL);
     workers_run_inline(srv);
+    worker_stop(srv->shared_jobs); /* no thread of its own: the store stays */
+    srv->shared_jobs = NULL;
     fair_queue_free(srv->jobs);
     srv->jobs = NULL;
     free(srv->workers);

@@ -2,7 +2,8 @@
  * a server on PostgreSQL with --workers 0 queues each move in the database, a worker
  * process claims it for a lease and commits it; the waiting request is answered.  A
  * worker killed mid-move, or one too slow for its lease: another makes the move, and
- * it is committed once.  The cap of queued moves per address counts the store. */
+ * it is committed once.  The cap of queued moves per address counts the store.  A
+ * server with engine threads of its own takes the shared queue's moves when idle. */
 #include <fcntl.h>
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -278,6 +279,39 @@ TEST(server_workers_queued_cap_counts_the_store)
     json_decref(st2);
     CHECK_EQ_INT(stop_worker(w), 0);
     server_stop(srv);
+}
+
+TEST(server_workers_server_threads_take_shared_jobs)
+{
+    NEEDS_POSTGRES_AND_AGORA();
+    /* A queues its moves (--workers 0); B, with an engine thread of its own and no
+     * move of its own to think, takes them: no worker process at all. */
+    const char *url = fx_store_url();
+    struct server *a = start_without_workers(url, 0);
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.engine_workers = 1;
+    cfg.db_path = url;
+    struct server *b = a ? fx_start(&cfg) : NULL;
+    CHECK(a != NULL && b != NULL);
+    if (a && b) {
+        char id[40], token[40];
+        json_t *st = fx_new_game(server_port(a), "egara", "black", NULL, id, token);
+        CHECK(st != NULL);
+        CHECK_EQ_INT(fx_int(st, "ply"), 1);
+        if (st) {
+            json_t *next = NULL;
+            char body[96];
+            snprintf(body, sizeof body, "{\"move\":\"%s\"}", fx_first_legal(st));
+            CHECK_EQ_INT(fx_game_post(server_port(a), id, "moves", token, body, &next), 200);
+            CHECK_EQ_INT(fx_int(next, "ply"), 3);
+            json_decref(next);
+        }
+        CHECK_EQ_INT(moves_of(url, id), 3);
+        json_decref(st);
+    }
+    server_stop(b);
+    server_stop(a);
 }
 
 TEST(server_workers_bad_config)

@@ -32,23 +32,24 @@ static int back_to_six(const char *path)
     sqlite3 *db;
     if (sqlite3_open(path, &db) != SQLITE_OK)
         return -1;
-    int rc = sqlite3_exec(db,
-                          /* migration 11's tournaments, then 10's identity */
-                          "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
-                          "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
-                          "ALTER TABLE games DROP COLUMN tournament_id;"
-                          "ALTER TABLE games DROP COLUMN round;"
-                          "ALTER TABLE games DROP COLUMN berserk;"
-                          "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
-                          "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
-                          "DROP TABLE passkey_challenges;"
-                          "ALTER TABLE clubs DROP COLUMN public;"
-                          "DROP INDEX players_by_id; DROP INDEX ratings_board;"
-                          "DROP TABLE rating_history; DROP TABLE progress;"
-                          "DROP TABLE events; DROP TABLE schema_version;"
-                          "ALTER TABLE players DROP COLUMN id;"
-                          "ALTER TABLE players DROP COLUMN hidden; PRAGMA user_version = 6;",
-                          NULL, NULL, NULL);
+    int rc = sqlite3_exec(
+        db,
+        /* migration 11's tournaments, then 10's identity */
+        "DROP TABLE engine_jobs; DROP INDEX games_by_tournament; DROP TABLE tournaments;"
+        "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
+        "ALTER TABLE games DROP COLUMN tournament_id;"
+        "ALTER TABLE games DROP COLUMN round;"
+        "ALTER TABLE games DROP COLUMN berserk;"
+        "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
+        "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
+        "DROP TABLE passkey_challenges;"
+        "ALTER TABLE clubs DROP COLUMN public;"
+        "DROP INDEX players_by_id; DROP INDEX ratings_board;"
+        "DROP TABLE rating_history; DROP TABLE progress;"
+        "DROP TABLE events; DROP TABLE schema_version;"
+        "ALTER TABLE players DROP COLUMN id;"
+        "ALTER TABLE players DROP COLUMN hidden; PRAGMA user_version = 6;",
+        NULL, NULL, NULL);
     sqlite3_close(db);
     return rc == SQLITE_OK ? 0 : -1;
 }
@@ -115,20 +116,21 @@ TEST(server_notices_migration_10_on_version_9)
     server_stop(srv);
     sqlite3 *h;
     CHECK(sqlite3_open(db, &h) == SQLITE_OK);
-    CHECK(sqlite3_exec(h,
-                       /* 11's tournaments first: 10 then 11 run again */
-                       "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
-                       "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
-                       "ALTER TABLE games DROP COLUMN tournament_id;"
-                       "ALTER TABLE games DROP COLUMN round;"
-                       "ALTER TABLE games DROP COLUMN berserk;"
-                       "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
-                       "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
-                       "DROP TABLE passkey_challenges;"
-                       "ALTER TABLE clubs DROP COLUMN public;"
-                       "DELETE FROM schema_version WHERE version >= 10;"
-                       "PRAGMA user_version = 8;",
-                       NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(
+              h,
+              /* 11's tournaments first: 10 then 11 run again */
+              "DROP TABLE engine_jobs; DROP INDEX games_by_tournament; DROP TABLE tournaments;"
+              "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
+              "ALTER TABLE games DROP COLUMN tournament_id;"
+              "ALTER TABLE games DROP COLUMN round;"
+              "ALTER TABLE games DROP COLUMN berserk;"
+              "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
+              "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
+              "DROP TABLE passkey_challenges;"
+              "ALTER TABLE clubs DROP COLUMN public;"
+              "DELETE FROM schema_version WHERE version >= 10;"
+              "PRAGMA user_version = 8;",
+              NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(h);
     srv = start_at(db);
     CHECK(srv != NULL);
