@@ -299,7 +299,7 @@ struct store_job {
     int ply;                           /* the moves stored when it was queued */
     char client[STORE_JOB_CLIENT_MAX]; /* the address that asked ("" none): its fair share */
     int priority;                      /* 0 first (games), higher later (analyses) */
-    int round;                         /* the address's jobs before it when queued */
+    int round;                         /* its turn among the addresses (put_job) */
     int64_t created_ms;
     int64_t lease_until_ms; /* 0: waiting; else claimed until then */
     char worker[STORE_JOB_WORKER_MAX];

@@ -6,10 +6,14 @@
 
 #include "store/postgres/private.h"
 
+/* Its round: after the client's last job (one address's jobs in order), and no
+ * earlier than the lowest round waiting (a new address joins at the front). */
 static const char sql_put[] =
     "INSERT INTO engine_jobs (id, kind, game_id, ply, client, priority, round, created_ms)"
-    " SELECT $1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bigint, count(*),"
-    " $7::bigint FROM engine_jobs WHERE client = $5::text ON CONFLICT (id) DO NOTHING";
+    " VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bigint,"
+    " GREATEST((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = $5::text),"
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint)"
+    " ON CONFLICT (id) DO NOTHING";
 
 int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size_t err_size)
 {

@@ -7,9 +7,13 @@
 #include "core/error.h"
 #include "store/sqlite/private.h"
 
+/* Its round: after the client's last job (one address's jobs in order), and no
+ * earlier than the lowest round waiting (a new address joins at the front). */
 static const char sql_put[] =
     "INSERT OR IGNORE INTO engine_jobs (id, kind, game_id, ply, client, priority, round,"
-    " created_ms) SELECT ?1, ?2, ?3, ?4, ?5, ?6, count(*), ?7 FROM engine_jobs WHERE client = ?5";
+    " created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+    " max((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = ?5),"
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), ?7)";
 
 static int put(struct store *s, sqlite3 *db, void *ctx)
 {

@@ -143,6 +143,40 @@ TEST(store_jobs_games_first_then_each_address_in_turn)
     store_close(s);
 }
 
+TEST(store_jobs_one_address_in_order_a_new_one_at_the_front)
+{
+    struct store *s = open_url(TEST_CTX, fx_store_url());
+    if (!s)
+        return;
+    char err[256];
+    struct store_job j, got;
+    const char *game = "00000000000000000000000000000006";
+    /* One address queues 4, two are served, it queues 2 more: its jobs stay in order. */
+    for (int i = 0; i < 4; i++) {
+        a_job(&j, game, i, "flood", 0, 100 + i);
+        CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        CHECK_EQ_INT(store_claim_job(s, "w", 1000, 60000, &got, err, sizeof err), 0);
+        CHECK_EQ_INT(got.ply, i);
+        CHECK_EQ_INT(store_drop_job(s, got.id, err, sizeof err), 0);
+    }
+    for (int i = 4; i < 6; i++) {
+        a_job(&j, game, i, "flood", 0, 200 + i);
+        CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
+    }
+    /* A new address comes after the flood's next job, before the rest. */
+    a_job(&j, game, 9, "new", 0, 300);
+    CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
+    const int want[] = {2, 9, 3, 4, 5};
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ_INT(store_claim_job(s, "w", 1000, 60000, &got, err, sizeof err), 0);
+        CHECK_MSG(got.ply == want[i], "claim %d: ply %d (%s round %d), wanted %d", i, got.ply,
+                  got.client, got.round, want[i]);
+    }
+    store_close(s);
+}
+
 /* ---- two claimers never take one job ---- */
 
 enum { JOBS = 40, CLAIMERS = 4 };
