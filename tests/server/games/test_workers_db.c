@@ -242,6 +242,37 @@ TEST(server_workers_lease_runs_out_move_committed_once)
     server_stop(srv);
 }
 
+TEST(server_workers_sigterm_finishes_the_move_being_thought)
+{
+    NEEDS_POSTGRES_AND_AGORA();
+    const char *url = fx_store_url();
+    struct server *srv = start_without_workers(url, 0);
+    CHECK(srv != NULL);
+    if (!srv)
+        return;
+    const char *slow[] = {"--move-ms", "100", "--test-think-ms", "1500", NULL};
+    pid_t w = spawn_worker(url, slow);
+    char id[40], token[40];
+    struct pending_move p;
+    pthread_t th;
+    json_t *st = start_waiting_move(server_port(srv), id, token, &p, &th);
+    CHECK(st != NULL);
+    if (st) {
+        CHECK(wait_claimed(url));
+        /* Told to stop mid-move: it claims no more, but commits this one first. */
+        CHECK_EQ_INT(stop_worker(w), 0);
+        CHECK_EQ_INT(moves_of(url, id), 2);
+        pthread_join(th, NULL);
+        CHECK_EQ_INT(p.status, 200);
+        CHECK_EQ_INT(fx_int(p.answer, "ply"), 2);
+        json_decref(p.answer);
+    } else {
+        stop_worker(w);
+    }
+    json_decref(st);
+    server_stop(srv);
+}
+
 TEST(server_workers_queued_cap_counts_the_store)
 {
     NEEDS_POSTGRES_AND_AGORA();
