@@ -345,6 +345,42 @@ TEST(server_workers_server_threads_take_shared_jobs)
     server_stop(a);
 }
 
+TEST(server_workers_move_heard_on_another_servers_stream)
+{
+    NEEDS_POSTGRES_AND_AGORA();
+    /* The move is asked through A, made by a worker, and B's event stream tells it. */
+    const char *url = fx_store_url();
+    struct server *a = start_without_workers(url, 0);
+    struct server *b = a ? start_without_workers(url, 0) : NULL;
+    CHECK(a != NULL && b != NULL);
+    const char *fast[] = {"--move-ms", "100", NULL};
+    pid_t w = a && b ? spawn_worker(url, fast) : -1;
+    char id[40], token[40];
+    json_t *st = a && b ? fx_new_game(server_port(a), "egara", "white", NULL, id, token) : NULL;
+    if (st) {
+        struct sse_reader r;
+        char path[96], event[32];
+        snprintf(path, sizeof path, "/api/games/%s/events", id);
+        CHECK_EQ_INT(sse_get(&r, server_port(b), path, NULL), 200);
+        CHECK_EQ_INT(fx_move(server_port(a), id, token, fx_first_legal(st)), 200);
+        int last = 0;
+        for (char *data; last < 2 && (data = sse_next(&r, event, sizeof event, 5000));) {
+            json_t *j = json_loads(data, 0, NULL);
+            if (!strcmp(event, "move"))
+                last = (int)fx_int(j, "ply");
+            json_decref(j);
+            free(data);
+        }
+        CHECK_EQ_INT(last, 2);
+        sse_close(&r);
+    }
+    json_decref(st);
+    if (w > 0)
+        CHECK_EQ_INT(stop_worker(w), 0);
+    server_stop(b);
+    server_stop(a);
+}
+
 TEST(server_workers_bad_config)
 {
     static const char *const bad[][8] = {
