@@ -266,13 +266,13 @@ int workers_start(struct server *srv, char *err, size_t err_size)
     int n = srv->cfg.engine_workers;
     /* PostgreSQL without engine workers here: the moves are the workers' (db_jobs.c),
      * and the ticker still runs (the waiting games, the streams' pings). */
-    const char *url = srv->cfg.db_path ? srv->cfg.db_path : "";
-    srv->db_jobs =
-        n <= 0 && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11));
+    const char *url = srv->cfg.db_path;
+    bool postgres = url && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11));
+    srv->db_jobs = n <= 0 && postgres;
     pthread_mutex_init(&srv->dj_mu, NULL);
     if (n <= 0 && !srv->db_jobs)
         return 0;
-    if (n > 0 && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11))) {
+    if (n > 0 && postgres) {
         /* Its threads also make the moves other servers queue (--workers 0 ones). */
         struct worker_config wc;
         worker_config_default(&wc);
