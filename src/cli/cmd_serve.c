@@ -33,6 +33,8 @@ static const char serve_usage[] =
     "  --workers N  --committers N  --threads N  --move-ms N (a computer move's cap)\n"
     "  --workers 0       (PostgreSQL) no move thought here: `agora worker` processes make\n"
     "                    them, on any machine\n"
+    "  --shared-jobs     (PostgreSQL, --workers N > 0) idle engine threads also make the\n"
+    "                    moves --workers 0 servers queue\n"
     "  --new-games-per-minute N  --cache-mb N  --db-waiters N\n"
     "  --analysis-threads N  --analyses N  --analyses-per-address N  --analysis-ms N\n"
     "  --analysis-nice 0..19  --connections-per-address N  --streams-per-address N\n"
@@ -96,6 +98,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
         }
         if (!strcmp(opt, "--trust-proxy")) {
             cfg.trust_proxy = 1;
+            continue;
+        }
+        if (!strcmp(opt, "--shared-jobs")) {
+            cfg.shared_jobs = 1;
             continue;
         }
         if (i + 1 >= argc)

@@ -13,7 +13,7 @@
 static const char worker_usage[] =
     "usage: agora worker --db postgresql://USER@HOST:PORT/DB [OPTION VALUE]...\n"
     "  makes the computer's moves of the servers on that database (agora serve --db URL\n"
-    "  --workers 0, or beside their own threads), until SIGINT or SIGTERM\n"
+    "  --workers 0; beside --shared-jobs servers' threads), until SIGINT or SIGTERM\n"
     "  --threads N     moves thought at once (1..64; default 1; one a core at most helps)\n"
     "  --move-ms N     a move's cap, as the servers' --move-ms (default 5000)\n"
     "  --lease-ms N    a claimed move not committed by then goes back to the queue\n"

@@ -272,7 +272,7 @@ int workers_start(struct server *srv, char *err, size_t err_size)
     pthread_mutex_init(&srv->dj_mu, NULL);
     if (n <= 0 && !srv->db_jobs)
         return 0;
-    if (n > 0 && postgres) {
+    if (n > 0 && postgres && srv->cfg.shared_jobs) {
         /* Its threads also make the moves other servers queue (--workers 0 ones). */
         struct worker_config wc;
         worker_config_default(&wc);

@@ -322,6 +322,7 @@ TEST(server_workers_server_threads_take_shared_jobs)
     struct server_config cfg;
     fx_config(&cfg);
     cfg.engine_workers = 1;
+    cfg.shared_jobs = 1;
     cfg.db_path = url;
     struct server *b = a ? fx_start(&cfg) : NULL;
     CHECK(a != NULL && b != NULL);
