@@ -38,6 +38,14 @@ static const char *game = "egara-guti";
 static double t_end, t_warm;
 static atomic_int warm_samples;
 static atomic_int errors, games_started, n_samples;
+/* The errors by status (0: no answer, a connection failed); 600 and above: other. */
+static atomic_int errors_by[601];
+
+static void count_error(int status)
+{
+    atomic_fetch_add(&errors, 1);
+    atomic_fetch_add(&errors_by[status < 0 ? 0 : status > 600 ? 600 : status], 1);
+}
 static double samples[MAX_SAMPLES];
 
 static double now_s(void)
@@ -136,7 +144,7 @@ static void *player(void *arg)
     unsigned seedp = (unsigned)(uintptr_t)arg;
     struct client *c = malloc(sizeof *c);
     if (client_connect(c) != 0) {
-        atomic_fetch_add(&errors, 1);
+        count_error(0);
         free(c);
         return NULL;
     }
@@ -146,8 +154,9 @@ static void *player(void *arg)
     while (now_s() < t_end) {
         if (!have || st.over) {
             snprintf(body, sizeof body, "{\"game\":\"%s\",\"level\":1,\"side\":\"white\"}", game);
-            if (request(c, "POST", "/api/games", NULL, body, &st) != 201) {
-                atomic_fetch_add(&errors, 1);
+            int made = request(c, "POST", "/api/games", NULL, body, &st);
+            if (made != 201) {
+                count_error(made);
                 break;
             }
             have = true;
@@ -169,7 +178,7 @@ static void *player(void *arg)
         int code = request(c, "POST", path, token, body, &st);
         double dt = now_s() - t0;
         if (code != 200) {
-            atomic_fetch_add(&errors, 1);
+            count_error(code);
             if (code < 0)
                 break;
             have = false;
@@ -236,7 +245,11 @@ int main(int argc, char **argv)
     if (k)
         printf("round trip: p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", 1e3 * samples[k / 2],
                1e3 * samples[(int)(k * 0.99)], 1e3 * samples[k - 1]);
-    printf("errors: %d\n", atomic_load(&errors));
+    printf("errors: %d", atomic_load(&errors));
+    for (int i = 0; i <= 600; i++) /* by status; 0: no answer */
+        if (atomic_load(&errors_by[i]))
+            printf(", status %d: %d", i, atomic_load(&errors_by[i]));
+    printf("\n");
     free(th);
     return atomic_load(&errors) ? 1 : 0;
 }

@@ -23,6 +23,7 @@ int cmd_bench(int argc, char **argv, struct cli_io *io);
 int cmd_match(int argc, char **argv, struct cli_io *io);
 int cmd_uci(int argc, char **argv, struct cli_io *io);
 int cmd_serve(int argc, char **argv, struct cli_io *io);
+int cmd_worker(int argc, char **argv, struct cli_io *io);
 int cmd_pgn(int argc, char **argv, struct cli_io *io);
 int cmd_analyse(int argc, char **argv, struct cli_io *io);
 int cmd_puzzles(int argc, char **argv, struct cli_io *io);

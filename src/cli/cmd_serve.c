@@ -33,6 +33,10 @@ static const char serve_usage[] =
     "  --db-pool N       connections to PostgreSQL (1..256; default 8)\n"
     "  --puzzles DIR (data/puzzles)  --sync full|normal  --book PATH|none  --trust-proxy\n"
     "  --workers N  --committers N  --threads N  --move-ms N (a computer move's cap)\n"
+    "  --workers 0       (PostgreSQL) no move thought here: `agora worker` processes make\n"
+    "                    them, on any machine\n"
+    "  --shared-jobs     (PostgreSQL, --workers N > 0) idle engine threads also make the\n"
+    "                    moves --workers 0 servers queue\n"
     "  --new-games-per-minute N  --cache-mb N  --db-waiters N\n"
     "  --analysis-threads N  --analyses N  --analyses-per-address N  --analysis-ms N\n"
     "  --analysis-nice 0..19  --connections-per-address N  --streams-per-address N\n"
@@ -102,6 +106,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             cfg.trust_proxy = 1;
             continue;
         }
+        if (!strcmp(opt, "--shared-jobs")) {
+            cfg.shared_jobs = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return cli_error(io, "serve: option '%s' needs a value (or is unknown)", opt);
         const char *val = argv[++i];
@@ -127,7 +135,7 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
                 return cli_error(io, "serve: bad --sync '%s' (full or normal)", val);
             cfg.sync = !strcmp(val, "full") ? STORE_SURVIVES_POWER_LOSS : STORE_SURVIVES_KILL;
         } else if (!strcmp(opt, "--workers")) {
-            if (cli_int(io, "workers", val, 1, 64, &v) != 0)
+            if (cli_int(io, "workers", val, 0, 64, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.engine_workers = (int)v;
         } else if (!strcmp(opt, "--threads")) {
@@ -268,6 +276,11 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "serve: unknown option '%s'", opt);
         }
     }
+    const char *db = cfg.db_path ? cfg.db_path : "";
+    if (cfg.engine_workers == 0 && strncmp(db, "postgresql://", 13) &&
+        strncmp(db, "postgres://", 11))
+        return cli_error(io, "serve: --workers 0 needs a PostgreSQL database, whose moves "
+                             "`agora worker` processes make (on SQLite: 1..64)");
     /* Block the stop signals in every thread the server starts; this one waits for
      * them.  (Restored on failure, so an in-process caller keeps its own mask.) */
     struct engine_book *book = NULL;

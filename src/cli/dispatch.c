@@ -57,6 +57,8 @@ static const char usage[] =
     "        [--queued-moves-per-address N] [--db-waiters N] [--abandon-ms N]\n"
     "        [--challenge-ms N] [--seek-ms N] [--host-name LIST]\n"
     "                                           the web server (API + web/)\n"
+    "  worker --db postgresql://... [--threads N]  the computer's moves of the servers on\n"
+    "                                           that database (agora worker --help)\n"
     "\n"
     "GAME is chess, egara-guti (or egara) or agon. POSITION is the game's position text,\n"
     "one argument (chess: FEN).\n";
@@ -67,11 +69,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"perft", cmd_perft},     {"moves", cmd_moves}, {"play", cmd_play},
-    {"bench", cmd_bench},     {"match", cmd_match}, {"uci", cmd_uci},
-    {"serve", cmd_serve},     {"pgn", cmd_pgn},     {"analyse", cmd_analyse},
-    {"puzzles", cmd_puzzles}, {"swiss", cmd_swiss}, {"tablebase", cmd_tablebase},
-    {"arena", cmd_arena},
+    {"perft", cmd_perft},     {"moves", cmd_moves},   {"play", cmd_play},
+    {"bench", cmd_bench},     {"match", cmd_match},   {"uci", cmd_uci},
+    {"serve", cmd_serve},     {"pgn", cmd_pgn},       {"analyse", cmd_analyse},
+    {"puzzles", cmd_puzzles}, {"swiss", cmd_swiss},   {"tablebase", cmd_tablebase},
+    {"arena", cmd_arena},     {"worker", cmd_worker},
 };
 
 int cli_main(int argc, char **argv, struct cli_io *io)

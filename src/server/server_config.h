@@ -28,11 +28,13 @@ struct server_config {
     int new_games_per_minute; /* per client address; 0: unlimited */
     int trust_proxy;          /* 1: the client address is the last of X-Forwarded-For (behind a
                                  reverse proxy that appends it); 0: the header is ignored */
-    const char *host_names;   /* Host names served besides the server's own addresses and
-                                 localhost: "a.org,b.org:8443" (http_host.h); NULL: none */
-    int no_http;              /* 1: no listening socket (fuzzing: server_request only) */
-    int max_plies;            /* a game this long is adjudicated a draw (0: the state's limit) */
-    int ping_ms;              /* keep-alive comment on idle event streams (0: 15 s) */
+    int shared_jobs;        /* PostgreSQL with engine workers: idle ones also make the moves of the
+                               shared queue (--workers 0 servers' jobs; --shared-jobs) */
+    const char *host_names; /* Host names served besides the server's own addresses and
+                               localhost: "a.org,b.org:8443" (http_host.h); NULL: none */
+    int no_http;            /* 1: no listening socket (fuzzing: server_request only) */
+    int max_plies;          /* a game this long is adjudicated a draw (0: the state's limit) */
+    int ping_ms;            /* keep-alive comment on idle event streams (0: 15 s) */
     const struct engine_book *book; /* the levels' opening books (the caller's; NULL: none) */
     int analysis_threads;           /* threads for analyses (the lowest priority); 0: none (503) */
     int analysis_max;               /* analyses queued or running at most (503 beyond) */

@@ -24,6 +24,7 @@ struct book_names;
 struct conn_limits;
 struct director_news;
 struct fair_queue;
+struct worker; /* src/worker/worker.h */
 struct stream_hub;
 struct review_job;
 struct uci_pool;
@@ -81,6 +82,15 @@ struct server {
     pthread_t ticker;
     bool ticker_running;
     pthread_cond_t ticker_cv; /* under jobs_mu */
+    /* db_jobs.c: the computer's moves made by workers through the store (PostgreSQL,
+     * no engine workers here): the games waiting for one (dj_mu a leaf). */
+    bool db_jobs;
+    pthread_mutex_t dj_mu;
+    struct session *dj_head;
+    int64_t dj_next_tick; /* the ticker's */
+    /* With engine workers on PostgreSQL: the shared queue, which idle engine threads
+     * take moves from (worker_run_one, src/worker/). */
+    struct worker *shared_jobs;
 
     /* analysis_jobs.c: the analyses' queue, the live ones (queued or running) and the
      * threads; an_mu is a leaf, like jobs_mu (a job's own mu is taken after it). */

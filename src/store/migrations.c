@@ -361,6 +361,23 @@ const struct store_migration store_migrations[] = {
      "CREATE TABLE seek_places (key TEXT COLLATE \"C\" NOT NULL, seek_id TEXT COLLATE \"C\" NOT "
      "NULL,"
      " expires_ms BIGINT NOT NULL, PRIMARY KEY (key, seek_id));"},
+    /* ---- issue 26, engine jobs (wt-workers) ---- */
+    {15, "the engine jobs every worker claims (computer moves made by workers)",
+     "CREATE TABLE engine_jobs ("
+     " id TEXT PRIMARY KEY, kind TEXT NOT NULL, game_id TEXT NOT NULL, ply INTEGER NOT NULL,"
+     " client TEXT NOT NULL, priority INTEGER NOT NULL, round INTEGER NOT NULL,"
+     " created_ms INTEGER NOT NULL, lease_until_ms INTEGER NOT NULL DEFAULT 0,"
+     " worker TEXT NOT NULL DEFAULT '', tries INTEGER NOT NULL DEFAULT 0);"
+     "CREATE INDEX engine_jobs_next ON engine_jobs (priority, round, created_ms);"
+     "CREATE INDEX engine_jobs_by_client ON engine_jobs (client);",
+     "CREATE TABLE engine_jobs ("
+     " id TEXT COLLATE \"C\" PRIMARY KEY, kind TEXT NOT NULL, game_id TEXT NOT NULL,"
+     " ply BIGINT NOT NULL, client TEXT NOT NULL, priority BIGINT NOT NULL,"
+     " round BIGINT NOT NULL, created_ms BIGINT NOT NULL,"
+     " lease_until_ms BIGINT NOT NULL DEFAULT 0, worker TEXT NOT NULL DEFAULT '',"
+     " tries BIGINT NOT NULL DEFAULT 0);"
+     "CREATE INDEX engine_jobs_next ON engine_jobs (priority, round, created_ms);"
+     "CREATE INDEX engine_jobs_by_client ON engine_jobs (client);"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -287,6 +287,26 @@ struct store_event {
     int64_t created_ms;
 };
 typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
+/* One engine job (store_ops.def "Engine jobs"): a computer move to make, claimed by
+ * a worker (`agora worker`, or a server's own threads) for a lease; one not finished
+ * when its lease runs out goes back to the queue. */
+#define STORE_JOB_ID_MAX 48
+#define STORE_JOB_KIND_MAX 16
+#define STORE_JOB_CLIENT_MAX 64
+#define STORE_JOB_WORKER_MAX 40
+struct store_job {
+    char id[STORE_JOB_ID_MAX];         /* a move's: "<game id>.<ply>" */
+    char kind[STORE_JOB_KIND_MAX];     /* "move" */
+    char game_id[STORE_ID_LEN + 1];    /* the game */
+    int ply;                           /* the moves stored when it was queued */
+    char client[STORE_JOB_CLIENT_MAX]; /* the address that asked ("" none): its fair share */
+    int priority;                      /* 0 first (games), higher later (analyses) */
+    int round;                         /* its turn among the addresses (put_job) */
+    int64_t created_ms;
+    int64_t lease_until_ms; /* 0: waiting; else claimed until then */
+    char worker[STORE_JOB_WORKER_MAX];
+    int tries; /* claims so far */
+};
 
 /* A server's presence in one game (store_ops.def "Several servers"): its event streams
  * on the game and when it last saw each player, for the viewer count and abandonment

@@ -86,7 +86,7 @@ static void reply_state(struct server *srv, const struct api_request *req, struc
         r->session = s; /* the caller's reference passes to the HTTP layer */
         return;
     }
-    if (s->job_pending && srv->cfg.engine_workers == 0) {
+    if (s->job_pending && srv->cfg.engine_workers == 0 && !srv->db_jobs) {
         pthread_mutex_unlock(&s->mu);
         workers_run_inline(srv);
         pthread_mutex_lock(&s->mu);

@@ -10,6 +10,7 @@
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
+#include "server/games/db_jobs.h"
 #include "server/games/presence.h"
 #include "server/games/presence_table.h"
 #include "server/games/session.h"
@@ -101,6 +102,7 @@ static void deliver(void *ctx, const struct store_event *e)
         stream_hub_news(srv->hub, key);
         return;
     }
+    db_jobs_heard(srv, e->game_id); /* a worker's move answers the waiting request */
     cache_drop(srv, e->game_id);
     stream_hub_news(srv->hub, e->game_id);
 }

@@ -376,3 +376,9 @@ void session_commit(struct session *s)
     finish_waiter(s, failed);
     pthread_mutex_unlock(&s->mu);
 }
+
+void session_job_done(struct session *s, const char *error)
+{
+    s->job_pending = false;
+    finish_waiter(s, error);
+}

@@ -58,6 +58,10 @@ struct session {
     int think_ply;                 /* the ply it was found at */
     struct session *commit_next;   /* the commit queue's link (workers.c), under jobs_mu */
     struct session_waiter *waiter; /* to answer when the computer has moved */
+    /* db_jobs.c: the list of games waiting for a worker's move (under srv->dj_mu), and
+     * since when it last looked. */
+    struct session *dj_next;
+    _Atomic int64_t dj_since;
     /* A game between people (people.h): each stored move's time of receipt and the
      * count of changes other than moves (offers, clocks) the event streams follow (the
      * viewers are counted by the stream hub, stream_hub.h). */
@@ -127,6 +131,9 @@ int session_end(struct session *s, enum result r, int why, char *err, size_t err
  * (workers_schedule) set job_pending; session_commit clears it. */
 void session_think(struct session *s, const atomic_int *stop);
 void session_commit(struct session *s);
+/* Under s->mu: the computer's move is in (or will not come: db_jobs.c); job_pending is
+ * cleared and the waiting request answered (error: what failed, NULL: the state). */
+void session_job_done(struct session *s, const char *error);
 /* Append a move's texts to the game's list (people.c); -1 without memory. */
 int session_append(struct session *s, const char *text, const char *display);
 /* Tell the game's event streams (the stream hub) there is news, and the other servers'

@@ -19,18 +19,24 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/error.h"
 #include "server/common/stream_hub.h"
 #include "server/games/cache.h"
+#include "server/games/db_jobs.h"
 #include "server/games/fair_queue.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
+#include "worker/worker.h"
 
 #define PING_MS_DEFAULT 15000
 #define WATCH_MS 20
 #define WATCHDOG_GRACE_MS 50
+/* How long an idle engine thread of a server on PostgreSQL waits for a move of its own
+ * before it looks at the shared queue of engine jobs. */
+#define SHARED_POLL_MS 50
 
 /* What the watchdog knows of a worker: when its move must be over (0: idle) and the
  * flag it raises then. */
@@ -53,6 +59,8 @@ static bool push(struct server *srv, struct session *s, const char *client)
 
 bool workers_admit(struct server *srv, const char *client)
 {
+    if (srv->db_jobs)
+        return db_jobs_admit(srv, client);
     if (srv->cfg.queued_per_address <= 0 || !srv->jobs)
         return true;
     pthread_mutex_lock(&srv->jobs_mu);
@@ -70,6 +78,11 @@ void workers_schedule_from(struct session *s, const char *client)
 {
     if (s->job_pending || !session_computer_to_move(s))
         return;
+    if (s->srv->db_jobs) {
+        if (!atomic_load(&s->srv->stopping))
+            db_jobs_schedule(s, client);
+        return;
+    }
     s->job_pending = true;
     cache_ref(s);
     if (!push(s->srv, s, client)) {
@@ -83,6 +96,25 @@ static struct session *pop(struct server *srv, bool wait)
     pthread_mutex_lock(&srv->jobs_mu);
     while (wait && fair_queue_empty(srv->jobs) && !atomic_load(&srv->stopping))
         pthread_cond_wait(&srv->jobs_cv, &srv->jobs_mu);
+    struct session *s = fair_queue_pop(srv->jobs);
+    pthread_mutex_unlock(&srv->jobs_mu);
+    return s;
+}
+
+/* pop for the engine threads of a server on PostgreSQL: at most `ms` waiting for a
+ * move of its own, then NULL (they look at the shared queue: worker_run_one). */
+static struct session *pop_for(struct server *srv, int ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += ms * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&srv->jobs_mu);
+    if (fair_queue_empty(srv->jobs) && !atomic_load(&srv->stopping))
+        pthread_cond_timedwait(&srv->jobs_cv, &srv->jobs_mu, &until);
     struct session *s = fair_queue_pop(srv->jobs);
     pthread_mutex_unlock(&srv->jobs_mu);
     return s;
@@ -143,7 +175,15 @@ static void *worker_main(void *arg)
     struct session *s;
     /* On stop, the queue is still drained: every waiting request gets its answer
      * (the engine stops early: the watchdog raises every flag). */
-    while ((s = pop(srv, true))) {
+    for (;;) {
+        s = srv->shared_jobs ? pop_for(srv, SHARED_POLL_MS) : pop(srv, true);
+        if (!s) {
+            if (!srv->shared_jobs || atomic_load(&srv->stopping))
+                break;
+            /* Idle: a move of the shared queue (a --workers 0 server's, issue 26). */
+            worker_run_one(srv->shared_jobs);
+            continue;
+        }
         atomic_store(&slot->stop, atomic_load(&srv->stopping));
         atomic_store(&slot->deadline_ms,
                      server_now_ms() + srv->cfg.move_time_ms + WATCHDOG_GRACE_MS);
@@ -191,6 +231,11 @@ static void *ticker_main(void *arg)
             if (deadline && now > deadline)
                 atomic_store(&srv->slots[i].stop, 1);
         }
+        if (srv->db_jobs) { /* games waiting long for a worker's move */
+            pthread_mutex_unlock(&srv->jobs_mu);
+            db_jobs_tick(srv, now);
+            pthread_mutex_lock(&srv->jobs_mu);
+        }
         if (srv->hub) { /* streams due now (a challenge's expiry) */
             pthread_mutex_unlock(&srv->jobs_mu);
             stream_hub_wake_due(srv->hub, now);
@@ -219,10 +264,27 @@ int workers_start(struct server *srv, char *err, size_t err_size)
         return fail(err, err_size, "out of memory");
     srv->jobs_inited = true;
     int n = srv->cfg.engine_workers;
-    if (n <= 0)
+    /* PostgreSQL without engine workers here: the moves are the workers' (db_jobs.c),
+     * and the ticker still runs (the waiting games, the streams' pings). */
+    const char *url = srv->cfg.db_path;
+    bool postgres = url && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11));
+    srv->db_jobs = n <= 0 && postgres;
+    pthread_mutex_init(&srv->dj_mu, NULL);
+    if (n <= 0 && !srv->db_jobs)
         return 0;
-    srv->workers = calloc((size_t)n, sizeof *srv->workers);
-    srv->slots = calloc((size_t)n, sizeof *srv->slots);
+    if (n > 0 && postgres && srv->cfg.shared_jobs) {
+        /* Its threads also make the moves other servers queue (--workers 0 ones). */
+        struct worker_config wc;
+        worker_config_default(&wc);
+        wc.move_time_ms = srv->cfg.move_time_ms;
+        wc.lease_ms = srv->cfg.move_time_ms + 25000;
+        wc.max_plies = srv->cfg.max_plies;
+        wc.book = srv->cfg.book;
+        if (!(srv->shared_jobs = worker_attach(srv->store, &wc)))
+            return fail(err, err_size, "out of memory");
+    }
+    srv->workers = calloc((size_t)n + 1, sizeof *srv->workers);
+    srv->slots = calloc((size_t)n + 1, sizeof *srv->slots);
     if (!srv->workers || !srv->slots)
         return fail(err, err_size, "out of memory");
     for (; srv->n_workers < n; srv->n_workers++) {
@@ -236,7 +298,7 @@ int workers_start(struct server *srv, char *err, size_t err_size)
             return fail(err, err_size, "cannot start engine worker threads");
         }
     }
-    int nc = srv->cfg.committers; /* 0: the workers commit their own moves */
+    int nc = n > 0 ? srv->cfg.committers : 0; /* 0: the workers commit their own moves */
     srv->committers = calloc((size_t)nc + 1, sizeof *srv->committers);
     if (!srv->committers)
         return fail(err, err_size, "out of memory");
@@ -256,6 +318,7 @@ void workers_stop(struct server *srv)
         return;
     for (int i = 0; i < srv->n_workers; i++)
         atomic_store(&srv->slots[i].stop, 1);
+    db_jobs_stop(srv);
     pthread_mutex_lock(&srv->jobs_mu);
     srv->jobs_closed = true;
     pthread_cond_broadcast(&srv->jobs_cv);
@@ -269,6 +332,8 @@ void workers_stop(struct server *srv)
     if (srv->ticker_running)
         pthread_join(srv->ticker, NULL);
     workers_run_inline(srv);
+    worker_stop(srv->shared_jobs); /* no thread of its own: the store stays */
+    srv->shared_jobs = NULL;
     fair_queue_free(srv->jobs);
     srv->jobs = NULL;
     free(srv->workers);
@@ -282,5 +347,6 @@ void workers_stop(struct server *srv)
     pthread_cond_destroy(&srv->commit_cv);
     pthread_cond_destroy(&srv->ticker_cv);
     pthread_mutex_destroy(&srv->jobs_mu);
+    pthread_mutex_destroy(&srv->dj_mu);
     srv->jobs_inited = false;
 }

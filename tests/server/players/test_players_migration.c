@@ -33,9 +33,9 @@ static int back_to_six(const char *path)
     if (sqlite3_open(path, &db) != SQLITE_OK)
         return -1;
     int rc = sqlite3_exec(db,
-                          /* 14's seek places, 13's presence, 12's rate buckets (its index on the
+                          /* 15's engine jobs, 14's seek places, 13's presence, 12's rate buckets (its index on the
                            * events goes with them), 11's tournaments, 10's identity */
-                          "DROP TABLE seek_places;"
+                          "DROP TABLE engine_jobs; DROP TABLE seek_places;"
                           "DROP TABLE presence; DROP TABLE presence_beats;"
                           "DROP TABLE rate_buckets;"
                           "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
@@ -120,8 +120,8 @@ TEST(server_notices_migration_10_on_version_9)
     sqlite3 *h;
     CHECK(sqlite3_open(db, &h) == SQLITE_OK);
     CHECK(sqlite3_exec(h,
-                       /* 14's to 11's first: 10 to 14 run again */
-                       "DROP TABLE seek_places;"
+                       /* 15's to 11's first: 10 to 15 run again */
+                       "DROP TABLE engine_jobs; DROP TABLE seek_places;"
                        "DROP TABLE presence; DROP TABLE presence_beats;"
                        "DROP TABLE rate_buckets; DROP INDEX events_by_time;"
                        "DROP INDEX games_by_tournament; DROP TABLE tournaments;"

@@ -1,0 +1,152 @@
+/* The PostgreSQL backend's part for the engine jobs (store_ops.def "Engine jobs"):
+ * workers on any machine claim with one UPDATE over a SELECT ... FOR UPDATE SKIP
+ * LOCKED, so two claimers never take one job and neither waits for the other's row. */
+#include <stdio.h>
+#include <string.h>
+
+#include "store/postgres/private.h"
+
+/* Its round: after the client's last job (one address's jobs in order), and no
+ * earlier than the lowest round waiting (a new address joins at the front). */
+static const char sql_put[] =
+    "INSERT INTO engine_jobs (id, kind, game_id, ply, client, priority, round, created_ms)"
+    " VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bigint,"
+    " GREATEST((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = $5::text),"
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint)"
+    " ON CONFLICT (id) DO NOTHING";
+
+int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "queue job", err, err_size, sql_put, "tttitiI", j->id, j->kind,
+                                 j->game_id, j->ply, j->client, j->priority, j->created_ms);
+    if (!r)
+        return -1;
+    PQclear(r);
+    return 0;
+}
+
+#define JOB_COLUMNS                                                                                \
+    "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries"
+
+static const char sql_claim[] =
+    "UPDATE engine_jobs SET lease_until_ms = $2::bigint + $3::bigint, worker = $1::text,"
+    " tries = tries + 1 WHERE id = (SELECT id FROM engine_jobs WHERE lease_until_ms < $2::bigint"
+    " ORDER BY priority, round, created_ms LIMIT 1 FOR UPDATE SKIP LOCKED)"
+    " RETURNING " JOB_COLUMNS;
+
+int pg_store_claim_job(struct store *s, const char *worker, int64_t now_ms, int64_t lease_ms,
+                       struct store_job *j, char *err, size_t err_size)
+{
+    PGresult *r =
+        pg_store_query(s, "claim job", err, err_size, sql_claim, "tII", worker, now_ms, lease_ms);
+    if (!r)
+        return -1;
+    int found = PQntuples(r);
+    if (found) {
+        memset(j, 0, sizeof *j);
+        pg_col_text(r, 0, 0, j->id, sizeof j->id);
+        pg_col_text(r, 0, 1, j->kind, sizeof j->kind);
+        pg_col_text(r, 0, 2, j->game_id, sizeof j->game_id);
+        j->ply = pg_col_int(r, 0, 3);
+        pg_col_text(r, 0, 4, j->client, sizeof j->client);
+        j->priority = pg_col_int(r, 0, 5);
+        j->round = pg_col_int(r, 0, 6);
+        j->created_ms = pg_col_int64(r, 0, 7);
+        j->lease_until_ms = pg_col_int64(r, 0, 8);
+        pg_col_text(r, 0, 9, j->worker, sizeof j->worker);
+        j->tries = pg_col_int(r, 0, 10);
+    }
+    PQclear(r);
+    return found ? 0 : 1;
+}
+
+static const char sql_drop[] = "DELETE FROM engine_jobs WHERE id = $1";
+
+int pg_store_drop_job(struct store *s, const char *id, char *err, size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "drop job", err, err_size, sql_drop, "t", id);
+    if (!r)
+        return -1;
+    PQclear(r);
+    return 0;
+}
+
+static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE client = $1";
+
+int pg_store_count_jobs(struct store *s, const char *client, int *n, char *err, size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "count jobs", err, err_size, sql_count, "t", client);
+    if (!r)
+        return -1;
+    *n = pg_col_int(r, 0, 0);
+    PQclear(r);
+    return 0;
+}
+
+struct finish_ctx {
+    const struct store_job *job;
+    const char *move, *body;
+    int result, reason;
+    int64_t now;
+};
+
+/* The game's row held to the end (its writers go one after another), then its moves. */
+static const char sql_hold[] = "SELECT result FROM games WHERE id = $1 FOR UPDATE";
+static const char sql_last[] = "SELECT COALESCE(max(ply), 0) FROM moves WHERE game_id = $1";
+static const char sql_move[] =
+    "INSERT INTO moves (game_id, ply, move, created_ms) VALUES ($1, $2, $3, $4)";
+static const char sql_end[] = "UPDATE games SET result = $2, reason = $3, updated_ms = $4,"
+                              " plies = $5 WHERE id = $1";
+/* The outbox's numbering (events.c): max + 1 under the events' advisory lock. */
+static const char sql_events_lock[] = "SELECT pg_advisory_xact_lock(7021001)";
+static const char sql_event[] =
+    "INSERT INTO events (seq, game_id, kind, body, created_ms)"
+    " SELECT COALESCE(max(seq), 0) + 1, $1::text, 'game', $2::text, $3::bigint FROM events"
+    " RETURNING seq";
+static const char sql_notify[] = "SELECT pg_notify('agora_events', $1::text)";
+
+static int finish(struct pg_conn *c, void *ctx)
+{
+    struct finish_ctx *f = ctx;
+    const struct store_job *j = f->job;
+    PGresult *r = pg_exec(c, sql_hold, "t", j->game_id);
+    if (!r)
+        return -1;
+    int found = PQntuples(r), result = found ? pg_col_int(r, 0, 0) : 0;
+    PQclear(r);
+    if (!found)
+        return pg_why(c, "no game %.32s", j->game_id);
+    if (!(r = pg_exec(c, sql_last, "t", j->game_id)))
+        return -1;
+    int last = pg_col_int(r, 0, 0);
+    PQclear(r);
+    if (result != 0 || last != j->ply)
+        return 1; /* over, or the move is made already */
+    if (pg_do(c, sql_move, "titI", j->game_id, j->ply + 1, f->move, f->now) != 1)
+        return -1;
+    if (f->result != 0 &&
+        pg_do(c, sql_end, "tiiIi", j->game_id, f->result, f->reason, f->now, j->ply + 1) != 1)
+        return -1;
+    if (pg_do(c, sql_drop, "t", j->id) < 0)
+        return -1;
+    if (!(r = pg_exec(c, sql_events_lock, "")))
+        return -1;
+    PQclear(r);
+    if (!(r = pg_exec(c, sql_event, "ttI", j->game_id, f->body, f->now)))
+        return -1;
+    char seq[24];
+    snprintf(seq, sizeof seq, "%lld", (long long)pg_col_int64(r, 0, 0));
+    PQclear(r);
+    if (!(r = pg_exec(c, sql_notify, "t", seq)))
+        return -1;
+    PQclear(r);
+    return 0;
+}
+
+int pg_store_finish_job(struct store *s, const struct store_job *job, const char *move, int result,
+                        int reason, int64_t now_ms, const char *event_body, char *err,
+                        size_t err_size)
+{
+    struct finish_ctx f = {job, move, event_body, result, reason, now_ms};
+    return pg_store_write(s, finish, &f, "finish job", err, err_size);
+}

@@ -1,0 +1,178 @@
+/* The SQLite backend's part for the engine jobs (store_ops.def "Engine jobs"): one
+ * writer at a time (the group commit), so a claim is a read and a conditional update
+ * in one write; nobody else can claim between the two. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "store/sqlite/private.h"
+
+/* Its round: after the client's last job (one address's jobs in order), and no
+ * earlier than the lowest round waiting (a new address joins at the front). */
+static const char sql_put[] =
+    "INSERT OR IGNORE INTO engine_jobs (id, kind, game_id, ply, client, priority, round,"
+    " created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+    " max((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = ?5),"
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), ?7)";
+
+static int put(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    const struct store_job *j = ctx;
+    return sq_done(sq_bind(s, sql_put, "tttitiI", j->id, j->kind, j->game_id, j->ply, j->client,
+                           j->priority, j->created_ms));
+}
+
+int sqlite_store_put_job(struct store *s, const struct store_job *job, char *err, size_t err_size)
+{
+    return sqlite_store_write(s, put, (void *)job, "queue job", err, err_size);
+}
+
+#define JOB_COLUMNS                                                                                \
+    "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries"
+
+static void read_job(sqlite3_stmt *st, struct store_job *j)
+{
+    memset(j, 0, sizeof *j);
+    sq_text(st, 0, j->id, sizeof j->id);
+    sq_text(st, 1, j->kind, sizeof j->kind);
+    sq_text(st, 2, j->game_id, sizeof j->game_id);
+    j->ply = sqlite3_column_int(st, 3);
+    sq_text(st, 4, j->client, sizeof j->client);
+    j->priority = sqlite3_column_int(st, 5);
+    j->round = sqlite3_column_int(st, 6);
+    j->created_ms = sqlite3_column_int64(st, 7);
+    j->lease_until_ms = sqlite3_column_int64(st, 8);
+    sq_text(st, 9, j->worker, sizeof j->worker);
+    j->tries = sqlite3_column_int(st, 10);
+}
+
+struct claim_ctx {
+    const char *worker;
+    int64_t now, lease;
+    struct store_job *job;
+};
+
+static const char sql_next[] = "SELECT " JOB_COLUMNS " FROM engine_jobs WHERE lease_until_ms < ?1"
+                               " ORDER BY priority, round, created_ms LIMIT 1";
+static const char sql_take[] =
+    "UPDATE engine_jobs SET lease_until_ms = ?2, worker = ?3, tries = tries + 1 WHERE id = ?1";
+
+static int claim(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct claim_ctx *c = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_next, "I", c->now);
+    int row = sq_row(st);
+    if (row > 0)
+        read_job(st, c->job);
+    sq_end(st);
+    if (row <= 0)
+        return row < 0 ? -1 : 1;
+    c->job->lease_until_ms = c->now + c->lease;
+    c->job->tries++;
+    snprintf(c->job->worker, sizeof c->job->worker, "%s", c->worker);
+    return sq_done(sq_bind(s, sql_take, "tIt", c->job->id, c->job->lease_until_ms, c->worker));
+}
+
+int sqlite_store_claim_job(struct store *s, const char *worker, int64_t now_ms, int64_t lease_ms,
+                           struct store_job *job, char *err, size_t err_size)
+{
+    struct claim_ctx c = {worker, now_ms, lease_ms, job};
+    return sqlite_store_write(s, claim, &c, "claim job", err, err_size);
+}
+
+static const char sql_drop[] = "DELETE FROM engine_jobs WHERE id = ?1";
+
+static int drop(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    return sq_done(sq_bind(s, sql_drop, "t", (const char *)ctx));
+}
+
+int sqlite_store_drop_job(struct store *s, const char *id, char *err, size_t err_size)
+{
+    return sqlite_store_write(s, drop, (void *)id, "drop job", err, err_size);
+}
+
+struct count_ctx {
+    const char *client;
+    int count;
+};
+
+static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE client = ?1";
+
+static int count(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct count_ctx *c = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_count, "t", c->client);
+    int row = sq_row(st);
+    if (row > 0)
+        c->count = sqlite3_column_int(st, 0);
+    sq_end(st);
+    return row > 0 ? 0 : -1;
+}
+
+int sqlite_store_count_jobs(struct store *s, const char *client, int *n, char *err, size_t err_size)
+{
+    struct count_ctx c = {client, 0};
+    int rc = sqlite_store_read(s, count, &c, "count jobs", err, err_size);
+    if (rc == 0)
+        *n = c.count;
+    return rc;
+}
+
+struct finish_ctx {
+    const struct store_job *job;
+    const char *move, *body;
+    int result, reason;
+    int64_t now;
+};
+
+static const char sql_game_on[] =
+    "SELECT result, COALESCE((SELECT max(ply) FROM moves WHERE game_id = ?1), 0)"
+    " FROM games WHERE id = ?1";
+static const char sql_move[] =
+    "INSERT INTO moves (game_id, ply, move, created_ms) VALUES (?1, ?2, ?3, ?4)";
+static const char sql_end[] = "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4,"
+                              " plies = ?5 WHERE id = ?1";
+static const char sql_event[] = "INSERT INTO events (seq, game_id, kind, body, created_ms)"
+                                " SELECT COALESCE(max(seq), 0) + 1, ?1, 'game', ?2, ?3 FROM events";
+
+static int finish(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct finish_ctx *f = ctx;
+    const struct store_job *j = f->job;
+    sqlite3_stmt *st = sq_bind(s, sql_game_on, "t", j->game_id);
+    int row = sq_row(st);
+    int result = row > 0 ? sqlite3_column_int(st, 0) : 0;
+    int last = row > 0 ? sqlite3_column_int(st, 1) : 0;
+    sq_end(st);
+    if (row < 0)
+        return -1;
+    if (row == 0)
+        return sqlite_store_why("no game %.32s", j->game_id);
+    if (result != 0 || last != j->ply)
+        return 1; /* over, or the move is made already */
+    if (sq_done(sq_bind(s, sql_move, "titI", j->game_id, j->ply + 1, f->move, f->now)) != 0)
+        return -1;
+    if (f->result != 0 && sq_done(sq_bind(s, sql_end, "tiiIi", j->game_id, f->result, f->reason,
+                                          f->now, j->ply + 1)) != 0)
+        return -1;
+    if (sq_done(sq_bind(s, sql_drop, "t", j->id)) != 0)
+        return -1;
+    return sq_done(sq_bind(s, sql_event, "ttI", j->game_id, f->body, f->now));
+}
+
+int sqlite_store_finish_job(struct store *s, const struct store_job *job, const char *move,
+                            int result, int reason, int64_t now_ms, const char *event_body,
+                            char *err, size_t err_size)
+{
+    struct finish_ctx f = {job, move, event_body, result, reason, now_ms};
+    int rc = sqlite_store_write(s, finish, &f, "finish job", err, err_size);
+    if (rc == 0)
+        sqlite_events_committed(s);
+    return rc;
+}

@@ -1,0 +1,318 @@
+/* The engine worker (worker.h): claim, load, think, commit. */
+#include "worker/worker.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "engines/engine.h"
+#include "games/registry.h"
+#include "store/store.h"
+
+struct worker {
+    struct worker_config cfg;
+    struct store *store;
+    char id[STORE_JOB_WORKER_MAX]; /* "worker-" and 16 hex digits: the claims' name */
+    char body[96];                 /* the events' body: whose move it was */
+    bool own_store;                /* worker_start's: closed by worker_stop */
+    atomic_bool stopping;
+    atomic_long moves, stale;
+    pthread_t *threads;
+    int n_threads;
+};
+
+void worker_config_default(struct worker_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->threads = 1;
+    cfg->move_time_ms = 5000;
+    cfg->lease_ms = 30000;
+    cfg->max_plies = 1000;
+    cfg->idle_ms = 25;
+}
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void say(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct worker *w, const char *fmt, ...)
+{
+    if (!w->cfg.log)
+        return;
+    char line[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(w->cfg.log, "agora worker: %s\n", line);
+    fflush(w->cfg.log);
+}
+
+/* The game's state after its stored moves; NULL (why in err) when it cannot be built. */
+static void *replay(const struct game *g, const struct store_game *row,
+                    char (*moves)[MOVE_TEXT_MAX], int n, char *err, size_t err_size)
+{
+    void *st = game_state_new(g);
+    if (!st) {
+        fail(err, err_size, "out of memory");
+        return NULL;
+    }
+    if (!row->start[0])
+        g->start(st);
+    else if (g->parse_position(st, row->start, err, err_size) != 0) {
+        free(st);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        Move m;
+        if (g->parse_move(st, moves[i], &m, err, err_size) != 0) {
+            free(st);
+            return NULL;
+        }
+        g->make_move(st, m);
+    }
+    return st;
+}
+
+/* Whether the computer is to move in the game as stored, at the job's ply. */
+static bool computer_to_move(const struct game *g, void *st, const struct store_game *row, int n,
+                             const struct store_job *job)
+{
+    if (row->people || row->result != RESULT_ONGOING || n != job->ply)
+        return false;
+    struct game_status gs;
+    g->status(st, &gs);
+    return gs.result == RESULT_ONGOING && (int)g->side_to_move(st) != row->human_side;
+}
+
+static void stale(struct worker *w, const struct store_job *job, const char *why)
+{
+    char err[ERROR_TEXT_MAX];
+    if (store_drop_job(w->store, job->id, err, sizeof err) != 0)
+        say(w, "game %s ply %d: the job stays: %s", job->game_id, job->ply, err);
+    atomic_fetch_add(&w->stale, 1);
+    say(w, "game %s ply %d: nothing to do (%s)", job->game_id, job->ply, why);
+}
+
+/* Make the move of a claimed job, or drop the job when there is none to make. */
+static void run_job(struct worker *w, const struct store_job *job)
+{
+    char err[ERROR_TEXT_MAX];
+    int64_t start = wall_ms();
+    struct store_game row;
+    char(*moves)[MOVE_TEXT_MAX] = NULL;
+    int n = 0;
+    int rc = store_load_game(w->store, job->game_id, &row, &moves, &n, err, sizeof err);
+    if (rc != 0) {
+        if (rc == 1)
+            stale(w, job, "no such game");
+        else
+            say(w, "game %s ply %d: cannot load it: %s", job->game_id, job->ply, err);
+        free(moves);
+        return; /* a failed load: the lease runs out and someone tries again */
+    }
+    const struct game *g = game_find(row.game);
+    void *st = g ? replay(g, &row, moves, n, err, sizeof err) : NULL;
+    free(moves);
+    if (!st || !computer_to_move(g, st, &row, n, job)) {
+        stale(w, job, !g ? "unknown game" : !st ? err : "not the computer's move");
+        free(st);
+        return;
+    }
+    atomic_int stop = 0;
+    struct engine_limits limits = {0};
+    limits.movetime_ms = w->cfg.move_time_ms;
+    limits.stop = &stop;
+    limits.book = w->cfg.book;
+    struct engine_result res;
+    Move m = engine_think(g, st, row.level, &limits, row.seed + (uint64_t)n, &res);
+    for (int slept = 0; slept < w->cfg.test_think_ms; slept += 5)
+        sleep_ms(5);
+    char text[MOVE_TEXT_MAX];
+    g->move_text(st, m, text, sizeof text);
+    g->make_move(st, m);
+    struct game_status gs;
+    g->status(st, &gs);
+    /* The servers' adjudication (session_move): a game that long is a draw. */
+    int cap = g->max_plies;
+    if (w->cfg.max_plies > 0 && w->cfg.max_plies < cap)
+        cap = w->cfg.max_plies;
+    if (gs.result == RESULT_ONGOING && (g->ply(st) >= g->max_plies || n + 1 >= cap)) {
+        gs.result = RESULT_DRAW;
+        gs.reason = REASON_ADJUDICATION;
+    }
+    free(st);
+    rc = store_finish_job(w->store, job, text, (int)gs.result, (int)gs.reason, wall_ms(), w->body,
+                          err, sizeof err);
+    if (rc == 1) {
+        stale(w, job, "made meanwhile");
+    } else if (rc != 0) {
+        say(w, "game %s ply %d: not stored (%s; the job goes back to the queue)", job->game_id,
+            job->ply, err);
+    } else {
+        atomic_fetch_add(&w->moves, 1);
+        say(w, "game %s ply %d: %s in %lld ms", job->game_id, job->ply + 1, text,
+            (long long)(wall_ms() - start));
+    }
+}
+
+/* Claim one job and run it: 0, 1 none, -1 (err) the store failed. */
+static int claim_and_run(struct worker *w, char *err, size_t err_size)
+{
+    struct store_job job;
+    int rc = store_claim_job(w->store, w->id, wall_ms(), w->cfg.lease_ms, &job, err, err_size);
+    if (rc == 0)
+        run_job(w, &job);
+    return rc < 0 ? -1 : rc;
+}
+
+int worker_run_one(struct worker *w)
+{
+    char err[ERROR_TEXT_MAX];
+    int rc = claim_and_run(w, err, sizeof err);
+    if (rc < 0)
+        say(w, "cannot claim: %s", err);
+    return rc;
+}
+
+static void *thread_main(void *arg)
+{
+    struct worker *w = arg;
+    char err[ERROR_TEXT_MAX];
+    int idle = 1;
+    bool failing = false;
+    while (!atomic_load(&w->stopping)) {
+        int rc = claim_and_run(w, err, sizeof err);
+        if (rc == 0) {
+            failing = false;
+            idle = 1;
+            continue;
+        }
+        if (rc < 0) {
+            if (!failing)
+                say(w, "cannot claim: %s (trying again)", err);
+            failing = true;
+            sleep_ms(500);
+            continue;
+        }
+        /* None waiting: look again soon, less often the longer it stays quiet. */
+        sleep_ms(idle);
+        if (idle < w->cfg.idle_ms)
+            idle = idle * 2 < w->cfg.idle_ms ? idle * 2 : w->cfg.idle_ms;
+    }
+    return NULL;
+}
+
+static void random_hex(char *out, int n)
+{
+    FILE *f = fopen("/dev/urandom", "rb");
+    unsigned char b[16] = {0};
+    size_t got = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    if (got != sizeof b) { /* no /dev/urandom: the time and the process */
+        uint64_t x = (uint64_t)wall_ms() * 1000003u ^ (uint64_t)getpid();
+        memcpy(b, &x, sizeof x);
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = "0123456789abcdef"[(b[i / 2] >> (i % 2 ? 0 : 4)) & 15];
+    out[n] = 0;
+}
+
+/* A worker's name and its events' body. */
+static void name_it(struct worker *w)
+{
+    char hex[17];
+    random_hex(hex, 16);
+    snprintf(w->id, sizeof w->id, "worker-%s", hex);
+    snprintf(w->body, sizeof w->body, "{\"server\":\"%s\"}", w->id);
+}
+
+struct worker *worker_attach(struct store *store, const struct worker_config *cfg)
+{
+    struct worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->cfg = *cfg;
+    w->store = store;
+    name_it(w);
+    return w;
+}
+
+struct worker *worker_start(const struct worker_config *cfg, char *err, size_t err_size)
+{
+    if (cfg->threads < 1 || cfg->threads > 64) {
+        fail(err, err_size, "threads: %d is not within 1..64", cfg->threads);
+        return NULL;
+    }
+    if (cfg->lease_ms <= cfg->move_time_ms) {
+        fail(err, err_size, "the lease (%lld ms) must be longer than a move (%lld ms)",
+             (long long)cfg->lease_ms, (long long)cfg->move_time_ms);
+        return NULL;
+    }
+    struct worker *w = calloc(1, sizeof *w);
+    if (!w) {
+        fail(err, err_size, "out of memory");
+        return NULL;
+    }
+    w->cfg = *cfg;
+    name_it(w);
+    w->own_store = true;
+    struct store_options opt = {.pool = cfg->threads + 1};
+    if (!(w->store = store_open(cfg->db_url, &opt, err, err_size))) {
+        free(w);
+        return NULL;
+    }
+    if (!(w->threads = calloc((size_t)cfg->threads, sizeof *w->threads))) {
+        fail(err, err_size, "out of memory");
+        worker_stop(w);
+        return NULL;
+    }
+    for (; w->n_threads < cfg->threads; w->n_threads++)
+        if (pthread_create(&w->threads[w->n_threads], NULL, thread_main, w) != 0) {
+            fail(err, err_size, "cannot start the worker's threads");
+            worker_stop(w);
+            return NULL;
+        }
+    return w;
+}
+
+void worker_stop(struct worker *w)
+{
+    if (!w)
+        return;
+    atomic_store(&w->stopping, true);
+    for (int i = 0; i < w->n_threads; i++)
+        pthread_join(w->threads[i], NULL);
+    free(w->threads);
+    if (w->own_store)
+        store_close(w->store);
+    free(w);
+}
+
+long worker_moves(const struct worker *w)
+{
+    return atomic_load(&w->moves);
+}
+
+long worker_stale(const struct worker *w)
+{
+    return atomic_load(&w->stale);
+}

@@ -1,0 +1,48 @@
+/* The engine worker (issue 26): computer moves made away from the servers, by
+ * `agora worker --db URL` processes on any machine.  A server on PostgreSQL with
+ * `--workers 0` queues each computer move as a job in the database (store_ops.def
+ * "Engine jobs"); a worker's threads claim them (the next by priority, then the
+ * address's fair share, then age), each for a lease, think, and commit the move, the
+ * job's end and the event that tells every server, in one transaction
+ * (store_finish_job).  A worker killed mid-move loses nothing: its job is claimed
+ * again once the lease runs out, and the store refuses a second commit of one ply.
+ *
+ * Knows the store, the games and the engine; no server (a server may use it: its own
+ * engine threads take jobs too when idle, workers.c). */
+#pragma once
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct engine_book;
+struct store;
+
+struct worker_config {
+    const char *db_url;   /* the servers' database (postgresql://...) */
+    int threads;          /* moves thought at once (1..64) */
+    int64_t move_time_ms; /* a move's cap (the servers' --move-ms; 5000) */
+    int64_t lease_ms;     /* a claim's lease: longer than a move (default 30000) */
+    int max_plies;        /* a game this long is a draw (the servers' cap; 1000) */
+    int idle_ms;          /* the longest wait between claims when idle (25) */
+    int test_think_ms;    /* tests: each move takes at least this long */
+    const struct engine_book *book;
+    FILE *log; /* a line a move (NULL: none) */
+};
+
+void worker_config_default(struct worker_config *cfg);
+
+struct worker;
+/* Open the database and start the threads: the worker, or NULL with one line in err. */
+struct worker *worker_start(const struct worker_config *cfg, char *err, size_t err_size);
+/* Stop claiming, let the moves being thought finish (each within its cap), commit
+ * them, and free everything. */
+void worker_stop(struct worker *w);
+/* A worker without threads over a store the caller keeps (a server whose own engine
+ * threads also take jobs from the shared queue, workers.c): NULL without memory. */
+struct worker *worker_attach(struct store *store, const struct worker_config *cfg);
+/* Claim one job and make its move on this thread: 0 done, 1 none waiting, -1 the
+ * store failed (said on cfg->log). */
+int worker_run_one(struct worker *w);
+/* Moves committed, and jobs found stale (the game over or moved on) so far. */
+long worker_moves(const struct worker *w);
+long worker_stale(const struct worker *w);
