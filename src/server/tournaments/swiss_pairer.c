@@ -28,27 +28,29 @@ struct swiss_pairer {
 
 /* The next round, once every game of this one is over: paired by the Dutch system (the
  * library `agora swiss pair` runs), its games and bye stored in one transaction that
- * only the first of two servers makes.  After the last round, the end. */
-static void run_swiss(struct server *srv, struct tourney_data *d)
+ * only the first of two servers makes.  After the last round, the end.  Whether this
+ * server stored either. */
+static bool run_swiss(struct server *srv, struct tourney_data *d)
 {
     char err[ERROR_TEXT_MAX];
     if (d->t.kind != TOURNEY_SWISS || d->t.status != TOURNEY_RUNNING ||
         !tswiss_round_over(d, d->t.round))
-        return;
+        return false;
     if (d->t.round >= d->t.rounds) {
-        if (store_set_tournament_status(srv->store, d->t.id, TOURNEY_RUNNING, TOURNEY_FINISHED, -1,
-                                        err, sizeof err) < 0)
+        int rc = store_set_tournament_status(srv->store, d->t.id, TOURNEY_RUNNING, TOURNEY_FINISHED,
+                                             -1, err, sizeof err);
+        if (rc < 0)
             fprintf(stderr, "agora: tournament %s: %s\n", d->t.id, err);
-        return;
+        return rc == 0;
     }
     int active = 0;
     for (int i = 0; i < d->n; i++)
         active += d->e[i].state == ENTRANT_ACTIVE;
     if (active < 2)
-        return; /* nobody to pair yet */
+        return false; /* nobody to pair yet */
     struct tswiss ts;
     if (tswiss_build(d, d->t.round, &ts) != 0)
-        return;
+        return false;
     struct swiss_pair *pairs = malloc(sizeof *pairs * (size_t)(d->n / 2 + 1));
     struct store_game *games = malloc(sizeof *games * (size_t)(d->n / 2 + 1));
     int np = 0, ng = 0,
@@ -69,15 +71,19 @@ static void run_swiss(struct server *srv, struct tourney_data *d)
         else
             ng++;
     }
-    if (rc == SWISS_OK &&
-        store_swiss_round(srv->store, d->t.id, round, games, ng, bye, err, sizeof err) < 0)
-        rc = SWISS_ERROR;
+    int stored = 1; /* 0: this server stored the round (1: another did first) */
+    if (rc == SWISS_OK) {
+        stored = store_swiss_round(srv->store, d->t.id, round, games, ng, bye, err, sizeof err);
+        if (stored < 0)
+            rc = SWISS_ERROR;
+    }
     if (rc != SWISS_OK)
         fprintf(stderr, "agora: tournament %s: round %d: %s\n", d->t.id, round,
                 rc == SWISS_NO_PAIRING ? "no pairing satisfies the rules" : err);
     free(pairs);
     free(games);
     tswiss_free(&ts);
+    return rc == SWISS_OK && stored == 0;
 }
 
 static void *pairer(void *arg)
@@ -101,10 +107,9 @@ static void *pairer(void *arg)
         int rc = tourney_load(srv, p->busy, &d, err, sizeof err); /* afresh */
         if (rc < 0)
             fprintf(stderr, "agora: tournament %s: %s\n", p->busy, err);
-        else if (rc == 0)
-            run_swiss(srv, &d);
+        bool changed = rc == 0 && run_swiss(srv, &d);
         tourney_data_free(&d);
-        if (p->done)
+        if (changed && p->done)
             p->done(srv, p->busy); /* its streams hear of the round at once */
 
         pthread_mutex_lock(&p->mu);

@@ -12,8 +12,8 @@
 struct server;
 
 /* Start and stop its thread (director_start and director_stop do): stop waits for the
- * pairing on, if any.  `done` is called (on the pairer's thread) after each tournament
- * it looked at, paired or not. */
+ * pairing on, if any.  `done` is called (on the pairer's thread) after it stored a
+ * tournament's round or its end. */
 int swiss_pairer_start(struct server *srv, void (*done)(struct server *srv, const char *id),
                        char *err, size_t err_size);
 void swiss_pairer_stop(struct server *srv);
