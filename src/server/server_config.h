@@ -86,6 +86,10 @@ struct server_config {
     int64_t tournament_minute_ms; /* tests: a tournament's minute (0: 60000) */
     int64_t first_move_ms;        /* a tournament game's first move within (0: 30000), or
                                      the player to move loses it and is paused */
+    /* tests: called by the Swiss pairer before it pairs a round of tournament `id` (a
+     * test holds it there to see that nothing else waits for it) */
+    void (*test_swiss_pairing)(void *ctx, const char *id);
+    void *test_swiss_ctx;
 
     /* The external analysis engine (engines/uci_engine.h): a path for every game whose
      * profile names one, "none" for none, NULL for each profile's own (Stockfish for

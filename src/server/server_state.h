@@ -26,6 +26,7 @@ struct director_news;
 struct fair_queue;
 struct worker; /* src/worker/worker.h */
 struct stream_hub;
+struct swiss_pairer;
 struct review_job;
 struct uci_pool;
 
@@ -151,6 +152,7 @@ struct server {
     bool td_running, td_kicked;
     struct director_news *td_news;
     int td_n_news;
+    struct swiss_pairer *td_pairer; /* swiss_pairer.c: the Swiss rounds' own thread */
 
     /* review_jobs.c: the same for reviews; rv_mu a leaf too. */
     pthread_mutex_t rv_mu;

@@ -3,7 +3,8 @@
 // joins it, Bob (another browser context) joins from its page, the server pairs them
 // within seconds and both pages show "your game" (with its sound and the spoken line);
 // both play from there, the game page links back to the tournament and berserks; the standings
-// show both; the pages in all four languages, by keyboard, in both themes.
+// show both; past half a Swiss a newcomer is told it is too late; the pages in all
+// four languages, by keyboard, in both themes.
 // Prints one line per test and, last, "N passed, N failed".
 //   node tests/e2e/tournaments.mjs [name-filter]
 import { mkdirSync } from 'node:fs';
@@ -116,6 +117,33 @@ test('a Swiss: paired by rounds, its standings with tie-breaks and its TRF', asy
   const trf = await a.evaluate(async (href) => (await fetch(href)).text(), await a.getAttribute('#tourney-trf', 'href'));
   assert(/^012 /m.test(trf) && (trf.match(/^001 /gm) || []).length === 2, `not a TRF: ${trf.slice(0, 200)}`);
   for (const p of [a, b]) await p.done();
+});
+
+test('past half a Swiss: a newcomer is told it is too late, in four languages', async () => {
+  // A one-round Swiss with two players, through the API: once round 1 is on, half the
+  // rounds are played and a newcomer has no join button but a line saying why.
+  const a = await open('#/tournaments');
+  const id = await a.evaluate(async () => {
+    const post = async (path, body, token) => (await fetch(path, { method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body) })).json();
+    const made = await post('/api/tournaments', { kind: 'swiss', tournament: 'Short Swiss', game: 'chess',
+      clock: { initial: 600, increment: 0 }, rounds: 1, starts: Date.now() + 1000, name: 'Org' });
+    const tid = made.tournament.id;
+    await post(`/api/tournaments/${tid}/join`, { name: 'Eve' });
+    await post(`/api/tournaments/${tid}/join`, { name: 'Fay' });
+    return tid;
+  });
+  await a.done();
+  for (const lang of ['en', 'bn', 'as', 'fi']) {
+    const p = await open(`#/tournament/${id}`, lang);
+    await p.waitForSelector('#tourney-too-late', { timeout: 15000 });
+    assert(await p.$('#tourney-join') === null, `${lang}: a join button past half the rounds`);
+    const said = await p.textContent('#tourney-too-late');
+    assert(!/tourney\./.test(said) && said.trim().length > 10, `${lang}: ${said}`);
+    if (lang === 'bn' || lang === 'as') assert(/[০-৯]/.test(said) && !/[0-9]/.test(said), `${lang}: not native numerals: ${said}`);
+    await p.done();
+  }
 });
 
 test('the tournament pages in four languages, by keyboard, in both themes', async () => {

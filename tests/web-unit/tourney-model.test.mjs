@@ -2,7 +2,7 @@
 // countdown, the buttons a visitor has, a new game of theirs noticed once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countdown, countdownTarget, actions, newGame } from '../../web/js/tournaments/tourney-model.js';
+import { countdown, countdownTarget, actions, newGame, tooLate } from '../../web/js/tournaments/tourney-model.js';
 
 const view = (status, me = null) => ({ tournament: { status, starts: 1000, ends: 5000 }, me });
 
@@ -21,6 +21,19 @@ test('join for an outsider or a paused player, pause and withdraw for an active 
   assert.deepEqual(actions(view('running', { state: 'active' })), ['pause', 'withdraw']);
   assert.deepEqual(actions(view('running', { state: 'paused' })), ['join']);
   assert.deepEqual(actions(view('finished', { state: 'active' })), []);
+});
+
+test('past half a Swiss, no join for a newcomer; an entrant still comes back', () => {
+  const swiss = (round, me = null) => ({ tournament: { kind: 'swiss', status: 'running', round, rounds: 5 }, me });
+  assert.deepEqual(actions(swiss(2)), ['join']); // 2 of 5: not past half
+  assert.equal(tooLate(swiss(2).tournament), false);
+  assert.deepEqual(actions(swiss(3)), []); // 3 of 5: past half
+  assert.equal(tooLate(swiss(3).tournament), true);
+  assert.deepEqual(actions(swiss(3, { state: 'paused' })), ['join']);
+  assert.deepEqual(actions(swiss(5, { state: 'withdrawn' })), ['join']);
+  assert.deepEqual(actions(swiss(4, { state: 'active' })), ['pause', 'withdraw']);
+  // An arena has no such limit.
+  assert.equal(tooLate({ kind: 'arena', status: 'running', round: 0, rounds: 0 }), false);
 });
 
 test('a new game is noticed once', () => {

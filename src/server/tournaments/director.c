@@ -18,17 +18,24 @@
 #include "server/games/session.h"
 #include "server/server_state.h"
 #include "server/tournaments/arena.h"
+#include "server/tournaments/swiss_pairer.h"
 #include "server/tournaments/swiss_play.h"
 #include "server/tournaments/tourney_data.h"
 
 #define DEFAULT_TICK_MS 1000
 #define DEFAULT_FIRST_MOVE_MS 30000
 #define RUNNING_MAX 256 /* tournaments looked after in one tick */
+/* After an arena's end, its games still on that never got a first move are forfeited
+ * for this long (a server down at the time does it when it is back). */
+#define ENDED_WATCH_MS (24 * 3600 * 1000LL)
 
-/* The signature of a running tournament's standings, last told to its streams. */
+/* The signature of a running tournament's standings, last told to its streams; and,
+ * for a finished arena, whether none of its games waits for a first move any more (its
+ * late first moves are all forfeited: it need not be read again). */
 struct director_news {
     char id[STORE_ID_LEN + 1];
     uint64_t sig;
+    bool settled;
 };
 
 void director_stream_key(const char *id, char *key, size_t size)
@@ -141,6 +148,7 @@ static void news_if_changed(struct server *srv, const struct tourney_data *d)
         if (q) {
             srv->td_news = q;
             slot = &q[srv->td_n_news++];
+            memset(slot, 0, sizeof *slot);
             snprintf(slot->id, sizeof slot->id, "%s", d->t.id);
             slot->sig = h + 1;
         }
@@ -153,12 +161,42 @@ static void news_if_changed(struct server *srv, const struct tourney_data *d)
         director_news(srv, d->t.id);
 }
 
+/* Whether the finished arena `id` is settled (settle: mark it so). */
+static bool settled(struct server *srv, const char *id, bool settle)
+{
+    bool was = false;
+    pthread_mutex_lock(&srv->td_mu);
+    struct director_news *slot = NULL;
+    for (int i = 0; i < srv->td_n_news && !slot; i++)
+        if (!strcmp(srv->td_news[i].id, id))
+            slot = &srv->td_news[i];
+    if (!slot && settle) {
+        struct director_news *q = realloc(srv->td_news, sizeof *q * (size_t)(srv->td_n_news + 1));
+        if (q) {
+            srv->td_news = q;
+            slot = &q[srv->td_n_news++];
+            memset(slot, 0, sizeof *slot);
+            snprintf(slot->id, sizeof slot->id, "%s", id);
+        }
+    }
+    if (slot) {
+        was = slot->settled;
+        slot->settled |= settle;
+    }
+    pthread_mutex_unlock(&srv->td_mu);
+    return was;
+}
+
 /* ---- forfeits ---- */
 
 /* A game of the tournament whose player to move has not made their first move in time
- * loses it (the game is not rated: fewer than two plies) and is paused. */
-static void forfeit_late_first_moves(struct server *srv, struct tourney_data *d, int64_t now)
+ * loses it (the game is not rated: fewer than two plies) and is paused (`pause`; not
+ * after an arena's end, when there is nothing to pause from).  The number of the
+ * tournament's games still on that wait for a first move, not late yet. */
+static int forfeit_late_first_moves(struct server *srv, struct tourney_data *d, int64_t now,
+                                    bool pause)
 {
+    int waiting = 0;
     int64_t limit = srv->cfg.first_move_ms > 0 ? srv->cfg.first_move_ms : DEFAULT_FIRST_MOVE_MS;
     if (d->t.days > 0) /* a Swiss at days a move: the first move has its days too */
         limit = d->t.days * PEOPLE_DAY_MS;
@@ -168,8 +206,10 @@ static void forfeit_late_first_moves(struct server *srv, struct tourney_data *d,
         if (g->result != RESULT_ONGOING || g->plies >= 2)
             continue;
         int64_t since = g->plies == 0 ? g->created_ms : g->updated_ms;
-        if (now - since < limit)
+        if (now - since < limit) {
+            waiting++;
             continue;
+        }
         struct session *s;
         if (cache_get(srv, g->id, &s, err, sizeof err) != 0) {
             fprintf(stderr, "agora: tournament %s: %s\n", d->t.id, err);
@@ -189,46 +229,23 @@ static void forfeit_late_first_moves(struct server *srv, struct tourney_data *d,
             fprintf(stderr, "agora: tournament %s: game %s: %s\n", d->t.id, g->id, err);
             continue;
         }
-        if (rc == 0) {
+        if (rc == 0 && pause) {
             const char *who = late == SIDE_WHITE ? g->white_hash : g->black_hash;
             if (store_set_entrant_state(srv->store, d->t.id, who, ENTRANT_PAUSED, now, err,
                                         sizeof err) < 0)
                 fprintf(stderr, "agora: tournament %s: %s\n", d->t.id, err);
         }
     }
+    return waiting;
 }
 
 /* ---- pairing ---- */
-
-/* The game of a pairing, as a challenge of white's that black accepted would make it:
- * the tournament's game of `round` (0 in an arena). */
-static int game_row(struct server *srv, const struct tourney_data *d, const struct store_entrant *w,
-                    const struct store_entrant *b, int64_t now, int round, struct store_game *row,
-                    char *err, size_t err_size)
-{
-    struct store_challenge c;
-    memset(&c, 0, sizeof c);
-    snprintf(c.game, sizeof c.game, "%s", d->t.game);
-    c.clock_initial_ms = d->t.clock_initial_ms;
-    c.clock_increment_ms = d->t.clock_increment_ms;
-    c.days = d->t.days;
-    c.side = SIDE_WHITE;
-    c.rated = d->t.rated;
-    snprintf(c.creator_hash, sizeof c.creator_hash, "%s", w->token_hash);
-    snprintf(c.creator_name, sizeof c.creator_name, "%s", w->name);
-    snprintf(c.club_id, sizeof c.club_id, "%s", d->t.club_id);
-    if (people_game_row(srv, &c, b->token_hash, b->name, now, row) != 0)
-        return fail(err, err_size, "no randomness from the kernel");
-    snprintf(row->tournament_id, sizeof row->tournament_id, "%s", d->t.id);
-    row->round = round;
-    return 0;
-}
 
 static int pair_one(struct server *srv, const struct tourney_data *d, const struct store_entrant *w,
                     const struct store_entrant *b, int64_t now, char *err, size_t err_size)
 {
     struct store_game row;
-    if (game_row(srv, d, w, b, now, 0, &row, err, err_size) != 0)
+    if (tourney_game_row(srv, d, w, b, now, 0, &row, err, err_size) != 0)
         return -1;
     return store_pair_tournament_game(srv->store, d->t.id, 0, &row, err, err_size);
 }
@@ -253,59 +270,6 @@ static void pair_arena(struct server *srv, struct tourney_data *d, int64_t now)
     }
     free(lines);
     free(pairs);
-}
-
-/* ---- Swiss ---- */
-
-/* The next round, once every game of this one is over: paired by the Dutch system (the
- * library `agora swiss pair` runs), its games and bye stored in one transaction that
- * only the first of two servers makes.  After the last round, the end. */
-static void run_swiss(struct server *srv, struct tourney_data *d, int64_t now)
-{
-    char err[ERROR_TEXT_MAX];
-    if (!tswiss_round_over(d, d->t.round))
-        return;
-    if (d->t.round >= d->t.rounds) {
-        if (store_set_tournament_status(srv->store, d->t.id, TOURNEY_RUNNING, TOURNEY_FINISHED, -1,
-                                        err, sizeof err) < 0)
-            fprintf(stderr, "agora: tournament %s: %s\n", d->t.id, err);
-        return;
-    }
-    int active = 0;
-    for (int i = 0; i < d->n; i++)
-        active += d->e[i].state == ENTRANT_ACTIVE;
-    if (active < 2)
-        return; /* nobody to pair yet */
-    struct tswiss ts;
-    if (tswiss_build(d, d->t.round, &ts) != 0)
-        return;
-    struct swiss_pair *pairs = malloc(sizeof *pairs * (size_t)(d->n / 2 + 1));
-    struct store_game *games = malloc(sizeof *games * (size_t)(d->n / 2 + 1));
-    int np = 0, ng = 0,
-        rc = pairs && games ? swiss_pair_next(ts.t, pairs, &np, err, sizeof err) : SWISS_ERROR;
-    char bye[STORE_HASH_LEN + 1] = "";
-    int round = d->t.round + 1;
-    for (int i = 0; rc == SWISS_OK && i < np; i++) {
-        const struct store_entrant *w = &d->e[ts.entrant_of[pairs[i].white - 1]];
-        if (pairs[i].black == 0) {
-            snprintf(bye, sizeof bye, "%s", w->token_hash);
-            continue;
-        }
-        const struct store_entrant *b = &d->e[ts.entrant_of[pairs[i].black - 1]];
-        if (game_row(srv, d, w, b, now, round, &games[ng], err, sizeof err) != 0)
-            rc = SWISS_ERROR;
-        else
-            ng++;
-    }
-    if (rc == SWISS_OK &&
-        store_swiss_round(srv->store, d->t.id, round, games, ng, bye, err, sizeof err) < 0)
-        rc = SWISS_ERROR;
-    if (rc != SWISS_OK)
-        fprintf(stderr, "agora: tournament %s: round %d: %s\n", d->t.id, round,
-                rc == SWISS_NO_PAIRING ? "no pairing satisfies the rules" : err);
-    free(pairs);
-    free(games);
-    tswiss_free(&ts);
 }
 
 /* ---- the tick ---- */
@@ -334,10 +298,12 @@ static void look_after(struct server *srv, const char *id, int64_t now)
         return;
     }
     if (d.t.kind == TOURNEY_SWISS && d.t.status == TOURNEY_RUNNING) {
-        forfeit_late_first_moves(srv, &d, now);
+        forfeit_late_first_moves(srv, &d, now, true);
         tourney_data_free(&d);
-        if (tourney_load(srv, id, &d, err, sizeof err) == 0)
-            run_swiss(srv, &d, now);
+        /* The next round (or the end) on the pairer's thread: a round of hundreds of
+         * players takes seconds, which the arenas do not wait for. */
+        if (tourney_load(srv, id, &d, err, sizeof err) == 0 && tswiss_round_over(&d, d.t.round))
+            swiss_pairer_ask(srv, id);
         tourney_data_free(&d);
         if (tourney_load(srv, id, &d, err, sizeof err) == 0)
             news_if_changed(srv, &d);
@@ -349,10 +315,37 @@ static void look_after(struct server *srv, const char *id, int64_t now)
             if (rc < 0)
                 fprintf(stderr, "agora: tournament %s: %s\n", id, err);
         } else {
-            forfeit_late_first_moves(srv, &d, now);
+            forfeit_late_first_moves(srv, &d, now, true);
             tourney_data_free(&d);
             if (tourney_load(srv, id, &d, err, sizeof err) == 0)
                 pair_arena(srv, &d, now);
+        }
+        tourney_data_free(&d);
+        if (tourney_load(srv, id, &d, err, sizeof err) == 0)
+            news_if_changed(srv, &d);
+    }
+    tourney_data_free(&d);
+}
+
+/* A finished arena: the games on at its end are played out (they do not count), but one
+ * whose first move does not come in time still ends, lost by the player to move, as
+ * during the arena; until none waits for a first move any more. */
+static void after_end(struct server *srv, const char *id, int64_t now)
+{
+    if (settled(srv, id, false))
+        return;
+    struct tourney_data d;
+    char err[ERROR_TEXT_MAX];
+    int rc = tourney_load(srv, id, &d, err, sizeof err);
+    if (rc < 0)
+        fprintf(stderr, "agora: tournament %s: %s\n", id, err);
+    if (rc == 0 && d.t.kind == TOURNEY_ARENA && d.t.status == TOURNEY_FINISHED) {
+        if (forfeit_late_first_moves(srv, &d, now, false) == 0) {
+            bool any = false; /* a game forfeited just now: its row is read again next */
+            for (int k = 0; k < d.m && !any; k++)
+                any = d.g[k].result == RESULT_ONGOING && d.g[k].plies < 2;
+            if (!any)
+                settled(srv, id, true);
         }
         tourney_data_free(&d);
         if (tourney_load(srv, id, &d, err, sizeof err) == 0)
@@ -389,6 +382,14 @@ static void tick(struct server *srv)
         fprintf(stderr, "agora: tournaments: %s\n", err);
     for (int i = 0; i < l->n && !atomic_load(&srv->stopping); i++)
         look_after(srv, l->t[i].id, now);
+    /* The arenas ended lately (latest start first). */
+    l->n = 0;
+    if (store_list_tournaments(srv->store, TOURNEY_FINISHED, NULL, RUNNING_MAX, id_one, l, err,
+                               sizeof err) != 0)
+        fprintf(stderr, "agora: tournaments: %s\n", err);
+    for (int i = 0; i < l->n && !atomic_load(&srv->stopping); i++)
+        if (l->t[i].kind == TOURNEY_ARENA && now - tourney_end_ms(&l->t[i]) < ENDED_WATCH_MS)
+            after_end(srv, l->t[i].id, now);
     free(l);
 }
 
@@ -412,16 +413,31 @@ static void *director(void *arg)
     return NULL;
 }
 
+/* The pairer stored a Swiss's round (or its end): its streams hear of it at once. */
+static void paired(struct server *srv, const char *id)
+{
+    (void)id;
+    director_kick(srv);
+}
+
 int director_start(struct server *srv, char *err, size_t err_size)
 {
     pthread_mutex_init(&srv->td_mu, NULL);
     pthread_cond_init(&srv->td_cv, NULL); /* CLOCK_REALTIME: the store's times */
+    srv->td_running = true;
+    if (swiss_pairer_start(srv, paired, err, err_size) != 0) {
+        srv->td_running = false;
+        pthread_cond_destroy(&srv->td_cv);
+        pthread_mutex_destroy(&srv->td_mu);
+        return -1;
+    }
     if (pthread_create(&srv->td_thread, NULL, director, srv) != 0) {
+        swiss_pairer_stop(srv);
+        srv->td_running = false;
         pthread_cond_destroy(&srv->td_cv);
         pthread_mutex_destroy(&srv->td_mu);
         return fail(err, err_size, "cannot start the tournaments' thread");
     }
-    srv->td_running = true;
     return 0;
 }
 
@@ -441,6 +457,7 @@ void director_stop(struct server *srv)
         return;
     director_kick(srv);
     pthread_join(srv->td_thread, NULL);
+    swiss_pairer_stop(srv); /* after the director, which asks it; it kicks the director */
     srv->td_running = false;
     pthread_cond_destroy(&srv->td_cv);
     pthread_mutex_destroy(&srv->td_mu);

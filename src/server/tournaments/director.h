@@ -2,7 +2,9 @@
  * (cfg.tournament_tick_ms) or when kicked, starts the tournaments whose time has come,
  * ends the arenas whose time is up, forfeits the tournament games whose first move did
  * not come in time (the player to move loses and is paused), and pairs each running
- * arena's free players (arena.c), off the HTTP threads.  It keeps nothing the store
+ * arena's free players (arena.c), off the HTTP threads; a Swiss whose round is over is
+ * handed to the Swiss pairer's thread (swiss_pairer.h), so its pairing waits for
+ * nothing here and nothing here waits for it.  It keeps nothing the store
  * does not: a restart, or a second server on the same database, takes over where it
  * stood (every change is a conditional write: of two directors only one makes it). */
 #pragma once

@@ -379,6 +379,27 @@ static int load_row(struct server *srv, const char *id, struct store_tournament 
     return rc;
 }
 
+struct find_entrant {
+    const char *hash;
+    bool found;
+};
+
+static void entrant_is(void *ctx, const struct store_entrant *e)
+{
+    struct find_entrant *f = ctx;
+    f->found |= !strcmp(e->token_hash, f->hash);
+}
+
+/* Whether token_hash is an entrant of tournament id already (in any state): 1 yes, 0
+ * no, or the store's failure. */
+static int entered(struct server *srv, const char *id, const char *token_hash)
+{
+    struct find_entrant f = {token_hash, false};
+    char err[ERROR_TEXT_MAX];
+    int rc = store_list_entrants(srv->store, id, entrant_is, &f, err, sizeof err);
+    return rc != 0 ? (rc < 0 ? rc : -1) : f.found;
+}
+
 void tournaments_join(struct server *srv, const struct api_request *req, const struct route_args *a,
                       struct api_response *r)
 {
@@ -401,8 +422,14 @@ void tournaments_join(struct server *srv, const struct api_request *req, const s
         api_set_error_code(r, 409, "tournament_finished", "the tournament is over");
         return;
     }
-    /* A Swiss takes late entrants until half its rounds are played. */
-    if (t.kind == TOURNEY_SWISS && 2 * t.round > t.rounds) {
+    /* An entrant comes back (after a pause, a forfeit, a withdrawal) at any time; a new
+     * one is taken until half a Swiss's rounds are played and within its rating range. */
+    int back = entered(srv, t.id, e.token_hash);
+    if (back < 0) {
+        api_store_error(r, back, "the tournament's entrants could not be read");
+        return;
+    }
+    if (t.kind == TOURNEY_SWISS && 2 * t.round > t.rounds && !back) {
         api_set_error_code(r, 409, "swiss_too_late",
                            "too late to join: %d of the %d rounds are played", t.round, t.rounds);
         return;
@@ -421,7 +448,8 @@ void tournaments_join(struct server *srv, const struct api_request *req, const s
     }
     const char *klass = people_clock_class(t.clock_initial_ms, t.clock_increment_ms, t.days);
     e.rating = people_rating_of(srv, e.token_hash, t.game, klass);
-    if ((t.min_rating && e.rating < t.min_rating) || (t.max_rating && e.rating > t.max_rating)) {
+    if (!back &&
+        ((t.min_rating && e.rating < t.min_rating) || (t.max_rating && e.rating > t.max_rating))) {
         api_set_error_code(r, 403, "rating_out_of_range",
                            "your rating, %d, is outside the tournament's range", e.rating);
         return;

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/game.h"
+#include "server/games/people_rating.h"
 #include "server/server_state.h"
 
 static void entrant_one(void *ctx, const struct store_entrant *e)
@@ -84,4 +86,27 @@ int tourney_entrant(const struct tourney_data *d, const char *token_hash)
 int64_t tourney_end_ms(const struct store_tournament *t)
 {
     return t->starts_ms + t->duration_ms;
+}
+
+/* As a challenge of white's that black accepted would make it. */
+int tourney_game_row(struct server *srv, const struct tourney_data *d,
+                     const struct store_entrant *w, const struct store_entrant *b, int64_t now,
+                     int round, struct store_game *row, char *err, size_t err_size)
+{
+    struct store_challenge c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.game, sizeof c.game, "%s", d->t.game);
+    c.clock_initial_ms = d->t.clock_initial_ms;
+    c.clock_increment_ms = d->t.clock_increment_ms;
+    c.days = d->t.days;
+    c.side = SIDE_WHITE;
+    c.rated = d->t.rated;
+    snprintf(c.creator_hash, sizeof c.creator_hash, "%s", w->token_hash);
+    snprintf(c.creator_name, sizeof c.creator_name, "%s", w->name);
+    snprintf(c.club_id, sizeof c.club_id, "%s", d->t.club_id);
+    if (people_game_row(srv, &c, b->token_hash, b->name, now, row) != 0)
+        return fail(err, err_size, "no randomness from the kernel");
+    snprintf(row->tournament_id, sizeof row->tournament_id, "%s", d->t.id);
+    row->round = round;
+    return 0;
 }

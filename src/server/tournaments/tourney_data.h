@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "store/store.h"
 
@@ -31,3 +32,9 @@ void tourney_data_free(struct tourney_data *d);
 int tourney_entrant(const struct tourney_data *d, const char *token_hash);
 /* When the arena ends (starts + duration). */
 int64_t tourney_end_ms(const struct store_tournament *t);
+/* The game of a pairing, as a challenge of white's that black accepted would make it:
+ * tournament d's game of `round` (0 in an arena), made at now_ms, into row; 0, or -1
+ * with a message. */
+int tourney_game_row(struct server *srv, const struct tourney_data *d,
+                     const struct store_entrant *w, const struct store_entrant *b, int64_t now_ms,
+                     int round, struct store_game *row, char *err, size_t err_size);

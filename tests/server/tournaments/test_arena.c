@@ -6,6 +6,7 @@
  * members told when it starts (and an open one's entrants).  The
  * server's minute is shortened (tournament_minute_ms) and the director looks every
  * 50 ms, so nothing sleeps for minutes. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,61 @@ TEST(server_tournament_ends_and_late_games_do_not_count)
     /* Joining a finished tournament. */
     char tc[40] = "";
     CHECK_EQ_INT(join(port, id, "Cy", tc), 409);
+    server_stop(srv);
+}
+
+/* A game paired before the end that never gets its first move: after the end it still
+ * ends (the player to move loses, as during the arena), it does not count, and nobody
+ * is paused (there is nothing left to pause from). */
+TEST(server_tournament_game_on_at_end_without_first_move_forfeited)
+{
+    struct server_config cfg;
+    tcfg(&cfg);
+    cfg.tournament_minute_ms = 400; /* the arena lasts 800 ms */
+    cfg.first_move_ms = 1500;       /* longer: the game outlives the arena */
+    struct server *srv = fx_start(&cfg);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char id[40], ta[40] = "", tb[40] = "", ga[40], sa[8];
+    CHECK_EQ_INT(create(port, NULL, "Idle", fx_wall_ms(), 2, "", id, NULL), 201);
+    CHECK_EQ_INT(join(port, id, "Ann", ta), 200);
+    CHECK_EQ_INT(join(port, id, "Bob", tb), 200);
+    CHECK_EQ_INT(wait_game(port, id, ta, ga, sa), 0);
+    const char *white_name = !strcmp(sa, "white") ? "Ann" : "Bob";
+    /* The arena ends with the game on and no move made. */
+    int64_t until = fx_now_ms() + 5000;
+    json_t *v = NULL;
+    do {
+        json_decref(v);
+        fx_sleep_ms(50);
+        v = view(port, id, NULL);
+    } while (strcmp(fx_str(json_object_get(v, "tournament"), "status"), "finished") &&
+             fx_now_ms() < until);
+    CHECK_STR(fx_str(json_object_get(v, "tournament"), "status"), "finished");
+    json_decref(v);
+    json_t *st = fx_state(port, ga, NULL);
+    CHECK(json_is_false(json_object_get(json_object_get(st, "status"), "over")));
+    json_decref(st);
+    /* White's first move does not come: white loses the game. */
+    until = fx_now_ms() + 5000;
+    bool over = false;
+    do {
+        fx_sleep_ms(100);
+        st = fx_state(port, ga, NULL);
+        json_t *status = json_object_get(st, "status");
+        over = json_is_true(json_object_get(status, "over"));
+        if (over)
+            CHECK_STR(fx_str(status, "winner"), "black");
+        json_decref(st);
+    } while (!over && fx_now_ms() < until);
+    CHECK_MSG(over, "the game on at the end without a first move was not forfeited");
+    /* It does not count, and nobody is paused after the end. */
+    v = view(port, id, NULL);
+    CHECK_EQ_INT(fx_int(json_array_get(json_object_get(v, "standings"), 0), "score"), 0);
+    CHECK(json_is_false(json_object_get(json_array_get(json_object_get(v, "games"), 0), "counts")));
+    CHECK_STR(fx_str(standing_of(v, white_name), "state"), "active");
+    json_decref(v);
     server_stop(srv);
 }
 

@@ -13,18 +13,23 @@
 #include "server/server.h"
 #include "swiss/swiss.h"
 
-static int sw_create(int port, const char *extra, char *id)
+static int sw_create_rounds(int port, int rounds, const char *extra, char *id)
 {
     char body[512];
     snprintf(body, sizeof body,
              "{\"kind\":\"swiss\",\"tournament\":\"Club Swiss\",\"game\":\"chess\",\"clock\":"
-             "{\"initial\":600,\"increment\":0},\"rounds\":3,\"starts\":%lld,\"name\":\"Org\"%s}",
-             (long long)fx_wall_ms() + 1500, extra);
+             "{\"initial\":600,\"increment\":0},\"rounds\":%d,\"starts\":%lld,\"name\":\"Org\"%s}",
+             rounds, (long long)fx_wall_ms() + 1500, extra);
     json_t *j = NULL;
     int st = api_call(port, "POST", "/api/tournaments", NULL, body, &j);
     snprintf(id, 40, "%s", fx_str(json_object_get(j, "tournament"), "id"));
     json_decref(j);
     return st;
+}
+
+static int sw_create(int port, const char *extra, char *id)
+{
+    return sw_create_rounds(port, 3, extra, id);
 }
 
 static int sw_join(int port, const char *id, const char *name, char *token)
@@ -274,6 +279,60 @@ TEST(server_tournament_swiss_withdrawn_not_paired)
     }
     CHECK_EQ_INT(in_round2, 1);
     CHECK_EQ_INT(json_array_size(json_object_get(v, "byes")), 1);
+    json_decref(v);
+    server_stop(srv);
+}
+
+/* A player paused (as a forfeit or a no-show pauses) comes back after half the rounds,
+ * when a newcomer is refused, and is paired in the next round. */
+TEST(server_tournament_swiss_paused_player_returns_after_half)
+{
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.tournament_tick_ms = 50;
+    struct server *srv = fx_start(&cfg);
+    if (!srv)
+        SKIP("no server");
+    int port = server_port(srv);
+    char id[40], path[128];
+    CHECK_EQ_INT(sw_create_rounds(port, 4, "", id), 201);
+    char tok[6][40] = {{0}};
+    const char *names[6] = {"Ann", "Bob", "Cy", "Di", "Ed", "Flo"};
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ_INT(sw_join(port, id, names[i], tok[i]), 200);
+    CHECK_EQ_INT(wait_round(port, id, 1), 0);
+    snprintf(path, sizeof path, "/api/tournaments/%s/pause", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, tok[3], NULL, NULL), 200);
+    finish_round(port, id, tok, 6);
+    CHECK_EQ_INT(wait_round(port, id, 2), 0);
+    finish_round(port, id, tok, 6);
+    CHECK_EQ_INT(wait_round(port, id, 3), 0); /* 2 of 4 played: half */
+    /* A newcomer is too late; Di, entered already, comes back. */
+    char gus[40] = "";
+    json_t *j = NULL;
+    snprintf(path, sizeof path, "/api/tournaments/%s/join", id);
+    CHECK_EQ_INT(api_call(port, "POST", path, NULL, "{\"name\":\"Gus\"}", &j), 409);
+    CHECK_STR(fx_str(j, "code"), "swiss_too_late");
+    json_decref(j);
+    (void)gus;
+    CHECK_EQ_INT(api_call(port, "POST", path, tok[3], "{\"name\":\"Di\"}", &j), 200);
+    CHECK_STR(fx_str(json_object_get(j, "me"), "state"), "active");
+    json_decref(j);
+    /* Joining again while active is still refused. */
+    CHECK_EQ_INT(api_call(port, "POST", path, tok[3], "{\"name\":\"Di\"}", &j), 409);
+    CHECK_STR(fx_str(j, "code"), "already_joined");
+    json_decref(j);
+    /* Round 4: Di is paired (six players, three games, no bye). */
+    finish_round(port, id, tok, 6);
+    CHECK_EQ_INT(wait_round(port, id, 4), 0);
+    json_t *v = sw_view(port, id, tok[3]);
+    json_t *g = json_object_get(json_object_get(v, "me"), "game");
+    CHECK_MSG(g != NULL && fx_str(g, "id")[0], "Di is not paired in round 4");
+    int in_round4 = 0;
+    json_t *row;
+    size_t i;
+    json_array_foreach(json_object_get(v, "games"), i, row) in_round4 += fx_int(row, "round") == 4;
+    CHECK_EQ_INT(in_round4, 3);
     json_decref(v);
     server_stop(srv);
 }

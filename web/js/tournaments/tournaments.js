@@ -12,7 +12,7 @@ import { listTournaments, getTournament, createTournament, joinTournament, pause
 import { CLOCKS, clockLabel } from '../people/people.js';
 import { whileVisible } from '../people/people-watch.js';
 import { playSound } from '../board/sound.js';
-import { countdown, countdownTarget, actions, newGame } from './tourney-model.js';
+import { tooLate, countdown, countdownTarget, actions, newGame } from './tourney-model.js';
 
 const GAMES = ['chess', 'agon', 'egara-guti'];
 const REFRESH_MS = 5000;
@@ -187,6 +187,7 @@ export async function showTournament(app, id) {
     } }, h('label', { for: 'tourney-join-name' }, t('people.name')), ' ',
       h('input', { id: 'tourney-join-name', name: 'name', required: true, maxlength: 40, value: visitor().name || '' }), ' ',
       h('button', { type: 'submit', class: 'primary', id: 'tourney-join-button' }, t(view.me ? 'tourney.back' : 'tourney.join'))));
+    if (!view.me && tooLate(tr)) buttons.push(h('p', { id: 'tourney-too-late' }, t('tourney.too.late', { r: tr.round, n: tr.rounds })));
     if (can.includes('pause')) buttons.push(h('button', { type: 'button', id: 'tourney-pause', onclick: () => act(() => pauseTournament(id)) }, t('tourney.pause')));
     if (can.includes('withdraw')) buttons.push(' ', h('button', { type: 'button', id: 'tourney-withdraw', onclick: () => act(() => withdrawTournament(id)) }, t('tourney.withdraw')));
     items.push(h('div', { class: 'tourney-actions' }, ...buttons), msg);

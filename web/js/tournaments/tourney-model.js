@@ -15,12 +15,18 @@ export function countdownTarget(view) {
   return null; // a running Swiss counts rounds, not time
 }
 
+/** Whether a running Swiss is past half its rounds: too late for a newcomer to join
+ * (an entrant who paused, withdrew or forfeited still comes back). */
+export function tooLate(t) {
+  return t.kind === 'swiss' && t.status === 'running' && 2 * t.round > t.rounds;
+}
+
 /** The buttons the visitor has: join (or come back), pause, withdraw. */
 export function actions(view) {
   const t = view.tournament;
   if (t.status === 'finished') return [];
   const me = view.me;
-  if (!me) return ['join'];
+  if (!me) return tooLate(t) ? [] : ['join'];
   if (me.state !== 'active') return ['join'];
   return ['pause', 'withdraw'];
 }
