@@ -32,27 +32,28 @@ static int back_to_six(const char *path)
     sqlite3 *db;
     if (sqlite3_open(path, &db) != SQLITE_OK)
         return -1;
-    int rc = sqlite3_exec(db,
-                          /* 15's engine jobs, 14's seek places, 13's presence, 12's rate buckets (its index on the
-                           * events goes with them), 11's tournaments, 10's identity */
-                          "DROP TABLE engine_jobs; DROP TABLE seek_places;"
-                          "DROP TABLE presence; DROP TABLE presence_beats;"
-                          "DROP TABLE rate_buckets;"
-                          "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
-                          "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
-                          "ALTER TABLE games DROP COLUMN tournament_id;"
-                          "ALTER TABLE games DROP COLUMN round;"
-                          "ALTER TABLE games DROP COLUMN berserk;"
-                          "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
-                          "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
-                          "DROP TABLE passkey_challenges;"
-                          "ALTER TABLE clubs DROP COLUMN public;"
-                          "DROP INDEX players_by_id; DROP INDEX ratings_board;"
-                          "DROP TABLE rating_history; DROP TABLE progress;"
-                          "DROP TABLE events; DROP TABLE schema_version;"
-                          "ALTER TABLE players DROP COLUMN id;"
-                          "ALTER TABLE players DROP COLUMN hidden; PRAGMA user_version = 6;",
-                          NULL, NULL, NULL);
+    int rc =
+        sqlite3_exec(db,
+                     /* 15's engine jobs, 14's seek places, 13's presence, 12's rate buckets (its
+                      * index on the events goes with them), 11's tournaments, 10's identity */
+                     "DROP TABLE engine_jobs; DROP TABLE seek_places;"
+                     "DROP TABLE presence; DROP TABLE presence_beats;"
+                     "DROP TABLE rate_buckets;"
+                     "DROP INDEX games_by_tournament; DROP TABLE tournaments;"
+                     "DROP TABLE tournament_entrants; DROP TABLE tournament_byes;"
+                     "ALTER TABLE games DROP COLUMN tournament_id;"
+                     "ALTER TABLE games DROP COLUMN round;"
+                     "ALTER TABLE games DROP COLUMN berserk;"
+                     "DROP TABLE notices; DROP TABLE club_bars; DROP INDEX clubs_public;"
+                     "DROP TABLE links; DROP TABLE devices; DROP TABLE passkeys;"
+                     "DROP TABLE passkey_challenges;"
+                     "ALTER TABLE clubs DROP COLUMN public;"
+                     "DROP INDEX players_by_id; DROP INDEX ratings_board;"
+                     "DROP TABLE rating_history; DROP TABLE progress;"
+                     "DROP TABLE events; DROP TABLE schema_version;"
+                     "ALTER TABLE players DROP COLUMN id;"
+                     "ALTER TABLE players DROP COLUMN hidden; PRAGMA user_version = 6;",
+                     NULL, NULL, NULL);
     sqlite3_close(db);
     return rc == SQLITE_OK ? 0 : -1;
 }
