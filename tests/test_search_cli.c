@@ -81,12 +81,26 @@ TEST(search_match_levels)
     unlink(path);
 }
 
+/* search= picks alpha-beta's refinements for one player: a short match with each. */
+TEST(search_match_search_features)
+{
+    char *argv[] = {
+        "agora", "match",   "egara", "nodes:300,search=all", "nodes:300,search=plain", "--games",
+        "2",     "--quiet", NULL};
+    char *out = NULL;
+    CHECK_EQ_INT(cli_run("", &out, 8, argv), 0);
+    CHECK(out && strstr(out, "games 2/2") != NULL);
+    CHECK(out && strstr(out, "illegal moves 0, crashes 0, time losses 0") != NULL);
+    free(out);
+}
+
 TEST(search_match_bad_input)
 {
     static const char *const bad[][3] = {
-        {"level:9", "random", NULL},       {"levle:2", "random", NULL},
-        {"level:2,tc=x", "random", NULL},  {"level:2", NULL, NULL},
-        {"level:2", "random", "--option"},
+        {"level:9", "random", NULL},           {"levle:2", "random", NULL},
+        {"level:2,tc=x", "random", NULL},      {"level:2", NULL, NULL},
+        {"level:2", "random", "--option"},     {"nodes:100,search=lmr+nmp", "random", NULL},
+        {"nodes:100,search=", "random", NULL}, {"nodes:100,search=+", "random", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *argv[8] = {"agora", "match", "egara"};
@@ -119,6 +133,28 @@ TEST(search_match_stats)
     CHECK(match_sprt_llr(&strong, 0, 10) > hi);
     struct match_score weak = {200, 200, 600};
     CHECK(match_sprt_llr(&weak, 0, 10) < lo);
+}
+
+/* The SPRT's log-likelihood ratio against numbers worked by hand from the formula
+ * LLR = n (s1 - s0) (2m - s0 - s1) / (2 var), s(elo) = 1 / (1 + 10^(-elo/400)). */
+TEST(search_match_sprt_llr_values)
+{
+    /* +55 =30 -15: n 100, m = (55 + 15) / 100 = 0.7, var = (55 x 0.09 + 30 x 0.04 + 15 x 0.49)
+     * / 100 = 0.135; s0 = 0.5, s1 = 1 / (1 + 10^-0.025) = 0.5143871; LLR = 100 x 0.0143871 x
+     * 0.3856129 / 0.27 = 2.0548. */
+    struct match_score a = {55, 30, 15};
+    CHECK_MSG(fabs(match_sprt_llr(&a, 0, 10) - 2.0548) < 0.001, "llr %f",
+              match_sprt_llr(&a, 0, 10));
+    /* +100 =260 -120 at [-5, 5]: n 480, m = 230 / 480 = 0.4791667, var = (100 x 0.2712674 +
+     * 260 x 0.0004340 + 120 x 0.2296007) / 480 = 0.1141493; s(+-5) = 0.5 +- 0.0071951;
+     * LLR = 480 x 0.0143902 x (0.9583333 - 1) / 0.2282986 = -1.2606. */
+    struct match_score b = {100, 260, 120};
+    CHECK_MSG(fabs(match_sprt_llr(&b, -5, 5) + 1.2606) < 0.001, "llr %f",
+              match_sprt_llr(&b, -5, 5));
+    /* No games, or no spread (all draws): no evidence either way. */
+    struct match_score none = {0, 0, 0}, draws = {0, 50, 0};
+    CHECK(match_sprt_llr(&none, 0, 10) == 0);
+    CHECK(match_sprt_llr(&draws, 0, 10) == 0);
 }
 
 TEST(search_match_openings_files)

@@ -18,6 +18,7 @@ struct search_params {
     int multipv;             /* lines to report (0 or 1: one) */
     int threads;             /* search threads (0 or 1: one) */
     int mate;                /* stop once a mate in this many moves is found (0: no) */
+    unsigned features;       /* alpha-beta's refinements, SEARCH_* (search_types.h) */
     const Move *searchmoves; /* the root moves to search (nsearchmoves > 0), else all */
     int nsearchmoves;
     void (*on_info)(void *ctx, const struct engine_info *info);
