@@ -94,6 +94,18 @@ TEST(search_match_search_features)
     free(out);
 }
 
+/* The SPRT counts pairs of games from one start: four games, two pairs. */
+TEST(search_match_sprt_pairs)
+{
+    char *argv[] = {"agora", "match",  "egara", "random",  "random", "--games",
+                    "4",     "--sprt", "0,10",  "--quiet", NULL};
+    char *out = NULL;
+    CHECK_EQ_INT(cli_run("", &out, 10, argv), 0);
+    CHECK_MSG(out && strstr(out, "(pentanomial, 2 pairs; trinomial over games ") != NULL, "%s",
+              out ? out : "");
+    free(out);
+}
+
 TEST(search_match_bad_input)
 {
     static const char *const bad[][3] = {
@@ -151,6 +163,16 @@ TEST(search_match_sprt_llr_values)
     struct match_score b = {100, 260, 120};
     CHECK_MSG(fabs(match_sprt_llr(&b, -5, 5) + 1.2606) < 0.001, "llr %f",
               match_sprt_llr(&b, -5, 5));
+    /* Pentanomial, pairs scoring 0, 1/4, 1/2, 3/4, 1: counts 2, 10, 60, 20, 8 (n 100).
+     * m = (10 x 0.25 + 60 x 0.5 + 20 x 0.75 + 8) / 100 = 0.555; var = (2 x 0.308025 + 10 x
+     * 0.093025 + 60 x 0.003025 + 20 x 0.038025 + 8 x 0.198025) / 100 = 0.040725; LLR at [0, 10]
+     * = 100 x 0.0143871 x (1.11 - 1.0143871) / 0.08145 = 1.6889. */
+    int pairs[5] = {2, 10, 60, 20, 8};
+    CHECK_MSG(fabs(match_sprt_llr_pairs(pairs, 0, 10) - 1.6889) < 0.001, "llr %f",
+              match_sprt_llr_pairs(pairs, 0, 10));
+    int even[5] = {0, 0, 40, 0, 0}, no_pairs[5] = {0};
+    CHECK(match_sprt_llr_pairs(even, 0, 10) == 0);
+    CHECK(match_sprt_llr_pairs(no_pairs, 0, 10) == 0);
     /* No games, or no spread (all draws): no evidence either way. */
     struct match_score none = {0, 0, 0}, draws = {0, 50, 0};
     CHECK(match_sprt_llr(&none, 0, 10) == 0);
