@@ -81,12 +81,38 @@ TEST(search_match_levels)
     unlink(path);
 }
 
+/* search= picks alpha-beta's refinements for one player: a short match with each. */
+TEST(search_match_search_features)
+{
+    char *argv[] = {
+        "agora", "match",   "egara", "nodes:300,search=all", "nodes:300,search=plain", "--games",
+        "2",     "--quiet", NULL};
+    char *out = NULL;
+    CHECK_EQ_INT(cli_run("", &out, 8, argv), 0);
+    CHECK(out && strstr(out, "games 2/2") != NULL);
+    CHECK(out && strstr(out, "illegal moves 0, crashes 0, time losses 0") != NULL);
+    free(out);
+}
+
+/* The SPRT counts pairs of games from one start: four games, two pairs. */
+TEST(search_match_sprt_pairs)
+{
+    char *argv[] = {"agora", "match",  "egara", "random",  "random", "--games",
+                    "4",     "--sprt", "0,10",  "--quiet", NULL};
+    char *out = NULL;
+    CHECK_EQ_INT(cli_run("", &out, 10, argv), 0);
+    CHECK_MSG(out && strstr(out, "(pentanomial, 2 pairs; trinomial over games ") != NULL, "%s",
+              out ? out : "");
+    free(out);
+}
+
 TEST(search_match_bad_input)
 {
     static const char *const bad[][3] = {
-        {"level:9", "random", NULL},       {"levle:2", "random", NULL},
-        {"level:2,tc=x", "random", NULL},  {"level:2", NULL, NULL},
-        {"level:2", "random", "--option"},
+        {"level:9", "random", NULL},           {"levle:2", "random", NULL},
+        {"level:2,tc=x", "random", NULL},      {"level:2", NULL, NULL},
+        {"level:2", "random", "--option"},     {"nodes:100,search=lmr+nmp", "random", NULL},
+        {"nodes:100,search=", "random", NULL}, {"nodes:100,search=+", "random", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *argv[8] = {"agora", "match", "egara"};
@@ -119,6 +145,38 @@ TEST(search_match_stats)
     CHECK(match_sprt_llr(&strong, 0, 10) > hi);
     struct match_score weak = {200, 200, 600};
     CHECK(match_sprt_llr(&weak, 0, 10) < lo);
+}
+
+/* The SPRT's log-likelihood ratio against numbers worked by hand from the formula
+ * LLR = n (s1 - s0) (2m - s0 - s1) / (2 var), s(elo) = 1 / (1 + 10^(-elo/400)). */
+TEST(search_match_sprt_llr_values)
+{
+    /* +55 =30 -15: n 100, m = (55 + 15) / 100 = 0.7, var = (55 x 0.09 + 30 x 0.04 + 15 x 0.49)
+     * / 100 = 0.135; s0 = 0.5, s1 = 1 / (1 + 10^-0.025) = 0.5143871; LLR = 100 x 0.0143871 x
+     * 0.3856129 / 0.27 = 2.0548. */
+    struct match_score a = {55, 30, 15};
+    CHECK_MSG(fabs(match_sprt_llr(&a, 0, 10) - 2.0548) < 0.001, "llr %f",
+              match_sprt_llr(&a, 0, 10));
+    /* +100 =260 -120 at [-5, 5]: n 480, m = 230 / 480 = 0.4791667, var = (100 x 0.2712674 +
+     * 260 x 0.0004340 + 120 x 0.2296007) / 480 = 0.1141493; s(+-5) = 0.5 +- 0.0071951;
+     * LLR = 480 x 0.0143902 x (0.9583333 - 1) / 0.2282986 = -1.2606. */
+    struct match_score b = {100, 260, 120};
+    CHECK_MSG(fabs(match_sprt_llr(&b, -5, 5) + 1.2606) < 0.001, "llr %f",
+              match_sprt_llr(&b, -5, 5));
+    /* Pentanomial, pairs scoring 0, 1/4, 1/2, 3/4, 1: counts 2, 10, 60, 20, 8 (n 100).
+     * m = (10 x 0.25 + 60 x 0.5 + 20 x 0.75 + 8) / 100 = 0.555; var = (2 x 0.308025 + 10 x
+     * 0.093025 + 60 x 0.003025 + 20 x 0.038025 + 8 x 0.198025) / 100 = 0.040725; LLR at [0, 10]
+     * = 100 x 0.0143871 x (1.11 - 1.0143871) / 0.08145 = 1.6889. */
+    int pairs[5] = {2, 10, 60, 20, 8};
+    CHECK_MSG(fabs(match_sprt_llr_pairs(pairs, 0, 10) - 1.6889) < 0.001, "llr %f",
+              match_sprt_llr_pairs(pairs, 0, 10));
+    int even[5] = {0, 0, 40, 0, 0}, no_pairs[5] = {0};
+    CHECK(match_sprt_llr_pairs(even, 0, 10) == 0);
+    CHECK(match_sprt_llr_pairs(no_pairs, 0, 10) == 0);
+    /* No games, or no spread (all draws): no evidence either way. */
+    struct match_score none = {0, 0, 0}, draws = {0, 50, 0};
+    CHECK(match_sprt_llr(&none, 0, 10) == 0);
+    CHECK(match_sprt_llr(&draws, 0, 10) == 0);
 }
 
 TEST(search_match_openings_files)

@@ -6,7 +6,8 @@
  *   depth:N | nodes:N | movetime:MS     our engine at full strength within that limit
  *   uci:COMMAND         an external UCI engine (run by /bin/sh)
  * followed by any of ,tc=SECONDS+INC ,depth=N ,nodes=N ,movetime=MS ,algo=alphabeta|mcts|chess
- * ,noise=CP ,blunder=PERMILLE ,contempt=CP (-1: none) ,level=N ,name=NAME (e.g. level:8,tc=10+0.1
+ * ,noise=CP ,blunder=PERMILLE ,contempt=CP (-1: none) ,level=N ,name=NAME
+ * ,search=plain|all|lmr+counter+aspiration+rfp (alpha-beta's refinements; e.g. level:8,tc=10+0.1
  * or nodes:20000,algo=mcts).
  *
  * Options: --games N (10), --concurrency N (1), --random-plies N (8; 0 for chess),
@@ -60,6 +61,44 @@ static int parse_tc(struct cli_io *io, const char *v, struct match_player *p)
     return 0;
 }
 
+/* search=plain|all|NAME+NAME...: alpha-beta's refinements for this player, overriding
+ * the profile's (lmr, counter, aspiration, rfp; search_types.h). */
+static int parse_features(struct cli_io *io, const char *v, unsigned *out)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } names[] = {{"plain", 0},
+                 {"all", SEARCH_FEATURES_ALL},
+                 {"lmr", SEARCH_LMR_TABLE},
+                 {"counter", SEARCH_COUNTER},
+                 {"aspiration", SEARCH_ASPIRATION},
+                 {"rfp", SEARCH_RFP}};
+    unsigned bits = 0;
+    int words = 0;
+    char list[128];
+    snprintf(list, sizeof list, "%s", v);
+    for (char *save = NULL, *w = strtok_r(list, "+", &save); w; w = strtok_r(NULL, "+", &save)) {
+        size_t i = 0;
+        while (i < sizeof names / sizeof names[0] && strcmp(names[i].name, w))
+            i++;
+        if (i == sizeof names / sizeof names[0])
+            return cli_error(io,
+                             "match: bad search '%s' (plain, all, or lmr, counter, aspiration, "
+                             "rfp joined by +)",
+                             v);
+        bits |= names[i].bit;
+        words++;
+    }
+    if (!words)
+        return cli_error(io,
+                         "match: bad search '%s' (plain, all, or lmr, counter, aspiration, "
+                         "rfp joined by +)",
+                         v);
+    *out = SEARCH_FEATURES_SET | bits;
+    return 0;
+}
+
 /* One modifier key=value of a player spec. */
 static int parse_modifier(struct cli_io *io, const struct game *g, struct match_player *p, char *kv)
 {
@@ -84,6 +123,8 @@ static int parse_modifier(struct cli_io *io, const struct game *g, struct match_
         }
         return 0;
     }
+    if (!strcmp(k, "search"))
+        return parse_features(io, v, &p->lim.features);
     if (!strcmp(k, "depth") || !strcmp(k, "nodes") || !strcmp(k, "movetime") ||
         !strcmp(k, "noise") || !strcmp(k, "level") || !strcmp(k, "contempt") ||
         !strcmp(k, "blunder")) {

@@ -2,7 +2,8 @@
  * as Egara-guti's (egara_profile.c explains the shape).  3000 nodes searched no deeper than
  * level 4's fixed depth 4 (5 v 4 scored 54.5% in 200 games), so the node budgets
  * start higher.  Each row: algorithm, depth, nodes, time cap (ms), root noise
- * (centipawns), blunders (per mille of moves), book plies. */
+ * (centipawns), blunders (per mille of moves), book plies, plain (1: alpha-beta
+ * without the profile's search_features, as the levels were measured before them). */
 #include "games/agon/agon.h"
 #include "profile.h"
 
@@ -21,14 +22,14 @@ const struct engine_profile agon_profile = {
     .bench_depth = 5,
     .levels =
         {
-            {AB, 1, 0, 1000, 300, 350, 0},
-            {AB, 2, 0, 1000, 150, 250, 0},
-            {AB, 3, 0, 1000, 60, 200, 0},
-            {AB, 4, 0, 1000, 30, 100, 0},
-            {AB, 0, 15000, 1000, 0, 80, 0},
-            {AB, 0, 60000, 1000, 0, 55, 0},
-            {AB, 0, 250000, 1000, 0, 35, 0},
-            {AB, 0, 1000000, 2000, 0, 0, 0},
+            {AB, 1, 0, 1000, 300, 350, 0, 1},
+            {AB, 2, 0, 1000, 150, 250, 0, 1},
+            {AB, 3, 0, 1000, 60, 200, 0, 1},
+            {AB, 4, 0, 1000, 30, 100, 0, 1},
+            {AB, 0, 15000, 1000, 0, 80, 0, 0},
+            {AB, 0, 60000, 1000, 0, 55, 0, 0},
+            {AB, 0, 250000, 1000, 0, 35, 0, 0},
+            {AB, 0, 1000000, 2000, 0, 0, 0, 0},
         },
     .level_elo = agon_level_elo,
     .level_elo_own_scale = 1,

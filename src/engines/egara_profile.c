@@ -10,7 +10,8 @@
  * alone stop making a level stronger well before level 8, while a rate of mistakes
  * keeps every step measurable.  Every level has a time cap so a slow machine still
  * answers.  Each row: algorithm, depth, nodes, time cap (ms), root noise
- * (centipawns), blunders (per mille of moves), book plies. */
+ * (centipawns), blunders (per mille of moves), book plies, plain (1: alpha-beta
+ * without the profile's search_features: levels 1-4 play as they were measured). */
 #include "egara_tablebase.h"
 #include "games/egara/egara.h"
 #include "profile.h"
@@ -30,14 +31,14 @@ const struct engine_profile egara_profile = {
     .bench_depth = 16,
     .levels =
         {
-            {AB, 1, 0, 1000, 300, 350, 0},
-            {AB, 2, 0, 1000, 150, 250, 0},
-            {AB, 3, 0, 1000, 60, 200, 0},
-            {AB, 5, 0, 1000, 30, 100, 0},
-            {AB, 0, 3000, 1000, 0, 80, 0},
-            {AB, 0, 20000, 1000, 0, 40, 0},
-            {AB, 0, 100000, 1000, 0, 20, 0},
-            {AB, 0, 1000000, 2000, 0, 0, 0},
+            {AB, 1, 0, 1000, 300, 350, 0, 1},
+            {AB, 2, 0, 1000, 150, 250, 0, 1},
+            {AB, 3, 0, 1000, 60, 200, 0, 1},
+            {AB, 5, 0, 1000, 30, 100, 0, 1},
+            {AB, 0, 3000, 1000, 0, 80, 0, 0},
+            {AB, 0, 20000, 1000, 0, 40, 0, 0},
+            {AB, 0, 100000, 1000, 0, 20, 0, 0},
+            {AB, 0, 1000000, 2000, 0, 0, 0, 0},
         },
     .level_elo = egara_level_elo,
     .level_elo_own_scale = 1,

@@ -78,6 +78,7 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
         level = ENGINE_DEFAULT_LEVEL;
     *algo = lim->algo;
     const struct engine_profile *prof = engine_profile_of(g);
+    int plain = 0;
     if (level > 0 && !lim->infinite) {
         struct level_plan plan;
         engine_level_plan(prof, level, &plan);
@@ -93,7 +94,13 @@ static void merge_plan(const struct game *g, int level, const struct engine_limi
         if (*algo == ENGINE_ALGO_AUTO)
             *algo = plan.algo;
         *book_plies = plan.book_plies;
+        plain = plan.plain;
     }
+    /* The search's refinements: the caller's choice, else the profile's (none at a plain
+     * level). */
+    if (!(lim->features & SEARCH_FEATURES_SET))
+        lim->features = plain ? 0 : prof->search_features;
+    lim->features &= SEARCH_FEATURES_ALL;
     if (*algo == ENGINE_ALGO_AUTO)
         *algo = prof->algo;
     if (*algo == ENGINE_ALGO_OWN && !prof->own_search)
@@ -242,6 +249,7 @@ Move engine_go(struct engine *e, const struct game *g, void *st, int level,
         .multipv = lim.multipv,
         .threads = lim.threads,
         .mate = lim.mate,
+        .features = lim.features,
         .searchmoves = lim.searchmoves,
         .nsearchmoves = lim.nsearchmoves,
         .prove = lim.prove,

@@ -29,6 +29,8 @@ struct level_plan {
     int blunder;    /* per mille of moves replaced by a random move that does not lose
                      * at once: the mistakes that decide games between solid players */
     int book_plies; /* plies played from an opening book when one is given */
+    int plain;      /* 1: alpha-beta without the profile's search_features (the beginners'
+                     * levels keep the strength they were measured at) */
 };
 
 /* A game's own search (ENGINE_ALGO_OWN): same contract as ab_search (search.h). */
@@ -57,6 +59,9 @@ struct engine_profile {
     const struct game *game;
     enum engine_algo algo; /* the stronger search for this game, by measurement */
     int bench_depth;       /* the fixed depth of `agora bench` */
+    /* Alpha-beta's refinements (SEARCH_*, search_types.h) kept for this game by self-play
+     * (src/engines/NOTES.md): full strength and every level not marked plain. */
+    unsigned search_features;
     struct level_plan levels[ENGINE_LEVEL_MAX];
     /* What each level is rated, on an outside scale (UCI_Elo) or on the levels' own
      * ladder (level_elo_own_scale), or NULL where the levels have not been measured;

@@ -38,7 +38,11 @@ struct match {
     struct match_score score; /* player 0's */
     int faults[2][4];         /* by player, by enum match_fault */
     int adjudicated[4];       /* by enum match_verdict */
-    double llr;
+    double llr;               /* the SPRT's: pentanomial, over the finished pairs */
+    double llr_games;         /* the trinomial one over games, shown beside it */
+    int pairs[5];             /* finished pairs by player 0's half-points in them, 0..4 */
+    signed char *half;        /* by pair: player 0's half-points in the pair's first finished game,
+                               * -1 while none has finished */
     const char *sprt_verdict;
 };
 

@@ -56,21 +56,28 @@ static void progress(struct match *m, int final)
     else
         fprintf(f, " +- %.0f", err);
     if (cfg->sprt)
-        fprintf(f, "  llr %.2f", m->llr);
+        fprintf(f, "  llr %.2f (pairs %d-%d-%d-%d-%d; games %.2f)", m->llr, m->pairs[0],
+                m->pairs[1], m->pairs[2], m->pairs[3], m->pairs[4], m->llr_games);
     fputs(!final && tty ? "   " : "\n", f);
     fflush(f);
 }
 
 /* Count a finished game (under the lock). */
-static void count_game(struct match *m, const struct match_game *game)
+static void count_game(struct match *m, int index, const struct match_game *game)
 {
     const struct match_config *cfg = m->cfg;
+    int half;
     if (game->result == RESULT_DRAW)
-        m->score.draws++;
+        m->score.draws++, half = 1;
     else if ((game->result == RESULT_WHITE_WINS) == game->first_white)
-        m->score.wins++;
+        m->score.wins++, half = 2;
     else
-        m->score.losses++;
+        m->score.losses++, half = 0;
+    /* Games 2k and 2k+1 share a start: the pair is counted when both have finished. */
+    if (m->half && m->half[index / 2] < 0)
+        m->half[index / 2] = (signed char)half;
+    else if (m->half)
+        m->pairs[m->half[index / 2] + half]++;
     if (game->fault)
         m->faults[game->fault_player][game->fault]++;
     m->adjudicated[game->verdict]++;
@@ -82,7 +89,8 @@ static void count_game(struct match *m, const struct match_game *game)
     if (cfg->sprt) {
         double lo, hi;
         match_sprt_bounds(cfg->sprt_alpha, cfg->sprt_beta, &lo, &hi);
-        m->llr = match_sprt_llr(&m->score, cfg->elo0, cfg->elo1);
+        m->llr = match_sprt_llr_pairs(m->pairs, cfg->elo0, cfg->elo1);
+        m->llr_games = match_sprt_llr(&m->score, cfg->elo0, cfg->elo1);
         if (m->llr >= hi || m->llr <= lo) {
             m->stopped_early = 1;
             m->sprt_verdict = m->llr >= hi ? "H1 accepted" : "H0 accepted";
@@ -104,7 +112,7 @@ static void *worker(void *arg)
         struct match_game game;
         match_play_game(m, index, seats, &game);
         pthread_mutex_lock(&m->lock);
-        count_game(m, &game);
+        count_game(m, index, &game);
         progress(m, 0);
         pthread_mutex_unlock(&m->lock);
         free(game.record);
@@ -122,6 +130,9 @@ int match_run(const struct match_config *cfg, FILE *out, FILE *err)
 {
     struct match m = {.cfg = cfg, .g = cfg->g, .out = out, .err = err};
     signal(SIGPIPE, SIG_IGN); /* a dead engine is a crash to count, not our death */
+    m.half = malloc((size_t)cfg->games / 2 + 1);
+    if (m.half)
+        memset(m.half, -1, (size_t)cfg->games / 2 + 1);
     pthread_mutex_init(&m.lock, NULL);
     int nthreads = cfg->concurrency < cfg->games ? cfg->concurrency : cfg->games;
     pthread_t *threads = calloc((size_t)nthreads, sizeof *threads);
@@ -146,9 +157,13 @@ int match_run(const struct match_config *cfg, FILE *out, FILE *err)
                 m.adjudicated[MATCH_VERDICT_WHITE_WINS] + m.adjudicated[MATCH_VERDICT_BLACK_WINS],
                 m.adjudicated[MATCH_VERDICT_DRAW]);
     if (cfg->sprt)
-        fprintf(out, "sprt elo0 %g elo1 %g alpha %g beta %g: llr %.2f, %s\n", cfg->elo0, cfg->elo1,
-                cfg->sprt_alpha, cfg->sprt_beta, m.llr,
+        fprintf(out,
+                "sprt elo0 %g elo1 %g alpha %g beta %g: llr %.2f (pentanomial, %d pairs; "
+                "trinomial over games %.2f), %s\n",
+                cfg->elo0, cfg->elo1, cfg->sprt_alpha, cfg->sprt_beta, m.llr,
+                m.pairs[0] + m.pairs[1] + m.pairs[2] + m.pairs[3] + m.pairs[4], m.llr_games,
                 m.sprt_verdict ? m.sprt_verdict : "no decision");
     pthread_mutex_destroy(&m.lock);
+    free(m.half);
     return 0;
 }

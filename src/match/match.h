@@ -53,7 +53,8 @@ struct match_config {
     char *const *openings;    /* position texts, a pair each in turn; none: the start */
     int nopenings;
     FILE *records; /* every game's record (NULL: none) */
-    int sprt;      /* stop early when the SPRT decides */
+    int sprt;      /* stop early when the SPRT decides: pentanomial, over the pairs of games
+                    * from one start (stats.h), the trinomial LLR over games shown too */
     double elo0, elo1, sprt_alpha, sprt_beta;
 };
 

@@ -58,6 +58,25 @@ double match_sprt_llr(const struct match_score *s, double elo0, double elo1)
     return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * var);
 }
 
+double match_sprt_llr_pairs(const int pairs[5], double elo0, double elo1)
+{
+    double n = 0, sum = 0;
+    for (int k = 0; k < 5; k++) {
+        n += pairs[k];
+        sum += pairs[k] * (k / 4.0);
+    }
+    if (n <= 0)
+        return 0;
+    double m = sum / n, var = 0;
+    for (int k = 0; k < 5; k++)
+        var += pairs[k] * (k / 4.0 - m) * (k / 4.0 - m);
+    var /= n;
+    if (var <= 0)
+        return 0;
+    double s0 = score_of(elo0), s1 = score_of(elo1);
+    return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * var);
+}
+
 void match_sprt_bounds(double alpha, double beta, double *lower, double *upper)
 {
     *lower = log(beta / (1 - alpha));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab_refine.h"
 #include "core/rng.h"
 #include "search.h"
 
@@ -22,6 +23,7 @@
 #define ORDER_NOISY 1000000000
 #define ORDER_KILLER1 900000000
 #define ORDER_KILLER2 899999999
+#define ORDER_COUNTER 899999998 /* SEARCH_COUNTER */
 
 struct ab {
     const struct game *g;
@@ -32,6 +34,10 @@ struct ab {
     int32_t *order; /* their ordering keys */
     Move killers[ENGINE_MAX_PLY][2];
     int16_t history[2][HISTORY_SIZE];
+    unsigned features;               /* SEARCH_* */
+    Move played[ENGINE_MAX_PLY + 1]; /* the move made at each ply (SEARCH_COUNTER) */
+    Move counter[2][HISTORY_SIZE];   /* the quiet move that refuted a move */
+    struct ab_lmr lmr;
     int seldepth;
     int ply_room; /* plies the state's history can still take */
     enum side root_side;
@@ -64,11 +70,20 @@ static int32_t noisy_key(struct ab *s, Move m)
     return ORDER_NOISY + after;
 }
 
+/* The counter move of the move that led to `ply` (0: none). */
+static Move counter_of(const struct ab *s, int ply, int side)
+{
+    if (!(s->features & SEARCH_COUNTER) || ply < 1 || !s->played[ply - 1])
+        return 0;
+    return s->counter[side][history_slot(s->played[ply - 1])];
+}
+
 static void order_moves(struct ab *s, int ply, int n, Move tt_move, int with_noisy_eval)
 {
     Move *mv = moves_at(s, ply);
     int32_t *key = order_at(s, ply);
     int side = s->g->side_to_move(s->st);
+    Move counter = counter_of(s, ply, side);
     for (int i = 0; i < n; i++) {
         Move m = mv[i];
         if (m == tt_move)
@@ -79,6 +94,8 @@ static void order_moves(struct ab *s, int ply, int n, Move tt_move, int with_noi
             key[i] = ORDER_KILLER1;
         else if (ply < ENGINE_MAX_PLY && m == s->killers[ply][1])
             key[i] = ORDER_KILLER2;
+        else if (counter && m == counter)
+            key[i] = ORDER_COUNTER;
         else
             key[i] = s->history[side][history_slot(m)];
     }
@@ -95,13 +112,16 @@ static void reward_quiet(struct ab *s, int ply, Move m, int depth)
         s->killers[ply][1] = s->killers[ply][0];
         s->killers[ply][0] = m;
     }
-    int16_t *h = &s->history[s->g->side_to_move(s->st)][history_slot(m)];
+    int side = s->g->side_to_move(s->st);
+    if ((s->features & SEARCH_COUNTER) && ply >= 1 && s->played[ply - 1])
+        s->counter[side][history_slot(s->played[ply - 1])] = m;
+    int16_t *h = &s->history[side][history_slot(m)];
     int v = *h + depth * depth;
     if (v > HISTORY_MAX) {
         /* Age every entry rather than saturate, so the order keeps adapting. */
-        for (int side = 0; side < 2; side++)
+        for (int c = 0; c < 2; c++)
             for (int i = 0; i < HISTORY_SIZE; i++)
-                s->history[side][i] /= 2;
+                s->history[c][i] /= 2;
         v = *h + depth * depth;
     }
     *h = (int16_t)v;
@@ -228,6 +248,19 @@ static Score negamax(struct ab *s, int depth, Score alpha, Score beta, int ply, 
     int n = s->g->gen_moves(s->st, mv);
     if (n == 0) /* status said ongoing; a game that disagrees gets a static score */
         return search_evaluate(s->g, s->st);
+    /* Reverse futility (SEARCH_RFP): off the principal variation, near the horizon, with
+     * no noisy move pending (a compulsory capture, say), a static score that beats beta
+     * by a margin a ply is taken as the node's. */
+    if ((s->features & SEARCH_RFP) && !pv && depth <= AB_RFP_DEPTH && beta < ENGINE_WIN_BOUND &&
+        beta > -ENGINE_WIN_BOUND) {
+        Score eval = search_evaluate(s->g, s->st);
+        int noisy = 0;
+        if (eval - ab_rfp_margin(depth) >= beta)
+            for (int i = 0; i < n && !noisy; i++)
+                noisy = s->g->is_noisy(s->st, mv[i]);
+        if (eval - ab_rfp_margin(depth) >= beta && !noisy)
+            return eval - ab_rfp_margin(depth);
+    }
     order_moves(s, ply, n, tt_move, depth >= 2);
 
     /* Step 3. The moves: the first with the full window, the rest with a null window
@@ -236,14 +269,20 @@ static Score negamax(struct ab *s, int depth, Score alpha, Score beta, int ply, 
     Move best_move = 0;
     for (int i = 0; i < n; i++) {
         Move m = pick_move(s, ply, i, n);
-        int quiet = order_at(s, ply)[i] < ORDER_KILLER2;
+        int32_t order_key = order_at(s, ply)[i];
+        int quiet = order_key < ORDER_COUNTER;
+        s->played[ply] = m;
         s->g->make_move(s->st, m);
         if (i == 0) {
             score = -negamax(s, depth - 1, -beta, -alpha, ply + 1, pv);
         } else {
             int r = 0;
-            if (depth >= 3 && i >= 3 && quiet)
+            if (s->features & SEARCH_LMR_TABLE) {
+                if (depth >= 3 && i >= 2 && quiet)
+                    r = ab_lmr_reduction(&s->lmr, depth, i, pv, order_key > HISTORY_MAX / 2);
+            } else if (depth >= 3 && i >= 3 && quiet) {
                 r = i >= 8 && depth >= 5 ? 2 : 1;
+            }
             score = -negamax(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1, 0);
             if (score > alpha && r)
                 score = -negamax(s, depth - 1, -alpha - 1, -alpha, ply + 1, 0);
@@ -385,6 +424,9 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
     s->root_side = g->side_to_move(st);
     s->contempt = p->contempt;
     s->oracle = p->oracle;
+    s->features = p->features;
+    if (s->features & SEARCH_LMR_TABLE)
+        ab_lmr_init(&s->lmr);
     tt_new_search(tt);
 
     /* The root's first order: the table move, noisy moves by their static score. */
@@ -401,23 +443,31 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
     if (max_depth > ENGINE_MAX_PLY - 1)
         max_depth = ENGINE_MAX_PLY - 1;
     for (int depth = 1; depth <= max_depth; depth++) {
-        Score alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+        /* SEARCH_ASPIRATION: a window around the last score, widened on failure; a
+         * proof: every root move with the null window at the threshold. */
+        Score lo = -SCORE_INFINITE, hi = SCORE_INFINITE, delta = AB_ASP_DELTA;
         if (p->prove) {
-            /* A proof: every root move with the null window at the threshold. */
-            alpha = p->prove_beta - 1;
-            beta = p->prove_beta;
+            lo = p->prove_beta - 1;
+            hi = p->prove_beta;
+        } else if ((s->features & SEARCH_ASPIRATION) && p->noise == 0 && depth >= AB_ASP_DEPTH &&
+                   best_score > -ENGINE_WIN_BOUND && best_score < ENGINE_WIN_BOUND) {
+            lo = best_score - delta;
+            hi = best_score + delta;
         }
+    retry:;
+        Score alpha = lo, beta = hi;
         int done_moves = 0, reached = 0;
         Move iter_best = 0;
         for (int i = 0; i < n; i++) {
             Move m = root[i];
             Score score;
+            s->played[0] = m;
             g->make_move(st, m);
             if (p->prove) {
                 score = -negamax(s, depth - 1, -beta, -alpha, 1, 0);
             } else if (p->noise > 0 || i == 0) {
                 /* Exact scores for every move when noise will choose among them. */
-                score = -negamax(s, depth - 1, -SCORE_INFINITE,
+                score = -negamax(s, depth - 1, p->noise > 0 ? -SCORE_INFINITE : -beta,
                                  p->noise > 0 ? SCORE_INFINITE : -alpha, 1, 1);
             } else {
                 score = -negamax(s, depth - 1, -alpha - 1, -alpha, 1, 0);
@@ -441,6 +491,19 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
                 alpha = score;
                 iter_best = m;
             }
+            if (alpha >= beta) { /* failed high: this move first, a wider window */
+                memmove(root + 1, root, sizeof(Move) * (size_t)i);
+                root[0] = m;
+                break;
+            }
+        }
+        if (!ctl->stopped && !p->prove && (alpha >= beta || (!iter_best && lo > -SCORE_INFINITE))) {
+            delta *= 4;
+            if (alpha >= beta)
+                hi = delta > AB_ASP_MAX ? SCORE_INFINITE : alpha + delta;
+            else
+                lo = delta > AB_ASP_MAX ? -SCORE_INFINITE : lo - delta;
+            goto retry;
         }
         if (reached) {
             report(s, p, depth, best_score, best);

@@ -19,6 +19,7 @@ struct search_params {
     int multipv;             /* lines to report (0 or 1: one) */
     int threads;             /* search threads (0 or 1: one) */
     int mate;                /* stop once a mate in this many moves is found (0: no) */
+    unsigned features;       /* alpha-beta's refinements, SEARCH_* (search_types.h) */
     const Move *searchmoves; /* the root moves to search (nsearchmoves > 0), else all */
     int nsearchmoves;
     int prove; /* a null window at prove_beta (engine_limits.prove) */

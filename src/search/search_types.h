@@ -21,6 +21,23 @@ enum engine_algo {
                             * a game has none) */
 };
 
+/* The refinements of the generic alpha-beta (src/search/ab_refine.c) beyond its plain
+ * PVS, each turned on by a game's engine profile (engines/profile.h, `search_features`)
+ * only where self-play measured a gain (src/engines/NOTES.md). */
+/* Late-move reductions by log(depth) x log(move number), deeper off the principal
+ * variation, less for a move with good history. */
+#define SEARCH_LMR_TABLE (1u << 0)
+/* Counter-move ordering: the quiet reply that refuted the previous move, after the killers. */
+#define SEARCH_COUNTER (1u << 1)
+/* Aspiration windows around the last iteration's score. */
+#define SEARCH_ASPIRATION (1u << 2)
+/* Reverse futility: near the horizon, a node with no noisy move pending whose static score
+ * beats beta by a margin a ply ends there. */
+#define SEARCH_RFP (1u << 3)
+#define SEARCH_FEATURES_ALL (SEARCH_LMR_TABLE | SEARCH_COUNTER | SEARCH_ASPIRATION | SEARCH_RFP)
+/* engine_limits.features: this bit says the caller chose the features (the rest) itself. */
+#define SEARCH_FEATURES_SET (1u << 31)
+
 /* An info line's score: exact, or from a search that failed outside its aspiration
  * window (UCI's lowerbound: at least this; upperbound: at most this). */
 enum engine_bound { ENGINE_BOUND_EXACT, ENGINE_BOUND_LOWER, ENGINE_BOUND_UPPER };
@@ -61,6 +78,9 @@ struct engine_limits {
     int multipv;           /* lines to report (0 or 1: the best only) */
     int threads;           /* search threads (0 or 1: one); a search may use fewer */
     int mate;              /* UCI `go mate N`: look for a mate in N moves (0: no) */
+    /* The alpha-beta refinements (SEARCH_*): 0 for the profile's choice at this level,
+     * or SEARCH_FEATURES_SET with exactly the bits wanted (`agora match` search=...). */
+    unsigned features;
     /* UCI `go ponder`: while *ponder is non-zero, the clock limits do not stop the
      * search (depth, nodes and *stop still do); the caller clears it on ponderhit. */
     const atomic_int *ponder;
