@@ -236,6 +236,23 @@ TEST(swiss_trf_round_trip)
         swiss_free(u);
         free(out);
     }
+    /* A name of Bengali letters (three bytes each) that does not fit its 33 columns is
+     * cut between letters, never inside one, and the columns after it stay in place. */
+    snprintf(t->players[0].name, sizeof t->players[0].name, "%s",
+             "\u0985\u09b8\u09ae\u09c0\u09af\u09bc\u09be \u0996\u09c7\u09b2\u09c1\u09f1\u09c8");
+    char *out = swiss_trf_write(t, SWISS_TRF_2026);
+    CHECK(out != NULL);
+    const char *line = out ? strstr(out, "001    1") : NULL;
+    CHECK(line != NULL);
+    if (line) {
+        static const char want[] = "\u0985\u09b8\u09ae\u09c0\u09af\u09bc\u09be "
+                                   "\u0996\u09c7\u09b2   "; /* 31 bytes, padded to 33 */
+        CHECK_MSG(strncmp(line + 14, want, 34) == 0, "%.40s", line + 14);
+        struct swiss_tournament *u = swiss_trf_read(out, strlen(out), err, sizeof err);
+        CHECK_MSG(u != NULL, "re-reading: %s", err);
+        swiss_free(u);
+    }
+    free(out);
     swiss_free(t);
 }
 

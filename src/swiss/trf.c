@@ -603,6 +603,23 @@ static char result_code(const struct swiss_game *g)
     return '-';
 }
 
+/* The bytes of `text` that fit in `width` columns and end with a whole UTF-8 character
+ * (TRF's fields are fixed byte columns; a Bengali letter takes three, and a name cut
+ * short before it came here may end in part of one). */
+static int utf8_fit(const char *text, int width)
+{
+    int n = (int)strnlen(text, (size_t)width), lead = n;
+    while (lead > 0 && ((unsigned char)text[lead - 1] & 0xC0) == 0x80)
+        lead--;
+    if (lead > 0) {
+        unsigned char c = (unsigned char)text[lead - 1];
+        int need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        if (n - (lead - 1) < need)
+            n = lead - 1; /* the last character is not whole: leave it out */
+    }
+    return n;
+}
+
 char *swiss_trf_write(const struct swiss_tournament *t, enum swiss_trf_format format)
 {
     struct buf b = {malloc(4096), 0, 4096, 0};
@@ -634,8 +651,9 @@ char *swiss_trf_write(const struct swiss_tournament *t, enum swiss_trf_format fo
             if (strlen(points) > 4 || s % 10)
                 points[0] = 0;
         }
-        put(&b, "001 %4d %-4.4s %-33.33s %4s %-27.27s%4s %4d", pl->id, pl->sex_title, pl->name,
-            rating, pl->extra, points, rank);
+        put(&b, "001 %4d %-4.4s %-33.*s %4s %-27.*s%4s %4d", pl->id, pl->sex_title,
+            utf8_fit(pl->name, 33), pl->name, rating, utf8_fit(pl->extra, 27), pl->extra, points,
+            rank);
         for (int r = 0; r <= t->rounds_played && r < t->rounds_played + 1; r++) {
             const struct swiss_game *g = &pl->games[r];
             if (r == t->rounds_played && g->result == SWISS_NONE && !g->code)
