@@ -203,10 +203,15 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Every ping, the streams of the games in memory read their game again (the clocks, the
+ * viewers and players on other servers: presence.h).  Nothing changed: this server's
+ * streams only, never an event for the other servers (session_notify would write one to
+ * the outbox for every game in memory at every ping, and each would make the other
+ * servers read the game again). */
 static void ping_streams(struct session *s)
 {
     pthread_mutex_lock(&s->mu);
-    session_notify(s);
+    stream_hub_news(s->srv->hub, s->row.id);
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -244,9 +249,10 @@ static void *ticker_main(void *arg)
         if (now >= next_ping && !atomic_load(&srv->stopping)) {
             next_ping = now + ping_ms;
             pthread_mutex_unlock(&srv->jobs_mu);
-            cache_each(srv, ping_streams);
-            if (srv->hub)
+            if (srv->hub) {
+                cache_each(srv, ping_streams);
                 stream_hub_ping_all(srv->hub, false);
+            }
             pthread_mutex_lock(&srv->jobs_mu);
         }
     }

@@ -14,6 +14,7 @@
 #include "../../harness.h"
 #include "../fixture.h"
 #include "server/server.h"
+#include "store/store.h"
 
 static struct server *cl_start(const char *url)
 {
@@ -112,6 +113,62 @@ TEST(server_cluster_moves_reach_the_other_server)
     CHECK_STR(fx_str(ev, "move"), "g8f6");
     json_decref(ev);
 
+    sse_close(&ra);
+    sse_close(&rb);
+    server_stop(b);
+    server_stop(a);
+}
+
+/* The newest event's number in the outbox of the database at url (0: none). */
+static int64_t cl_newest_event(const char *url)
+{
+    char err[256];
+    struct store *st = store_open(url, NULL, err, sizeof err);
+    if (!st)
+        return -1;
+    int64_t newest = 0;
+    int rc = store_wait_events(st, 0, 0, &newest, err, sizeof err);
+    store_close(st);
+    return rc < 0 ? -1 : rc == 0 ? newest : 0;
+}
+
+/* A game in both servers' memory with streams open on both, and nothing happens: the
+ * streams' pings (every 100 ms here) write no events to the outbox (each would make the
+ * other server read the game again), while a move writes its one. */
+TEST(server_cluster_pings_write_no_events)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server *a = cl_start(url);
+    struct server *b = a ? cl_start(url) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int pa = server_port(a), pb = server_port(b);
+    char game[40], ta[40], tb[40];
+    CHECK_EQ_INT(fx_people_game(pa,
+                                "{\"game\":\"chess\",\"clock\":{\"initial\":600,\"increment\":0},"
+                                "\"side\":\"white\",\"rated\":false,\"name\":\"Ann\"}",
+                                game, ta, tb),
+                 0);
+    char path[200];
+    snprintf(path, sizeof path, "/api/games/%s/events", game);
+    struct sse_reader ra, rb;
+    CHECK_EQ_INT(sse_get(&ra, pa, path, NULL), 200);
+    CHECK_EQ_INT(sse_get(&rb, pb, path, NULL), 200);
+    int64_t before = cl_newest_event(url);
+    CHECK(before >= 0);
+    usleep(800 * 1000); /* eight pings on each server */
+    CHECK_EQ_INT(cl_newest_event(url), before);
+    CHECK_EQ_INT(fx_move(pb, game, ta, "e2e4"), 200);
+    CHECK_EQ_INT(cl_newest_event(url), before + 1);
+    json_t *ev = fx_event(&ra, "move", 5000);
+    CHECK(ev != NULL);
+    CHECK_STR(fx_str(ev, "move"), "e2e4");
+    json_decref(ev);
     sse_close(&ra);
     sse_close(&rb);
     server_stop(b);
