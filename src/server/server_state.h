@@ -5,8 +5,8 @@
  * header includes no other server header, so every layer may include it.
  *
  * Locking, in the only order ever taken:  cache_mu -> session mu -> store's mutex.
- * jobs_mu is a leaf (nothing else is locked while holding it).  A session's fields
- * below `mu` are read and written only under it (session.h). */
+ * jobs_mu and orphans_mu are leaves (nothing else is locked while holding them).  A
+ * session's fields below `mu` are read and written only under it (session.h). */
 #pragma once
 
 #include <pthread.h>
@@ -31,6 +31,8 @@ struct review_job;
 struct uci_pool;
 
 #define SERVER_ANALYSIS_ENGINES 8 /* games with an external analysis engine at most */
+#define SERVER_ORPHANS_MAX 32     /* cache.c: games named to read again, kept at most */
+#define SERVER_GAME_ID_MAX 33     /* a game id and its NUL (STORE_ID_LEN + 1) */
 struct ratelimit;
 struct seek_caps;
 struct puzzle_set;
@@ -64,6 +66,14 @@ struct server {
     size_t n_buckets;
     int n_cached;
     struct session *lru_head, *lru_tail; /* head: most recently used */
+    /* Games changed through a copy the cache had already let go (session_notify calls
+     * changed_out_of_cache), for cache_get to read again; orphans_mu is a leaf (taken
+     * under a session's mu).  n_orphans past SERVER_ORPHANS_MAX: more than were kept,
+     * every game is read again. */
+    pthread_mutex_t orphans_mu;
+    atomic_int n_orphans;
+    char orphans[SERVER_ORPHANS_MAX][SERVER_GAME_ID_MAX];
+    void (*changed_out_of_cache)(struct server *srv, const char *id);
 
     /* workers.c */
     pthread_mutex_t jobs_mu;

@@ -23,9 +23,16 @@ static size_t id_bucket(const struct server *srv, const char *id)
     return (size_t)(h & (srv->n_buckets - 1));
 }
 
+_Static_assert(SERVER_GAME_ID_MAX == STORE_ID_LEN + 1, "a game id fits the orphans' list");
+
+static void changed_out_of_cache(struct server *srv, const char *id);
+
 void cache_init(struct server *srv)
 {
     pthread_mutex_init(&srv->cache_mu, NULL);
+    pthread_mutex_init(&srv->orphans_mu, NULL);
+    atomic_store(&srv->n_orphans, 0);
+    srv->changed_out_of_cache = changed_out_of_cache;
     size_t n = 16;
     while (n < (size_t)srv->cfg.cache_games * 2)
         n *= 2;
@@ -42,6 +49,7 @@ void cache_free(struct server *srv)
         }
     free(srv->buckets);
     srv->buckets = NULL;
+    pthread_mutex_destroy(&srv->orphans_mu);
     pthread_mutex_destroy(&srv->cache_mu);
 }
 
@@ -193,10 +201,12 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
 }
 
 static void unlink_changed(struct server *srv, struct session *s);
+static void drop_orphans_changed(struct server *srv);
 
 int cache_get(struct server *srv, const char *id, struct session **out, char *err, size_t err_size)
 {
     pthread_mutex_lock(&srv->cache_mu);
+    drop_orphans_changed(srv);
     struct session *s = find(srv, id);
     if (s && atomic_load(&s->stale)) {
         unlink_changed(srv, s); /* another server changed it: load it again */
@@ -275,16 +285,57 @@ static void unlink_changed(struct server *srv, struct session *s)
     cache_put(s);
 }
 
-void cache_drop(struct server *srv, const char *id)
+/* cache_drop under cache_mu. */
+static void drop_locked(struct server *srv, const char *id)
 {
-    pthread_mutex_lock(&srv->cache_mu);
     srv->cache_drops++;
     struct session *s = find(srv, id);
     if (s && atomic_load(&s->refs) == 0)
         unlink_changed(srv, s);
     else if (s)
         atomic_store(&s->stale, true);
+}
+
+void cache_drop(struct server *srv, const char *id)
+{
+    pthread_mutex_lock(&srv->cache_mu);
+    drop_locked(srv, id);
     pthread_mutex_unlock(&srv->cache_mu);
+}
+
+/* A change was stored through a copy out of the cache (an orphan: another server's news
+ * made it stale while a request held it, and a reader then put a fresh copy in the
+ * cache, perhaps read before this change).  Called under that copy's mu, where
+ * cache_mu may not be taken: the game is named here, and the next cache_get drops the
+ * copy in the cache (session_notify wakes the streams after). */
+static void changed_out_of_cache(struct server *srv, const char *id)
+{
+    pthread_mutex_lock(&srv->orphans_mu);
+    int n = atomic_load(&srv->n_orphans);
+    if (n < SERVER_ORPHANS_MAX)
+        snprintf(srv->orphans[n], sizeof srv->orphans[n], "%s", id);
+    if (n <= SERVER_ORPHANS_MAX)
+        atomic_store(&srv->n_orphans, n + 1);
+    pthread_mutex_unlock(&srv->orphans_mu);
+}
+
+/* The games named by changed_out_of_cache are read again (under cache_mu); when more
+ * were named than kept, every game is. */
+static void drop_orphans_changed(struct server *srv)
+{
+    if (atomic_load(&srv->n_orphans) == 0)
+        return;
+    pthread_mutex_lock(&srv->orphans_mu);
+    int n = atomic_load(&srv->n_orphans);
+    if (n > SERVER_ORPHANS_MAX) {
+        srv->cache_drops++;
+        for (struct session *s = srv->lru_head; s; s = s->lru_next)
+            atomic_store(&s->stale, true);
+    }
+    for (int i = 0; i < n && i < SERVER_ORPHANS_MAX; i++)
+        drop_locked(srv, srv->orphans[i]);
+    atomic_store(&srv->n_orphans, 0);
+    pthread_mutex_unlock(&srv->orphans_mu);
 }
 
 void cache_each_ctx(struct server *srv, void (*fn)(void *ctx, struct session *s), void *ctx)

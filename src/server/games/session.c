@@ -299,6 +299,9 @@ void session_attach_event(struct session *s)
 
 void session_notify(struct session *s)
 {
+    /* A change through a copy the cache let go meanwhile: the cache reads it again. */
+    if (atomic_load(&s->orphan) && s->srv->changed_out_of_cache)
+        s->srv->changed_out_of_cache(s->srv, s->row.id);
     if (s->srv->hub) /* the event streams, which wait by the game's id */
         stream_hub_news(s->srv->hub, s->row.id);
     if (s->srv->tell_others) /* and the other servers' streams (outbox.c) */
