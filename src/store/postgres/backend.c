@@ -266,16 +266,58 @@ static bool retry(const struct pg_conn *c)
     return !strcmp(c->state, "40P01") || !strcmp(c->state, "40001");
 }
 
-/* fn in a transaction begun by `begin`, with the attached event `ev` (store.h; NULL:
- * none) appended before the COMMIT when fn changed something. */
+char *pg_quote(struct pg_conn *c, const char *text)
+{
+    text = text ? text : "";
+    char *q = PQescapeLiteral(c->db, text, strlen(text));
+    if (!q)
+        keep_error(c, NULL);
+    return q;
+}
+
+int pg_exec_commit(struct pg_conn *c, const char *sql, PGresult **rows)
+{
+    *rows = NULL;
+    if (!PQsendQuery(c->db, sql)) {
+        keep_error(c, NULL);
+        return -1;
+    }
+    bool failed = false, committed = false;
+    PGresult *r;
+    while ((r = PQgetResult(c->db))) {
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_TUPLES_OK && !failed) {
+            PQclear(*rows); /* the last statement's rows are kept */
+            *rows = r;
+            continue;
+        }
+        if (st == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT"))
+            committed = true;
+        else if (st != PGRES_COMMAND_OK && !failed) {
+            failed = true;
+            keep_error(c, r);
+        }
+        PQclear(r);
+    }
+    if (committed && !failed)
+        return 0;
+    if (!failed)
+        pg_why(c, "not committed");
+    PQclear(*rows);
+    *rows = NULL;
+    return -1;
+}
+
+/* fn in a transaction begun by `begin`, with the event `ev` (NULL: none) appended and
+ * committed with it (pg_events_commit, one message) when fn changed something, *seq
+ * its number. */
 static int in_transaction(struct store *base, const char *begin, pg_fn fn, void *ctx,
-                          const struct store_attached_event *ev, const char *what, char *err,
+                          const struct pg_event *ev, int64_t *seq, const char *what, char *err,
                           size_t err_size)
 {
     struct pg_store *s = (struct pg_store *)base;
     struct pg_conn *c = borrow(s);
     int rc = -1;
-    int64_t seq = 0;
     for (int tries = 0; tries < PG_WRITE_TRIES; tries++) {
         if (simple(c, begin) != 0) {
             if (reconnected(s, c))
@@ -283,13 +325,8 @@ static int in_transaction(struct store *base, const char *begin, pg_fn fn, void 
             break;
         }
         rc = fn(c, ctx);
-        if (rc == 0 && ev && pg_events_append(c, ev, &seq) != 0)
-            rc = -1;
-        if (rc == 0 && simple(c, "COMMIT") == 0) {
-            if (ev)
-                store_event_committed(ev, seq);
+        if (rc == 0 && (ev ? pg_events_commit(c, ev, seq) : simple(c, "COMMIT")) == 0)
             break;
-        }
         /* A broken connection before the COMMIT: nothing was done, run it again.
          * During the COMMIT it is unknown whether it was done: a failure. */
         bool committing = rc == 0;
@@ -315,14 +352,29 @@ static int in_transaction(struct store *base, const char *begin, pg_fn fn, void 
 int pg_store_write(struct store *s, pg_fn fn, void *ctx, const char *what, char *err,
                    size_t err_size)
 {
-    return in_transaction(s, "BEGIN", fn, ctx, store_event_take(), what, err, err_size);
+    const struct store_attached_event *a = store_event_take();
+    if (!a)
+        return in_transaction(s, "BEGIN", fn, ctx, NULL, NULL, what, err, err_size);
+    struct pg_event ev = {a->game_id, a->kind, a->body, a->now_ms};
+    int64_t seq = 0;
+    int rc = in_transaction(s, "BEGIN", fn, ctx, &ev, &seq, what, err, err_size);
+    if (rc == 0)
+        store_event_committed(a, seq);
+    return rc;
+}
+
+int pg_store_write_event(struct store *s, pg_fn fn, void *ctx, const struct pg_event *ev,
+                         int64_t *seq, const char *what, char *err, size_t err_size)
+{
+    store_event_take(); /* this operation's event is ev */
+    return in_transaction(s, "BEGIN", fn, ctx, ev, seq, what, err, err_size);
 }
 
 int pg_store_read(struct store *s, pg_fn fn, void *ctx, const char *what, char *err,
                   size_t err_size)
 {
-    return in_transaction(s, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", fn, ctx, NULL, what,
-                          err, err_size);
+    return in_transaction(s, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", fn, ctx, NULL, NULL,
+                          what, err, err_size);
 }
 
 PGresult *pg_store_query(struct store *base, const char *what, char *err, size_t err_size,

@@ -4,10 +4,30 @@
  * gaps (a reader that has seen up to n and reads after n never skips one still to
  * commit with a lower number); its NOTIFY is sent by that COMMIT.  A waiter LISTENs on
  * a connection of its own; one that lost it connects again and reads the newest
- * number, so nothing committed meanwhile is missed (events_since replays it).  The
- * lock makes one event commit at a time on the whole database: the bound
- * LISTEN/NOTIFY has anyway (one lock per notifying commit). */
+ * number, so nothing committed meanwhile is missed (events_since replays it).
+ *
+ * The lock makes one event commit at a time on the whole database, so what matters is
+ * how long it is held.  The change is made first, without it; then the lock, the
+ * insert with its NOTIFY (one statement) and the COMMIT go to the database in one
+ * message (pg_events_commit): the lock is held for the statements' own work and the
+ * commit's WAL flush, no round trip to the server (which, on loaded cores, waits for
+ * a core each: with the lock, the insert, the NOTIFY and the COMMIT as four round
+ * trips, two servers committed about 140 events a second; deploy/README.md
+ * "Measured").  The lock is taken by a statement of its own before the insert, so the
+ * insert's snapshot (READ COMMITTED: one a statement) sees every event committed
+ * before the lock was granted.
+ *
+ * Why not no lock (a sequence, and readers that take only the events of transactions
+ * older than their snapshot's xmin, by (transaction, number)): a transaction that
+ * sent NOTIFY takes PostgreSQL's own lock for all notifiers as it commits and holds it
+ * through its WAL flush, so notifying commits go one at a time anyway; without the
+ * advisory lock they would queue on that one, for the same bound (one flush an
+ * event), while readers would be held back by any long write anywhere in the database
+ * and the server's numbers would no longer be one counter without gaps (its way to
+ * tell that it missed events).  Past one flush an event, the NOTIFY leaves the
+ * transaction first (deploy/README.md "Growth"). */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,44 +38,49 @@
 
 #define EVENTS_CHANNEL "agora_events"
 
-static const char sql_lock[] = "SELECT pg_advisory_xact_lock(7021001)";
-static const char sql_put[] =
-    "INSERT INTO events (seq, game_id, kind, body, created_ms)"
-    " SELECT COALESCE(max(seq), 0) + 1, $1::text, $2::text, $3::text, $4::bigint FROM events"
-    " RETURNING seq";
-static const char sql_notify[] = "SELECT pg_notify('" EVENTS_CHANNEL "', $1::text)";
+/* The lock, the event and its NOTIFY, the COMMIT: a write's last message.  The lock
+ * a statement of its own (its snapshot taken before the lock is granted would not see
+ * the event committed just before). */
+static const char sql_commit[] =
+    "SELECT pg_advisory_xact_lock(7021001);"
+    "WITH e AS (INSERT INTO events (seq, game_id, kind, body, created_ms)"
+    " SELECT COALESCE(max(seq), 0) + 1, %s, %s, %s, %" PRId64 " FROM events RETURNING seq)"
+    " SELECT seq, pg_notify('" EVENTS_CHANNEL "', seq::text) FROM e;"
+    "COMMIT";
 
-struct put_ctx {
-    const char *game_id, *kind, *body;
-    int64_t now, seq;
-};
-
-static int put_event(struct pg_conn *c, void *ctx)
+int pg_events_commit(struct pg_conn *c, const struct pg_event *e, int64_t *seq)
 {
-    struct put_ctx *p = ctx;
-    PGresult *r = pg_exec(c, sql_lock, "");
-    if (!r)
-        return -1;
-    PQclear(r);
-    /* (read after the lock: this statement sees every event committed before) */
-    if (!(r = pg_exec(c, sql_put, "tttI", p->game_id, p->kind, p->body, p->now)))
-        return -1;
-    p->seq = pg_col_int64(r, 0, 0);
-    PQclear(r);
-    char seq[24];
-    snprintf(seq, sizeof seq, "%lld", (long long)p->seq);
-    if (!(r = pg_exec(c, sql_notify, "t", seq)))
-        return -1;
-    PQclear(r);
-    return 0;
+    char *game = pg_quote(c, e->game_id), *kind = pg_quote(c, e->kind);
+    char *body = pg_quote(c, e->body);
+    int rc = -1;
+    if (game && kind && body) {
+        size_t size = sizeof sql_commit + strlen(game) + strlen(kind) + strlen(body) + 24;
+        char *sql = malloc(size);
+        PGresult *r = NULL;
+        if (!sql)
+            pg_why(c, "out of memory");
+        else {
+            snprintf(sql, size, sql_commit, game, kind, body, e->now_ms);
+            rc = pg_exec_commit(c, sql, &r);
+        }
+        if (rc == 0 && r && PQntuples(r) == 1)
+            *seq = pg_col_int64(r, 0, 0);
+        else if (rc == 0)
+            rc = pg_why(c, "committed without the event's number"); /* cannot happen */
+        PQclear(r);
+        free(sql);
+    }
+    PQfreemem(game);
+    PQfreemem(kind);
+    PQfreemem(body);
+    return rc;
 }
 
-int pg_events_append(struct pg_conn *c, const struct store_attached_event *e, int64_t *seq)
+/* put_event alone: no change beside the event. */
+static int nothing(struct pg_conn *c, void *ctx)
 {
-    struct put_ctx p = {e->game_id, e->kind, e->body, e->now_ms, 0};
-    if (put_event(c, &p) != 0)
-        return -1;
-    *seq = p.seq;
+    (void)c;
+    (void)ctx;
     return 0;
 }
 
@@ -64,11 +89,8 @@ int pg_store_put_event(struct store *s, const char *game_id, const char *kind, c
 {
     if (strlen(kind) >= STORE_EVENT_KIND_MAX)
         return fail(err, err_size, "event: kind '%.40s' is too long", kind);
-    struct put_ctx p = {game_id, kind, body, now_ms, 0};
-    int rc = pg_store_write(s, put_event, &p, "store event", err, err_size);
-    if (rc == 0)
-        *seq = p.seq;
-    return rc;
+    struct pg_event ev = {game_id, kind, body, now_ms};
+    return pg_store_write_event(s, nothing, NULL, &ev, seq, "store event", err, err_size);
 }
 
 static const char sql_since[] = "SELECT seq, game_id, kind, body, created_ms FROM events"

@@ -85,7 +85,7 @@ int pg_store_count_jobs(struct store *s, const char *client, int *n, char *err, 
 
 struct finish_ctx {
     const struct store_job *job;
-    const char *move, *body;
+    const char *move;
     int result, reason;
     int64_t now;
 };
@@ -97,13 +97,6 @@ static const char sql_move[] =
     "INSERT INTO moves (game_id, ply, move, created_ms) VALUES ($1, $2, $3, $4)";
 static const char sql_end[] = "UPDATE games SET result = $2, reason = $3, updated_ms = $4,"
                               " plies = $5 WHERE id = $1";
-/* The outbox's numbering (events.c): max + 1 under the events' advisory lock. */
-static const char sql_events_lock[] = "SELECT pg_advisory_xact_lock(7021001)";
-static const char sql_event[] =
-    "INSERT INTO events (seq, game_id, kind, body, created_ms)"
-    " SELECT COALESCE(max(seq), 0) + 1, $1::text, 'game', $2::text, $3::bigint FROM events"
-    " RETURNING seq";
-static const char sql_notify[] = "SELECT pg_notify('agora_events', $1::text)";
 
 static int finish(struct pg_conn *c, void *ctx)
 {
@@ -127,26 +120,16 @@ static int finish(struct pg_conn *c, void *ctx)
     if (f->result != 0 &&
         pg_do(c, sql_end, "tiiIi", j->game_id, f->result, f->reason, f->now, j->ply + 1) != 1)
         return -1;
-    if (pg_do(c, sql_drop, "t", j->id) < 0)
-        return -1;
-    if (!(r = pg_exec(c, sql_events_lock, "")))
-        return -1;
-    PQclear(r);
-    if (!(r = pg_exec(c, sql_event, "ttI", j->game_id, f->body, f->now)))
-        return -1;
-    char seq[24];
-    snprintf(seq, sizeof seq, "%lld", (long long)pg_col_int64(r, 0, 0));
-    PQclear(r);
-    if (!(r = pg_exec(c, sql_notify, "t", seq)))
-        return -1;
-    PQclear(r);
-    return 0;
+    return pg_do(c, sql_drop, "t", j->id) < 0 ? -1 : 0;
 }
 
 int pg_store_finish_job(struct store *s, const struct store_job *job, const char *move, int result,
                         int reason, int64_t now_ms, const char *event_body, char *err,
                         size_t err_size)
 {
-    struct finish_ctx f = {job, move, event_body, result, reason, now_ms};
-    return pg_store_write(s, finish, &f, "finish job", err, err_size);
+    struct finish_ctx f = {job, move, result, reason, now_ms};
+    /* the move's event committed with it (events.c) */
+    struct pg_event ev = {job->game_id, "game", event_body, now_ms};
+    int64_t seq = 0;
+    return pg_store_write_event(s, finish, &f, &ev, &seq, "finish job", err, err_size);
 }

@@ -62,9 +62,25 @@ double pg_col_double(const PGresult *r, int row, int col);
  * there is no row, -1 when r is NULL; else 0, after read(ctx, r) of row 0. */
 int pg_one(PGresult *r, void (*read)(void *ctx, const PGresult *r), void *ctx);
 
-/* Inside a write: append the attached event `e` (store.h) to the outbox, *seq its
- * number (events.c; pg_store_write calls it before its COMMIT): 0 or -1. */
-int pg_events_append(struct pg_conn *c, const struct store_attached_event *e, int64_t *seq);
+/* An event of the outbox to append in a write's transaction (store.h put_event). */
+struct pg_event {
+    const char *game_id, *kind, *body;
+    int64_t now_ms;
+};
+/* pg_store_write with the event `ev` (not the attached one) appended and committed
+ * with fn's change when fn returned 0, *seq its number. */
+int pg_store_write_event(struct store *s, pg_fn fn, void *ctx, const struct pg_event *ev,
+                         int64_t *seq, const char *what, char *err, size_t err_size);
+/* The end of a write with an event (events.c; in_transaction calls it instead of its
+ * COMMIT): the event numbered, inserted and notified, and the COMMIT, in one message:
+ * 0 (*seq its number) or -1 (the transaction to roll back). */
+int pg_events_commit(struct pg_conn *c, const struct pg_event *e, int64_t *seq);
+/* Statements without parameters, the last one COMMIT, sent in one message (the simple
+ * protocol: each statement sees what was committed before it began): 0 when the COMMIT
+ * was done, with the last rows returned in *rows (NULL if none; PQclear), else -1. */
+int pg_exec_commit(struct pg_conn *c, const char *sql, PGresult **rows);
+/* `text` as an SQL literal for pg_exec_commit (PQfreemem), or NULL (the error kept). */
+char *pg_quote(struct pg_conn *c, const char *text);
 
 /* The store's LISTEN connection (not the pool's), listening on `channel`, connected
  * again when it broke: held by the caller until pg_listener_done (one waiter at a
