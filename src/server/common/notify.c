@@ -12,9 +12,11 @@
 
 #define NOTICE_BODY_MAX 4096
 
+_Static_assert(sizeof NOTIFY_KEY_PREFIX - 1 == NOTIFY_KEY_PREFIX_LEN, "the key's prefix length");
+
 void notify_key(const char *token_hash, char *key, size_t size)
 {
-    snprintf(key, size, "notices:%.32s", token_hash);
+    snprintf(key, size, NOTIFY_KEY_PREFIX "%.32s", token_hash);
 }
 
 static int64_t now_ms(void)
@@ -33,12 +35,19 @@ int notify_player(struct server *srv, const char *token_hash, const char *kind, 
     }
     int64_t id = 0;
     int rc = store_notify(srv->store, token_hash, kind, body, now_ms(), &id, err, err_size);
-    if (rc == 0 && srv->hub) {
-        char key[48];
-        notify_key(token_hash, key, sizeof key);
-        stream_hub_news(srv->hub, key);
-    }
+    if (rc == 0)
+        notify_news(srv, token_hash);
     return rc;
+}
+
+void notify_news(struct server *srv, const char *token_hash)
+{
+    char key[48];
+    notify_key(token_hash, key, sizeof key);
+    if (srv->hub)
+        stream_hub_news(srv->hub, key);
+    if (srv->tell_others) /* the player's pages open on other servers (outbox.c) */
+        srv->tell_others(srv, NOTIFY_EVENT_KIND, key + NOTIFY_KEY_PREFIX_LEN);
 }
 
 void notify_json(struct jout *j, const struct store_notice *n)

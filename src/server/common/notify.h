@@ -22,7 +22,17 @@ struct store_notice;
 
 /* The stream hub's key of a player's notification streams ("notices:" and the first 32
  * digits of the token's hash); key holds at least 48 bytes. */
+#define NOTIFY_KEY_PREFIX "notices:"
+#define NOTIFY_KEY_PREFIX_LEN 8
 void notify_key(const char *token_hash, char *key, size_t size);
+/* The kind of the outbox's event that a player's notifications changed; its id is the
+ * key's 32 digits (notify_key(id) gives the key back). */
+#define NOTIFY_EVENT_KIND "notice"
+
+/* The player's notifications changed (a new one, some marked read): their streams on
+ * this server are woken, and those on the other servers through the outbox (outbox.c,
+ * srv->tell_others: nothing with it off). */
+void notify_news(struct server *srv, const char *token_hash);
 
 /* Tell the player whose token's hash is `token_hash` of an event: `kind` (at most 31
  * bytes) and `body`, a JSON object's text (at most 4 KiB: the event's fields, such as

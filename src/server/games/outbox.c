@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "server/common/notify.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
@@ -96,6 +97,12 @@ static void deliver(void *ctx, const struct store_event *e)
     srv->ob_last = e->seq;
     if (strstr(e->body, srv->ob_self))
         return; /* this server's own: its streams heard of it already */
+    if (!strcmp(e->kind, NOTIFY_EVENT_KIND)) { /* a player's notifications */
+        char key[48];
+        notify_key(e->game_id, key, sizeof key);
+        stream_hub_news(srv->hub, key);
+        return;
+    }
     if (!strcmp(e->kind, "challenge")) {
         char key[sizeof((struct hub_watch *)0)->id];
         stream_hub_challenge_key(e->game_id, key, sizeof key);

@@ -83,11 +83,8 @@ void players_notices_read(struct server *srv, const struct api_request *req,
         api_store_error(r, rc, "%s", err);
         return;
     }
-    if (marked > 0 && srv->hub) { /* the player's other pages show the count anew */
-        char key[48];
-        notify_key(hash, key, sizeof key);
-        stream_hub_news(srv->hub, key);
-    }
+    if (marked > 0) /* the player's other pages show the count anew */
+        notify_news(srv, hash);
     struct jout j;
     jout_init(&j, 64);
     jout_open(&j, '{');

@@ -16,14 +16,19 @@
 #include "server/server.h"
 #include "store/store.h"
 
-static struct server *cl_start(const char *url)
+static struct server *cl_start_pinging(const char *url, int ping_ms)
 {
     struct server_config cfg;
     fx_config(&cfg);
     cfg.http_threads = 4;
     cfg.db_path = url;
-    cfg.ping_ms = 100;
+    cfg.ping_ms = ping_ms;
     return fx_start(&cfg);
+}
+
+static struct server *cl_start(const char *url)
+{
+    return cl_start_pinging(url, 100);
 }
 
 struct cl_move {
@@ -169,6 +174,70 @@ TEST(server_cluster_pings_write_no_events)
     CHECK(ev != NULL);
     CHECK_STR(fx_str(ev, "move"), "e2e4");
     json_decref(ev);
+    sse_close(&ra);
+    sse_close(&rb);
+    server_stop(b);
+    server_stop(a);
+}
+
+/* A player's notification stream (GET /api/me/events) on the server at port. */
+static int cl_notice_stream(struct sse_reader *r, int port, const char *token)
+{
+    char h[128];
+    snprintf(h, sizeof h, "Authorization: Bearer %s\r\n", token);
+    return sse_get(r, port, "/api/me/events", h);
+}
+
+/* Ann's pages on both servers: her challenge accepted through B is told on A's stream
+ * too, and her marking it read through A changes the count on B's.  The streams' pings
+ * (which read the store again) are 20 s apart here: only the outbox can tell them. */
+TEST(server_cluster_notices_reach_the_other_server)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server *a = cl_start_pinging(url, 20000);
+    struct server *b = a ? cl_start_pinging(url, 20000) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int pa = server_port(a), pb = server_port(b);
+    char cid[40], ann[40];
+    CHECK_EQ_INT(
+        fx_create(pa, "/api/challenges", "{\"game\":\"chess\",\"name\":\"Ann\"}", cid, ann), 201);
+    struct sse_reader ra, rb;
+    CHECK_EQ_INT(cl_notice_stream(&ra, pa, ann), 200);
+    CHECK_EQ_INT(cl_notice_stream(&rb, pb, ann), 200);
+    struct sse_reader *rs[2] = {&ra, &rb};
+    for (int k = 0; k < 2; k++) {
+        json_t *e = fx_event(rs[k], "unread", 3000);
+        CHECK_EQ_INT(fx_int(e, "unread"), 0);
+        json_decref(e);
+    }
+    char path[128];
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(pb, "POST", path, NULL, "{\"name\":\"Bob\"}", &j), 200);
+    json_decref(j);
+    for (int k = 0; k < 2; k++) {
+        json_t *e = fx_event(rs[k], "notice", 5000);
+        CHECK_MSG(e != NULL, "server %c's stream missed the notice", 'A' + k);
+        CHECK_STR(fx_str(e, "kind"), "accepted");
+        json_decref(e);
+        e = fx_event(rs[k], "unread", 5000);
+        CHECK_EQ_INT(fx_int(e, "unread"), 1);
+        json_decref(e);
+    }
+    j = NULL;
+    CHECK_EQ_INT(api_call(pa, "POST", "/api/me/notifications/read", ann, "{}", &j), 200);
+    CHECK_EQ_INT(fx_int(j, "marked"), 1);
+    json_decref(j);
+    json_t *e = fx_event(&rb, "unread", 5000);
+    CHECK_MSG(e != NULL, "B's stream missed the marking read on A");
+    CHECK_EQ_INT(fx_int(e, "unread"), 0);
+    json_decref(e);
     sse_close(&ra);
     sse_close(&rb);
     server_stop(b);
