@@ -186,6 +186,10 @@ struct server *server_start(const struct server_config *cfg, char *err, size_t e
         ratelimit_share(srv->people_by_addr, srv->store, "people_by_addr");
         ratelimit_share(srv->draws_by_token, srv->store, "draws_by_token");
         ratelimit_share(srv->draws_by_addr, srv->store, "draws_by_addr");
+        if (srv->puzzles) {
+            ratelimit_share(srv->puzzles->attempts, srv->store, "puzzle_attempts");
+            ratelimit_share(srv->puzzles->tokens, srv->store, "puzzle_tokens");
+        }
     }
     cache_init(srv);
     srv->hub = stream_hub_new();

@@ -113,6 +113,20 @@ int puzzle_set_load(struct puzzle_set *ps, const char *dir, struct store *store,
     return 0;
 }
 
+/* stored_rating while the server answers (under the set's mu, an item at a time). */
+static void stored_rating_locked(void *ctx, const char *id, const struct store_puzzle_rating *r)
+{
+    struct puzzle_set *ps = ctx;
+    pthread_mutex_lock(&ps->mu);
+    stored_rating(ps, id, r);
+    pthread_mutex_unlock(&ps->mu);
+}
+
+int puzzle_set_reread(struct puzzle_set *ps, struct store *store, char *err, size_t err_size)
+{
+    return store_puzzle_ratings(store, stored_rating_locked, ps, err, err_size);
+}
+
 void puzzle_set_free(struct puzzle_set *ps)
 {
     free(ps->items);

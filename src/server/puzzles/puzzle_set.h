@@ -23,6 +23,7 @@ struct puzzle_item {
 /* Per client address (issue 25): rated attempts, and new players' tokens, a minute. */
 #define PUZZLE_ATTEMPTS_PER_MINUTE 30
 #define PUZZLE_TOKENS_PER_MINUTE 30
+#define PUZZLE_ATTEMPT_TRIES 5 /* an attempt computed again when another server's came first */
 
 struct ratelimit;
 struct puzzle_set {
@@ -38,6 +39,9 @@ struct puzzle_set {
 int puzzle_set_load(struct puzzle_set *ps, const char *dir, struct store *store, char *err,
                     size_t err_size);
 void puzzle_set_free(struct puzzle_set *ps);
+/* The puzzles' ratings read again from the store (another server on the same database
+ * changed some): 0, or the store's code with err. */
+int puzzle_set_reread(struct puzzle_set *ps, struct store *store, char *err, size_t err_size);
 
 /* The puzzle with this id, or NULL. */
 struct puzzle_item *puzzle_set_find(struct puzzle_set *ps, const char *id);

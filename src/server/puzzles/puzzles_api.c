@@ -494,33 +494,51 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
     /* Attempts one at a time: a player's rating is read, updated and stored whole. */
     pthread_mutex_lock(&ps->attempt_mu);
     struct store_puzzle_rating pr;
-    if (player_rating(srv, hash, g, &pr, r) != 0) {
-        pthread_mutex_unlock(&ps->attempt_mu);
-        return;
+    struct glicko2 p0, p1, zr, z1;
+    int z_attempts, z_solved, rc;
+    struct store_puzzle_attempt a;
+    /* Computed from the stored counts; when another server counted an attempt meanwhile
+     * (2: nothing stored), the ratings are read again and it is computed again. */
+    for (int tries = 0;; tries++) {
+        if (player_rating(srv, hash, g, &pr, r) != 0) {
+            pthread_mutex_unlock(&ps->attempt_mu);
+            return;
+        }
+        pthread_mutex_lock(&ps->mu);
+        zr = it->r;
+        z_attempts = it->attempts;
+        z_solved = it->solved;
+        pthread_mutex_unlock(&ps->mu);
+        p0 = (struct glicko2){pr.rating, pr.deviation, pr.volatility};
+        struct glicko2_game vs_puzzle = {zr, solved ? 1.0 : 0.0};
+        struct glicko2_game vs_player = {p0, solved ? 0.0 : 1.0};
+        p1 = glicko2_update(p0, &vs_puzzle, 1, GLICKO2_TAU);
+        /* The puzzle's rating moves only with an established player's attempt. */
+        z1 = pr.deviation <= PUZZLE_ESTABLISHED_DEVIATION
+                 ? glicko2_update(zr, &vs_player, 1, GLICKO2_TAU)
+                 : zr;
+        a = (struct store_puzzle_attempt){
+            .game = g->name,
+            .puzzle_id = it->e.id,
+            .solved = solved,
+            .now_ms = server_now_ms(),
+            .player = {p1.rating, p1.deviation, p1.volatility, pr.attempts + 1, pr.solved + solved,
+                       solved ? pr.streak + 1 : 0},
+            .puzzle = {z1.rating, z1.deviation, z1.volatility, z_attempts + 1, z_solved + solved,
+                       0},
+        };
+        snprintf(a.token_hash, sizeof a.token_hash, "%s", hash);
+        rc = why ? 1 : store_puzzle_attempt(srv->store, &a, err, sizeof err);
+        if (rc != 2)
+            break;
+        if (tries == PUZZLE_ATTEMPT_TRIES - 1 ||
+            puzzle_set_reread(ps, srv->store, err, sizeof err) != 0) {
+            pthread_mutex_unlock(&ps->attempt_mu);
+            api_set_error_code(r, 503, "busy",
+                               "the puzzle's rating kept changing meanwhile; try again");
+            return;
+        }
     }
-    pthread_mutex_lock(&ps->mu);
-    struct glicko2 zr = it->r;
-    int z_attempts = it->attempts, z_solved = it->solved;
-    pthread_mutex_unlock(&ps->mu);
-    struct glicko2 p0 = {pr.rating, pr.deviation, pr.volatility};
-    struct glicko2_game vs_puzzle = {zr, solved ? 1.0 : 0.0};
-    struct glicko2_game vs_player = {p0, solved ? 0.0 : 1.0};
-    struct glicko2 p1 = glicko2_update(p0, &vs_puzzle, 1, GLICKO2_TAU);
-    /* The puzzle's rating moves only with an established player's attempt. */
-    struct glicko2 z1 = pr.deviation <= PUZZLE_ESTABLISHED_DEVIATION
-                            ? glicko2_update(zr, &vs_player, 1, GLICKO2_TAU)
-                            : zr;
-    struct store_puzzle_attempt a = {
-        .game = g->name,
-        .puzzle_id = it->e.id,
-        .solved = solved,
-        .now_ms = server_now_ms(),
-        .player = {p1.rating, p1.deviation, p1.volatility, pr.attempts + 1, pr.solved + solved,
-                   solved ? pr.streak + 1 : 0},
-        .puzzle = {z1.rating, z1.deviation, z1.volatility, z_attempts + 1, z_solved + solved, 0},
-    };
-    snprintf(a.token_hash, sizeof a.token_hash, "%s", hash);
-    int rc = why ? 1 : store_puzzle_attempt(srv->store, &a, err, sizeof err);
     if (rc == 0) {
         pthread_mutex_lock(&ps->mu);
         it->r = z1;

@@ -73,12 +73,13 @@ static const char sql_put_player[] =
     " ON CONFLICT (token_hash, game) DO UPDATE SET rating = excluded.rating,"
     " deviation = excluded.deviation, volatility = excluded.volatility,"
     " attempts = excluded.attempts, solved = excluded.solved, streak = excluded.streak,"
-    " updated_ms = excluded.updated_ms";
+    " updated_ms = excluded.updated_ms WHERE puzzle_players.attempts = excluded.attempts - 1";
 static const char sql_put_puzzle[] =
     "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts, solved)"
     " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (puzzle_id) DO UPDATE SET"
     " rating = excluded.rating, deviation = excluded.deviation,"
-    " volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved";
+    " volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved"
+    " WHERE puzzle_ratings.attempts = excluded.attempts - 1";
 
 static int attempt(struct pg_conn *c, void *ctx)
 {
@@ -90,13 +91,14 @@ static int attempt(struct pg_conn *c, void *ctx)
         return -1;
     if (n == 0)
         return 1; /* attempted already: nothing changes */
-    if (pg_do(c, sql_put_player, "ttdddiiiI", a->token_hash, a->game, p->rating, p->deviation,
-              p->volatility, p->attempts, p->solved, p->streak, a->now_ms) != 1)
-        return -1;
-    return pg_do(c, sql_put_puzzle, "tdddii", a->puzzle_id, z->rating, z->deviation, z->volatility,
-                 z->attempts, z->solved) == 1
-               ? 0
-               : -1;
+    /* Each row only over the count its new rating was computed from (store.h). */
+    n = pg_do(c, sql_put_player, "ttdddiiiI", a->token_hash, a->game, p->rating, p->deviation,
+              p->volatility, p->attempts, p->solved, p->streak, a->now_ms);
+    if (n <= 0)
+        return n < 0 ? -1 : 2;
+    n = pg_do(c, sql_put_puzzle, "tdddii", a->puzzle_id, z->rating, z->deviation, z->volatility,
+              z->attempts, z->solved);
+    return n < 0 ? -1 : n == 0 ? 2 : 0;
 }
 
 int pg_store_puzzle_attempt(struct store *s, const struct store_puzzle_attempt *a, char *err,

@@ -94,33 +94,56 @@ static const char sql_attempt[] =
     "INSERT OR IGNORE INTO puzzle_attempts (token_hash, game, puzzle_id, solved, created_ms)"
     " VALUES (?1, ?2, ?3, ?4, ?5)";
 static const char sql_put_player[] =
-    "INSERT OR REPLACE INTO puzzle_players (token_hash, game, rating, deviation, volatility,"
-    " attempts, solved, streak, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    "INSERT INTO puzzle_players (token_hash, game, rating, deviation, volatility,"
+    " attempts, solved, streak, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+    " ON CONFLICT (token_hash, game) DO UPDATE SET rating = excluded.rating,"
+    " deviation = excluded.deviation, volatility = excluded.volatility,"
+    " attempts = excluded.attempts, solved = excluded.solved, streak = excluded.streak,"
+    " updated_ms = excluded.updated_ms WHERE puzzle_players.attempts = excluded.attempts - 1";
 static const char sql_put_puzzle[] =
-    "INSERT OR REPLACE INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts,"
-    " solved) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts,"
+    " solved) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (puzzle_id) DO UPDATE SET"
+    " rating = excluded.rating, deviation = excluded.deviation,"
+    " volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved"
+    " WHERE puzzle_ratings.attempts = excluded.attempts - 1";
+
+struct attempt_ctx {
+    const struct store_puzzle_attempt *a;
+    bool stale; /* a row's count was not the one the ratings were computed from */
+};
 
 static int attempt(struct store *s, sqlite3 *db, void *ctx)
 {
-    const struct store_puzzle_attempt *a = ctx;
+    struct attempt_ctx *q = ctx;
+    const struct store_puzzle_attempt *a = q->a;
     const struct store_puzzle_rating *p = &a->player, *z = &a->puzzle;
     if (sq_done(sq_bind(s, sql_attempt, "tttiI", a->token_hash, a->game, a->puzzle_id, a->solved,
                         a->now_ms)) != 0)
         return -1;
     if (sqlite3_changes(db) == 0)
         return 1; /* attempted already: nothing changes */
+    /* Each row only over the count its new rating was computed from (store.h); a
+     * refusal (1) rolls the attempt back, and q->stale tells it apart. */
     if (sq_done(sq_bind(s, sql_put_player, "ttdddiiiI", a->token_hash, a->game, p->rating,
                         p->deviation, p->volatility, p->attempts, p->solved, p->streak,
                         a->now_ms)) != 0)
         return -1;
-    return sq_done(sq_bind(s, sql_put_puzzle, "tdddii", a->puzzle_id, z->rating, z->deviation,
-                           z->volatility, z->attempts, z->solved));
+    q->stale = sqlite3_changes(db) == 0;
+    if (q->stale)
+        return 1;
+    if (sq_done(sq_bind(s, sql_put_puzzle, "tdddii", a->puzzle_id, z->rating, z->deviation,
+                        z->volatility, z->attempts, z->solved)) != 0)
+        return -1;
+    q->stale = sqlite3_changes(db) == 0;
+    return q->stale ? 1 : 0;
 }
 
 int sqlite_store_puzzle_attempt(struct store *s, const struct store_puzzle_attempt *a, char *err,
                                 size_t err_size)
 {
-    return sqlite_store_write(s, attempt, (void *)a, "puzzle attempt", err, err_size);
+    struct attempt_ctx q = {a, false};
+    int rc = sqlite_store_write(s, attempt, &q, "puzzle attempt", err, err_size);
+    return rc == 1 && q.stale ? 2 : rc;
 }
 
 struct serve_ctx {

@@ -257,11 +257,13 @@ TEST(store_identity_lists_clubs_and_merges)
     for (int i = 0; i < 2; i++) {
         snprintf(a.token_hash, sizeof a.token_hash, "%s", old);
         a.puzzle_id = olds[i];
+        a.player.attempts = a.player.solved = i + 1; /* the old token's count goes up */
         CHECK_EQ_INT(store_puzzle_serve(s, old, olds[i], 1, 100, err, sizeof err), 0);
         CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 0);
     }
     snprintf(a.token_hash, sizeof a.token_hash, "%s", ann);
     a.puzzle_id = mine[0];
+    a.player.attempts = a.player.solved = 1;
     CHECK_EQ_INT(store_puzzle_serve(s, ann, mine[1], 1, 100, err, sizeof err), 0);
     CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 0);
     int games = -1, puzzles = -1;

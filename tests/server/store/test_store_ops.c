@@ -1359,3 +1359,41 @@ TEST(store_postgres_event_wakes_another_server_also_after_its_listener_broke)
     store_close(a);
     store_close(b);
 }
+
+/* A puzzle attempt is stored only over the counts its ratings were computed from: one
+ * computed from a puzzle's or a player's stale count (another server counted an attempt
+ * meanwhile) is refused with 2 and stores nothing, not even the attempt. */
+TEST(store_ops_puzzle_attempt_over_a_stale_count)
+{
+    struct store *s = open_fresh(t__);
+    if (!s)
+        return;
+    char err[256] = "", ann[65], bob[65];
+    memset(ann, 'a', 64);
+    memset(bob, 'b', 64);
+    ann[64] = bob[64] = 0;
+    struct store_puzzle_attempt a = {.game = "chess", .puzzle_id = "p1", .solved = 1, .now_ms = 5};
+    a.player = (struct store_puzzle_rating){1510, 190, 0.06, 1, 1, 1};
+    a.puzzle = (struct store_puzzle_rating){1490, 190, 0.06, 1, 1, 0};
+    snprintf(a.token_hash, sizeof a.token_hash, "%s", ann);
+    CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 0);
+    /* Bob's, computed from the puzzle's count before Ann's: refused, nothing stored. */
+    snprintf(a.token_hash, sizeof a.token_hash, "%s", bob);
+    CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 2);
+    struct store_puzzle_rating pr;
+    CHECK_EQ_INT(store_puzzle_player(s, bob, "chess", &pr, err, sizeof err), 1);
+    /* Computed again over the stored count: stored. */
+    a.puzzle.attempts = a.puzzle.solved = 2;
+    CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 0);
+    CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 1); /* attempted already */
+    /* Ann's next puzzle computed from her stale count (0 before her first): refused. */
+    snprintf(a.token_hash, sizeof a.token_hash, "%s", ann);
+    a.puzzle_id = "p2";
+    a.puzzle.attempts = a.puzzle.solved = 1;
+    CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 2);
+    a.player.attempts = a.player.solved = 2;
+    CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 0);
+    CHECK_EQ_INT(store_puzzle_player(s, ann, "chess", &pr, err, sizeof err), 0);
+    CHECK_EQ_INT(pr.attempts, 2);
+    store_close(s);
+}

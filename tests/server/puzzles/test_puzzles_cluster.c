@@ -1,0 +1,128 @@
+/* Puzzles on several servers (issue 26): two servers on one PostgreSQL, one puzzle.
+ * Attempts counted through either server all count (each server keeps the puzzles'
+ * ratings in memory; one whose copy is behind reads the store again rather than
+ * storing a rating computed from a stale count over another server's), and an
+ * address's new puzzle players a minute are counted on both servers together.  On
+ * SQLite a database has one server: skipped there. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../harness.h"
+#include "../fixture.h"
+#include "server/puzzles/puzzle_set.h"
+#include "server/server.h"
+
+#define MATE1 "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+
+static void write_one_puzzle(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/chess.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "{\"id\":\"chess-m1\",\"game\":\"chess\",\"position\":\"" MATE1 "\","
+               "\"moves\":[\"a1a8\"],\"themes\":[\"mate-in-1\"],\"rating\":1500}\n");
+    fclose(f);
+}
+
+static struct server *pc_start(const char *url, const char *dir)
+{
+    struct server_config cfg;
+    fx_config(&cfg);
+    cfg.db_path = url;
+    cfg.puzzles_dir = dir;
+    cfg.analysis_threads = 0;
+    cfg.review_threads = 0;
+    cfg.puzzle_read_ms = -1; /* no wait to read: attempts at once */
+    return fx_start(&cfg);
+}
+
+/* A new player's first puzzle on the server at port: the status; its token. */
+static int pc_next(int port, char *token)
+{
+    json_t *j = NULL;
+    int st = api_call(port, "GET", "/api/puzzles/next?game=chess", NULL, NULL, &j);
+    snprintf(token, 40, "%s",
+             json_is_string(json_object_get(j, "token")) ? fx_str(j, "token") : "");
+    json_decref(j);
+    return st;
+}
+
+/* The solution through the server at port: the puzzle's attempts after it (-1: not 200). */
+static long long pc_solve(int port, const char *token)
+{
+    json_t *j = NULL;
+    int st = api_call(port, "POST", "/api/puzzles/chess-m1/attempts", token,
+                      "{\"moves\":[\"a1a8\"]}", &j);
+    long long n = st == 200 && json_is_true(json_object_get(j, "counted"))
+                      ? fx_int(json_object_get(j, "puzzle"), "attempts")
+                      : -1;
+    json_decref(j);
+    return n;
+}
+
+TEST(server_cluster_puzzle_attempts_all_count)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (several servers share a PostgreSQL)");
+    char dir[] = "/tmp/agora-pz-cluster-XXXXXX";
+    if (!mkdtemp(dir))
+        SKIP("no temporary folder");
+    write_one_puzzle(dir);
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server *a = pc_start(url, dir);
+    struct server *b = a ? pc_start(url, dir) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int ports[2] = {server_port(a), server_port(b)};
+    /* Six players, each solving through the server the other did not serve them from. */
+    for (int i = 0; i < 6; i++) {
+        char token[40];
+        CHECK_EQ_INT(pc_next(ports[i % 2], token), 200);
+        CHECK_EQ_INT(pc_solve(ports[(i + 1) % 2], token), i + 1);
+    }
+    server_stop(b);
+    server_stop(a);
+    char path[600];
+    snprintf(path, sizeof path, "%s/chess.jsonl", dir);
+    remove(path);
+    rmdir(dir);
+}
+
+TEST(server_cluster_new_puzzle_players_counted_on_both_servers)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (several servers share a PostgreSQL)");
+    char dir[] = "/tmp/agora-pz-cluster-XXXXXX";
+    if (!mkdtemp(dir))
+        SKIP("no temporary folder");
+    write_one_puzzle(dir);
+    char url[1024];
+    snprintf(url, sizeof url, "%s", fx_store_url());
+    struct server *a = pc_start(url, dir);
+    struct server *b = a ? pc_start(url, dir) : NULL;
+    if (!a || !b) {
+        server_stop(a);
+        SKIP("no servers");
+    }
+    int ports[2] = {server_port(a), server_port(b)};
+    char token[40];
+    for (int i = 0; i < PUZZLE_TOKENS_PER_MINUTE; i++)
+        CHECK_EQ_INT(pc_next(ports[i % 2], token), 200);
+    /* The address's minute is spent on both servers together. */
+    CHECK_EQ_INT(pc_next(ports[0], token), 429);
+    CHECK_EQ_INT(pc_next(ports[1], token), 429);
+    server_stop(b);
+    server_stop(a);
+    char path[600];
+    snprintf(path, sizeof path, "%s/chess.jsonl", dir);
+    remove(path);
+    rmdir(dir);
+}
