@@ -128,6 +128,20 @@ struct server *fx_start(const struct server_config *cfg)
     return srv;
 }
 
+int fx_start_pair(struct server_config *cfg, char *url, size_t url_size, struct server **a,
+                  struct server **b)
+{
+    snprintf(url, url_size, "%s", fx_store_url());
+    cfg->db_path = url;
+    *a = fx_start(cfg);
+    *b = *a ? fx_start(cfg) : NULL;
+    if (*a && *b)
+        return 0;
+    server_stop(*a);
+    *a = NULL;
+    return -1;
+}
+
 void fx_tmpdb(char *dir, size_t dir_size, char *db, size_t db_size, const char *name)
 {
     test_tmpdir(dir, dir_size);

@@ -41,6 +41,11 @@ void fx_config(struct server_config *cfg);
  * (a pool of 4 connections on PostgreSQL unless cfg says); NULL, with the reason on
  * stderr, when it does not start.  server_stop stops it. */
 struct server *fx_start(const struct server_config *cfg);
+/* Two servers on one fresh database (several servers: PostgreSQL, issue 26), started
+ * with cfg's settings and db_path the new schema's URL, kept in url (url_size bytes,
+ * as long as the servers run).  0 with both; -1 with neither left running. */
+int fx_start_pair(struct server_config *cfg, char *url, size_t url_size, struct server **a,
+                  struct server **b);
 /* A fresh temporary folder (dir, as test_tmpdir) and the path of a database NAME in it
  * (db); test_rmdir(dir) removes both. */
 void fx_tmpdb(char *dir, size_t dir_size, char *db, size_t db_size, const char *name);

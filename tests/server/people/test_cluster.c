@@ -16,19 +16,14 @@
 #include "server/server.h"
 #include "store/store.h"
 
-static struct server *cl_start_pinging(const char *url, int ping_ms)
+/* The tests' two servers: 4 HTTP threads each, their streams pinged every ping_ms. */
+static int cl_pair(char *url, size_t url_size, int ping_ms, struct server **a, struct server **b)
 {
     struct server_config cfg;
     fx_config(&cfg);
     cfg.http_threads = 4;
-    cfg.db_path = url;
     cfg.ping_ms = ping_ms;
-    return fx_start(&cfg);
-}
-
-static struct server *cl_start(const char *url)
-{
-    return cl_start_pinging(url, 100);
+    return fx_start_pair(&cfg, url, url_size, a, b);
 }
 
 struct cl_move {
@@ -49,13 +44,9 @@ TEST(server_cluster_moves_reach_the_other_server)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = cl_start(url);
-    struct server *b = a ? cl_start(url) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (cl_pair(url, sizeof url, 100, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     char game[40], ta[40], tb[40];
     CHECK_EQ_INT(fx_people_game(pa,
@@ -145,13 +136,9 @@ TEST(server_cluster_pings_write_no_events)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = cl_start(url);
-    struct server *b = a ? cl_start(url) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (cl_pair(url, sizeof url, 100, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     char game[40], ta[40], tb[40];
     CHECK_EQ_INT(fx_people_game(pa,
@@ -196,13 +183,9 @@ TEST(server_cluster_notices_reach_the_other_server)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = cl_start_pinging(url, 20000);
-    struct server *b = a ? cl_start_pinging(url, 20000) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (cl_pair(url, sizeof url, 20000, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     char cid[40], ann[40];
     CHECK_EQ_INT(
@@ -250,13 +233,9 @@ TEST(server_cluster_challenge_accepted_on_the_other_server)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = cl_start(url);
-    struct server *b = a ? cl_start(url) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (cl_pair(url, sizeof url, 100, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     char cid[40], ta[40], path[128];
     CHECK_EQ_INT(fx_create(pa, "/api/challenges",
@@ -293,13 +272,9 @@ TEST(server_cluster_moves_alternating_without_waiting_are_all_accepted)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = cl_start(url);
-    struct server *b = a ? cl_start(url) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (cl_pair(url, sizeof url, 100, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     const char *line[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "b1c3",
                           "g8f6", "d2d3", "d7d6", "c1g5", "c8g4", "h2h3", "g4h5",
@@ -354,17 +329,12 @@ TEST(server_cluster_new_game_limit_counts_on_every_server)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the limits are in memory there)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
     struct server_config cfg;
     fx_config(&cfg);
-    cfg.db_path = url;
     cfg.new_games_per_minute = 3;
-    struct server *a = fx_start(&cfg);
-    struct server *b = a ? fx_start(&cfg) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (fx_start_pair(&cfg, url, sizeof url, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     const char *body = "{\"game\":\"chess\",\"level\":1}";
     int through[] = {pa, pa, pb, pb, pa};
@@ -389,13 +359,9 @@ TEST(server_cluster_viewers_summed_over_servers)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = cl_start(url);
-    struct server *b = a ? cl_start(url) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (cl_pair(url, sizeof url, 100, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     char game[40], ta[40], tb[40], path[200];
     CHECK_EQ_INT(fx_people_game(pa,
@@ -444,19 +410,14 @@ TEST(server_cluster_presence_on_one_server_counts_on_the_other)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
     struct server_config cfg;
     fx_config(&cfg);
     cfg.http_threads = 4;
-    cfg.db_path = url;
     cfg.ping_ms = 100;
     cfg.abandon_ms = 1000;
-    struct server *a = fx_start(&cfg);
-    struct server *b = a ? fx_start(&cfg) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (fx_start_pair(&cfg, url, sizeof url, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     char game[40], ta[40], tb[40], path[200];
     CHECK_EQ_INT(fx_people_game(pa,
@@ -507,18 +468,13 @@ TEST(server_cluster_seek_caps_count_on_every_server)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the caps are in memory there)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
     struct server_config cfg;
     fx_config(&cfg);
-    cfg.db_path = url;
     cfg.seeks_per_token = 2;
     cfg.seeks_per_address = 100;
-    struct server *a = fx_start(&cfg);
-    struct server *b = a ? fx_start(&cfg) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (fx_start_pair(&cfg, url, sizeof url, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     const char *body = "{\"game\":\"chess\",\"clock\":{\"initial\":300,\"increment\":0},"
                        "\"side\":\"random\",\"rated\":false,\"name\":\"Ann\"}";

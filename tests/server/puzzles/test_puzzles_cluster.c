@@ -29,16 +29,17 @@ static void write_one_puzzle(const char *dir)
     fclose(f);
 }
 
-static struct server *pc_start(const char *url, const char *dir)
+/* The two servers, with the puzzles of dir. */
+static int pc_pair(char *url, size_t url_size, const char *dir, struct server **a,
+                   struct server **b)
 {
     struct server_config cfg;
     fx_config(&cfg);
-    cfg.db_path = url;
     cfg.puzzles_dir = dir;
     cfg.analysis_threads = 0;
     cfg.review_threads = 0;
     cfg.puzzle_read_ms = -1; /* no wait to read: attempts at once */
-    return fx_start(&cfg);
+    return fx_start_pair(&cfg, url, url_size, a, b);
 }
 
 /* A new player's first puzzle on the server at port: the status; its token. */
@@ -74,13 +75,9 @@ TEST(server_cluster_puzzle_attempts_all_count)
         SKIP("no temporary folder");
     write_one_puzzle(dir);
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = pc_start(url, dir);
-    struct server *b = a ? pc_start(url, dir) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (pc_pair(url, sizeof url, dir, &a, &b) != 0)
         SKIP("no servers");
-    }
     int ports[2] = {server_port(a), server_port(b)};
     /* Six players, each solving through the server the other did not serve them from. */
     for (int i = 0; i < 6; i++) {
@@ -105,13 +102,9 @@ TEST(server_cluster_new_puzzle_players_counted_on_both_servers)
         SKIP("no temporary folder");
     write_one_puzzle(dir);
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = pc_start(url, dir);
-    struct server *b = a ? pc_start(url, dir) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (pc_pair(url, sizeof url, dir, &a, &b) != 0)
         SKIP("no servers");
-    }
     int ports[2] = {server_port(a), server_port(b)};
     char token[40];
     for (int i = 0; i < PUZZLE_TOKENS_PER_MINUTE; i++)

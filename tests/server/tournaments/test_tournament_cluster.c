@@ -11,14 +11,14 @@
 #include "../fixture.h"
 #include "server/server.h"
 
-static struct server *tc_start(const char *url)
+/* The two servers: 4 HTTP threads each, the tournaments' director every 50 ms. */
+static int tc_pair(char *url, size_t url_size, struct server **a, struct server **b)
 {
     struct server_config cfg;
     fx_config(&cfg);
     cfg.http_threads = 4;
-    cfg.db_path = url;
     cfg.tournament_tick_ms = 50;
-    return fx_start(&cfg);
+    return fx_start_pair(&cfg, url, url_size, a, b);
 }
 
 static int tc_join(int port, const char *id, const char *name, char *token)
@@ -78,13 +78,9 @@ TEST(server_cluster_tournament_berserk_reaches_the_other_server)
     if (!fx_on_postgres())
         SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
     char url[1024];
-    snprintf(url, sizeof url, "%s", fx_store_url());
-    struct server *a = tc_start(url);
-    struct server *b = a ? tc_start(url) : NULL;
-    if (!a || !b) {
-        server_stop(a);
+    struct server *a, *b;
+    if (tc_pair(url, sizeof url, &a, &b) != 0)
         SKIP("no servers");
-    }
     int pa = server_port(a), pb = server_port(b);
     char body[512], id[40], ta[40], tb[40], game[40], side[8];
     snprintf(body, sizeof body,
