@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/common/log_every.h"
 #include "server/common/stream_hub.h"
 #include "server/games/cache.h"
 #include "server/games/presence_table.h"
@@ -89,8 +90,9 @@ static void publish(struct server *srv, int64_t now_ms)
         r->seated[1] = stream_hub_seated(srv->hub, r->game_id, 1);
     }
     char err[ERROR_TEXT_MAX];
+    static struct log_every said; /* a line each 10 s while the database is away */
     if (store_presence_publish(srv->store, srv->ob_self, m.rows, m.n, now_ms, err, sizeof err) != 0)
-        fprintf(stderr, "agora: presence not published: %s\n", err);
+        log_every(&said, 10000, "presence not published: %s", err);
     free(m.rows);
 }
 

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "server/common/json_out.h"
+#include "server/common/log_every.h"
 #include "server/common/notify.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
@@ -354,6 +355,9 @@ static void after_end(struct server *srv, const char *id, int64_t now)
     tourney_data_free(&d);
 }
 
+/* The director's lines while the database is away: one each 10 s. */
+static struct log_every tick_log;
+
 static void tick(struct server *srv)
 {
     char err[ERROR_TEXT_MAX];
@@ -365,12 +369,12 @@ static void tick(struct server *srv)
     l->n = 0;
     if (store_list_tournaments(srv->store, TOURNEY_UPCOMING, NULL, RUNNING_MAX, id_one, l, err,
                                sizeof err) != 0)
-        fprintf(stderr, "agora: tournaments: %s\n", err);
+        log_every(&tick_log, 10000, "tournaments: %s", err);
     for (int i = 0; i < l->n && l->t[i].starts_ms <= now; i++) {
         int rc = store_set_tournament_status(srv->store, l->t[i].id, TOURNEY_UPCOMING,
                                              TOURNEY_RUNNING, -1, err, sizeof err);
         if (rc < 0)
-            fprintf(stderr, "agora: tournament %s: %s\n", l->t[i].id, err);
+            log_every(&tick_log, 10000, "tournament %s: %s", l->t[i].id, err);
         else if (rc == 0 && l->t[i].club_id[0])
             director_club_start_hook(srv, &l->t[i]);
         else if (rc == 0)
@@ -379,14 +383,14 @@ static void tick(struct server *srv)
     l->n = 0;
     if (store_list_tournaments(srv->store, TOURNEY_RUNNING, NULL, RUNNING_MAX, id_one, l, err,
                                sizeof err) != 0)
-        fprintf(stderr, "agora: tournaments: %s\n", err);
+        log_every(&tick_log, 10000, "tournaments: %s", err);
     for (int i = 0; i < l->n && !atomic_load(&srv->stopping); i++)
         look_after(srv, l->t[i].id, now);
     /* The arenas ended lately (latest start first). */
     l->n = 0;
     if (store_list_tournaments(srv->store, TOURNEY_FINISHED, NULL, RUNNING_MAX, id_one, l, err,
                                sizeof err) != 0)
-        fprintf(stderr, "agora: tournaments: %s\n", err);
+        log_every(&tick_log, 10000, "tournaments: %s", err);
     for (int i = 0; i < l->n && !atomic_load(&srv->stopping); i++)
         if (l->t[i].kind == TOURNEY_ARENA && now - tourney_end_ms(&l->t[i]) < ENDED_WATCH_MS)
             after_end(srv, l->t[i].id, now);
