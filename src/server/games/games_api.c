@@ -514,7 +514,11 @@ static void handle_game(struct server *srv, const struct api_request *req, const
     if (s->row.people && strcmp(op, "events") && strcmp(op, "record")) {
         /* Between people: each side acts with its own token (people_api.c). */
         people_game_op(srv, req, s, op, r);
-        if (post && r->status >= 400 && srv->ob_on)
+        /* A refusal (4xx) may be this copy's being behind; a failure of the store (5xx)
+         * stands: the change may have been stored, and judged again on the game read
+         * back it would be refused as if it were not the player's (a move stored whose
+         * COMMIT's answer was lost, then "not your turn"). */
+        if (post && r->status >= 400 && r->status < 500 && srv->ob_on)
             s = judge_again(srv, req, s, op, r);
         goto out;
     }
