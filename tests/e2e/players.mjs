@@ -128,7 +128,9 @@ test('games made through the API show on the player page, the archive and the le
   assert((pgn.match(/\[Event /g) || []).length === 2 && pgn.includes(`[White "${ANN}"]`), `export: ${pgn.slice(0, 200)}`);
   // The games against one opponent, from a row.
   await a.click(`#archive-games a.against[href*="opponent=${who.bob.id}"]`);
-  await a.waitForFunction((bob) => location.hash.includes(`opponent=${bob}`) && document.querySelectorAll('#archive-games tbody tr').length === 2, who.bob.id);
+  // (The unfiltered page has the same two rows: wait for the filtered one's filter, or
+  // the check may read the page before it is drawn again.)
+  await a.waitForFunction((bob) => location.hash.includes(`opponent=${bob}`) && document.querySelector('#f-opponent')?.value === bob && document.querySelectorAll('#archive-games tbody tr').length === 2, who.bob.id).catch(() => {});
   assert((await a.$eval('#f-opponent', (s) => s.value)) === who.bob.id, 'the opponent chosen in the filter');
   // The leaderboard, through the header.
   await a.click('nav a[href="#/leaderboards"]');
