@@ -50,8 +50,12 @@ void outbox_put(struct server *srv, const char *kind, const char *id)
 {
     if (!srv->ob_on || atomic_load(&srv->stopping))
         return;
-    if (store_event_told(id))
-        return; /* written with the change, in its transaction (outbox_attach) */
+    /* Written with the change, in its transaction (outbox_attach).  A player's
+     * notifications never are (notify.c): asking would forget the mark that the change
+     * just committed leaves for its own put, which then wrote a second event (a
+     * correspondence move notifies the player to move before its session_notify). */
+    if (strcmp(kind, NOTIFY_EVENT_KIND) && store_event_told(id))
+        return;
     char body[64], err[256];
     snprintf(body, sizeof body, "{\"server\":\"%s\"}", srv->ob_self);
     int64_t seq = 0;

@@ -227,6 +227,40 @@ TEST(server_cluster_notices_reach_the_other_server)
     server_stop(a);
 }
 
+/* A correspondence move writes two events: the game's, with the move in its transaction,
+ * and the notification of the player to move.  (The notification's put once made this
+ * thread forget that the move's event was written: a third, the game's again.) */
+TEST(server_cluster_a_correspondence_move_writes_its_events_once)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
+    char url[1024];
+    struct server *a, *b;
+    if (cl_pair(url, sizeof url, 20000, &a, &b) != 0)
+        SKIP("no servers");
+    int pa = server_port(a);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(pa, "POST", "/api/me", NULL, "{\"name\":\"Bea\"}", &j), 200);
+    char bea[40], bea_id[40], body[200], cid[40], cy[40], path[128], game[40];
+    snprintf(bea, sizeof bea, "%s", fx_str(j, "token"));
+    snprintf(bea_id, sizeof bea_id, "%s", fx_str(j, "id"));
+    json_decref(j);
+    snprintf(body, sizeof body,
+             "{\"game\":\"chess\",\"name\":\"Cy\",\"to\":\"%s\",\"days\":1,\"side\":\"white\"}",
+             bea_id);
+    CHECK_EQ_INT(fx_create(pa, "/api/challenges", body, cid, cy), 201);
+    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+    j = NULL;
+    CHECK_EQ_INT(api_call(pa, "POST", path, bea, "{}", &j), 200);
+    snprintf(game, sizeof game, "%s", fx_str(j, "id"));
+    json_decref(j);
+    int64_t before = cl_newest_event(url);
+    CHECK_EQ_INT(fx_move(pa, game, cy, "e2e4"), 200);
+    CHECK_EQ_INT(cl_newest_event(url), before + 2);
+    server_stop(b);
+    server_stop(a);
+}
+
 /* A challenge made and streamed on A, accepted through B: A's stream hears it. */
 TEST(server_cluster_challenge_accepted_on_the_other_server)
 {
