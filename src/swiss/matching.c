@@ -5,95 +5,13 @@
  * (endpoint p belongs to vertex endpoint[p]; p^1 is the other end).  mate[v] is the
  * remote endpoint of v's matched edge.  Labels: 0 free, 1 S (outer), 2 T (inner).
  * Duals are kept doubled with weights doubled too, so that every quantity stays an
- * integer.  The integers are multi-word (struct wide below) so that the lexicographic
- * weights of the Dutch criteria fit. */
+ * integer.  The integers are multi-word (matching_core.h) so that the lexicographic
+ * weights of the Dutch criteria fit.  This file holds the graph and the solve (the
+ * search for augmenting paths and the dual updates); blossom.c the blossoms. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "swiss/matching.h"
-
-/* --- multi-word signed integers (two's complement, `nl` words) --- */
-
-static void w_add(uint64_t *r, const uint64_t *a, const uint64_t *b, int nl)
-{
-    unsigned carry = 0;
-    for (int i = 0; i < nl; i++) {
-        uint64_t s = a[i] + b[i];
-        unsigned c1 = s < a[i];
-        uint64_t t = s + carry;
-        unsigned c2 = t < s;
-        r[i] = t;
-        carry = c1 | c2;
-    }
-}
-
-static void w_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, int nl)
-{
-    unsigned borrow = 0;
-    for (int i = 0; i < nl; i++) {
-        uint64_t d = a[i] - b[i];
-        unsigned b1 = a[i] < b[i];
-        uint64_t t = d - borrow;
-        unsigned b2 = d < borrow;
-        r[i] = t;
-        borrow = b1 | b2;
-    }
-}
-
-static int w_cmp(const uint64_t *a, const uint64_t *b, int nl)
-{
-    int na = (int)(a[nl - 1] >> 63), nb = (int)(b[nl - 1] >> 63);
-    if (na != nb)
-        return na ? -1 : 1;
-    for (int i = nl - 1; i >= 0; i--)
-        if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
-    return 0;
-}
-
-static int w_is_zero(const uint64_t *a, int nl)
-{
-    for (int i = 0; i < nl; i++)
-        if (a[i])
-            return 0;
-    return 1;
-}
-
-/* a >>= 1, arithmetic. */
-static void w_half(uint64_t *a, int nl)
-{
-    uint64_t sign = a[nl - 1] >> 63;
-    for (int i = 0; i < nl; i++) {
-        uint64_t hi = i + 1 < nl ? a[i + 1] : (sign ? ~(uint64_t)0 : 0);
-        a[i] = (a[i] >> 1) | (hi << 63);
-    }
-}
-
-/* --- the matcher --- */
-
-struct swiss_matcher {
-    int n, nl, max_edges, n_edges;
-    int *ends;    /* [2 * max_edges] */
-    uint64_t *wt; /* [max_edges * nl], doubled at solve */
-    /* solve state */
-    int *endpoint, *neighb_start, *neighb, *mate, *label, *labelend, *inblossom;
-    int *blossomparent, *blossombase, *bestedge, *queue, *allowedge;
-    int **childs, **endps, *n_childs; /* per blossom */
-    int **bestedges, *n_bestedges;    /* per blossom; n_bestedges -1: none */
-    int *unused, n_unused;
-    int *leaves_buf, *bestedgeto;
-    uint64_t *dual; /* [2n * nl] */
-    /* the slack of bestedge[x], as computed at dual epoch bepoch[x] for edge bedge[x]:
-     * duals change only between epochs */
-    uint64_t *bslack; /* [2n * nl] */
-    /* per adjacency entry q (neighb order): the remote vertex and the doubled weight,
-     * so that scanning a vertex's edges reads memory in order */
-    int *nbv;
-    uint64_t *wq;
-    int *bepoch, *bedge, epoch;
-    uint64_t *tmp; /* scratch [8 * nl] */
-    int queue_len;
-};
+#include "swiss/matching_core.h"
 
 struct swiss_matcher *swiss_matcher_new(int n, int max_edges, int limbs)
 {
@@ -216,435 +134,6 @@ int swiss_matcher_add(struct swiss_matcher *m, int u, int v, const uint64_t *w)
     return 0;
 }
 
-#define DUAL(m, i) (&(m)->dual[(size_t)(i) * (size_t)(m)->nl])
-#define WT(m, k) (&(m)->wt[(size_t)(k) * (size_t)(m)->nl])
-
-/* out = a + b - 2 w over nl words, in one pass: the sum's carry, the doubled weight's
- * shifted bit, the borrow.  Inlined with a constant nl, the loop unrolls. */
-static inline void slack_words(const uint64_t *a, const uint64_t *b, const uint64_t *w,
-                               uint64_t *out, int nl)
-{
-    uint64_t carry = 0, borrow = 0, top = 0;
-    for (int i = 0; i < nl; i++) {
-        uint64_t w2 = (w[i] << 1) | top;
-        top = w[i] >> 63;
-        unsigned __int128 sum = (unsigned __int128)a[i] + b[i] + carry;
-        carry = (uint64_t)(sum >> 64);
-        unsigned __int128 d = (unsigned __int128)(uint64_t)sum - w2 - borrow;
-        out[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) ? 1 : 0;
-    }
-}
-
-/* out = dual[i] + dual[j] - 2 w[k] (the weights are doubled while solving). */
-static void slack(struct swiss_matcher *m, int k, uint64_t *out)
-{
-    const uint64_t *a = DUAL(m, m->ends[2 * k]), *b = DUAL(m, m->ends[2 * k + 1]), *w = WT(m, k);
-    if (m->nl == 3) {
-        slack_words(a, b, w, out, 3);
-        return;
-    }
-    if (m->nl == 4) {
-        slack_words(a, b, w, out, 4);
-        return;
-    }
-    if (m->nl == 1) {
-        out[0] = a[0] + b[0] - (w[0] << 1);
-        return;
-    }
-    if (m->nl == 2) {
-        /* two's complement over 128 bits */
-        unsigned __int128 x = ((unsigned __int128)a[1] << 64 | a[0]) +
-                              ((unsigned __int128)b[1] << 64 | b[0]) -
-                              (((unsigned __int128)w[1] << 64 | w[0]) << 1);
-        out[0] = (uint64_t)x;
-        out[1] = (uint64_t)(x >> 64);
-        return;
-    }
-    slack_words(a, b, w, out, m->nl);
-}
-
-/* The slack of the edge at adjacency entry q, from v to w. */
-static void slack_at(struct swiss_matcher *m, int v, int w, int q, uint64_t *out)
-{
-    const uint64_t *a = DUAL(m, v), *b = DUAL(m, w), *wt = &m->wq[(size_t)q * (size_t)m->nl];
-    switch (m->nl) {
-    case 1: out[0] = a[0] + b[0] - (wt[0] << 1); return;
-    case 2: slack_words(a, b, wt, out, 2); return;
-    case 3: slack_words(a, b, wt, out, 3); return;
-    case 4: slack_words(a, b, wt, out, 4); return;
-    default: slack_words(a, b, wt, out, m->nl);
-    }
-}
-
-/* The slack of bestedge[x] under the current duals, computed once an epoch. */
-static const uint64_t *best_slack(struct swiss_matcher *m, int x)
-{
-    uint64_t *c = &m->bslack[(size_t)x * (size_t)m->nl];
-    if (m->bepoch[x] != m->epoch || m->bedge[x] != m->bestedge[x]) {
-        slack(m, m->bestedge[x], c);
-        m->bepoch[x] = m->epoch;
-        m->bedge[x] = m->bestedge[x];
-    }
-    return c;
-}
-
-/* bestedge[x] = k, whose slack s is known. */
-static void set_best(struct swiss_matcher *m, int x, int k, const uint64_t *s)
-{
-    m->bestedge[x] = k;
-    memcpy(&m->bslack[(size_t)x * (size_t)m->nl], s, (size_t)m->nl * sizeof(uint64_t));
-    m->bepoch[x] = m->epoch;
-    m->bedge[x] = k;
-}
-
-/* The vertices inside blossom b, appended to buf from *len. */
-static void leaves(struct swiss_matcher *m, int b, int *buf, int *len)
-{
-    if (b < m->n) {
-        buf[(*len)++] = b;
-        return;
-    }
-    for (int i = 0; i < m->n_childs[b]; i++)
-        leaves(m, m->childs[b][i], buf, len);
-}
-
-static void assign_label(struct swiss_matcher *m, int w, int t, int p)
-{
-    for (;;) {
-        int b = m->inblossom[w];
-        m->label[w] = m->label[b] = t;
-        m->labelend[w] = m->labelend[b] = p;
-        m->bestedge[w] = m->bestedge[b] = -1;
-        if (t == 1) {
-            leaves(m, b, m->queue, &m->queue_len);
-            return;
-        }
-        int base = m->blossombase[b];
-        int mb = m->mate[base];
-        w = m->endpoint[mb];
-        t = 1;
-        p = mb ^ 1;
-    }
-}
-
-static int scan_blossom(struct swiss_matcher *m, int v, int w)
-{
-    int *path = m->leaves_buf, np = 0, base = -1;
-    while (v != -1 || w != -1) {
-        int b = m->inblossom[v];
-        if (m->label[b] & 4) {
-            base = m->blossombase[b];
-            break;
-        }
-        path[np++] = b;
-        m->label[b] = 5;
-        if (m->labelend[b] == -1)
-            v = -1;
-        else {
-            v = m->endpoint[m->labelend[b]];
-            b = m->inblossom[v];
-            v = m->endpoint[m->labelend[b]];
-        }
-        if (w != -1) {
-            int t = v;
-            v = w;
-            w = t;
-        }
-    }
-    for (int i = 0; i < np; i++)
-        m->label[path[i]] = 1;
-    return base;
-}
-
-static void add_blossom(struct swiss_matcher *m, int base, int k)
-{
-    int n = m->n, nl = m->nl;
-    int v = m->ends[2 * k], w = m->ends[2 * k + 1];
-    int bb = m->inblossom[base], bv = m->inblossom[v], bw = m->inblossom[w];
-    int b = m->unused[--m->n_unused];
-    m->blossombase[b] = base;
-    m->blossomparent[b] = -1;
-    m->blossomparent[bb] = b;
-    int *path = m->childs[b], *endps = m->endps[b], np = 0;
-    /* path from bv back to bb, reversed afterwards */
-    while (bv != bb) {
-        m->blossomparent[bv] = b;
-        path[np] = bv;
-        endps[np] = m->labelend[bv];
-        np++;
-        v = m->endpoint[m->labelend[bv]];
-        bv = m->inblossom[v];
-    }
-    path[np++] = bb;
-    /* reverse path[0..np) and endps[0..np-1) */
-    for (int i = 0, j = np - 1; i < j; i++, j--) {
-        int t = path[i];
-        path[i] = path[j];
-        path[j] = t;
-    }
-    for (int i = 0, j = np - 2; i < j; i++, j--) {
-        int t = endps[i];
-        endps[i] = endps[j];
-        endps[j] = t;
-    }
-    int ne = np - 1;
-    endps[ne++] = 2 * k;
-    while (bw != bb) {
-        m->blossomparent[bw] = b;
-        path[np++] = bw;
-        endps[ne++] = m->labelend[bw] ^ 1;
-        w = m->endpoint[m->labelend[bw]];
-        bw = m->inblossom[w];
-    }
-    m->n_childs[b] = np;
-    m->label[b] = 1;
-    m->labelend[b] = m->labelend[bb];
-    memset(DUAL(m, b), 0, (size_t)nl * sizeof(uint64_t));
-    int *buf = malloc((size_t)n * sizeof(int)), len = 0;
-    if (!buf)
-        abort();
-    leaves(m, b, buf, &len);
-    for (int i = 0; i < len; i++) {
-        int x = buf[i];
-        if (m->label[m->inblossom[x]] == 2)
-            m->queue[m->queue_len++] = x;
-        m->inblossom[x] = b;
-    }
-    int *bestedgeto = m->bestedgeto;
-    for (int i = 0; i < 2 * n; i++)
-        bestedgeto[i] = -1;
-    uint64_t *s1 = m->tmp, *s2 = m->tmp + nl;
-    for (int c = 0; c < np; c++) {
-        int bc = path[c];
-        /* the candidate edges: bc's best edges, or every edge of its leaves */
-        int cnt = 0;
-        int *list;
-        int own = 0;
-        if (m->n_bestedges[bc] < 0) {
-            int ll = 0;
-            leaves(m, bc, buf, &ll);
-            int total = 0;
-            for (int i = 0; i < ll; i++)
-                total += m->neighb_start[buf[i] + 1] - m->neighb_start[buf[i]];
-            list = malloc((size_t)(total + 1) * sizeof(int));
-            if (!list)
-                abort();
-            own = 1;
-            for (int i = 0; i < ll; i++)
-                for (int q = m->neighb_start[buf[i]]; q < m->neighb_start[buf[i] + 1]; q++)
-                    list[cnt++] = m->neighb[q] / 2;
-        } else {
-            list = m->bestedges[bc];
-            cnt = m->n_bestedges[bc];
-        }
-        for (int q = 0; q < cnt; q++) {
-            int kk = list[q];
-            int i = m->ends[2 * kk], j = m->ends[2 * kk + 1];
-            if (m->inblossom[j] == b) {
-                int t = i;
-                i = j;
-                j = t;
-            }
-            (void)i;
-            int bj = m->inblossom[j];
-            if (bj != b && m->label[bj] == 1) {
-                if (bestedgeto[bj] == -1) {
-                    bestedgeto[bj] = kk;
-                } else {
-                    slack(m, kk, s1);
-                    slack(m, bestedgeto[bj], s2);
-                    if (w_cmp(s1, s2, nl) < 0)
-                        bestedgeto[bj] = kk;
-                }
-            }
-        }
-        if (own)
-            free(list);
-        m->n_bestedges[bc] = -1;
-        m->bestedge[bc] = -1;
-    }
-    free(buf);
-    int nb = 0;
-    for (int i = 0; i < 2 * n; i++)
-        if (bestedgeto[i] != -1)
-            m->bestedges[b][nb++] = bestedgeto[i];
-    m->n_bestedges[b] = nb;
-    m->bestedge[b] = -1;
-    for (int i = 0; i < nb; i++) {
-        int kk = m->bestedges[b][i];
-        if (m->bestedge[b] == -1) {
-            m->bestedge[b] = kk;
-            continue;
-        }
-        slack(m, kk, s1);
-        slack(m, m->bestedge[b], s2);
-        if (w_cmp(s1, s2, nl) < 0)
-            m->bestedge[b] = kk;
-    }
-}
-
-static int child_index(struct swiss_matcher *m, int b, int child)
-{
-    for (int i = 0; i < m->n_childs[b]; i++)
-        if (m->childs[b][i] == child)
-            return i;
-    return -1;
-}
-
-/* Python-like index into a blossom's child list (negative counts from the end). */
-#define CH(m, b, j) ((m)->childs[b][((j) % (m)->n_childs[b] + (m)->n_childs[b]) % (m)->n_childs[b]])
-#define EP(m, b, j) ((m)->endps[b][((j) % (m)->n_childs[b] + (m)->n_childs[b]) % (m)->n_childs[b]])
-
-static void expand_blossom(struct swiss_matcher *m, int b, int endstage)
-{
-    int n = m->n;
-    int *buf = malloc((size_t)n * sizeof(int));
-    if (!buf)
-        abort();
-    for (int c = 0; c < m->n_childs[b]; c++) {
-        int s = m->childs[b][c];
-        m->blossomparent[s] = -1;
-        if (s < n)
-            m->inblossom[s] = s;
-        else if (endstage && w_is_zero(DUAL(m, s), m->nl))
-            expand_blossom(m, s, endstage);
-        else {
-            int len = 0;
-            leaves(m, s, buf, &len);
-            for (int i = 0; i < len; i++)
-                m->inblossom[buf[i]] = s;
-        }
-    }
-    if (!endstage && m->label[b] == 2) {
-        int entrychild = m->inblossom[m->endpoint[m->labelend[b] ^ 1]];
-        int j = child_index(m, b, entrychild), jstep, endptrick;
-        if (j & 1) {
-            j -= m->n_childs[b];
-            jstep = 1;
-            endptrick = 0;
-        } else {
-            jstep = -1;
-            endptrick = 1;
-        }
-        int p = m->labelend[b];
-        while (j != 0) {
-            m->label[m->endpoint[p ^ 1]] = 0;
-            m->label[m->endpoint[EP(m, b, j - endptrick) ^ endptrick ^ 1]] = 0;
-            assign_label(m, m->endpoint[p ^ 1], 2, p);
-            m->allowedge[EP(m, b, j - endptrick) / 2] = 1;
-            j += jstep;
-            p = EP(m, b, j - endptrick) ^ endptrick;
-            m->allowedge[p / 2] = 1;
-            j += jstep;
-        }
-        int bv = CH(m, b, j);
-        m->label[m->endpoint[p ^ 1]] = m->label[bv] = 2;
-        m->labelend[m->endpoint[p ^ 1]] = m->labelend[bv] = p;
-        m->bestedge[bv] = -1;
-        j += jstep;
-        while (CH(m, b, j) != entrychild) {
-            bv = CH(m, b, j);
-            if (m->label[bv] == 1) {
-                j += jstep;
-                continue;
-            }
-            int len = 0, v = -1;
-            leaves(m, bv, buf, &len);
-            for (int i = 0; i < len; i++) {
-                v = buf[i];
-                if (m->label[v] != 0)
-                    break;
-            }
-            if (v >= 0 && m->label[v] != 0) {
-                m->label[v] = 0;
-                m->label[m->endpoint[m->mate[m->blossombase[bv]]]] = 0;
-                assign_label(m, v, 2, m->labelend[v]);
-            }
-            j += jstep;
-        }
-    }
-    free(buf);
-    m->label[b] = m->labelend[b] = -1;
-    m->n_childs[b] = 0;
-    m->blossombase[b] = -1;
-    m->n_bestedges[b] = -1;
-    m->bestedge[b] = -1;
-    m->unused[m->n_unused++] = b;
-}
-
-static void rotate(int *a, int len, int i)
-{
-    int *t = malloc((size_t)(len + 1) * sizeof(int));
-    if (!t)
-        abort();
-    for (int x = 0; x < len; x++)
-        t[x] = a[(x + i) % len];
-    memcpy(a, t, (size_t)len * sizeof(int));
-    free(t);
-}
-
-static void augment_blossom(struct swiss_matcher *m, int b, int v)
-{
-    int n = m->n;
-    int t = v;
-    while (m->blossomparent[t] != b)
-        t = m->blossomparent[t];
-    if (t >= n)
-        augment_blossom(m, t, v);
-    int i = child_index(m, b, t), j = i, jstep, endptrick;
-    if (i & 1) {
-        j -= m->n_childs[b];
-        jstep = 1;
-        endptrick = 0;
-    } else {
-        jstep = -1;
-        endptrick = 1;
-    }
-    while (j != 0) {
-        j += jstep;
-        t = CH(m, b, j);
-        int p = EP(m, b, j - endptrick) ^ endptrick;
-        if (t >= n)
-            augment_blossom(m, t, m->endpoint[p]);
-        j += jstep;
-        t = CH(m, b, j);
-        if (t >= n)
-            augment_blossom(m, t, m->endpoint[p ^ 1]);
-        m->mate[m->endpoint[p]] = p ^ 1;
-        m->mate[m->endpoint[p ^ 1]] = p;
-    }
-    rotate(m->childs[b], m->n_childs[b], i);
-    rotate(m->endps[b], m->n_childs[b], i);
-    m->blossombase[b] = m->blossombase[m->childs[b][0]];
-}
-
-static void augment_matching(struct swiss_matcher *m, int k)
-{
-    int n = m->n;
-    int v = m->ends[2 * k], w = m->ends[2 * k + 1];
-    int ss[2] = {v, w}, pp[2] = {2 * k + 1, 2 * k};
-    for (int side = 0; side < 2; side++) {
-        int s = ss[side], p = pp[side];
-        for (;;) {
-            int bs = m->inblossom[s];
-            if (bs >= n)
-                augment_blossom(m, bs, s);
-            m->mate[s] = p;
-            if (m->labelend[bs] == -1)
-                break;
-            int t = m->endpoint[m->labelend[bs]];
-            int bt = m->inblossom[t];
-            s = m->endpoint[m->labelend[bt]];
-            int j = m->endpoint[m->labelend[bt] ^ 1];
-            if (bt >= n)
-                augment_blossom(m, bt, j);
-            m->mate[j] = m->labelend[bt];
-            p = m->labelend[bt] ^ 1;
-        }
-    }
-}
-
 int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
 {
     int n = m->n, nl = m->nl, ne = m->n_edges;
@@ -726,7 +215,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
         m->queue_len = 0;
         for (int v = 0; v < n; v++)
             if (m->mate[v] == -1 && m->label[m->inblossom[v]] == 0)
-                assign_label(m, v, 1, -1);
+                blossom_assign_label(m, v, 1, -1);
         int augmented = 0;
         for (;;) {
             while (m->queue_len > 0 && !augmented) {
@@ -743,13 +232,13 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
                     }
                     if (m->allowedge[k]) {
                         if (m->label[m->inblossom[w]] == 0)
-                            assign_label(m, w, 2, p ^ 1);
+                            blossom_assign_label(m, w, 2, p ^ 1);
                         else if (m->label[m->inblossom[w]] == 1) {
-                            int base = scan_blossom(m, v, w);
+                            int base = blossom_scan(m, v, w);
                             if (base >= 0)
-                                add_blossom(m, base, k);
+                                blossom_add(m, base, k);
                             else {
-                                augment_matching(m, k);
+                                blossom_augment_matching(m, k);
                                 augmented = 1;
                                 break;
                             }
@@ -829,7 +318,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
                 m->allowedge[deltaedge] = 1;
                 m->queue[m->queue_len++] = m->ends[2 * deltaedge];
             } else {
-                expand_blossom(m, deltablossom, 0);
+                blossom_expand(m, deltablossom, 0);
             }
         }
         if (!augmented)
@@ -837,7 +326,7 @@ int swiss_matcher_solve(struct swiss_matcher *m, int *mate_out)
         for (int b = n; b < 2 * n; b++)
             if (m->blossomparent[b] == -1 && m->blossombase[b] >= 0 && m->label[b] == 1 &&
                 w_is_zero(DUAL(m, b), nl))
-                expand_blossom(m, b, 1);
+                blossom_expand(m, b, 1);
     }
     for (int v = 0; v < n; v++)
         mate_out[v] = m->mate[v] >= 0 ? m->endpoint[m->mate[v]] : -1;
