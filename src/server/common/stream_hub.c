@@ -217,3 +217,8 @@ void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size)
 {
     snprintf(key, size, "challenge:%s", challenge_id);
 }
+
+void stream_hub_tournament_key(const char *tournament_id, char *key, size_t size)
+{
+    snprintf(key, size, "tournament:%s", tournament_id);
+}

@@ -66,3 +66,6 @@ bool stream_hub_seated(struct stream_hub *h, const char *id, int side);
  * the two never meet); news of the challenge is stream_hub_news on that key.  key must
  * hold sizeof ((struct hub_watch *)0)->id bytes. */
 void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size);
+/* A tournament's streams wait under "tournament:ID" (director.c tells them), the same
+ * way; key as above. */
+void stream_hub_tournament_key(const char *tournament_id, char *key, size_t size);

@@ -50,11 +50,13 @@ void outbox_put(struct server *srv, const char *kind, const char *id)
 {
     if (!srv->ob_on || atomic_load(&srv->stopping))
         return;
-    /* Written with the change, in its transaction (outbox_attach).  A player's
-     * notifications never are (notify.c): asking would forget the mark that the change
-     * just committed leaves for its own put, which then wrote a second event (a
-     * correspondence move notifies the player to move before its session_notify). */
-    if (strcmp(kind, NOTIFY_EVENT_KIND) && store_event_told(id))
+    /* Written with the change, in its transaction (outbox_attach): only a game's and a
+     * challenge's events ever are.  For the others (a player's notifications, a
+     * tournament's news) asking would forget the mark that a change just committed
+     * leaves for its own put, which then wrote a second event (a correspondence move
+     * notifies the player to move before its session_notify). */
+    bool attachable = !strcmp(kind, "game") || !strcmp(kind, "challenge");
+    if (attachable && store_event_told(id))
         return;
     char body[64], err[256];
     snprintf(body, sizeof body, "{\"server\":\"%s\"}", srv->ob_self);
@@ -104,6 +106,12 @@ static void deliver(void *ctx, const struct store_event *e)
     if (!strcmp(e->kind, NOTIFY_EVENT_KIND)) { /* a player's notifications */
         char key[48];
         notify_key(e->game_id, key, sizeof key);
+        stream_hub_news(srv->hub, key);
+        return;
+    }
+    if (!strcmp(e->kind, "tournament")) { /* a join, a pause, a round (director.c) */
+        char key[sizeof((struct hub_watch *)0)->id];
+        stream_hub_tournament_key(e->game_id, key, sizeof key);
         stream_hub_news(srv->hub, key);
         return;
     }

@@ -41,7 +41,7 @@ struct director_news {
 
 void director_stream_key(const char *id, char *key, size_t size)
 {
-    snprintf(key, size, "tournament:%s", id);
+    stream_hub_tournament_key(id, key, size);
 }
 
 void director_news(struct server *srv, const char *id)
@@ -49,6 +49,8 @@ void director_news(struct server *srv, const char *id)
     char key[sizeof((struct hub_watch *)0)->id];
     director_stream_key(id, key, sizeof key);
     stream_hub_news(srv->hub, key);
+    if (srv->tell_others) /* and its streams on the other servers (outbox.c) */
+        srv->tell_others(srv, "tournament", id);
 }
 
 /* The players to tell of a start, read first and told after: a notification is a

@@ -21,7 +21,7 @@ void director_kick(struct server *srv);
 /* The stream hub's key of a tournament's event streams ("tournament:ID"); key holds
  * sizeof ((struct hub_watch *)0)->id bytes. */
 void director_stream_key(const char *id, char *key, size_t size);
-/* A tournament changed (a join, a pause): its streams are told. */
+/* A tournament changed (a join, a pause): its streams are told, on every server. */
 void director_news(struct server *srv, const char *id);
 /* A tournament of a club (t->club_id) starts: each member of the club is told
  * (notify_player, NOTICE_TOURNAMENT; the first NOTICE_START_MAX), and its streams.  A

@@ -143,3 +143,39 @@ TEST(server_cluster_tournament_berserk_reaches_the_other_server)
     server_stop(b);
     server_stop(a);
 }
+
+/* A tournament's stream on A hears a join made through B at once (the outbox), not at
+ * its next ping (15 s by default, which reads the store again). */
+TEST(server_cluster_tournament_join_heard_on_the_other_servers_stream)
+{
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
+    char url[1024];
+    struct server *a, *b;
+    if (tc_pair(url, sizeof url, &a, &b) != 0)
+        SKIP("no servers");
+    int pa = server_port(a), pb = server_port(b);
+    char body[512], id[40], tb[40], path[128];
+    snprintf(body, sizeof body,
+             "{\"kind\":\"arena\",\"tournament\":\"Later\",\"game\":\"chess\",\"clock\":{"
+             "\"initial\":600,\"increment\":5},\"minutes\":30,\"starts\":%lld,\"name\":\"Org\"}",
+             (long long)fx_wall_ms() + 3600 * 1000);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(pa, "POST", "/api/tournaments", NULL, body, &j), 201);
+    snprintf(id, sizeof id, "%s", fx_str(json_object_get(j, "tournament"), "id"));
+    json_decref(j);
+    struct sse_reader r;
+    snprintf(path, sizeof path, "/api/tournaments/%s/events", id);
+    CHECK_EQ_INT(sse_get(&r, pa, path, NULL), 200);
+    json_t *e = fx_event(&r, "tournament", 3000);
+    CHECK_EQ_INT(fx_int(e, "players"), 0);
+    json_decref(e);
+    CHECK_EQ_INT(tc_join(pb, id, "Bob", tb), 200);
+    e = fx_event(&r, "tournament", 3000);
+    CHECK_MSG(e != NULL, "A's stream missed the join through B");
+    CHECK_EQ_INT(fx_int(e, "players"), 1);
+    json_decref(e);
+    sse_close(&r);
+    server_stop(b);
+    server_stop(a);
+}
