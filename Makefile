@@ -129,6 +129,11 @@ build/puzzle-latency: tools/puzzle_latency.c
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -o $@ $<
 
+# tools/job-latency runs it: how long a queued computer move waits for an idle
+# `agora worker`, and what idle workers cost the database.
+build/job-latency: tools/job_latency.c $(REL_LIB_OBJ)
+	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
 # The chess evaluation's tuner (a developer tool; tools/texel.c says how it works).
 build/texel: tools/texel.c $(REL_LIB_OBJ)
 	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)

@@ -1,4 +1,5 @@
-/* The engine worker (worker.h): claim, load, think, commit. */
+/* The engine worker (worker.h): claim, load, think, commit; idle, wait on the database
+ * for the next job (store_wait_jobs: LISTEN/NOTIFY on PostgreSQL), not a poll. */
 #include "worker/worker.h"
 
 #include <pthread.h>
@@ -26,6 +27,12 @@ struct worker {
     atomic_long moves, stale;
     pthread_t *threads;
     int n_threads;
+    /* The idle threads: one at a time waits on the database (`watching`), the others
+     * on idle_cv until it wakes (`wakes` counts its wake-ups: a job may be there). */
+    pthread_mutex_t idle_mu;
+    pthread_cond_t idle_cv;
+    bool watching, wait_failing;
+    uint64_t wakes;
 };
 
 void worker_config_default(struct worker_config *cfg)
@@ -35,7 +42,7 @@ void worker_config_default(struct worker_config *cfg)
     cfg->move_time_ms = 5000;
     cfg->lease_ms = 30000;
     cfg->max_plies = 1000;
-    cfg->idle_ms = 25;
+    cfg->wait_ms = 1000;
 }
 
 static int64_t wall_ms(void)
@@ -192,19 +199,67 @@ int worker_run_one(struct worker *w)
     return rc;
 }
 
+/* One wait on the database for a job (the watching thread's): 0 one may be there,
+ * 1 none came within wait_ms, else the store failed (said once a run of failures,
+ * then a pause before the threads claim again). */
+static int watch(struct worker *w)
+{
+    char err[ERROR_TEXT_MAX];
+    int rc = store_wait_jobs(w->store, wall_ms(), w->cfg.wait_ms, err, sizeof err);
+    if (rc == 0 || rc == 1) {
+        w->wait_failing = false;
+        return rc;
+    }
+    if (!w->wait_failing)
+        say(w, "cannot wait for jobs: %s (trying again)", err);
+    w->wait_failing = true;
+    sleep_ms(500);
+    return -1;
+}
+
+static uint64_t wakes_now(struct worker *w)
+{
+    pthread_mutex_lock(&w->idle_mu);
+    uint64_t n = w->wakes;
+    pthread_mutex_unlock(&w->idle_mu);
+    return n;
+}
+
+/* Sleep until a job may be there, or the worker stops: at once when the watching
+ * thread woke since `seen` (read before this thread's claim found none, so a job
+ * queued after that claim is not missed); else this thread watches the database if
+ * none does (store_wait_jobs: a job queued, a lease's end, or wait_ms), or waits for
+ * the one that does.  Every wake-up wakes every idle thread: each claims, SKIP LOCKED
+ * gives each job to one, and the others come back here. */
+static void wait_for_jobs(struct worker *w, uint64_t seen)
+{
+    pthread_mutex_lock(&w->idle_mu);
+    while (w->wakes == seen && !atomic_load(&w->stopping)) {
+        if (w->watching) {
+            pthread_cond_wait(&w->idle_cv, &w->idle_mu);
+            continue;
+        }
+        w->watching = true;
+        pthread_mutex_unlock(&w->idle_mu);
+        int rc = watch(w);
+        pthread_mutex_lock(&w->idle_mu);
+        w->watching = false;
+        if (rc != 1) {
+            w->wakes++; /* a job may be there (or the store failed: claims tell) */
+            pthread_cond_broadcast(&w->idle_cv);
+        }
+    }
+    pthread_mutex_unlock(&w->idle_mu);
+}
+
 static void *thread_main(void *arg)
 {
     struct worker *w = arg;
     char err[ERROR_TEXT_MAX];
-    int idle = 1;
     bool failing = false;
     while (!atomic_load(&w->stopping)) {
+        uint64_t seen = wakes_now(w);
         int rc = claim_and_run(w, err, sizeof err);
-        if (rc == 0) {
-            failing = false;
-            idle = 1;
-            continue;
-        }
         if (rc < 0) {
             if (!failing)
                 say(w, "cannot claim: %s (trying again)", err);
@@ -212,10 +267,9 @@ static void *thread_main(void *arg)
             sleep_ms(500);
             continue;
         }
-        /* None waiting: look again soon, less often the longer it stays quiet. */
-        sleep_ms(idle);
-        if (idle < w->cfg.idle_ms)
-            idle = idle * 2 < w->cfg.idle_ms ? idle * 2 : w->cfg.idle_ms;
+        failing = false;
+        if (rc == 1)
+            wait_for_jobs(w, seen); /* none waiting */
     }
     return NULL;
 }
@@ -245,14 +299,24 @@ static void name_it(struct worker *w)
     snprintf(w->body, sizeof w->body, "{\"server\":\"%s\"}", w->id);
 }
 
-struct worker *worker_attach(struct store *store, const struct worker_config *cfg)
+/* A worker without store or threads yet: NULL without memory. */
+static struct worker *new_worker(const struct worker_config *cfg)
 {
     struct worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
     w->cfg = *cfg;
-    w->store = store;
     name_it(w);
+    pthread_mutex_init(&w->idle_mu, NULL);
+    pthread_cond_init(&w->idle_cv, NULL);
+    return w;
+}
+
+struct worker *worker_attach(struct store *store, const struct worker_config *cfg)
+{
+    struct worker *w = new_worker(cfg);
+    if (w)
+        w->store = store;
     return w;
 }
 
@@ -267,13 +331,11 @@ struct worker *worker_start(const struct worker_config *cfg, char *err, size_t e
              (long long)cfg->lease_ms, (long long)cfg->move_time_ms);
         return NULL;
     }
-    struct worker *w = calloc(1, sizeof *w);
+    struct worker *w = new_worker(cfg);
     if (!w) {
         fail(err, err_size, "out of memory");
         return NULL;
     }
-    w->cfg = *cfg;
-    name_it(w);
     w->own_store = true;
     struct store_options opt = {.pool = cfg->threads + 1};
     if (!(w->store = store_open(cfg->db_url, &opt, err, err_size))) {
@@ -299,11 +361,16 @@ void worker_stop(struct worker *w)
     if (!w)
         return;
     atomic_store(&w->stopping, true);
+    pthread_mutex_lock(&w->idle_mu); /* the idle threads: the watching one within wait_ms */
+    pthread_cond_broadcast(&w->idle_cv);
+    pthread_mutex_unlock(&w->idle_mu);
     for (int i = 0; i < w->n_threads; i++)
         pthread_join(w->threads[i], NULL);
     free(w->threads);
     if (w->own_store)
         store_close(w->store);
+    pthread_mutex_destroy(&w->idle_mu);
+    pthread_cond_destroy(&w->idle_cv);
     free(w);
 }
 

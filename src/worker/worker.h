@@ -4,8 +4,11 @@
  * "Engine jobs"); a worker's threads claim them (the next by priority, then the
  * address's fair share, then age), each for a lease, think, and commit the move, the
  * job's end and the event that tells every server, in one transaction
- * (store_finish_job).  A worker killed mid-move loses nothing: its job is claimed
- * again once the lease runs out, and the store refuses a second commit of one ply.
+ * (store_finish_job).  Idle, one thread of a worker waits on the database for the
+ * next job (store_wait_jobs: LISTEN/NOTIFY, woken when a job is queued or a lease
+ * ends), the others for it; no poll.  A worker killed mid-move loses nothing: its job
+ * is claimed again once the lease runs out, and the store refuses a second commit of
+ * one ply.
  *
  * Knows the store, the games and the engine; no server (a server may use it: its own
  * engine threads take jobs too when idle, workers.c). */
@@ -23,7 +26,8 @@ struct worker_config {
     int64_t move_time_ms; /* a move's cap (the servers' --move-ms; 5000) */
     int64_t lease_ms;     /* a claim's lease: longer than a move (default 30000) */
     int max_plies;        /* a game this long is a draw (the servers' cap; 1000) */
-    int idle_ms;          /* the longest wait between claims when idle (25) */
+    int wait_ms;          /* an idle worker's longest wait on the database before it
+                             reads the queue again (1000); a stop waits for it */
     int test_think_ms;    /* tests: each move takes at least this long */
     const struct engine_book *book;
     FILE *log; /* a line a move (NULL: none) */

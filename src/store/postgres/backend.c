@@ -50,14 +50,22 @@ struct pg_store {
     int size;
     bool power_loss;
     char *url;
-    /* The LISTEN connection of wait_events (events.c), apart from the pool: one
-     * waiter at a time holds it. */
-    pthread_mutex_t listen_mu;
-    PGconn *listener;
+    /* The LISTEN connections, apart from the pool, one a channel: wait_events'
+     * (events.c) and wait_jobs' (jobs.c); one waiter at a time holds each. */
+    struct pg_listen {
+        pthread_mutex_t mu;
+        PGconn *db;
+    } listen[PG_CHANNELS];
 };
 
-/* libpq's messages as one line: newlines and tabs become spaces, the end trimmed. */
-static void one_line(char *dst, size_t size, const char *msg)
+/* The channels' names, by enum pg_channel. */
+static const char *const channel_names[PG_CHANNELS] = {
+    [PG_CHANNEL_EVENTS] = PG_EVENTS_CHANNEL,
+    [PG_CHANNEL_JOBS] = PG_JOBS_CHANNEL,
+};
+
+/* libpq's messages as one line (private.h). */
+void pg_one_line(char *dst, size_t size, const char *msg)
 {
     snprintf(dst, size, "%s", msg && msg[0] ? msg : "unknown error");
     size_t n = 0;
@@ -77,7 +85,7 @@ static void one_line(char *dst, size_t size, const char *msg)
 
 static void keep_error(struct pg_conn *c, const PGresult *r)
 {
-    one_line(c->why, sizeof c->why, r ? PQresultErrorMessage(r) : PQerrorMessage(c->db));
+    pg_one_line(c->why, sizeof c->why, r ? PQresultErrorMessage(r) : PQerrorMessage(c->db));
     const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     snprintf(c->state, sizeof c->state, "%s", st ? st : "");
 }
@@ -432,33 +440,33 @@ int pg_one(PGresult *r, void (*read)(void *ctx, const PGresult *r), void *ctx)
 
 /* ---- the listener ---- */
 
-PGconn *pg_listener(struct store *base, const char *channel)
+PGconn *pg_listener(struct store *base, enum pg_channel channel)
 {
-    struct pg_store *s = (struct pg_store *)base;
-    pthread_mutex_lock(&s->listen_mu);
-    if (s->listener && PQstatus(s->listener) == CONNECTION_OK)
-        return s->listener;
-    PQfinish(s->listener);
-    s->listener = PQconnectdb(s->url);
-    if (s->listener && PQstatus(s->listener) == CONNECTION_OK) {
-        PQsetNoticeProcessor(s->listener, quiet, NULL);
-        char *name = PQescapeIdentifier(s->listener, channel, strlen(channel));
+    struct pg_listen *l = &((struct pg_store *)base)->listen[channel];
+    pthread_mutex_lock(&l->mu);
+    if (l->db && PQstatus(l->db) == CONNECTION_OK)
+        return l->db;
+    PQfinish(l->db);
+    l->db = PQconnectdb(((struct pg_store *)base)->url);
+    if (l->db && PQstatus(l->db) == CONNECTION_OK) {
+        PQsetNoticeProcessor(l->db, quiet, NULL);
+        const char *name = channel_names[channel];
+        char *quoted = PQescapeIdentifier(l->db, name, strlen(name));
         char sql[128];
-        snprintf(sql, sizeof sql, "LISTEN %s", name ? name : "\"\"");
-        PQfreemem(name);
-        PGresult *r = PQexec(s->listener, sql);
+        snprintf(sql, sizeof sql, "LISTEN %s", quoted ? quoted : "\"\"");
+        PQfreemem(quoted);
+        PGresult *r = PQexec(l->db, sql);
         bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         PQclear(r);
         if (ok)
-            return s->listener;
+            return l->db;
     }
-    return s->listener; /* not CONNECTION_OK: the caller says why, then gives it back */
+    return l->db; /* not CONNECTION_OK: the caller says why, then gives it back */
 }
 
-void pg_listener_done(struct store *base)
+void pg_listener_done(struct store *base, enum pg_channel channel)
 {
-    struct pg_store *s = (struct pg_store *)base;
-    pthread_mutex_unlock(&s->listen_mu);
+    pthread_mutex_unlock(&((struct pg_store *)base)->listen[channel].mu);
 }
 
 /* ---- the schema ---- */
@@ -525,9 +533,11 @@ static void pg_close(struct store *base)
     for (int i = 0; i < s->size; i++)
         PQfinish(s->conns[i].db);
     free(s->conns);
-    PQfinish(s->listener);
     free(s->url);
-    pthread_mutex_destroy(&s->listen_mu);
+    for (int i = 0; i < PG_CHANNELS; i++) {
+        PQfinish(s->listen[i].db);
+        pthread_mutex_destroy(&s->listen[i].mu);
+    }
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     free(s);
@@ -563,7 +573,8 @@ struct store *store_postgres_open(const char *url, int pool, enum store_durabili
     s->power_loss = durability == STORE_SURVIVES_POWER_LOSS;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
-    pthread_mutex_init(&s->listen_mu, NULL);
+    for (int i = 0; i < PG_CHANNELS; i++)
+        pthread_mutex_init(&s->listen[i].mu, NULL);
     for (; s->size < pool; s->size++) {
         struct pg_conn *c = &s->conns[s->size];
         c->db = PQconnectdb(url);

@@ -36,8 +36,6 @@
 #include "core/error.h"
 #include "store/postgres/private.h"
 
-#define EVENTS_CHANNEL "agora_events"
-
 /* The lock, the event and its NOTIFY, the COMMIT: a write's last message.  The lock
  * a statement of its own (its snapshot taken before the lock is granted would not see
  * the event committed just before). */
@@ -45,7 +43,7 @@ static const char sql_commit[] =
     "SELECT pg_advisory_xact_lock(7021001);"
     "WITH e AS (INSERT INTO events (seq, game_id, kind, body, created_ms)"
     " SELECT COALESCE(max(seq), 0) + 1, %s, %s, %s, %" PRId64 " FROM events RETURNING seq)"
-    " SELECT seq, pg_notify('" EVENTS_CHANNEL "', seq::text) FROM e;"
+    " SELECT seq, pg_notify('" PG_EVENTS_CHANNEL "', seq::text) FROM e;"
     "COMMIT";
 
 int pg_events_commit(struct pg_conn *c, const struct pg_event *e, int64_t *seq)
@@ -145,19 +143,19 @@ int pg_store_wait_events(struct store *s, int64_t after_seq, int timeout_ms, int
 {
     int64_t deadline = now_ms() + timeout_ms;
     int rc = 1;
-    PGconn *db = pg_listener(s, EVENTS_CHANNEL);
+    PGconn *db = pg_listener(s, PG_CHANNEL_EVENTS);
     for (int broken = 0; rc == 1;) {
         if (!db || PQstatus(db) != CONNECTION_OK) {
             /* Connect again (LISTEN first, then read): nothing is missed. */
-            pg_listener_done(s);
-            if (broken++ > 0 || !(db = pg_listener(s, EVENTS_CHANNEL)) ||
+            pg_listener_done(s, PG_CHANNEL_EVENTS);
+            if (broken++ > 0 || !(db = pg_listener(s, PG_CHANNEL_EVENTS)) ||
                 PQstatus(db) != CONNECTION_OK) {
                 char why[ERROR_TEXT_MAX];
                 snprintf(why, sizeof why, "%s", db ? PQerrorMessage(db) : "out of memory");
                 for (char *p = why; *p; p++)
                     if (*p == '\n')
                         *p = ' ';
-                pg_listener_done(s);
+                pg_listener_done(s, PG_CHANNEL_EVENTS);
                 return fail(err, err_size, "database: wait for events: %s", why);
             }
         }
@@ -167,7 +165,7 @@ int pg_store_wait_events(struct store *s, int64_t after_seq, int timeout_ms, int
         if (v < 0 && PQstatus(db) == CONNECTION_OK) {
             char why[ERROR_TEXT_MAX];
             snprintf(why, sizeof why, "%s", PQerrorMessage(db));
-            pg_listener_done(s);
+            pg_listener_done(s, PG_CHANNEL_EVENTS);
             return fail(err, err_size, "database: wait for events: %s", why);
         }
         if (v < 0)
@@ -183,12 +181,12 @@ int pg_store_wait_events(struct store *s, int64_t after_seq, int timeout_ms, int
         struct pollfd p = {.fd = PQsocket(db), .events = POLLIN};
         int ready = poll(&p, 1, (int)left);
         if (ready < 0 && errno != EINTR) {
-            pg_listener_done(s);
+            pg_listener_done(s, PG_CHANNEL_EVENTS);
             return fail(err, err_size, "database: wait for events: %s", strerror(errno));
         }
         if (ready > 0 && !PQconsumeInput(db))
             continue; /* broken: read the newest once connected again */
     }
-    pg_listener_done(s);
+    pg_listener_done(s, PG_CHANNEL_EVENTS);
     return rc;
 }

@@ -1,19 +1,37 @@
 /* The PostgreSQL backend's part for the engine jobs (store_ops.def "Engine jobs"):
  * workers on any machine claim with one UPDATE over a SELECT ... FOR UPDATE SKIP
- * LOCKED, so two claimers never take one job and neither waits for the other's row. */
+ * LOCKED, so two claimers never take one job and neither waits for the other's row.
+ *
+ * An idle worker waits on LISTEN agora_jobs (wait_jobs, on a connection of its own):
+ * put_job's statement NOTIFYs when it inserts, so the notification goes out with the
+ * job's COMMIT, never before the job can be claimed.  A lease that runs out sends
+ * nothing (nobody writes then), so the waiter reads the nearest lease's end with the
+ * queue's state and wakes by then: a job given back by a killed worker is claimed
+ * when its lease ends, with no poll.  The read comes after the LISTEN, on the same
+ * connection, so a job queued before it is seen and one queued after it notifies;
+ * a waiter that lost its connection LISTENs again and reads again, missing none. */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "core/error.h"
 #include "store/postgres/private.h"
 
 /* Its round: after the client's last job (one address's jobs in order), and no
- * earlier than the lowest round waiting (a new address joins at the front). */
+ * earlier than the lowest round waiting (a new address joins at the front).  The
+ * NOTIFY only when a row went in (a job queued twice wakes nobody the second time);
+ * its payload the job's id. */
 static const char sql_put[] =
-    "INSERT INTO engine_jobs (id, kind, game_id, ply, client, priority, round, created_ms)"
+    "WITH j AS (INSERT INTO engine_jobs"
+    " (id, kind, game_id, ply, client, priority, round, created_ms)"
     " VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bigint,"
     " GREATEST((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = $5::text),"
     " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint)"
-    " ON CONFLICT (id) DO NOTHING";
+    " ON CONFLICT (id) DO NOTHING RETURNING id)"
+    " SELECT pg_notify('" PG_JOBS_CHANNEL "', id) FROM j";
 
 int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size_t err_size)
 {
@@ -58,6 +76,87 @@ int pg_store_claim_job(struct store *s, const char *worker, int64_t now_ms, int6
     }
     PQclear(r);
     return found ? 0 : 1;
+}
+
+/* ---- waiting for a job ---- */
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The queue on the listener: 1 with *first the lowest lease end (0: a job waits
+ * unclaimed), 0 when it is empty, -1 when the read failed. */
+static int first_lease(PGconn *db, int64_t *first)
+{
+    PGresult *r = PQexec(db, "SELECT min(lease_until_ms) FROM engine_jobs");
+    int rc = PQresultStatus(r) != PGRES_TUPLES_OK ? -1 : PQgetisnull(r, 0, 0) ? 0 : 1;
+    if (rc == 1)
+        *first = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return rc;
+}
+
+/* The listener's last message as one line in err, the listener given back: -1. */
+static int listener_failed(struct store *s, PGconn *db, const char *why, char *err, size_t err_size)
+{
+    char line[ERROR_TEXT_MAX];
+    pg_one_line(line, sizeof line, why ? why : db ? PQerrorMessage(db) : "out of memory");
+    pg_listener_done(s, PG_CHANNEL_JOBS);
+    return fail(err, err_size, "database: wait for jobs: %s", line);
+}
+
+/* The notifications received: dropped (the queue is read after them). */
+static void drain(PGconn *db)
+{
+    PGnotify *n;
+    while ((n = PQnotifies(db)))
+        PQfreemem(n);
+}
+
+int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *err, size_t err_size)
+{
+    int64_t start = mono_ms(), deadline = start + (timeout_ms > 0 ? timeout_ms : 0);
+    int rc = 1;
+    PGconn *db = pg_listener(s, PG_CHANNEL_JOBS);
+    for (int broken = 0; rc == 1;) {
+        if (!db || PQstatus(db) != CONNECTION_OK) {
+            /* Connect and LISTEN again, then read the queue: nothing is missed. */
+            pg_listener_done(s, PG_CHANNEL_JOBS);
+            if (broken++ > 0 || !(db = pg_listener(s, PG_CHANNEL_JOBS)) ||
+                PQstatus(db) != CONNECTION_OK)
+                return listener_failed(s, db, NULL, err, err_size);
+        }
+        PQconsumeInput(db);
+        drain(db);
+        int64_t first = 0, clock = now_ms + (mono_ms() - start);
+        int queued = first_lease(db, &first);
+        if (queued < 0 && PQstatus(db) == CONNECTION_OK)
+            return listener_failed(s, db, NULL, err, err_size);
+        if (queued < 0)
+            continue; /* the connection broke: again, connected anew */
+        if (queued && first < clock) {
+            rc = 0; /* one waits, or its lease ran out */
+            break;
+        }
+        int64_t left = deadline - mono_ms();
+        if (left <= 0)
+            break;
+        if (queued && first - clock + 1 < left)
+            left = first - clock + 1; /* that lease's end */
+        struct pollfd p = {.fd = PQsocket(db), .events = POLLIN};
+        int ready = poll(&p, 1, (int)left);
+        if (ready < 0 && errno != EINTR)
+            return listener_failed(s, db, strerror(errno), err, err_size);
+        if (ready == 0 && mono_ms() >= deadline)
+            break; /* nothing came: the queue was read at the start */
+        if (ready > 0 && !PQconsumeInput(db))
+            continue; /* broken: read the queue once connected again */
+    }
+    pg_listener_done(s, PG_CHANNEL_JOBS);
+    return rc;
 }
 
 static const char sql_drop[] = "DELETE FROM engine_jobs WHERE id = $1";

@@ -82,11 +82,22 @@ int pg_exec_commit(struct pg_conn *c, const char *sql, PGresult **rows);
 /* `text` as an SQL literal for pg_exec_commit (PQfreemem), or NULL (the error kept). */
 char *pg_quote(struct pg_conn *c, const char *text);
 
-/* The store's LISTEN connection (not the pool's), listening on `channel`, connected
- * again when it broke: held by the caller until pg_listener_done (one waiter at a
- * time).  NULL or not CONNECTION_OK when the database does not answer. */
-PGconn *pg_listener(struct store *s, const char *channel);
-void pg_listener_done(struct store *s);
+/* libpq's message `msg` as one line into dst: newlines and tabs become spaces, runs of
+ * spaces one, the end trimmed ("unknown error" when empty). */
+void pg_one_line(char *dst, size_t size, const char *msg);
+
+/* The channels of LISTEN/NOTIFY: the outbox's events (events.c: a NOTIFY an event,
+ * its number the payload) and the engine jobs (jobs.c: a NOTIFY a job queued). */
+#define PG_EVENTS_CHANNEL "agora_events"
+#define PG_JOBS_CHANNEL "agora_jobs"
+enum pg_channel { PG_CHANNEL_EVENTS, PG_CHANNEL_JOBS, PG_CHANNELS };
+
+/* The store's LISTEN connection of `channel` (one a channel, none of the pool's),
+ * connected and LISTENing again when it broke: held by the caller until
+ * pg_listener_done (one waiter a channel at a time).  NULL or not CONNECTION_OK when
+ * the database does not answer. */
+PGconn *pg_listener(struct store *s, enum pg_channel channel);
+void pg_listener_done(struct store *s, enum pg_channel channel);
 
 /* A row of "SELECT <the game columns>" (games.c). */
 void pg_read_game(const PGresult *r, int row, struct store_game *g);

@@ -222,10 +222,11 @@ struct sqlite_store {
     struct write *q_head, *q_tail;
     bool committing;
     struct checkpointer *ckpt; /* NULL: SQLite's own checkpoints (in-memory databases) */
-    /* The events committed by this process (events.c): a count that wakes waiters. */
+    /* The events committed (events.c) and the jobs queued (jobs.c) by this process:
+     * counts whose growth wakes the waiters of each. */
     pthread_mutex_t ev_mu;
     pthread_cond_t ev_cv; /* on CLOCK_MONOTONIC */
-    uint64_t ev_generation;
+    uint64_t ev_generation, jobs_generation;
     /* Statements of the backend's other files (sqlite_store_stmt), by their SQL. */
     struct {
         const char *sql;
@@ -388,34 +389,69 @@ int sqlite_store_read(struct store *base, sqlite_fn fn, void *ctx, const char *w
     return rc;
 }
 
+/* A count of ev_mu's: read, grown (waking every waiter) and waited on. */
+static uint64_t count_now(struct sqlite_store *s, const uint64_t *count)
+{
+    pthread_mutex_lock(&s->ev_mu);
+    uint64_t g = *count;
+    pthread_mutex_unlock(&s->ev_mu);
+    return g;
+}
+
+static void count_grows(struct sqlite_store *s, uint64_t *count)
+{
+    pthread_mutex_lock(&s->ev_mu);
+    ++*count;
+    pthread_cond_broadcast(&s->ev_cv);
+    pthread_mutex_unlock(&s->ev_mu);
+}
+
+static bool count_wait(struct sqlite_store *s, const uint64_t *count, uint64_t generation,
+                       const struct timespec *deadline)
+{
+    pthread_mutex_lock(&s->ev_mu);
+    int rc = 0;
+    while (*count == generation && rc == 0)
+        rc = pthread_cond_timedwait(&s->ev_cv, &s->ev_mu, deadline);
+    bool changed = *count != generation;
+    pthread_mutex_unlock(&s->ev_mu);
+    return changed;
+}
+
 uint64_t sqlite_events_generation(struct store *base)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
-    pthread_mutex_lock(&s->ev_mu);
-    uint64_t g = s->ev_generation;
-    pthread_mutex_unlock(&s->ev_mu);
-    return g;
+    return count_now(s, &s->ev_generation);
 }
 
 void sqlite_events_committed(struct store *base)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
-    pthread_mutex_lock(&s->ev_mu);
-    s->ev_generation++;
-    pthread_cond_broadcast(&s->ev_cv);
-    pthread_mutex_unlock(&s->ev_mu);
+    count_grows(s, &s->ev_generation);
 }
 
 bool sqlite_events_wait(struct store *base, uint64_t generation, const struct timespec *deadline)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
-    pthread_mutex_lock(&s->ev_mu);
-    int rc = 0;
-    while (s->ev_generation == generation && rc == 0)
-        rc = pthread_cond_timedwait(&s->ev_cv, &s->ev_mu, deadline);
-    bool changed = s->ev_generation != generation;
-    pthread_mutex_unlock(&s->ev_mu);
-    return changed;
+    return count_wait(s, &s->ev_generation, generation, deadline);
+}
+
+uint64_t sqlite_jobs_generation(struct store *base)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    return count_now(s, &s->jobs_generation);
+}
+
+void sqlite_jobs_queued(struct store *base)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    count_grows(s, &s->jobs_generation);
+}
+
+bool sqlite_jobs_wait(struct store *base, uint64_t generation, const struct timespec *deadline)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    return count_wait(s, &s->jobs_generation, generation, deadline);
 }
 
 sqlite3_stmt *sqlite_store_stmt(struct store *base, const char *sql)

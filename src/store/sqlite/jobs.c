@@ -1,8 +1,11 @@
 /* The SQLite backend's part for the engine jobs (store_ops.def "Engine jobs"): one
  * writer at a time (the group commit), so a claim is a read and a conditional update
- * in one write; nobody else can claim between the two. */
+ * in one write; nobody else can claim between the two.  An SQLite database has one
+ * server, so a waiter (wait_jobs) is woken by this process's put_job (a count that
+ * grows, backend.c) or by the nearest lease's end, read with the queue. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/error.h"
 #include "store/sqlite/private.h"
@@ -25,7 +28,70 @@ static int put(struct store *s, sqlite3 *db, void *ctx)
 
 int sqlite_store_put_job(struct store *s, const struct store_job *job, char *err, size_t err_size)
 {
-    return sqlite_store_write(s, put, (void *)job, "queue job", err, err_size);
+    int rc = sqlite_store_write(s, put, (void *)job, "queue job", err, err_size);
+    if (rc == 0)
+        sqlite_jobs_queued(s);
+    return rc;
+}
+
+/* ---- waiting for a job ---- */
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static struct timespec mono_at(int64_t ms)
+{
+    return (struct timespec){ms / 1000, (long)(ms % 1000) * 1000000L};
+}
+
+struct first_ctx {
+    int queued; /* 0: the queue is empty */
+    int64_t first;
+};
+
+static const char sql_first[] = "SELECT min(lease_until_ms) FROM engine_jobs";
+
+/* The lowest lease end (0: a job waits unclaimed), when a job is queued. */
+static int first_lease(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct first_ctx *f = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_first, "");
+    int row = sq_row(st);
+    if (row > 0 && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        f->queued = 1;
+        f->first = sqlite3_column_int64(st, 0);
+    }
+    sq_end(st);
+    return row > 0 ? 0 : -1;
+}
+
+int sqlite_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *err,
+                           size_t err_size)
+{
+    int64_t start = mono_ms(), deadline = start + (timeout_ms > 0 ? timeout_ms : 0);
+    for (;;) {
+        /* The count first: a job queued after it wakes the wait below. */
+        uint64_t generation = sqlite_jobs_generation(s);
+        struct first_ctx f = {0, 0};
+        if (sqlite_store_read(s, first_lease, &f, "jobs", err, err_size) != 0)
+            return -1;
+        int64_t mono = mono_ms(), clock = now_ms + (mono - start);
+        if (f.queued && f.first < clock)
+            return 0; /* one waits, or its lease ran out */
+        if (mono >= deadline)
+            return 1;
+        int64_t until = deadline;
+        if (f.queued && mono + (f.first - clock + 1) < until)
+            until = mono + (f.first - clock + 1); /* that lease's end */
+        struct timespec at = mono_at(until);
+        if (!sqlite_jobs_wait(s, generation, &at) && until == deadline)
+            return 1; /* nothing came: the queue was read before */
+    }
 }
 
 #define JOB_COLUMNS                                                                                \

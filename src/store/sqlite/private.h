@@ -63,6 +63,10 @@ struct sqlite_ids {
 uint64_t sqlite_events_generation(struct store *s);
 void sqlite_events_committed(struct store *s);
 bool sqlite_events_wait(struct store *s, uint64_t generation, const struct timespec *deadline);
+/* The same for the jobs this process queued (jobs.c, wait_jobs). */
+uint64_t sqlite_jobs_generation(struct store *s);
+void sqlite_jobs_queued(struct store *s);
+bool sqlite_jobs_wait(struct store *s, uint64_t generation, const struct timespec *deadline);
 
 /* Inside a write: append the attached event `e` (store.h) to the outbox, *seq its
  * number (events.c; sqlite_store_write calls it after the operation's statements):

@@ -3,7 +3,9 @@
  * process claims it for a lease and commits it; the waiting request is answered.  A
  * worker killed mid-move, or one too slow for its lease: another makes the move, and
  * it is committed once.  The cap of queued moves per address counts the store.  A
- * server with engine threads of its own takes the shared queue's moves when idle. */
+ * server with engine threads of its own takes the shared queue's moves when idle.  An
+ * idle worker waits on the database (LISTEN/NOTIFY): every idle thread of it starts
+ * one of the jobs queued together, and it stops within its wait. */
 #include <fcntl.h>
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -17,6 +19,9 @@
 #include "../../harness.h"
 #include "../fixture.h"
 #include "cli/cli.h"
+#include "core/types.h"
+#include "store/store.h"
+#include "worker/worker.h"
 
 /* `./agora worker --db url --quiet` and `extra` (NULL-ended): its pid. */
 static pid_t spawn_worker(const char *url, const char *const *extra)
@@ -380,6 +385,97 @@ TEST(server_workers_move_heard_on_another_servers_stream)
         CHECK_EQ_INT(stop_worker(w), 0);
     server_stop(b);
     server_stop(a);
+}
+
+/* A game where the computer (white) opens, and its first move queued: 0, or -1. */
+static int queue_computer_move(struct store *s, int n)
+{
+    char err[256];
+    struct store_game g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.id, sizeof g.id, "w%031d", n);
+    snprintf(g.game, sizeof g.game, "egara");
+    snprintf(g.token_hash, sizeof g.token_hash, "tok");
+    g.level = 1;
+    g.human_side = SIDE_BLACK;
+    g.created_ms = g.updated_ms = fx_wall_ms();
+    struct store_job j;
+    memset(&j, 0, sizeof j);
+    snprintf(j.id, sizeof j.id, "%s.0", g.id);
+    snprintf(j.kind, sizeof j.kind, "move");
+    snprintf(j.game_id, sizeof j.game_id, "%s", g.id);
+    snprintf(j.client, sizeof j.client, "c%d", n);
+    j.created_ms = fx_wall_ms();
+    if (store_create_game(s, &g, err, sizeof err) != 0 ||
+        store_put_job(s, &j, err, sizeof err) != 0)
+        return -1;
+    return 0;
+}
+
+/* A worker of `threads` threads in this process, each move taking think_ms. */
+static struct worker *start_worker_here(const char *url, int threads, int think_ms)
+{
+    struct worker_config wc;
+    worker_config_default(&wc);
+    wc.db_url = url;
+    wc.threads = threads;
+    wc.move_time_ms = 100;
+    wc.test_think_ms = think_ms;
+    char err[256];
+    struct worker *w = worker_start(&wc, err, sizeof err);
+    if (!w)
+        fprintf(stderr, "worker_start: %s\n", err);
+    return w;
+}
+
+TEST(server_workers_idle_threads_start_jobs_queued_together)
+{
+    if (!fx_on_postgres())
+        SKIP("engine jobs are for PostgreSQL (tests/suites/postgres)");
+    const char *url = fx_store_url();
+    char err[256];
+    struct store *s = store_open(url, NULL, err, sizeof err);
+    CHECK_MSG(s != NULL, "store_open: %s", err);
+    /* Two threads, each move 1.5 s: one watches the database, one waits for it. */
+    struct worker *w = s ? start_worker_here(url, 2, 1500) : NULL;
+    CHECK(w != NULL);
+    if (!w) {
+        store_close(s);
+        return;
+    }
+    usleep(500 * 1000);
+    CHECK_EQ_INT(queue_computer_move(s, 1), 0);
+    CHECK_EQ_INT(queue_computer_move(s, 2), 0);
+    int64_t queued = fx_now_ms(), both = -1;
+    for (int i = 0; i < 250 && both < 0; i++) {
+        if (db_number(url, "SELECT count(*) FROM engine_jobs WHERE worker <> ''") == 2)
+            both = fx_now_ms() - queued;
+        else
+            usleep(20 * 1000);
+    }
+    /* Not one after the other (the second would start after the first's 1.5 s). */
+    CHECK_MSG(both >= 0 && both < 1000, "both jobs started after %lld ms", (long long)both);
+    worker_stop(w); /* the moves being thought are committed first */
+    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM moves"), 2);
+    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
+    store_close(s);
+}
+
+TEST(server_workers_idle_worker_stops_within_its_wait)
+{
+    if (!fx_on_postgres())
+        SKIP("engine jobs are for PostgreSQL (tests/suites/postgres)");
+    struct worker *w = start_worker_here(fx_store_url(), 3, 0);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    usleep(300 * 1000); /* idle: one thread on the database, two waiting for it */
+    int64_t t0 = fx_now_ms();
+    worker_stop(w);
+    struct worker_config wc;
+    worker_config_default(&wc);
+    CHECK_MSG(fx_now_ms() - t0 < wc.wait_ms + 1000, "stopped after %lld ms",
+              (long long)(fx_now_ms() - t0));
 }
 
 TEST(server_workers_bad_config)

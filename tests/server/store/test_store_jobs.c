@@ -1,10 +1,14 @@
 /* The engine jobs of the store (store_ops.def "Engine jobs") on the backend the run
  * is on: queued once, claimed by one claimer for a lease, claimed again when the lease
- * runs out, games before analyses and each address in turn, a move committed once. */
+ * runs out, games before analyses and each address in turn, a move committed once; an
+ * idle claimer's wait (wait_jobs) woken by a job queued elsewhere or a lease's end,
+ * and on PostgreSQL by a job queued after its LISTEN connection broke. */
+#include <libpq-fe.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../harness.h"
 #include "../fixture.h"
@@ -237,4 +241,234 @@ TEST(store_jobs_two_claimers_never_take_one_job)
 out:
     for (int i = 0; i < n_stores; i++)
         store_close(stores[i]);
+}
+
+/* ---- waiting for a job (wait_jobs) ---- */
+
+/* The wait's timeout in these tests: far above the bounds they check, so none can
+ * pass by timing out (a timed-out wait also says 1, not 0). */
+enum { WAIT_MS = 5000, SOON_MS = 1000 };
+
+static int64_t wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+struct waiter {
+    struct store *s;
+    int timeout_ms;
+    int rc;
+    int64_t returned; /* fx_now_ms() as it returned */
+    char err[256];
+};
+
+static void *wait_for_job(void *arg)
+{
+    struct waiter *w = arg;
+    w->rc = store_wait_jobs(w->s, wall_now(), w->timeout_ms, w->err, sizeof w->err);
+    w->returned = fx_now_ms();
+    return NULL;
+}
+
+/* Two stores on PostgreSQL (the waiter's and the one queueing, as two machines); on
+ * SQLite (one server a file) the same one: 0, or -1 (said). */
+static int open_pair(struct test_ctx *t__, struct store **waiting, struct store **queueing)
+{
+    const char *url = fx_store_url();
+    *waiting = open_url(t__, url);
+    *queueing = *waiting && fx_on_postgres() ? open_url(t__, url) : *waiting;
+    return *waiting && *queueing ? 0 : -1;
+}
+
+static void close_pair(struct store *waiting, struct store *queueing)
+{
+    if (queueing != waiting)
+        store_close(queueing);
+    store_close(waiting);
+}
+
+TEST(store_jobs_wait_wakes_when_a_job_is_queued)
+{
+    struct store *s, *q;
+    if (open_pair(TEST_CTX, &s, &q) != 0)
+        return;
+    struct waiter w = {.s = s, .timeout_ms = WAIT_MS};
+    pthread_t th;
+    pthread_create(&th, NULL, wait_for_job, &w);
+    pause_ms(300); /* the waiter is waiting */
+    char err[256];
+    struct store_job j;
+    a_job(&j, "00000000000000000000000000000004", 0, "a", 0, wall_now());
+    int64_t queued = fx_now_ms();
+    CHECK_EQ_INT(store_put_job(q, &j, err, sizeof err), 0);
+    pthread_join(th, NULL);
+    CHECK_MSG(w.rc == 0, "wait_jobs: %d (%s)", w.rc, w.err);
+    CHECK_MSG(w.returned - queued < SOON_MS, "woken %lld ms after the job was queued",
+              (long long)(w.returned - queued));
+    CHECK_MSG(w.returned >= queued, "returned before the job was queued");
+    /* The job is there to claim; then, none left, the next wait sleeps again. */
+    struct store_job got;
+    CHECK_EQ_INT(store_claim_job(s, "w", wall_now(), 60000, &got, err, sizeof err), 0);
+    CHECK_STR(got.id, j.id);
+    CHECK_EQ_INT(store_wait_jobs(s, wall_now(), 100, err, sizeof err), 1);
+    close_pair(s, q);
+}
+
+TEST(store_jobs_wait_times_out_when_nothing_comes)
+{
+    struct store *s = open_url(TEST_CTX, fx_store_url());
+    if (!s)
+        return;
+    char err[256];
+    int64_t t0 = fx_now_ms();
+    CHECK_EQ_INT(store_wait_jobs(s, wall_now(), 400, err, sizeof err), 1);
+    int64_t took = fx_now_ms() - t0;
+    CHECK_MSG(took >= 390 && took < 400 + SOON_MS, "a wait of 400 ms took %lld ms",
+              (long long)took);
+    /* No timeout: a look, no wait. */
+    t0 = fx_now_ms();
+    CHECK_EQ_INT(store_wait_jobs(s, wall_now(), 0, err, sizeof err), 1);
+    CHECK_MSG(fx_now_ms() - t0 < SOON_MS, "a wait of 0 ms took %lld ms",
+              (long long)(fx_now_ms() - t0));
+    store_close(s);
+}
+
+TEST(store_jobs_wait_returns_at_once_for_a_job_waiting_and_at_a_leases_end)
+{
+    struct store *s = open_url(TEST_CTX, fx_store_url());
+    if (!s)
+        return;
+    char err[256];
+    struct store_job j, got;
+    a_job(&j, "00000000000000000000000000000003", 0, "a", 0, wall_now());
+    CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
+    int64_t t0 = fx_now_ms();
+    CHECK_EQ_INT(store_wait_jobs(s, wall_now(), WAIT_MS, err, sizeof err), 0);
+    CHECK_MSG(fx_now_ms() - t0 < SOON_MS, "a job waiting: the wait took %lld ms",
+              (long long)(fx_now_ms() - t0));
+    /* Claimed for 700 ms by a worker that then dies: nobody writes when its lease
+     * ends, and the wait wakes then by itself. */
+    CHECK_EQ_INT(store_claim_job(s, "killed", wall_now(), 700, &got, err, sizeof err), 0);
+    t0 = fx_now_ms();
+    CHECK_EQ_INT(store_wait_jobs(s, wall_now(), WAIT_MS, err, sizeof err), 0);
+    int64_t took = fx_now_ms() - t0;
+    CHECK_MSG(took >= 500 && took < 700 + SOON_MS, "the lease of 700 ms ended after %lld ms",
+              (long long)took);
+    CHECK_EQ_INT(store_claim_job(s, "other", wall_now(), 60000, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(got.tries, 2);
+    store_close(s);
+}
+
+/* Ends the sessions of this database that wait on a job (the LISTEN connections of
+ * wait_jobs, their last statement its read of the queue): how many. */
+static int end_listeners(const char *url)
+{
+    PGconn *c = PQconnectdb(url);
+    PGresult *r = PQstatus(c) == CONNECTION_OK
+                      ? PQexec(c, "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))"
+                                  " FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                                  " AND query = 'SELECT min(lease_until_ms) FROM engine_jobs'")
+                      : NULL;
+    int n = r && PQresultStatus(r) == PGRES_TUPLES_OK ? atoi(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    PQfinish(c);
+    return n;
+}
+
+TEST(store_jobs_wait_listens_again_after_its_connection_broke)
+{
+    if (!fx_on_postgres())
+        SKIP("LISTEN/NOTIFY is PostgreSQL's (tests/pg-run)");
+    struct store *s, *q;
+    if (open_pair(TEST_CTX, &s, &q) != 0)
+        return;
+    const char *url = fx_store_url(); /* any schema: the sessions are the server's */
+    char err[256];
+    struct store_job j;
+    /* Broken between two waits: the next one connects and LISTENs again. */
+    CHECK_EQ_INT(store_wait_jobs(s, wall_now(), 50, err, sizeof err), 1);
+    CHECK_MSG(end_listeners(url) >= 1, "no listener ended");
+    struct waiter w = {.s = s, .timeout_ms = WAIT_MS};
+    pthread_t th;
+    pthread_create(&th, NULL, wait_for_job, &w);
+    pause_ms(300);
+    a_job(&j, "00000000000000000000000000000002", 0, "a", 0, wall_now());
+    int64_t queued = fx_now_ms();
+    CHECK_EQ_INT(store_put_job(q, &j, err, sizeof err), 0);
+    pthread_join(th, NULL);
+    CHECK_MSG(w.rc == 0 && w.returned - queued < SOON_MS, "wait_jobs: %d after %lld ms (%s)", w.rc,
+              (long long)(w.returned - queued), w.err);
+    struct store_job got;
+    CHECK_EQ_INT(store_claim_job(s, "w", wall_now(), 60000, &got, err, sizeof err), 0);
+    /* Broken during a wait: it connects again, reads the queue, and wakes for the job
+     * queued after. */
+    w = (struct waiter){.s = s, .timeout_ms = WAIT_MS};
+    pthread_create(&th, NULL, wait_for_job, &w);
+    pause_ms(300);
+    CHECK_MSG(end_listeners(url) >= 1, "no listener ended");
+    pause_ms(300); /* it has connected again */
+    a_job(&j, "00000000000000000000000000000002", 1, "a", 0, wall_now());
+    queued = fx_now_ms();
+    CHECK_EQ_INT(store_put_job(q, &j, err, sizeof err), 0);
+    pthread_join(th, NULL);
+    CHECK_MSG(w.rc == 0 && w.returned - queued < SOON_MS && w.returned >= queued,
+              "wait_jobs: %d, %lld ms after the job (%s)", w.rc, (long long)(w.returned - queued),
+              w.err);
+    close_pair(s, q);
+}
+
+static int run_script(const char *env)
+{
+    const char *cmd = getenv(env);
+    return cmd && cmd[0] ? system(cmd) : -1;
+}
+
+TEST(store_jobs_wait_says_why_when_the_database_is_away_then_goes_on)
+{
+    if (!fx_on_postgres() || !getenv("AGORA_TEST_PG_STOP") || !getenv("AGORA_TEST_PG_START"))
+        SKIP("PostgreSQL of tests/pg-run only (it stops and starts that database)");
+    struct store *s, *q;
+    if (open_pair(TEST_CTX, &s, &q) != 0)
+        return;
+    char err[256] = "";
+    CHECK_EQ_INT(store_wait_jobs(s, wall_now(), 50, err, sizeof err), 1);
+    CHECK_EQ_INT(run_script("AGORA_TEST_PG_STOP"), 0);
+    /* Away: the wait fails at once with one line, and no crash. */
+    int64_t t0 = fx_now_ms();
+    int rc = store_wait_jobs(s, wall_now(), WAIT_MS, err, sizeof err);
+    CHECK_MSG(rc < 0, "wait_jobs with the database away: %d", rc);
+    CHECK_MSG(fx_now_ms() - t0 < WAIT_MS, "the failure took %lld ms",
+              (long long)(fx_now_ms() - t0));
+    const char *prefix = "database: wait for jobs: ";
+    CHECK_MSG(!strncmp(err, prefix, strlen(prefix)) && !strchr(err, '\n') &&
+                  err[strlen(err) - 1] != ' ',
+              "error: '%s'", err);
+    CHECK_EQ_INT(run_script("AGORA_TEST_PG_START"), 0);
+    /* Back: the next wait connects and LISTENs again by itself. */
+    struct waiter w = {.s = s, .timeout_ms = WAIT_MS};
+    pthread_t th;
+    pthread_create(&th, NULL, wait_for_job, &w);
+    pause_ms(300);
+    struct store_job j;
+    a_job(&j, "00000000000000000000000000000001", 0, "a", 0, wall_now());
+    int64_t queued = 0;
+    int put = -1;
+    for (int i = 0; i < 50 && put != 0; i++) { /* the pool connects again on its next use */
+        queued = fx_now_ms();
+        if ((put = store_put_job(q, &j, err, sizeof err)) != 0)
+            pause_ms(100);
+    }
+    CHECK_MSG(put == 0, "put_job after the restart: %s", err);
+    pthread_join(th, NULL);
+    CHECK_MSG(w.rc == 0 && w.returned - queued < SOON_MS, "wait_jobs: %d after %lld ms (%s)", w.rc,
+              (long long)(w.returned - queued), w.err);
+    close_pair(s, q);
 }
