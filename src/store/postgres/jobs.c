@@ -2,23 +2,26 @@
  * workers on any machine claim with one UPDATE over a SELECT ... FOR UPDATE SKIP
  * LOCKED, so two claimers never take one job and neither waits for the other's row. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "store/postgres/private.h"
 
 /* Its round: after the client's last job (one address's jobs in order), and no
  * earlier than the lowest round waiting (a new address joins at the front). */
 static const char sql_put[] =
-    "INSERT INTO engine_jobs (id, kind, game_id, ply, client, priority, round, created_ms)"
-    " VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bigint,"
+    "INSERT INTO engine_jobs (id, kind, game_id, ply, client, priority, round, created_ms,"
+    " payload) VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bigint,"
     " GREATEST((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = $5::text),"
-    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint)"
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint, $8::text)"
     " ON CONFLICT (id) DO NOTHING";
 
 int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size_t err_size)
 {
-    PGresult *r = pg_store_query(s, "queue job", err, err_size, sql_put, "tttitiI", j->id, j->kind,
-                                 j->game_id, j->ply, j->client, j->priority, j->created_ms);
+    PGresult *r = pg_store_query(s, "queue job", err, err_size, sql_put, "tttitiIt", j->id, j->kind,
+                                 j->game_id, j->ply, j->client, j->priority, j->created_ms,
+                                 j->payload ? j->payload : "");
     if (!r)
         return -1;
     PQclear(r);
@@ -26,7 +29,26 @@ int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size
 }
 
 #define JOB_COLUMNS                                                                                \
-    "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries"
+    "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries,"  \
+    " done, total"
+
+static void read_job(PGresult *r, struct store_job *j)
+{
+    memset(j, 0, sizeof *j);
+    pg_col_text(r, 0, 0, j->id, sizeof j->id);
+    pg_col_text(r, 0, 1, j->kind, sizeof j->kind);
+    pg_col_text(r, 0, 2, j->game_id, sizeof j->game_id);
+    j->ply = pg_col_int(r, 0, 3);
+    pg_col_text(r, 0, 4, j->client, sizeof j->client);
+    j->priority = pg_col_int(r, 0, 5);
+    j->round = pg_col_int(r, 0, 6);
+    j->created_ms = pg_col_int64(r, 0, 7);
+    j->lease_until_ms = pg_col_int64(r, 0, 8);
+    pg_col_text(r, 0, 9, j->worker, sizeof j->worker);
+    j->tries = pg_col_int(r, 0, 10);
+    j->done = pg_col_int(r, 0, 11);
+    j->total = pg_col_int(r, 0, 12);
+}
 
 static const char sql_claim[] =
     "UPDATE engine_jobs SET lease_until_ms = $2::bigint + $3::bigint, worker = $1::text,"
@@ -42,22 +64,59 @@ int pg_store_claim_job(struct store *s, const char *worker, int64_t now_ms, int6
     if (!r)
         return -1;
     int found = PQntuples(r);
-    if (found) {
-        memset(j, 0, sizeof *j);
-        pg_col_text(r, 0, 0, j->id, sizeof j->id);
-        pg_col_text(r, 0, 1, j->kind, sizeof j->kind);
-        pg_col_text(r, 0, 2, j->game_id, sizeof j->game_id);
-        j->ply = pg_col_int(r, 0, 3);
-        pg_col_text(r, 0, 4, j->client, sizeof j->client);
-        j->priority = pg_col_int(r, 0, 5);
-        j->round = pg_col_int(r, 0, 6);
-        j->created_ms = pg_col_int64(r, 0, 7);
-        j->lease_until_ms = pg_col_int64(r, 0, 8);
-        pg_col_text(r, 0, 9, j->worker, sizeof j->worker);
-        j->tries = pg_col_int(r, 0, 10);
-    }
+    if (found)
+        read_job(r, j);
     PQclear(r);
     return found ? 0 : 1;
+}
+
+static const char sql_get[] = "SELECT " JOB_COLUMNS " FROM engine_jobs WHERE id = $1";
+
+int pg_store_get_job(struct store *s, const char *id, struct store_job *j, char *err,
+                     size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "load job", err, err_size, sql_get, "t", id);
+    if (!r)
+        return -1;
+    int found = PQntuples(r);
+    if (found)
+        read_job(r, j);
+    PQclear(r);
+    return found ? 0 : 1;
+}
+
+static const char sql_payload[] = "SELECT payload FROM engine_jobs WHERE id = $1";
+
+int pg_store_job_payload(struct store *s, const char *id, char **payload, char *err,
+                         size_t err_size)
+{
+    *payload = NULL;
+    PGresult *r = pg_store_query(s, "load job payload", err, err_size, sql_payload, "t", id);
+    if (!r)
+        return -1;
+    int rc = 1;
+    if (PQntuples(r) > 0) {
+        *payload = strdup(PQgetvalue(r, 0, 0));
+        rc = *payload ? 0 : fail(err, err_size, "out of memory");
+    }
+    PQclear(r);
+    return rc;
+}
+
+static const char sql_progress[] =
+    "UPDATE engine_jobs SET done = $3::bigint, total = $4::bigint,"
+    " lease_until_ms = $5::bigint + $6::bigint WHERE id = $1 AND worker = $2 RETURNING id";
+
+int pg_store_job_progress(struct store *s, const char *id, const char *worker, int done, int total,
+                          int64_t now_ms, int64_t lease_ms, char *err, size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "job progress", err, err_size, sql_progress, "ttiiII", id,
+                                 worker, done, total, now_ms, lease_ms);
+    if (!r)
+        return -1;
+    int held = PQntuples(r);
+    PQclear(r);
+    return held ? 0 : 1;
 }
 
 static const char sql_drop[] = "DELETE FROM engine_jobs WHERE id = $1";

@@ -177,6 +177,61 @@ TEST(store_jobs_one_address_in_order_a_new_one_at_the_front)
     store_close(s);
 }
 
+/* A review's job: its payload read back, its progress recorded and its lease renewed
+ * only while its claimer holds it, read by any server through get_job. */
+TEST(store_jobs_review_payload_progress_and_lease)
+{
+    struct store *s = open_url(TEST_CTX, fx_store_url());
+    if (!s)
+        return;
+    char err[256], *payload = NULL;
+    struct store_job j, got, seen;
+    a_job(&j, "00000000000000000000000000000004", 0, "r", 2, 100);
+    snprintf(j.id, sizeof j.id, "review.00000000000000000000000000000004");
+    snprintf(j.kind, sizeof j.kind, "review");
+    j.payload = "{\"game\":\"chess\",\"moves\":[\"e2e4\"]}";
+    CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
+    CHECK_EQ_INT(store_job_payload(s, j.id, &payload, err, sizeof err), 0);
+    CHECK(payload && !strcmp(payload, j.payload));
+    free(payload);
+    CHECK_EQ_INT(store_job_payload(s, "review.none", &payload, err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_job(s, "review.none", &seen, err, sizeof err), 1);
+    /* A move's job queued after it is claimed first (games before reviews). */
+    struct store_job move;
+    a_job(&move, "00000000000000000000000000000004", 3, "r", 0, 200);
+    CHECK_EQ_INT(store_put_job(s, &move, err, sizeof err), 0);
+    CHECK_EQ_INT(store_job_payload(s, move.id, &payload, err, sizeof err), 0);
+    CHECK(payload && !payload[0]);
+    free(payload);
+    CHECK_EQ_INT(store_claim_job(s, "w1", 1000, 500, &got, err, sizeof err), 0);
+    CHECK_STR(got.kind, "move");
+    CHECK_EQ_INT(store_drop_job(s, got.id, err, sizeof err), 0);
+    CHECK_EQ_INT(store_claim_job(s, "w1", 1000, 500, &got, err, sizeof err), 0);
+    CHECK_STR(got.id, j.id);
+    CHECK_STR(got.kind, "review");
+    CHECK_EQ_INT(got.done, 0);
+    /* Progress renews the lease: at 1600 nobody else may claim it. */
+    CHECK_EQ_INT(store_job_progress(s, j.id, "w1", 3, 41, 1200, 500, err, sizeof err), 0);
+    CHECK_EQ_INT(store_get_job(s, j.id, &seen, err, sizeof err), 0);
+    CHECK_EQ_INT(seen.done, 3);
+    CHECK_EQ_INT(seen.total, 41);
+    CHECK_EQ_INT((int)seen.lease_until_ms, 1700);
+    CHECK_STR(seen.worker, "w1");
+    CHECK_EQ_INT(store_claim_job(s, "w2", 1600, 500, &got, err, sizeof err), 1);
+    /* Its lease runs out: w2 takes it over, and w1's progress is refused. */
+    CHECK_EQ_INT(store_claim_job(s, "w2", 1701, 500, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(got.tries, 2);
+    CHECK_EQ_INT(store_job_progress(s, j.id, "w1", 4, 41, 1800, 500, err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_job(s, j.id, &seen, err, sizeof err), 0);
+    CHECK_EQ_INT(seen.done, 3);
+    CHECK_STR(seen.worker, "w2");
+    CHECK_EQ_INT(store_job_progress(s, j.id, "w2", 5, 41, 1800, 500, err, sizeof err), 0);
+    CHECK_EQ_INT(store_drop_job(s, j.id, err, sizeof err), 0);
+    CHECK_EQ_INT(store_job_progress(s, j.id, "w2", 6, 41, 1900, 500, err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_job(s, j.id, &seen, err, sizeof err), 1);
+    store_close(s);
+}
+
 /* ---- two claimers never take one job ---- */
 
 enum { JOBS = 40, CLAIMERS = 4 };
