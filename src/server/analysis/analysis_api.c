@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis_json.h"
 #include "core/error.h"
+#include "core/json_out.h"
 #include "core/record.h"
 #include "games/registry.h"
 #include "server/analysis/analysis_jobs.h"
-#include "server/analysis/analysis_json.h"
 #include "server/analysis/review_jobs.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
 #include "server/games/session.h"
