@@ -290,6 +290,10 @@ typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
 /* One engine job (store_ops.def "Engine jobs"): a computer move to make, claimed by
  * a worker (`agora worker`, or a server's own threads) for a lease; one not finished
  * when its lease runs out goes back to the queue. */
+/* A job's priority: the games' moves first, the reviews after them. */
+#define STORE_JOB_PRIORITY_MOVE 0
+#define STORE_JOB_PRIORITY_REVIEW 2
+#define STORE_JOB_PRIORITY_ANY 1000000 /* claim_job's max_priority: every job */
 #define STORE_JOB_ID_MAX 48
 #define STORE_JOB_KIND_MAX 16
 #define STORE_JOB_CLIENT_MAX 64

@@ -53,14 +53,15 @@ static void read_job(PGresult *r, struct store_job *j)
 static const char sql_claim[] =
     "UPDATE engine_jobs SET lease_until_ms = $2::bigint + $3::bigint, worker = $1::text,"
     " tries = tries + 1 WHERE id = (SELECT id FROM engine_jobs WHERE lease_until_ms < $2::bigint"
-    " ORDER BY priority, round, created_ms LIMIT 1 FOR UPDATE SKIP LOCKED)"
+    " AND priority <= $4::bigint ORDER BY priority, round, created_ms LIMIT 1 FOR UPDATE SKIP "
+    "LOCKED)"
     " RETURNING " JOB_COLUMNS;
 
 int pg_store_claim_job(struct store *s, const char *worker, int64_t now_ms, int64_t lease_ms,
-                       struct store_job *j, char *err, size_t err_size)
+                       int max_priority, struct store_job *j, char *err, size_t err_size)
 {
-    PGresult *r =
-        pg_store_query(s, "claim job", err, err_size, sql_claim, "tII", worker, now_ms, lease_ms);
+    PGresult *r = pg_store_query(s, "claim job", err, err_size, sql_claim, "tIIi", worker, now_ms,
+                                 lease_ms, max_priority);
     if (!r)
         return -1;
     int found = PQntuples(r);
@@ -130,11 +131,14 @@ int pg_store_drop_job(struct store *s, const char *id, char *err, size_t err_siz
     return 0;
 }
 
-static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE client = $1";
+static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE kind = $1"
+                                " AND (client = $2 OR $3::bigint = 1)";
 
-int pg_store_count_jobs(struct store *s, const char *client, int *n, char *err, size_t err_size)
+int pg_store_count_jobs(struct store *s, const char *kind, const char *client, int *n, char *err,
+                        size_t err_size)
 {
-    PGresult *r = pg_store_query(s, "count jobs", err, err_size, sql_count, "t", client);
+    PGresult *r = pg_store_query(s, "count jobs", err, err_size, sql_count, "tti", kind,
+                                 client ? client : "", client ? 0 : 1);
     if (!r)
         return -1;
     *n = pg_col_int(r, 0, 0);

@@ -55,11 +55,12 @@ static void read_job(sqlite3_stmt *st, struct store_job *j)
 struct claim_ctx {
     const char *worker;
     int64_t now, lease;
+    int max_priority;
     struct store_job *job;
 };
 
 static const char sql_next[] = "SELECT " JOB_COLUMNS " FROM engine_jobs WHERE lease_until_ms < ?1"
-                               " ORDER BY priority, round, created_ms LIMIT 1";
+                               " AND priority <= ?2 ORDER BY priority, round, created_ms LIMIT 1";
 static const char sql_take[] =
     "UPDATE engine_jobs SET lease_until_ms = ?2, worker = ?3, tries = tries + 1 WHERE id = ?1";
 
@@ -67,7 +68,7 @@ static int claim(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct claim_ctx *c = ctx;
-    sqlite3_stmt *st = sq_bind(s, sql_next, "I", c->now);
+    sqlite3_stmt *st = sq_bind(s, sql_next, "Ii", c->now, c->max_priority);
     int row = sq_row(st);
     if (row > 0)
         read_job(st, c->job);
@@ -81,9 +82,9 @@ static int claim(struct store *s, sqlite3 *db, void *ctx)
 }
 
 int sqlite_store_claim_job(struct store *s, const char *worker, int64_t now_ms, int64_t lease_ms,
-                           struct store_job *job, char *err, size_t err_size)
+                           int max_priority, struct store_job *job, char *err, size_t err_size)
 {
-    struct claim_ctx c = {worker, now_ms, lease_ms, job};
+    struct claim_ctx c = {worker, now_ms, lease_ms, max_priority, job};
     return sqlite_store_write(s, claim, &c, "claim job", err, err_size);
 }
 
@@ -101,17 +102,19 @@ int sqlite_store_drop_job(struct store *s, const char *id, char *err, size_t err
 }
 
 struct count_ctx {
-    const char *client;
+    const char *kind, *client;
     int count;
 };
 
-static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE client = ?1";
+static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE kind = ?1"
+                                " AND (client = ?2 OR ?3 = 1)";
 
 static int count(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct count_ctx *c = ctx;
-    sqlite3_stmt *st = sq_bind(s, sql_count, "t", c->client);
+    sqlite3_stmt *st =
+        sq_bind(s, sql_count, "tti", c->kind, c->client ? c->client : "", c->client ? 0 : 1);
     int row = sq_row(st);
     if (row > 0)
         c->count = sqlite3_column_int(st, 0);
@@ -119,9 +122,10 @@ static int count(struct store *s, sqlite3 *db, void *ctx)
     return row > 0 ? 0 : -1;
 }
 
-int sqlite_store_count_jobs(struct store *s, const char *client, int *n, char *err, size_t err_size)
+int sqlite_store_count_jobs(struct store *s, const char *kind, const char *client, int *n,
+                            char *err, size_t err_size)
 {
-    struct count_ctx c = {client, 0};
+    struct count_ctx c = {kind, client, 0};
     int rc = sqlite_store_read(s, count, &c, "count jobs", err, err_size);
     if (rc == 0)
         *n = c.count;
