@@ -12,15 +12,17 @@
 
 static const char worker_usage[] =
     "usage: agora worker --db postgresql://USER@HOST:PORT/DB [OPTION VALUE]...\n"
-    "  makes the computer's moves of the servers on that database (agora serve --db URL\n"
-    "  --workers 0; beside --shared-jobs servers' threads), until SIGINT or SIGTERM\n"
+    "  makes the computer's moves and the reviews of the servers on that database (agora\n"
+    "  serve --db URL --workers 0; beside --shared-jobs servers' threads), until SIGINT\n"
+    "  or SIGTERM (a review being made then goes back to the queue with its lease)\n"
     "  --threads N     moves thought at once (1..64; default 1; one a core at most helps)\n"
     "  --move-ms N     a move's cap, as the servers' --move-ms (default 5000)\n"
-    "  --lease-ms N    a claimed move not committed by then goes back to the queue\n"
+    "  --lease-ms N    a claimed move not committed by then goes back to the queue (a\n"
+    "                  review renews its lease each second)\n"
     "                  (default 30000; longer than --move-ms)\n"
     "  --max-plies N   a game this long is a draw, as the servers' cap (default 1000)\n"
     "  --book PATH|none  the levels' opening book, as the servers'\n"
-    "  --quiet         no line a move\n";
+    "  --quiet         no line a move or a review\n";
 
 int cmd_worker(int argc, char **argv, struct cli_io *io)
 {
@@ -101,10 +103,11 @@ int cmd_worker(int argc, char **argv, struct cli_io *io)
     sigwait(&stop, &sig);
     fprintf(io->out, "agora worker: stopping (the moves being thought are finished first)\n");
     fflush(io->out);
-    long moves = worker_moves(w), stale = worker_stale(w);
+    long moves = worker_moves(w), reviews = worker_reviews(w), stale = worker_stale(w);
     worker_stop(w);
-    fprintf(io->out, "agora worker: stopped after %ld moves (%ld jobs found stale)\n", moves,
-            stale);
+    fprintf(io->out,
+            "agora worker: stopped after %ld moves and %ld reviews (%ld jobs found stale)\n", moves,
+            reviews, stale);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     engine_book_close(book);
     return 0;

@@ -378,6 +378,14 @@ const struct store_migration store_migrations[] = {
      " tries BIGINT NOT NULL DEFAULT 0);"
      "CREATE INDEX engine_jobs_next ON engine_jobs (priority, round, created_ms);"
      "CREATE INDEX engine_jobs_by_client ON engine_jobs (client);"},
+    /* ---- issue 26, reviews as engine jobs (wt-reviewjobs) ---- */
+    {16, "the engine jobs' payload and progress (reviews made by workers)",
+     "ALTER TABLE engine_jobs ADD COLUMN payload TEXT NOT NULL DEFAULT '';"
+     "ALTER TABLE engine_jobs ADD COLUMN done INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE engine_jobs ADD COLUMN total INTEGER NOT NULL DEFAULT 0;",
+     "ALTER TABLE engine_jobs ADD COLUMN payload TEXT NOT NULL DEFAULT '';"
+     "ALTER TABLE engine_jobs ADD COLUMN done BIGINT NOT NULL DEFAULT 0;"
+     "ALTER TABLE engine_jobs ADD COLUMN total BIGINT NOT NULL DEFAULT 0;"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

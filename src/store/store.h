@@ -290,13 +290,17 @@ typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
 /* One engine job (store_ops.def "Engine jobs"): a computer move to make, claimed by
  * a worker (`agora worker`, or a server's own threads) for a lease; one not finished
  * when its lease runs out goes back to the queue. */
+/* A job's priority: the games' moves first, the reviews after them. */
+#define STORE_JOB_PRIORITY_MOVE 0
+#define STORE_JOB_PRIORITY_REVIEW 2
+#define STORE_JOB_PRIORITY_ANY 1000000 /* claim_job's max_priority: every job */
 #define STORE_JOB_ID_MAX 48
 #define STORE_JOB_KIND_MAX 16
 #define STORE_JOB_CLIENT_MAX 64
 #define STORE_JOB_WORKER_MAX 40
 struct store_job {
     char id[STORE_JOB_ID_MAX];         /* a move's: "<game id>.<ply>" */
-    char kind[STORE_JOB_KIND_MAX];     /* "move" */
+    char kind[STORE_JOB_KIND_MAX];     /* "move" or "review" */
     char game_id[STORE_ID_LEN + 1];    /* the game */
     int ply;                           /* the moves stored when it was queued */
     char client[STORE_JOB_CLIENT_MAX]; /* the address that asked ("" none): its fair share */
@@ -305,7 +309,9 @@ struct store_job {
     int64_t created_ms;
     int64_t lease_until_ms; /* 0: waiting; else claimed until then */
     char worker[STORE_JOB_WORKER_MAX];
-    int tries; /* claims so far */
+    int tries;           /* claims so far */
+    int done, total;     /* a review's progress (job_progress): positions searched, of total */
+    const char *payload; /* put_job's: what the job needs (a review's JSON); NULL: "" */
 };
 
 /* A server's presence in one game (store_ops.def "Several servers"): its event streams

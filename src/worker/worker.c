@@ -16,24 +16,7 @@
 #include "engines/engine.h"
 #include "games/registry.h"
 #include "store/store.h"
-
-struct worker {
-    struct worker_config cfg;
-    struct store *store;
-    char id[STORE_JOB_WORKER_MAX]; /* "worker-" and 16 hex digits: the claims' name */
-    char body[96];                 /* the events' body: whose move it was */
-    bool own_store;                /* worker_start's: closed by worker_stop */
-    atomic_bool stopping;
-    atomic_long moves, stale;
-    pthread_t *threads;
-    int n_threads;
-    /* The idle threads: one at a time waits on the database (`watching`), the others
-     * on idle_cv until it wakes (`wakes` counts its wake-ups: a job may be there). */
-    pthread_mutex_t idle_mu;
-    pthread_cond_t idle_cv;
-    bool watching, wait_failing;
-    uint64_t wakes;
-};
+#include "worker/private.h"
 
 void worker_config_default(struct worker_config *cfg)
 {
@@ -45,21 +28,20 @@ void worker_config_default(struct worker_config *cfg)
     cfg->wait_ms = 1000;
 }
 
-static int64_t wall_ms(void)
+int64_t worker_wall_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void sleep_ms(int ms)
+void worker_sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
 
-static void say(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct worker *w, const char *fmt, ...)
+void worker_say(struct worker *w, const char *fmt, ...)
 {
     if (!w->cfg.log)
         return;
@@ -109,29 +91,29 @@ static bool computer_to_move(const struct game *g, void *st, const struct store_
     return gs.result == RESULT_ONGOING && (int)g->side_to_move(st) != row->human_side;
 }
 
-static void stale(struct worker *w, const struct store_job *job, const char *why)
+static void worker_stale_job(struct worker *w, const struct store_job *job, const char *why)
 {
     char err[ERROR_TEXT_MAX];
     if (store_drop_job(w->store, job->id, err, sizeof err) != 0)
-        say(w, "game %s ply %d: the job stays: %s", job->game_id, job->ply, err);
+        worker_say(w, "game %s ply %d: the job stays: %s", job->game_id, job->ply, err);
     atomic_fetch_add(&w->stale, 1);
-    say(w, "game %s ply %d: nothing to do (%s)", job->game_id, job->ply, why);
+    worker_say(w, "game %s ply %d: nothing to do (%s)", job->game_id, job->ply, why);
 }
 
 /* Make the move of a claimed job, or drop the job when there is none to make. */
 static void run_job(struct worker *w, const struct store_job *job)
 {
     char err[ERROR_TEXT_MAX];
-    int64_t start = wall_ms();
+    int64_t start = worker_wall_ms();
     struct store_game row;
     char(*moves)[MOVE_TEXT_MAX] = NULL;
     int n = 0;
     int rc = store_load_game(w->store, job->game_id, &row, &moves, &n, err, sizeof err);
     if (rc != 0) {
         if (rc == 1)
-            stale(w, job, "no such game");
+            worker_stale_job(w, job, "no such game");
         else
-            say(w, "game %s ply %d: cannot load it: %s", job->game_id, job->ply, err);
+            worker_say(w, "game %s ply %d: cannot load it: %s", job->game_id, job->ply, err);
         free(moves);
         return; /* a failed load: the lease runs out and someone tries again */
     }
@@ -139,7 +121,7 @@ static void run_job(struct worker *w, const struct store_job *job)
     void *st = g ? replay(g, &row, moves, n, err, sizeof err) : NULL;
     free(moves);
     if (!st || !computer_to_move(g, st, &row, n, job)) {
-        stale(w, job, !g ? "unknown game" : !st ? err : "not the computer's move");
+        worker_stale_job(w, job, !g ? "unknown game" : !st ? err : "not the computer's move");
         free(st);
         return;
     }
@@ -151,7 +133,7 @@ static void run_job(struct worker *w, const struct store_job *job)
     struct engine_result res;
     Move m = engine_think(g, st, row.level, &limits, row.seed + (uint64_t)n, &res);
     for (int slept = 0; slept < w->cfg.test_think_ms; slept += 5)
-        sleep_ms(5);
+        worker_sleep_ms(5);
     char text[MOVE_TEXT_MAX];
     g->move_text(st, m, text, sizeof text);
     g->make_move(st, m);
@@ -166,27 +148,41 @@ static void run_job(struct worker *w, const struct store_job *job)
         gs.reason = REASON_ADJUDICATION;
     }
     free(st);
-    rc = store_finish_job(w->store, job, text, (int)gs.result, (int)gs.reason, wall_ms(), w->body,
-                          err, sizeof err);
+    rc = store_finish_job(w->store, job, text, (int)gs.result, (int)gs.reason, worker_wall_ms(),
+                          w->body, err, sizeof err);
     if (rc == 1) {
-        stale(w, job, "made meanwhile");
+        worker_stale_job(w, job, "made meanwhile");
     } else if (rc != 0) {
-        say(w, "game %s ply %d: not stored (%s; the job goes back to the queue)", job->game_id,
-            job->ply, err);
+        worker_say(w, "game %s ply %d: not stored (%s; the job goes back to the queue)",
+                   job->game_id, job->ply, err);
     } else {
         atomic_fetch_add(&w->moves, 1);
-        say(w, "game %s ply %d: %s in %lld ms", job->game_id, job->ply + 1, text,
-            (long long)(wall_ms() - start));
+        worker_say(w, "game %s ply %d: %s in %lld ms", job->game_id, job->ply + 1, text,
+                   (long long)(worker_wall_ms() - start));
     }
+}
+
+/* A job of a kind this worker does not know (a newer server's): dropped, said. */
+static void unknown_kind(struct worker *w, const struct store_job *job)
+{
+    char err[ERROR_TEXT_MAX];
+    if (store_drop_job(w->store, job->id, err, sizeof err) != 0)
+        worker_say(w, "job %s: the job stays: %s", job->id, err);
+    worker_say(w, "job %s: dropped, of an unknown kind '%s'", job->id, job->kind);
 }
 
 /* Claim one job and run it: 0, 1 none, -1 (err) the store failed. */
 static int claim_and_run(struct worker *w, char *err, size_t err_size)
 {
     struct store_job job;
-    int rc = store_claim_job(w->store, w->id, wall_ms(), w->cfg.lease_ms, &job, err, err_size);
-    if (rc == 0)
+    int rc = store_claim_job(w->store, w->id, worker_wall_ms(), w->cfg.lease_ms, w->max_priority,
+                             &job, err, err_size);
+    if (rc == 0 && !strcmp(job.kind, "review"))
+        worker_review(w, &job);
+    else if (rc == 0 && !strcmp(job.kind, "move"))
         run_job(w, &job);
+    else if (rc == 0)
+        unknown_kind(w, &job);
     return rc < 0 ? -1 : rc;
 }
 
@@ -195,7 +191,7 @@ int worker_run_one(struct worker *w)
     char err[ERROR_TEXT_MAX];
     int rc = claim_and_run(w, err, sizeof err);
     if (rc < 0)
-        say(w, "cannot claim: %s", err);
+        worker_say(w, "cannot claim: %s", err);
     return rc;
 }
 
@@ -205,15 +201,15 @@ int worker_run_one(struct worker *w)
 static int watch(struct worker *w)
 {
     char err[ERROR_TEXT_MAX];
-    int rc = store_wait_jobs(w->store, wall_ms(), w->cfg.wait_ms, err, sizeof err);
+    int rc = store_wait_jobs(w->store, worker_wall_ms(), w->cfg.wait_ms, err, sizeof err);
     if (rc == 0 || rc == 1) {
         w->wait_failing = false;
         return rc;
     }
     if (!w->wait_failing)
-        say(w, "cannot wait for jobs: %s (trying again)", err);
+        worker_say(w, "cannot wait for jobs: %s (trying again)", err);
     w->wait_failing = true;
-    sleep_ms(500);
+    worker_sleep_ms(500);
     return -1;
 }
 
@@ -262,9 +258,9 @@ static void *thread_main(void *arg)
         int rc = claim_and_run(w, err, sizeof err);
         if (rc < 0) {
             if (!failing)
-                say(w, "cannot claim: %s (trying again)", err);
+                worker_say(w, "cannot claim: %s (trying again)", err);
             failing = true;
-            sleep_ms(500);
+            worker_sleep_ms(500);
             continue;
         }
         failing = false;
@@ -282,7 +278,7 @@ static void random_hex(char *out, int n)
     if (f)
         fclose(f);
     if (got != sizeof b) { /* no /dev/urandom: the time and the process */
-        uint64_t x = (uint64_t)wall_ms() * 1000003u ^ (uint64_t)getpid();
+        uint64_t x = (uint64_t)worker_wall_ms() * 1000003u ^ (uint64_t)getpid();
         memcpy(b, &x, sizeof x);
     }
     for (int i = 0; i < n; i++)
@@ -306,6 +302,7 @@ static struct worker *new_worker(const struct worker_config *cfg)
     if (!w)
         return NULL;
     w->cfg = *cfg;
+    w->max_priority = STORE_JOB_PRIORITY_MOVE; /* a server's engine threads: moves only */
     name_it(w);
     pthread_mutex_init(&w->idle_mu, NULL);
     pthread_cond_init(&w->idle_cv, NULL);
@@ -336,6 +333,7 @@ struct worker *worker_start(const struct worker_config *cfg, char *err, size_t e
         fail(err, err_size, "out of memory");
         return NULL;
     }
+    w->max_priority = STORE_JOB_PRIORITY_ANY; /* a worker process: reviews too */
     w->own_store = true;
     struct store_options opt = {.pool = cfg->threads + 1};
     if (!(w->store = store_open(cfg->db_url, &opt, err, err_size))) {
@@ -377,6 +375,11 @@ void worker_stop(struct worker *w)
 long worker_moves(const struct worker *w)
 {
     return atomic_load(&w->moves);
+}
+
+long worker_reviews(const struct worker *w)
+{
+    return atomic_load(&w->reviews);
 }
 
 long worker_stale(const struct worker *w)

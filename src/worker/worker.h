@@ -8,7 +8,9 @@
  * next job (store_wait_jobs: LISTEN/NOTIFY, woken when a job is queued or a lease
  * ends), the others for it; no poll.  A worker killed mid-move loses nothing: its job
  * is claimed again once the lease runs out, and the store refuses a second commit of
- * one ply.
+ * one ply.  Reviews are jobs too (kind "review", after the moves; review.c): the
+ * worker reviews the game its payload carries with agora's own engine and stores the
+ * review.
  *
  * Knows the store, the games and the engine; no server (a server may use it: its own
  * engine threads take jobs too when idle, workers.c). */
@@ -28,7 +30,8 @@ struct worker_config {
     int max_plies;        /* a game this long is a draw (the servers' cap; 1000) */
     int wait_ms;          /* an idle worker's longest wait on the database before it
                              reads the queue again (1000); a stop waits for it */
-    int test_think_ms;    /* tests: each move takes at least this long */
+    int test_think_ms;    /* tests: each move, and each position of a review, takes at least
+                           * this long */
     const struct engine_book *book;
     FILE *log; /* a line a move (NULL: none) */
 };
@@ -47,6 +50,8 @@ struct worker *worker_attach(struct store *store, const struct worker_config *cf
 /* Claim one job and make its move on this thread: 0 done, 1 none waiting, -1 the
  * store failed (said on cfg->log). */
 int worker_run_one(struct worker *w);
-/* Moves committed, and jobs found stale (the game over or moved on) so far. */
+/* Moves committed, reviews stored, and jobs found stale (the game over or moved on,
+ * a review that cannot be done) so far. */
 long worker_moves(const struct worker *w);
+long worker_reviews(const struct worker *w);
 long worker_stale(const struct worker *w);

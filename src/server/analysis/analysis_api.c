@@ -7,14 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis_json.h"
 #include "core/error.h"
+#include "core/json_out.h"
 #include "core/record.h"
 #include "games/registry.h"
 #include "server/analysis/analysis_jobs.h"
-#include "server/analysis/analysis_json.h"
+#include "server/analysis/review_db.h"
 #include "server/analysis/review_jobs.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
 #include "server/games/session.h"
@@ -491,6 +492,71 @@ static void submit_review(struct review_job *j, const struct api_request *req,
     running_reply(r, 202, got);
 }
 
+/* ---- reviews as jobs for the workers (review_db.h) ---- */
+
+/* A review job `id` running answered (`status` with its progress; `g` NULL: its
+ * game read from the job): 1, or 0 when there is none. */
+static int db_running(struct server *srv, const char *id, const struct game *g, int status,
+                      struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    int done = 0, total = 0;
+    const struct game *named = NULL;
+    int rc = review_db_running(srv, id, &done, &total, g ? NULL : &named, err, sizeof err);
+    if (rc == 1)
+        return 0;
+    if (rc != 0)
+        api_store_error(r, rc, "%s", err);
+    else if (!g && !named)
+        api_set_error(r, 500, "review '%.40s' names no game known here", id);
+    else
+        api_set_text(r, status, review_progress_text(id, g ? g : named, "running", done, total));
+    return 1;
+}
+
+/* Queue `j` as a job for the workers and answer 202 with its progress. */
+static void db_submit(struct server *srv, struct review_job *j, const struct api_request *req,
+                      struct api_response *r)
+{
+    char err[ERROR_TEXT_MAX];
+    int code = 0;
+    snprintf(j->client, sizeof j->client, "%s", req->client ? req->client : "?");
+    int rc = review_db_submit(srv, j, &code, err, sizeof err);
+    if (rc == 0)
+        api_set_text(r, 202, review_progress_text(j->id, j->g, "running", 0, j->n + 1));
+    else if (code == 429)
+        api_set_error_code(r, code, "too_many_reviews", "%s", err);
+    else if (code)
+        api_set_error(r, code, "%s", err);
+    else
+        api_store_error(r, rc, "%s", err);
+    review_job_put(j);
+}
+
+/* GET or POST /api/games/{id}/review on a server whose reviews are jobs: the running
+ * one, the stored one (of `plies`), none (GET) or a new job (POST: `copy` the game's
+ * state, taken over). */
+static void db_game_review(struct server *srv, const struct api_request *req, const char *id,
+                           const struct game *g, int plies, void *copy, bool post,
+                           struct api_response *r)
+{
+    if (db_running(srv, id, g, post ? 202 : 200, r) || stored_review(srv, id, plies, r) != 0) {
+        free(copy);
+        return;
+    }
+    if (!post) {
+        api_set_text(r, 200, review_progress_text(id, g, "none", 0, plies + 1));
+        return;
+    }
+    struct review_job *j = copy ? review_job_new(srv, g, copy, id) : NULL;
+    if (!j) {
+        api_set_error(r, 500, "out of memory");
+        return;
+    }
+    start_text(g, j->start, j->start_text, sizeof j->start_text);
+    db_submit(srv, j, req, r);
+}
+
 static void handle_game_review(struct server *srv, const struct api_request *req, const char *id,
                                struct api_response *r)
 {
@@ -514,6 +580,10 @@ static void handle_game_review(struct server *srv, const struct api_request *req
         memcpy(copy, s->st, g->state_size);
     pthread_mutex_unlock(&s->mu);
     cache_put(s);
+    if (review_db_on(srv)) {
+        db_game_review(srv, req, id, g, plies, copy, post, r);
+        return;
+    }
     /* The running one first: a review is stored before it stops running. */
     struct review_job *j = review_find(srv, id);
     if (j) {
@@ -561,13 +631,18 @@ static void handle_import(struct server *srv, const struct api_request *req, str
         return;
     }
     start_text(g, j->start, j->start_text, sizeof j->start_text);
-    submit_review(j, req, r);
+    if (review_db_on(srv))
+        db_submit(srv, j, req, r);
+    else
+        submit_review(j, req, r);
 }
 
 static void handle_review(struct server *srv, const struct api_request *req, const char *id,
                           struct api_response *r)
 {
     (void)req;
+    if (hex_id(id) && review_db_on(srv) && db_running(srv, id, NULL, 200, r))
+        return;
     struct review_job *j = hex_id(id) ? review_find(srv, id) : NULL;
     if (j) {
         running_reply(r, 200, j);

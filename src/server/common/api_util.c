@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/common/token.h"
 #include "server/server_state.h"
 #include "store/store.h"

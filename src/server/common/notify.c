@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/common/stream_hub.h"
 #include "server/server_state.h"
 #include "store/store.h"

@@ -75,7 +75,7 @@ bool db_jobs_admit(struct server *srv, const char *client)
         return true;
     int n = 0;
     char err[ERROR_TEXT_MAX];
-    if (store_count_jobs(srv->store, client ? client : "", &n, err, sizeof err) != 0)
+    if (store_count_jobs(srv->store, "move", client ? client : "", &n, err, sizeof err) != 0)
         return true; /* the store will say more on the move itself */
     return n < srv->cfg.queued_per_address;
 }

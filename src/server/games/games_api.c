@@ -15,11 +15,11 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "core/json_out.h"
 #include "engines/engine.h"
 #include "engines/profile.h"
 #include "games/registry.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/ratelimit.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"

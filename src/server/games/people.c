@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/common/notify.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"

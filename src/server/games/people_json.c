@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/common/stream_hub.h"
 #include "server/games/people.h"
 #include "server/games/people_rating.h"

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/json_out.h"
 #include "core/record.h"
 #include "games/registry.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/games/people_json.h"
 #include "server/games/session.h"
 

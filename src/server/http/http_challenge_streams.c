@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/common/stream_hub.h"
 #include "server/games/people_json.h"
 #include "server/games/session.h"

@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/json_out.h"
 #include "engines/book_names.h"
 #include "engines/profile.h"
 #include "games/registry.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/games/session.h"
 #include "server/server_state.h"
 

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/json_out.h"
 #include "games/registry.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/notify.h"
 #include "server/common/ratelimit.h"
 #include "server/common/seek_caps.h"

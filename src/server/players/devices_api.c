@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/json_out.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/qr.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"

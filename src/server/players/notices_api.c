@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/json_out.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/notify.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/json_out.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/token.h"
 #include "server/games/session.h"
 #include "server/server_state.h"

@@ -13,9 +13,9 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/json_out.h"
 #include "games/registry.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/token.h"
 #include "server/games/people_rating.h"
 #include "server/games/session.h"

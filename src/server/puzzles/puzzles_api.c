@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json_out.h"
 #include "engines/profile.h"
 #include "games/registry.h"
 #include "server/common/api_util.h"
-#include "server/common/json_out.h"
 #include "server/common/ratelimit.h"
 #include "server/common/token.h"
 #include "server/games/session.h"

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/common/log_every.h"
 #include "server/common/notify.h"
 #include "server/common/stream_hub.h"

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/tournaments/tourney_data.h"
 
 struct server;

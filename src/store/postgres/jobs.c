@@ -26,17 +26,18 @@
  * its payload the job's id. */
 static const char sql_put[] =
     "WITH j AS (INSERT INTO engine_jobs"
-    " (id, kind, game_id, ply, client, priority, round, created_ms)"
+    " (id, kind, game_id, ply, client, priority, round, created_ms, payload)"
     " VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bigint,"
     " GREATEST((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = $5::text),"
-    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint)"
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint, $8::text)"
     " ON CONFLICT (id) DO NOTHING RETURNING id)"
     " SELECT pg_notify('" PG_JOBS_CHANNEL "', id) FROM j";
 
 int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size_t err_size)
 {
-    PGresult *r = pg_store_query(s, "queue job", err, err_size, sql_put, "tttitiI", j->id, j->kind,
-                                 j->game_id, j->ply, j->client, j->priority, j->created_ms);
+    PGresult *r = pg_store_query(s, "queue job", err, err_size, sql_put, "tttitiIt", j->id, j->kind,
+                                 j->game_id, j->ply, j->client, j->priority, j->created_ms,
+                                 j->payload ? j->payload : "");
     if (!r)
         return -1;
     PQclear(r);
@@ -44,36 +45,44 @@ int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size
 }
 
 #define JOB_COLUMNS                                                                                \
-    "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries"
+    "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries,"  \
+    " done, total"
+
+static void read_job(PGresult *r, struct store_job *j)
+{
+    memset(j, 0, sizeof *j);
+    pg_col_text(r, 0, 0, j->id, sizeof j->id);
+    pg_col_text(r, 0, 1, j->kind, sizeof j->kind);
+    pg_col_text(r, 0, 2, j->game_id, sizeof j->game_id);
+    j->ply = pg_col_int(r, 0, 3);
+    pg_col_text(r, 0, 4, j->client, sizeof j->client);
+    j->priority = pg_col_int(r, 0, 5);
+    j->round = pg_col_int(r, 0, 6);
+    j->created_ms = pg_col_int64(r, 0, 7);
+    j->lease_until_ms = pg_col_int64(r, 0, 8);
+    pg_col_text(r, 0, 9, j->worker, sizeof j->worker);
+    j->tries = pg_col_int(r, 0, 10);
+    j->done = pg_col_int(r, 0, 11);
+    j->total = pg_col_int(r, 0, 12);
+}
 
 static const char sql_claim[] =
     "UPDATE engine_jobs SET lease_until_ms = $2::bigint + $3::bigint, worker = $1::text,"
     " tries = tries + 1 WHERE id = (SELECT id FROM engine_jobs WHERE lease_until_ms < $2::bigint"
-    " ORDER BY priority, round, created_ms LIMIT 1 FOR UPDATE SKIP LOCKED)"
+    " AND priority <= $4::bigint ORDER BY priority, round, created_ms LIMIT 1 FOR UPDATE SKIP "
+    "LOCKED)"
     " RETURNING " JOB_COLUMNS;
 
 int pg_store_claim_job(struct store *s, const char *worker, int64_t now_ms, int64_t lease_ms,
-                       struct store_job *j, char *err, size_t err_size)
+                       int max_priority, struct store_job *j, char *err, size_t err_size)
 {
-    PGresult *r =
-        pg_store_query(s, "claim job", err, err_size, sql_claim, "tII", worker, now_ms, lease_ms);
+    PGresult *r = pg_store_query(s, "claim job", err, err_size, sql_claim, "tIIi", worker, now_ms,
+                                 lease_ms, max_priority);
     if (!r)
         return -1;
     int found = PQntuples(r);
-    if (found) {
-        memset(j, 0, sizeof *j);
-        pg_col_text(r, 0, 0, j->id, sizeof j->id);
-        pg_col_text(r, 0, 1, j->kind, sizeof j->kind);
-        pg_col_text(r, 0, 2, j->game_id, sizeof j->game_id);
-        j->ply = pg_col_int(r, 0, 3);
-        pg_col_text(r, 0, 4, j->client, sizeof j->client);
-        j->priority = pg_col_int(r, 0, 5);
-        j->round = pg_col_int(r, 0, 6);
-        j->created_ms = pg_col_int64(r, 0, 7);
-        j->lease_until_ms = pg_col_int64(r, 0, 8);
-        pg_col_text(r, 0, 9, j->worker, sizeof j->worker);
-        j->tries = pg_col_int(r, 0, 10);
-    }
+    if (found)
+        read_job(r, j);
     PQclear(r);
     return found ? 0 : 1;
 }
@@ -159,6 +168,55 @@ int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *er
     return rc;
 }
 
+static const char sql_get[] = "SELECT " JOB_COLUMNS " FROM engine_jobs WHERE id = $1";
+
+int pg_store_get_job(struct store *s, const char *id, struct store_job *j, char *err,
+                     size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "load job", err, err_size, sql_get, "t", id);
+    if (!r)
+        return -1;
+    int found = PQntuples(r);
+    if (found)
+        read_job(r, j);
+    PQclear(r);
+    return found ? 0 : 1;
+}
+
+static const char sql_payload[] = "SELECT payload FROM engine_jobs WHERE id = $1";
+
+int pg_store_job_payload(struct store *s, const char *id, char **payload, char *err,
+                         size_t err_size)
+{
+    *payload = NULL;
+    PGresult *r = pg_store_query(s, "load job payload", err, err_size, sql_payload, "t", id);
+    if (!r)
+        return -1;
+    int rc = 1;
+    if (PQntuples(r) > 0) {
+        *payload = strdup(PQgetvalue(r, 0, 0));
+        rc = *payload ? 0 : fail(err, err_size, "out of memory");
+    }
+    PQclear(r);
+    return rc;
+}
+
+static const char sql_progress[] =
+    "UPDATE engine_jobs SET done = $3::bigint, total = $4::bigint,"
+    " lease_until_ms = $5::bigint + $6::bigint WHERE id = $1 AND worker = $2 RETURNING id";
+
+int pg_store_job_progress(struct store *s, const char *id, const char *worker, int done, int total,
+                          int64_t now_ms, int64_t lease_ms, char *err, size_t err_size)
+{
+    PGresult *r = pg_store_query(s, "job progress", err, err_size, sql_progress, "ttiiII", id,
+                                 worker, done, total, now_ms, lease_ms);
+    if (!r)
+        return -1;
+    int held = PQntuples(r);
+    PQclear(r);
+    return held ? 0 : 1;
+}
+
 static const char sql_drop[] = "DELETE FROM engine_jobs WHERE id = $1";
 
 int pg_store_drop_job(struct store *s, const char *id, char *err, size_t err_size)
@@ -170,11 +228,14 @@ int pg_store_drop_job(struct store *s, const char *id, char *err, size_t err_siz
     return 0;
 }
 
-static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE client = $1";
+static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE kind = $1"
+                                " AND (client = $2 OR $3::bigint = 1)";
 
-int pg_store_count_jobs(struct store *s, const char *client, int *n, char *err, size_t err_size)
+int pg_store_count_jobs(struct store *s, const char *kind, const char *client, int *n, char *err,
+                        size_t err_size)
 {
-    PGresult *r = pg_store_query(s, "count jobs", err, err_size, sql_count, "t", client);
+    PGresult *r = pg_store_query(s, "count jobs", err, err_size, sql_count, "tti", kind,
+                                 client ? client : "", client ? 0 : 1);
     if (!r)
         return -1;
     *n = pg_col_int(r, 0, 0);

@@ -3,7 +3,9 @@
  * in one write; nobody else can claim between the two.  An SQLite database has one
  * server, so a waiter (wait_jobs) is woken by this process's put_job (a count that
  * grows, backend.c) or by the nearest lease's end, read with the queue. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -14,16 +16,16 @@
  * earlier than the lowest round waiting (a new address joins at the front). */
 static const char sql_put[] =
     "INSERT OR IGNORE INTO engine_jobs (id, kind, game_id, ply, client, priority, round,"
-    " created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+    " created_ms, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
     " max((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = ?5),"
-    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), ?7)";
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), ?7, ?8)";
 
 static int put(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     const struct store_job *j = ctx;
-    return sq_done(sq_bind(s, sql_put, "tttitiI", j->id, j->kind, j->game_id, j->ply, j->client,
-                           j->priority, j->created_ms));
+    return sq_done(sq_bind(s, sql_put, "tttitiIt", j->id, j->kind, j->game_id, j->ply, j->client,
+                           j->priority, j->created_ms, j->payload ? j->payload : ""));
 }
 
 int sqlite_store_put_job(struct store *s, const struct store_job *job, char *err, size_t err_size)
@@ -95,7 +97,8 @@ int sqlite_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char
 }
 
 #define JOB_COLUMNS                                                                                \
-    "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries"
+    "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries,"  \
+    " done, total"
 
 static void read_job(sqlite3_stmt *st, struct store_job *j)
 {
@@ -111,16 +114,19 @@ static void read_job(sqlite3_stmt *st, struct store_job *j)
     j->lease_until_ms = sqlite3_column_int64(st, 8);
     sq_text(st, 9, j->worker, sizeof j->worker);
     j->tries = sqlite3_column_int(st, 10);
+    j->done = sqlite3_column_int(st, 11);
+    j->total = sqlite3_column_int(st, 12);
 }
 
 struct claim_ctx {
     const char *worker;
     int64_t now, lease;
+    int max_priority;
     struct store_job *job;
 };
 
 static const char sql_next[] = "SELECT " JOB_COLUMNS " FROM engine_jobs WHERE lease_until_ms < ?1"
-                               " ORDER BY priority, round, created_ms LIMIT 1";
+                               " AND priority <= ?2 ORDER BY priority, round, created_ms LIMIT 1";
 static const char sql_take[] =
     "UPDATE engine_jobs SET lease_until_ms = ?2, worker = ?3, tries = tries + 1 WHERE id = ?1";
 
@@ -128,7 +134,7 @@ static int claim(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct claim_ctx *c = ctx;
-    sqlite3_stmt *st = sq_bind(s, sql_next, "I", c->now);
+    sqlite3_stmt *st = sq_bind(s, sql_next, "Ii", c->now, c->max_priority);
     int row = sq_row(st);
     if (row > 0)
         read_job(st, c->job);
@@ -142,9 +148,9 @@ static int claim(struct store *s, sqlite3 *db, void *ctx)
 }
 
 int sqlite_store_claim_job(struct store *s, const char *worker, int64_t now_ms, int64_t lease_ms,
-                           struct store_job *job, char *err, size_t err_size)
+                           int max_priority, struct store_job *job, char *err, size_t err_size)
 {
-    struct claim_ctx c = {worker, now_ms, lease_ms, job};
+    struct claim_ctx c = {worker, now_ms, lease_ms, max_priority, job};
     return sqlite_store_write(s, claim, &c, "claim job", err, err_size);
 }
 
@@ -162,17 +168,19 @@ int sqlite_store_drop_job(struct store *s, const char *id, char *err, size_t err
 }
 
 struct count_ctx {
-    const char *client;
+    const char *kind, *client;
     int count;
 };
 
-static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE client = ?1";
+static const char sql_count[] = "SELECT count(*) FROM engine_jobs WHERE kind = ?1"
+                                " AND (client = ?2 OR ?3 = 1)";
 
 static int count(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct count_ctx *c = ctx;
-    sqlite3_stmt *st = sq_bind(s, sql_count, "t", c->client);
+    sqlite3_stmt *st =
+        sq_bind(s, sql_count, "tti", c->kind, c->client ? c->client : "", c->client ? 0 : 1);
     int row = sq_row(st);
     if (row > 0)
         c->count = sqlite3_column_int(st, 0);
@@ -180,13 +188,96 @@ static int count(struct store *s, sqlite3 *db, void *ctx)
     return row > 0 ? 0 : -1;
 }
 
-int sqlite_store_count_jobs(struct store *s, const char *client, int *n, char *err, size_t err_size)
+int sqlite_store_count_jobs(struct store *s, const char *kind, const char *client, int *n,
+                            char *err, size_t err_size)
 {
-    struct count_ctx c = {client, 0};
+    struct count_ctx c = {kind, client, 0};
     int rc = sqlite_store_read(s, count, &c, "count jobs", err, err_size);
     if (rc == 0)
         *n = c.count;
     return rc;
+}
+
+struct get_ctx {
+    const char *id;
+    struct store_job *job;
+    char *payload;
+    bool no_memory;
+};
+
+static const char sql_get[] = "SELECT " JOB_COLUMNS " FROM engine_jobs WHERE id = ?1";
+
+static int get(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct get_ctx *g = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_get, "t", g->id);
+    int row = sq_row(st);
+    if (row > 0)
+        read_job(st, g->job);
+    sq_end(st);
+    return sq_found(row);
+}
+
+int sqlite_store_get_job(struct store *s, const char *id, struct store_job *job, char *err,
+                         size_t err_size)
+{
+    struct get_ctx g = {.id = id, .job = job};
+    return sqlite_store_read(s, get, &g, "load job", err, err_size);
+}
+
+static const char sql_payload[] = "SELECT payload FROM engine_jobs WHERE id = ?1";
+
+static int payload(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct get_ctx *g = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_payload, "t", g->id);
+    int row = sq_row(st);
+    if (row > 0) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        g->payload = strdup(t ? (const char *)t : "");
+        g->no_memory = !g->payload;
+    }
+    sq_end(st);
+    return sq_found(row);
+}
+
+int sqlite_store_job_payload(struct store *s, const char *id, char **out, char *err,
+                             size_t err_size)
+{
+    struct get_ctx g = {.id = id};
+    int rc = sqlite_store_read(s, payload, &g, "load job payload", err, err_size);
+    if (rc == 0 && g.no_memory)
+        rc = fail(err, err_size, "out of memory");
+    *out = rc == 0 ? g.payload : NULL;
+    return rc;
+}
+
+struct progress_ctx {
+    const char *id, *worker;
+    int done, total;
+    int64_t lease_until;
+};
+
+static const char sql_progress[] = "UPDATE engine_jobs SET done = ?3, total = ?4,"
+                                   " lease_until_ms = ?5 WHERE id = ?1 AND worker = ?2";
+
+static int progress(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct progress_ctx *p = ctx;
+    if (sq_done(sq_bind(s, sql_progress, "ttiiI", p->id, p->worker, p->done, p->total,
+                        p->lease_until)) != 0)
+        return -1;
+    return sqlite3_changes(db) > 0 ? 0 : 1;
+}
+
+int sqlite_store_job_progress(struct store *s, const char *id, const char *worker, int done,
+                              int total, int64_t now_ms, int64_t lease_ms, char *err,
+                              size_t err_size)
+{
+    struct progress_ctx p = {id, worker, done, total, now_ms + lease_ms};
+    return sqlite_store_write(s, progress, &p, "job progress", err, err_size);
 }
 
 struct finish_ctx {

@@ -5,7 +5,7 @@
 
 #include "../../harness.h"
 #include "../fixture.h"
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/common/ratelimit.h"
 #include "server/common/token.h"
 #include "server/server.h"

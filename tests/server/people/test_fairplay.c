@@ -12,7 +12,7 @@
 
 #include "../../harness.h"
 #include "../fixture.h"
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 #include "server/server.h"
 
 #define BN_CLUB "আমার ক্লাব"

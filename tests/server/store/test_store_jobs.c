@@ -61,9 +61,10 @@ TEST(store_jobs_claimed_once_and_finished_once)
     CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
     CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0); /* idempotent */
     int n = -1;
-    CHECK_EQ_INT(store_count_jobs(s, "10.0.0.1", &n, err, sizeof err), 0);
+    CHECK_EQ_INT(store_count_jobs(s, "move", "10.0.0.1", &n, err, sizeof err), 0);
     CHECK_EQ_INT(n, 1);
-    CHECK_EQ_INT(store_claim_job(s, "w1", 3000, 500, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(store_claim_job(s, "w1", 3000, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
+                 0);
     CHECK_STR(got.id, j.id);
     CHECK_STR(got.game_id, g.id);
     CHECK_STR(got.worker, "w1");
@@ -71,10 +72,11 @@ TEST(store_jobs_claimed_once_and_finished_once)
     CHECK_EQ_INT(got.tries, 1);
     CHECK_EQ_INT((int)got.lease_until_ms, 3500);
     /* Held: nobody else gets it while the lease runs. */
-    CHECK_EQ_INT(store_claim_job(s, "w2", 3100, 500, &again, err, sizeof err), 1);
+    CHECK_EQ_INT(
+        store_claim_job(s, "w2", 3100, 500, STORE_JOB_PRIORITY_ANY, &again, err, sizeof err), 1);
     CHECK_EQ_INT(
         store_finish_job(s, &got, "c3-d4", 0, 0, 3200, "{\"server\":\"w1\"}", err, sizeof err), 0);
-    CHECK_EQ_INT(store_count_jobs(s, "10.0.0.1", &n, err, sizeof err), 0);
+    CHECK_EQ_INT(store_count_jobs(s, "move", "10.0.0.1", &n, err, sizeof err), 0);
     CHECK_EQ_INT(n, 0);
     /* Twice (a second claimer of the same ply): refused, nothing stored. */
     CHECK_EQ_INT(store_finish_job(s, &got, "c3-d4", 0, 0, 3300, "{}", err, sizeof err), 1);
@@ -88,15 +90,18 @@ TEST(store_jobs_claimed_once_and_finished_once)
     int64_t last = 0;
     CHECK_EQ_INT(store_wait_events(s, 0, 0, &last, err, sizeof err), 0);
     CHECK(last >= 1);
-    CHECK_EQ_INT(store_claim_job(s, "w2", 9000, 500, &again, err, sizeof err), 1);
+    CHECK_EQ_INT(
+        store_claim_job(s, "w2", 9000, 500, STORE_JOB_PRIORITY_ANY, &again, err, sizeof err), 1);
     /* A game over refuses its job's move. */
     a_job(&j, g.id, 1, "10.0.0.1", 0, 4000);
     CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
-    CHECK_EQ_INT(store_claim_job(s, "w1", 5000, 500, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(store_claim_job(s, "w1", 5000, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
+                 0);
     CHECK_EQ_INT(store_set_result(s, g.id, 1, 1, 5100, err, sizeof err), 0);
     CHECK_EQ_INT(store_finish_job(s, &got, "d5-c4", 0, 0, 5200, "{}", err, sizeof err), 1);
     CHECK_EQ_INT(store_drop_job(s, got.id, err, sizeof err), 0);
-    CHECK_EQ_INT(store_claim_job(s, "w1", 99000, 500, &got, err, sizeof err), 1);
+    CHECK_EQ_INT(
+        store_claim_job(s, "w1", 99000, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err), 1);
     store_close(s);
 }
 
@@ -109,9 +114,12 @@ TEST(store_jobs_lease_runs_out)
     struct store_job j, got;
     a_job(&j, "00000000000000000000000000000009", 4, "a", 0, 100);
     CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
-    CHECK_EQ_INT(store_claim_job(s, "killed", 1000, 500, &got, err, sizeof err), 0);
-    CHECK_EQ_INT(store_claim_job(s, "other", 1499, 500, &got, err, sizeof err), 1);
-    CHECK_EQ_INT(store_claim_job(s, "other", 1501, 500, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(
+        store_claim_job(s, "killed", 1000, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(
+        store_claim_job(s, "other", 1499, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err), 1);
+    CHECK_EQ_INT(
+        store_claim_job(s, "other", 1501, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err), 0);
     CHECK_STR(got.worker, "other");
     CHECK_EQ_INT(got.tries, 2);
     CHECK_EQ_INT(got.ply, 4);
@@ -138,12 +146,14 @@ TEST(store_jobs_games_first_then_each_address_in_turn)
     const char *want[] = {"flood", "one", "flood", "flood", "slow"};
     const int rounds[] = {0, 0, 1, 2, 0};
     for (int i = 0; i < 5; i++) {
-        CHECK_EQ_INT(store_claim_job(s, "w", 1000, 60000, &got, err, sizeof err), 0);
+        CHECK_EQ_INT(
+            store_claim_job(s, "w", 1000, 60000, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err), 0);
         CHECK_MSG(!strcmp(got.client, want[i]) && got.round == rounds[i],
                   "claim %d: %s round %d, wanted %s round %d", i, got.client, got.round, want[i],
                   rounds[i]);
     }
-    CHECK_EQ_INT(store_claim_job(s, "w", 1000, 60000, &got, err, sizeof err), 1);
+    CHECK_EQ_INT(
+        store_claim_job(s, "w", 1000, 60000, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err), 1);
     store_close(s);
 }
 
@@ -161,7 +171,8 @@ TEST(store_jobs_one_address_in_order_a_new_one_at_the_front)
         CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
     }
     for (int i = 0; i < 2; i++) {
-        CHECK_EQ_INT(store_claim_job(s, "w", 1000, 60000, &got, err, sizeof err), 0);
+        CHECK_EQ_INT(
+            store_claim_job(s, "w", 1000, 60000, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err), 0);
         CHECK_EQ_INT(got.ply, i);
         CHECK_EQ_INT(store_drop_job(s, got.id, err, sizeof err), 0);
     }
@@ -174,10 +185,82 @@ TEST(store_jobs_one_address_in_order_a_new_one_at_the_front)
     CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
     const int want[] = {2, 9, 3, 4, 5};
     for (int i = 0; i < 5; i++) {
-        CHECK_EQ_INT(store_claim_job(s, "w", 1000, 60000, &got, err, sizeof err), 0);
+        CHECK_EQ_INT(
+            store_claim_job(s, "w", 1000, 60000, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err), 0);
         CHECK_MSG(got.ply == want[i], "claim %d: ply %d (%s round %d), wanted %d", i, got.ply,
                   got.client, got.round, want[i]);
     }
+    store_close(s);
+}
+
+/* A review's job: its payload read back, its progress recorded and its lease renewed
+ * only while its claimer holds it, read by any server through get_job. */
+TEST(store_jobs_review_payload_progress_and_lease)
+{
+    struct store *s = open_url(TEST_CTX, fx_store_url());
+    if (!s)
+        return;
+    char err[256], *payload = NULL;
+    struct store_job j, got, seen;
+    a_job(&j, "00000000000000000000000000000004", 0, "r", STORE_JOB_PRIORITY_REVIEW, 100);
+    snprintf(j.id, sizeof j.id, "review.00000000000000000000000000000004");
+    snprintf(j.kind, sizeof j.kind, "review");
+    j.payload = "{\"game\":\"chess\",\"moves\":[\"e2e4\"]}";
+    CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
+    CHECK_EQ_INT(store_job_payload(s, j.id, &payload, err, sizeof err), 0);
+    CHECK(payload && !strcmp(payload, j.payload));
+    free(payload);
+    CHECK_EQ_INT(store_job_payload(s, "review.none", &payload, err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_job(s, "review.none", &seen, err, sizeof err), 1);
+    /* A move's job queued after it is claimed first (games before reviews). */
+    struct store_job move;
+    a_job(&move, "00000000000000000000000000000004", 3, "r", 0, 200);
+    CHECK_EQ_INT(store_put_job(s, &move, err, sizeof err), 0);
+    int n = -1;
+    CHECK_EQ_INT(store_count_jobs(s, "review", "r", &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_INT(store_count_jobs(s, "move", "r", &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_INT(store_count_jobs(s, "review", NULL, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_INT(store_count_jobs(s, "review", "other", &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 0);
+    CHECK_EQ_INT(store_job_payload(s, move.id, &payload, err, sizeof err), 0);
+    CHECK(payload && !payload[0]);
+    free(payload);
+    CHECK_EQ_INT(store_claim_job(s, "w1", 1000, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
+                 0);
+    CHECK_STR(got.kind, "move");
+    CHECK_EQ_INT(store_drop_job(s, got.id, err, sizeof err), 0);
+    /* A claimer of moves only (a server's own engine threads) leaves the review. */
+    CHECK_EQ_INT(
+        store_claim_job(s, "w1", 1000, 500, STORE_JOB_PRIORITY_MOVE, &got, err, sizeof err), 1);
+    CHECK_EQ_INT(store_claim_job(s, "w1", 1000, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
+                 0);
+    CHECK_STR(got.id, j.id);
+    CHECK_STR(got.kind, "review");
+    CHECK_EQ_INT(got.done, 0);
+    /* Progress renews the lease: at 1600 nobody else may claim it. */
+    CHECK_EQ_INT(store_job_progress(s, j.id, "w1", 3, 41, 1200, 500, err, sizeof err), 0);
+    CHECK_EQ_INT(store_get_job(s, j.id, &seen, err, sizeof err), 0);
+    CHECK_EQ_INT(seen.done, 3);
+    CHECK_EQ_INT(seen.total, 41);
+    CHECK_EQ_INT((int)seen.lease_until_ms, 1700);
+    CHECK_STR(seen.worker, "w1");
+    CHECK_EQ_INT(store_claim_job(s, "w2", 1600, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
+                 1);
+    /* Its lease runs out: w2 takes it over, and w1's progress is refused. */
+    CHECK_EQ_INT(store_claim_job(s, "w2", 1701, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
+                 0);
+    CHECK_EQ_INT(got.tries, 2);
+    CHECK_EQ_INT(store_job_progress(s, j.id, "w1", 4, 41, 1800, 500, err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_job(s, j.id, &seen, err, sizeof err), 0);
+    CHECK_EQ_INT(seen.done, 3);
+    CHECK_STR(seen.worker, "w2");
+    CHECK_EQ_INT(store_job_progress(s, j.id, "w2", 5, 41, 1800, 500, err, sizeof err), 0);
+    CHECK_EQ_INT(store_drop_job(s, j.id, err, sizeof err), 0);
+    CHECK_EQ_INT(store_job_progress(s, j.id, "w2", 6, 41, 1900, 500, err, sizeof err), 1);
+    CHECK_EQ_INT(store_get_job(s, j.id, &seen, err, sizeof err), 1);
     store_close(s);
 }
 
@@ -197,7 +280,8 @@ static void *claim_all(void *arg)
     struct claimer *c = arg;
     char err[256];
     struct store_job j;
-    while (store_claim_job(c->s, c->name, 1000, 600000, &j, err, sizeof err) == 0) {
+    while (store_claim_job(c->s, c->name, 1000, 600000, STORE_JOB_PRIORITY_ANY, &j, err,
+                           sizeof err) == 0) {
         atomic_fetch_add(&c->claimed[j.ply], 1);
         c->got++;
     }
@@ -316,7 +400,9 @@ TEST(store_jobs_wait_wakes_when_a_job_is_queued)
     CHECK_MSG(w.returned >= queued, "returned before the job was queued");
     /* The job is there to claim; then, none left, the next wait sleeps again. */
     struct store_job got;
-    CHECK_EQ_INT(store_claim_job(s, "w", wall_now(), 60000, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(
+        store_claim_job(s, "w", wall_now(), 60000, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
+        0);
     CHECK_STR(got.id, j.id);
     CHECK_EQ_INT(store_wait_jobs(s, wall_now(), 100, err, sizeof err), 1);
     close_pair(s, q);
@@ -356,13 +442,17 @@ TEST(store_jobs_wait_returns_at_once_for_a_job_waiting_and_at_a_leases_end)
               (long long)(fx_now_ms() - t0));
     /* Claimed for 700 ms by a worker that then dies: nobody writes when its lease
      * ends, and the wait wakes then by itself. */
-    CHECK_EQ_INT(store_claim_job(s, "killed", wall_now(), 700, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(store_claim_job(s, "killed", wall_now(), 700, STORE_JOB_PRIORITY_ANY, &got, err,
+                                 sizeof err),
+                 0);
     t0 = fx_now_ms();
     CHECK_EQ_INT(store_wait_jobs(s, wall_now(), WAIT_MS, err, sizeof err), 0);
     int64_t took = fx_now_ms() - t0;
     CHECK_MSG(took >= 500 && took < 700 + SOON_MS, "the lease of 700 ms ended after %lld ms",
               (long long)took);
-    CHECK_EQ_INT(store_claim_job(s, "other", wall_now(), 60000, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(store_claim_job(s, "other", wall_now(), 60000, STORE_JOB_PRIORITY_ANY, &got, err,
+                                 sizeof err),
+                 0);
     CHECK_EQ_INT(got.tries, 2);
     store_close(s);
 }
@@ -407,7 +497,9 @@ TEST(store_jobs_wait_listens_again_after_its_connection_broke)
     CHECK_MSG(w.rc == 0 && w.returned - queued < SOON_MS, "wait_jobs: %d after %lld ms (%s)", w.rc,
               (long long)(w.returned - queued), w.err);
     struct store_job got;
-    CHECK_EQ_INT(store_claim_job(s, "w", wall_now(), 60000, &got, err, sizeof err), 0);
+    CHECK_EQ_INT(
+        store_claim_job(s, "w", wall_now(), 60000, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
+        0);
     /* Broken during a wait: it connects again, reads the queue, and wakes for the job
      * queued after. */
     w = (struct waiter){.s = s, .timeout_ms = WAIT_MS};

@@ -1,9 +1,9 @@
 /* JSON text written straight into one growing buffer: the server's hot replies (a
- * game's state after every move, its events) without building a tree of values
- * first.  Commas are placed by the writer; strings are UTF-8 as they are, with only
- * what JSON requires escaped ('"', '\\', C0 controls; DEL and C1 pass as they are),
- * and a byte that is not UTF-8 written as U+FFFD.  Out of memory is remembered and
- * reported once, by jout_finish. */
+ * game's state after every move, its events) and the reviews (the server's and the
+ * engine worker's) without building a tree of values first.  Commas are placed by
+ * the writer; strings are UTF-8 as they are, with only what JSON requires escaped
+ * ('"', '\\', C0 controls; DEL and C1 pass as they are), and a byte that is not UTF-8
+ * written as U+FFFD.  Out of memory is remembered and reported once, by jout_finish. */
 #pragma once
 
 #include <stdbool.h>

@@ -1,11 +1,11 @@
 /* An analysis's lines as the stream's events (API.md, "Analysis"). */
-#include "server/analysis/analysis_json.h"
+#include "analysis/analysis_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 
 /* A number with four decimals (a win chance). */
 static void fixed_out(struct jout *j, const char *key, double v)

@@ -1,4 +1,4 @@
-#include "server/common/json_out.h"
+#include "core/json_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>

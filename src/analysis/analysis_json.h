@@ -1,6 +1,7 @@
 /* Analyses and reviews written for the browser (analysis_json.c; the shapes are in
- * API.md): an analysis's lines as stream events.  Beside state_json, above the
- * model; it knows no job and no HTTP. */
+ * API.md): an analysis's lines as stream events, a review's progress and its finished
+ * text.  Below the server and the engine worker, which both write reviews with it; it
+ * knows no job, no store and no HTTP. */
 #pragma once
 
 #include <stdbool.h>

@@ -1,0 +1,39 @@
+/* The engine worker's own state and helpers, shared by its files (worker.c: the
+ * claims and the computer's moves; review.c: the reviews).  Not for other rooms. */
+#pragma once
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/store.h"
+#include "worker/worker.h"
+
+struct worker {
+    struct worker_config cfg;
+    struct store *store;
+    char id[STORE_JOB_WORKER_MAX]; /* "worker-" and 16 hex digits: the claims' name */
+    char body[96];                 /* the events' body: whose move it was */
+    int max_priority;              /* the jobs it claims (a server's threads: moves only) */
+    bool own_store;                /* worker_start's: closed by worker_stop */
+    atomic_bool stopping;
+    atomic_long moves, stale, reviews;
+    pthread_t *threads;
+    int n_threads;
+    /* The idle threads: one at a time waits on the database (`watching`), the others
+     * on idle_cv until it wakes (`wakes` counts its wake-ups: a job may be there). */
+    pthread_mutex_t idle_mu;
+    pthread_cond_t idle_cv;
+    bool watching, wait_failing;
+    uint64_t wakes;
+};
+
+int64_t worker_wall_ms(void);
+void worker_sleep_ms(int ms);
+/* A line on cfg.log ("agora worker: ..."), when there is one. */
+void worker_say(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Review the claimed job of kind "review" (review.c): store the review and drop the
+ * job, or drop a job that cannot be done (said), or leave it to its lease (the store
+ * failed, the lease was lost, the worker stops). */
+void worker_review(struct worker *w, const struct store_job *job);
