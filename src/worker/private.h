@@ -1,5 +1,6 @@
 /* The engine worker's own state and helpers, shared by its files (worker.c: the
- * claims and the computer's moves; review.c: the reviews).  Not for other rooms. */
+ * claims and the computer's moves; review.c: the reviews; clock_log.c: the clock and
+ * the log).  Not for other rooms. */
 #pragma once
 
 #include <pthread.h>
@@ -29,6 +30,7 @@ struct worker {
     uint64_t wakes;
 };
 
+/* clock_log.c: the wall clock in ms (the leases' clock), a sleep, the log. */
 int64_t worker_wall_ms(void);
 void worker_sleep_ms(int ms);
 /* A line on cfg.log ("agora worker: ..."), when there is one. */
