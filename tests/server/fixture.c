@@ -1,13 +1,16 @@
 #include "fixture.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <libpq-fe.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -304,4 +307,47 @@ json_t *fx_state(int port, const char *id, const char *token)
         return NULL;
     }
     return j;
+}
+
+pid_t fx_spawn_worker(const char *url, int move_ms, const char *const *extra)
+{
+    char ms[16];
+    snprintf(ms, sizeof ms, "%d", move_ms);
+    char *argv[24] = {"agora", "worker", "--db", (char *)url, "--quiet"};
+    int argc = 5;
+    if (move_ms > 0) {
+        argv[argc++] = "--move-ms";
+        argv[argc++] = ms;
+    }
+    for (int i = 0; extra && extra[i] && argc < 22; i++)
+        argv[argc++] = (char *)extra[i];
+    argv[argc] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        execv("./agora", argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+int fx_stop_worker(pid_t pid)
+{
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+long long fx_db_number(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    PGresult *r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql) : NULL;
+    long long v = r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                      ? strtoll(PQgetvalue(r, 0, 0), NULL, 10)
+                      : -1;
+    PQclear(r);
+    PQfinish(c);
+    return v;
 }

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "server/server.h"
 #include "server_client.h"
@@ -46,6 +47,13 @@ struct server *fx_start(const struct server_config *cfg);
  * as long as the servers run).  0 with both; -1 with neither left running. */
 int fx_start_pair(struct server_config *cfg, char *url, size_t url_size, struct server **a,
                   struct server **b);
+/* `./agora worker --db url --quiet` (with `--move-ms move_ms` when > 0) and `extra`
+ * (NULL-ended), started from the repository root: its pid. */
+pid_t fx_spawn_worker(const char *url, int move_ms, const char *const *extra);
+/* The exit status of a worker told to stop (SIGTERM); -1 when it did not exit. */
+int fx_stop_worker(pid_t pid);
+/* One number the database at url answers to `sql` (-1 when it does not). */
+long long fx_db_number(const char *url, const char *sql);
 /* A fresh temporary folder (dir, as test_tmpdir) and the path of a database NAME in it
  * (db); test_rmdir(dir) removes both. */
 void fx_tmpdb(char *dir, size_t dir_size, char *db, size_t db_size, const char *name);

@@ -34,45 +34,6 @@ static const char *const long_record =
     "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 "
     "Nb8 10. d4 Nbd7 *";
 
-/* `./agora worker --db url --quiet --move-ms 200` and `extra` (NULL-ended): its pid. */
-static pid_t spawn_worker(const char *url, const char *const *extra)
-{
-    char *argv[24] = {"agora", "worker", "--db", (char *)url, "--quiet", "--move-ms", "200"};
-    int argc = 7;
-    for (int i = 0; extra && extra[i] && argc < 22; i++)
-        argv[argc++] = (char *)extra[i];
-    argv[argc] = NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        dup2(devnull, 1);
-        execv("./agora", argv);
-        _exit(127);
-    }
-    return pid;
-}
-
-static int stop_worker(pid_t pid)
-{
-    kill(pid, SIGTERM);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* One number the database answers to `sql` (-1 when it does not). */
-static long long db_number(const char *url, const char *sql)
-{
-    PGconn *c = PQconnectdb(url);
-    PGresult *r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql) : NULL;
-    long long v = r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
-                      ? strtoll(PQgetvalue(r, 0, 0), NULL, 10)
-                      : -1;
-    PQclear(r);
-    PQfinish(c);
-    return v;
-}
-
 /* A server of `url` reviewing with small budgets: `workers` 0 (its reviews are jobs)
  * or its own engine and review threads. */
 static struct server *start_on(const char *url, int workers, int review_max)
@@ -153,7 +114,7 @@ TEST(server_review_jobs_an_import_made_by_a_worker_as_in_process)
     struct server *srv = start_on(url, 0, 2);
     struct server *own = start_on(":memory:", 1, 2); /* its own review thread */
     CHECK(srv != NULL && own != NULL);
-    pid_t w = srv ? spawn_worker(url, NULL) : -1;
+    pid_t w = srv ? fx_spawn_worker(url, 200, NULL) : -1;
     json_t *a = NULL, *b = NULL, *j = NULL;
     char path[128];
     if (!srv || !own)
@@ -181,12 +142,12 @@ TEST(server_review_jobs_an_import_made_by_a_worker_as_in_process)
     CHECK_EQ_INT((int)json_array_size(json_object_get(a, "plies")), 7);
     CHECK(classes_known(a));
     CHECK_STR(fx_str(json_array_get(json_object_get(a, "plies"), 5), "class"), "blunder");
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
 out:
     json_decref(a);
     json_decref(b);
     if (w > 0)
-        CHECK_EQ_INT(stop_worker(w), 0);
+        CHECK_EQ_INT(fx_stop_worker(w), 0);
     server_stop(own);
     server_stop(srv);
 }
@@ -200,7 +161,7 @@ TEST(server_review_jobs_a_game_reviewed_by_a_worker)
     if (!srv)
         return;
     int port = server_port(srv);
-    pid_t w = spawn_worker(url, NULL); /* the computer's moves, then the review */
+    pid_t w = fx_spawn_worker(url, 200, NULL); /* the computer's moves, then the review */
     char id[40], token[40], path[128];
     json_t *st = fx_new_game(port, "egara", "white", NULL, id, token);
     CHECK(st != NULL);
@@ -239,8 +200,8 @@ TEST(server_review_jobs_a_game_reviewed_by_a_worker)
     for (size_t k = 0; rv && k < sizeof keys / sizeof keys[0]; k++)
         CHECK_MSG(json_object_get(rv, keys[k]) != NULL, "no \"%s\"", keys[k]);
     json_decref(rv);
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
-    CHECK_EQ_INT(stop_worker(w), 0);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
+    CHECK_EQ_INT(fx_stop_worker(w), 0);
     server_stop(srv);
 }
 
@@ -255,7 +216,7 @@ TEST(server_review_jobs_a_worker_killed_midway_another_finishes)
     int port = server_port(srv);
     /* Slow: 300 ms a position, its progress (and lease) written each second. */
     const char *slow[] = {"--test-think-ms", "300", "--lease-ms", "1500", NULL};
-    pid_t killed = spawn_worker(url, slow);
+    pid_t killed = fx_spawn_worker(url, 200, slow);
     json_t *j = NULL;
     char path[128];
     CHECK_EQ_INT(import_from(port, "10.0.0.1", long_record, &j), 202);
@@ -263,7 +224,7 @@ TEST(server_review_jobs_a_worker_killed_midway_another_finishes)
     json_decref(j);
     long long done = 0;
     for (int i = 0; i < 500 && done < 3; i++) {
-        done = db_number(url, "SELECT done FROM engine_jobs");
+        done = fx_db_number(url, "SELECT done FROM engine_jobs");
         usleep(20 * 1000);
     }
     CHECK_MSG(done >= 3, "done %lld", done);
@@ -274,15 +235,15 @@ TEST(server_review_jobs_a_worker_killed_midway_another_finishes)
     json_decref(j);
     kill(killed, SIGKILL);
     waitpid(killed, NULL, 0);
-    pid_t second = spawn_worker(url, NULL);
+    pid_t second = fx_spawn_worker(url, 200, NULL);
     json_t *rv = wait_done(port, path, 60000);
     CHECK(rv != NULL);
     CHECK_EQ_INT((int)json_array_size(json_object_get(rv, "plies")), 20);
     CHECK(classes_known(rv));
     json_decref(rv);
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM reviews"), 1);
-    CHECK_EQ_INT(stop_worker(second), 0);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM reviews"), 1);
+    CHECK_EQ_INT(fx_stop_worker(second), 0);
     server_stop(srv);
 }
 
@@ -317,8 +278,8 @@ TEST(server_review_jobs_caps_count_the_store)
     CHECK_EQ_INT(fx_int(j, "done"), 0);
     CHECK_EQ_INT(fx_int(j, "total"), 11);
     json_decref(j);
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM engine_jobs WHERE kind = 'review'"), 2);
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM engine_jobs WHERE priority > 0"), 2);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM engine_jobs WHERE kind = 'review'"), 2);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM engine_jobs WHERE priority > 0"), 2);
     server_stop(srv);
 }
 
@@ -360,14 +321,14 @@ TEST(server_review_jobs_a_bad_payload_is_dropped_and_the_worker_goes_on)
                    "{\"id\":\"00000000000000000000000000000003\",\"game\":\"no-such\","
                    "\"start\":\"\",\"moves\":[],\"nodes\":3000}");
     store_close(s);
-    pid_t w = spawn_worker(url, NULL);
+    pid_t w = fx_spawn_worker(url, 200, NULL);
     long long left = -1;
     for (int i = 0; i < 500 && left != 0; i++) {
-        left = db_number(url, "SELECT count(*) FROM engine_jobs");
+        left = fx_db_number(url, "SELECT count(*) FROM engine_jobs");
         usleep(20 * 1000);
     }
     CHECK_EQ_INT(left, 0);
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM reviews"), 0);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM reviews"), 0);
     /* The worker carries on: a good review after them is made. */
     json_t *j = NULL;
     char path[128];
@@ -377,6 +338,6 @@ TEST(server_review_jobs_a_bad_payload_is_dropped_and_the_worker_goes_on)
     json_t *rv = wait_done(server_port(srv), path, 60000);
     CHECK(rv != NULL);
     json_decref(rv);
-    CHECK_EQ_INT(stop_worker(w), 0);
+    CHECK_EQ_INT(fx_stop_worker(w), 0);
     server_stop(srv);
 }

@@ -23,51 +23,11 @@
 #include "store/store.h"
 #include "worker/worker.h"
 
-/* `./agora worker --db url --quiet` and `extra` (NULL-ended): its pid. */
-static pid_t spawn_worker(const char *url, const char *const *extra)
-{
-    char *argv[24] = {"agora", "worker", "--db", (char *)url, "--quiet"};
-    int argc = 5;
-    for (int i = 0; extra && extra[i] && argc < 22; i++)
-        argv[argc++] = (char *)extra[i];
-    argv[argc] = NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        dup2(devnull, 1);
-        execv("./agora", argv);
-        _exit(127);
-    }
-    return pid;
-}
-
-/* The exit status of a worker told to stop (SIGTERM); -1 when it did not exit. */
-static int stop_worker(pid_t pid)
-{
-    kill(pid, SIGTERM);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* One number the database answers to `sql` (-1 when it does not). */
-static long long db_number(const char *url, const char *sql)
-{
-    PGconn *c = PQconnectdb(url);
-    PGresult *r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql) : NULL;
-    long long v = r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
-                      ? strtoll(PQgetvalue(r, 0, 0), NULL, 10)
-                      : -1;
-    PQclear(r);
-    PQfinish(c);
-    return v;
-}
-
 /* Wait (at most 10 s) until a job is claimed: 1, or 0. */
 static int wait_claimed(const char *url)
 {
     for (int i = 0; i < 500; i++) {
-        if (db_number(url, "SELECT count(*) FROM engine_jobs WHERE worker <> ''") > 0)
+        if (fx_db_number(url, "SELECT count(*) FROM engine_jobs WHERE worker <> ''") > 0)
             return 1;
         usleep(20 * 1000);
     }
@@ -102,7 +62,7 @@ TEST(server_workers_play_against_a_worker_process)
         return;
     int port = server_port(srv);
     const char *fast[] = {"--move-ms", "200", NULL};
-    pid_t w = spawn_worker(url, fast);
+    pid_t w = fx_spawn_worker(url, 0, fast);
     char id[40], token[40];
     /* The computer opens: the creation waits for the worker's move. */
     json_t *st = fx_new_game(port, "egara", "black", NULL, id, token);
@@ -123,8 +83,8 @@ TEST(server_workers_play_against_a_worker_process)
     json_decref(st);
     char sql[160];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM engine_jobs");
-    CHECK_EQ_INT(db_number(url, sql), 0);
-    CHECK_EQ_INT(stop_worker(w), 0);
+    CHECK_EQ_INT(fx_db_number(url, sql), 0);
+    CHECK_EQ_INT(fx_stop_worker(w), 0);
     server_stop(srv);
 }
 
@@ -160,7 +120,7 @@ static long long moves_of(const char *url, const char *id)
 {
     char sql[160];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM moves WHERE game_id = '%s'", id);
-    return db_number(url, sql);
+    return fx_db_number(url, sql);
 }
 
 TEST(server_workers_kill9_mid_move_another_worker_makes_it)
@@ -176,29 +136,29 @@ TEST(server_workers_kill9_mid_move_another_worker_makes_it)
     const char *slow[] = {"--move-ms",       "100",   "--lease-ms", "1000",
                           "--test-think-ms", "20000", NULL};
     const char *fast[] = {"--move-ms", "100", "--lease-ms", "1000", NULL};
-    pid_t a = spawn_worker(url, slow);
+    pid_t a = fx_spawn_worker(url, 0, slow);
     char id[40], token[40];
     struct pending_move p;
     pthread_t th;
     json_t *st = start_waiting_move(port, id, token, &p, &th);
     CHECK(st != NULL);
     if (!st) {
-        stop_worker(a);
+        fx_stop_worker(a);
         server_stop(srv);
         return;
     }
     CHECK(wait_claimed(url));
     kill(a, SIGKILL);
     waitpid(a, NULL, 0);
-    pid_t b = spawn_worker(url, fast);
+    pid_t b = fx_spawn_worker(url, 0, fast);
     pthread_join(th, NULL);
     CHECK_EQ_INT(p.status, 200);
     CHECK_EQ_INT(fx_int(p.answer, "ply"), 2);
     CHECK_EQ_INT(moves_of(url, id), 2);
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
     json_decref(p.answer);
     json_decref(st);
-    CHECK_EQ_INT(stop_worker(b), 0);
+    CHECK_EQ_INT(fx_stop_worker(b), 0);
     server_stop(srv);
 }
 
@@ -215,19 +175,19 @@ TEST(server_workers_lease_runs_out_move_committed_once)
     const char *slow[] = {"--move-ms",       "100",  "--lease-ms", "1000",
                           "--test-think-ms", "2500", NULL};
     const char *fast[] = {"--move-ms", "100", "--lease-ms", "1000", NULL};
-    pid_t a = spawn_worker(url, slow);
+    pid_t a = fx_spawn_worker(url, 0, slow);
     char id[40], token[40];
     struct pending_move p;
     pthread_t th;
     json_t *st = start_waiting_move(port, id, token, &p, &th);
     CHECK(st != NULL);
     if (!st) {
-        stop_worker(a);
+        fx_stop_worker(a);
         server_stop(srv);
         return;
     }
     CHECK(wait_claimed(url));
-    pid_t b = spawn_worker(url, fast);
+    pid_t b = fx_spawn_worker(url, 0, fast);
     pthread_join(th, NULL);
     CHECK_EQ_INT(p.status, 200);
     CHECK_EQ_INT(fx_int(p.answer, "ply"), 2);
@@ -236,14 +196,14 @@ TEST(server_workers_lease_runs_out_move_committed_once)
     /* The game goes on, and A finishes cleanly. */
     json_t *now = fx_state(port, id, token);
     CHECK_EQ_INT(fx_int(now, "ply"), 2);
-    CHECK_EQ_INT(stop_worker(a), 0);
+    CHECK_EQ_INT(fx_stop_worker(a), 0);
     if (now && !json_is_true(json_object_get(now, "over")))
         CHECK_EQ_INT(fx_move(port, id, token, fx_first_legal(now)), 200);
     CHECK_EQ_INT(moves_of(url, id), 4);
     json_decref(now);
     json_decref(p.answer);
     json_decref(st);
-    CHECK_EQ_INT(stop_worker(b), 0);
+    CHECK_EQ_INT(fx_stop_worker(b), 0);
     server_stop(srv);
 }
 
@@ -256,7 +216,7 @@ TEST(server_workers_sigterm_finishes_the_move_being_thought)
     if (!srv)
         return;
     const char *slow[] = {"--move-ms", "100", "--test-think-ms", "1500", NULL};
-    pid_t w = spawn_worker(url, slow);
+    pid_t w = fx_spawn_worker(url, 0, slow);
     char id[40], token[40];
     struct pending_move p;
     pthread_t th;
@@ -265,14 +225,14 @@ TEST(server_workers_sigterm_finishes_the_move_being_thought)
     if (st) {
         CHECK(wait_claimed(url));
         /* Told to stop mid-move: it claims no more, but commits this one first. */
-        CHECK_EQ_INT(stop_worker(w), 0);
+        CHECK_EQ_INT(fx_stop_worker(w), 0);
         CHECK_EQ_INT(moves_of(url, id), 2);
         pthread_join(th, NULL);
         CHECK_EQ_INT(p.status, 200);
         CHECK_EQ_INT(fx_int(p.answer, "ply"), 2);
         json_decref(p.answer);
     } else {
-        stop_worker(w);
+        fx_stop_worker(w);
     }
     json_decref(st);
     server_stop(srv);
@@ -297,14 +257,14 @@ TEST(server_workers_queued_cap_counts_the_store)
         return;
     }
     /* No worker yet: the first move waits in the store. */
-    for (int i = 0; i < 250 && db_number(url, "SELECT count(*) FROM engine_jobs") < 1; i++)
+    for (int i = 0; i < 250 && fx_db_number(url, "SELECT count(*) FROM engine_jobs") < 1; i++)
         usleep(20 * 1000);
     json_t *st2 = fx_new_game(port, "egara", "white", NULL, id2, token2);
     CHECK(st2 != NULL);
     if (st2)
         CHECK_EQ_INT(fx_move(port, id2, token2, fx_first_legal(st2)), 429);
     const char *fast[] = {"--move-ms", "100", NULL};
-    pid_t w = spawn_worker(url, fast);
+    pid_t w = fx_spawn_worker(url, 0, fast);
     pthread_join(th, NULL);
     CHECK_EQ_INT(p.status, 200);
     CHECK_EQ_INT(fx_int(p.answer, "ply"), 2);
@@ -313,7 +273,7 @@ TEST(server_workers_queued_cap_counts_the_store)
     json_decref(p.answer);
     json_decref(st);
     json_decref(st2);
-    CHECK_EQ_INT(stop_worker(w), 0);
+    CHECK_EQ_INT(fx_stop_worker(w), 0);
     server_stop(srv);
 }
 
@@ -360,7 +320,7 @@ TEST(server_workers_move_heard_on_another_servers_stream)
     struct server *b = a ? start_without_workers(url, 0) : NULL;
     CHECK(a != NULL && b != NULL);
     const char *fast[] = {"--move-ms", "100", NULL};
-    pid_t w = a && b ? spawn_worker(url, fast) : -1;
+    pid_t w = a && b ? fx_spawn_worker(url, 0, fast) : -1;
     char id[40], token[40];
     json_t *st = a && b ? fx_new_game(server_port(a), "egara", "white", NULL, id, token) : NULL;
     if (st) {
@@ -382,7 +342,7 @@ TEST(server_workers_move_heard_on_another_servers_stream)
     }
     json_decref(st);
     if (w > 0)
-        CHECK_EQ_INT(stop_worker(w), 0);
+        CHECK_EQ_INT(fx_stop_worker(w), 0);
     server_stop(b);
     server_stop(a);
 }
@@ -448,7 +408,7 @@ TEST(server_workers_idle_threads_start_jobs_queued_together)
     CHECK_EQ_INT(queue_computer_move(s, 2), 0);
     int64_t queued = fx_now_ms(), both = -1;
     for (int i = 0; i < 250 && both < 0; i++) {
-        if (db_number(url, "SELECT count(*) FROM engine_jobs WHERE worker <> ''") == 2)
+        if (fx_db_number(url, "SELECT count(*) FROM engine_jobs WHERE worker <> ''") == 2)
             both = fx_now_ms() - queued;
         else
             usleep(20 * 1000);
@@ -456,8 +416,8 @@ TEST(server_workers_idle_threads_start_jobs_queued_together)
     /* Not one after the other (the second would start after the first's 1.5 s). */
     CHECK_MSG(both >= 0 && both < 1000, "both jobs started after %lld ms", (long long)both);
     worker_stop(w); /* the moves being thought are committed first */
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM moves"), 2);
-    CHECK_EQ_INT(db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM moves"), 2);
+    CHECK_EQ_INT(fx_db_number(url, "SELECT count(*) FROM engine_jobs"), 0);
     store_close(s);
 }
 
