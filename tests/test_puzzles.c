@@ -288,6 +288,10 @@ TEST(puzzles_file_lines)
     puzzle_line("chess", e.position, made, sizeof made);
     CHECK_EQ_INT(puzzle_entry_parse(made, &e, err, sizeof err), 0);
     CHECK_EQ_INT(puzzle_entry_check(&e, 0, NULL, err, sizeof err), 0);
+    /* The judge is recorded: agora's search at the prove budget. */
+    CHECK(
+        strstr(made, ",\"judge\":{\"engine\":\"agora chess\",\"by\":\"search\",\"nodes\":50000}}"));
+    CHECK(e.by == PUZZLE_BY_SEARCH && e.nodes == 50000);
     e.rating++;
     CHECK_EQ_INT(puzzle_entry_check(&e, 0, NULL, err, sizeof err), -1);
     CHECK(strstr(err, "first rating") != NULL);
@@ -295,6 +299,24 @@ TEST(puzzles_file_lines)
     snprintf(e.themes[0], sizeof e.themes[0], "mate-in-2");
     CHECK_EQ_INT(puzzle_entry_check(&e, 0, NULL, err, sizeof err), -1);
     CHECK(strstr(err, "themes differ") != NULL);
+    /* A judge that is not agora's, or not a judge, is refused with what is wrong. */
+    static const struct {
+        const char *judge, *why;
+    } bad_judges[] = {
+        {"{\"engine\":\"Stockfish 15.1\",\"by\":\"search\",\"nodes\":9}", "names the engine"},
+        {"{\"engine\":\"agora chess\",\"by\":\"guess\"}", "must be \"search\""},
+        {"{\"engine\":\"agora chess\",\"by\":\"search\"}", "positive integer"},
+        {"{\"engine\":\"agora chess\",\"by\":\"search\",\"nodes\":0}", "positive integer"},
+        {"{\"engine\":\"agora chess\",\"by\":\"tables\",\"nodes\":5}", "must be \"search\""},
+        {"\"search\"", "must be {"},
+    };
+    for (size_t i = 0; i < sizeof bad_judges / sizeof bad_judges[0]; i++) {
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s,\"judge\":%s}", (int)strlen(good) - 1, good,
+                 bad_judges[i].judge);
+        CHECK_EQ_INT(puzzle_entry_parse(line, &e, err, sizeof err), -1);
+        CHECK_MSG(strstr(err, bad_judges[i].why) != NULL, "%s: %s", bad_judges[i].judge, err);
+    }
     /* Bad lines: each names its problem. */
     CHECK_EQ_INT(puzzle_entry_parse("[1]", &e, err, sizeof err), -1);
     CHECK_EQ_INT(puzzle_entry_parse("{\"id\":\"x\",\"game\":\"go\",\"position\":\"p\"}", &e, err,

@@ -12,6 +12,7 @@
 #include "games/registry.h"
 #include "harness.h"
 #include "puzzles/puzzle.h"
+#include "puzzles/puzzle_file.h"
 #include "tablebase/tablebase.h"
 #include "tb_fixture.h"
 
@@ -264,6 +265,27 @@ TEST(tablebase_puzzles_are_proven_by_the_tables)
         struct game_status gs;
         g->status(st, &gs);
         CHECK_MSG(gs.result == RESULT_WHITE_WINS, "%s: the line does not win", text);
+        /* The line says the tables proved it, and `check` proves it again by them alone:
+         * with the tables gone it cannot, and says why (a puzzle never passes by a judge
+         * other than its own). */
+        CHECK_MSG(s.by == PUZZLE_BY_TABLES && s.nodes == 0, "%s: judged by %s", text,
+                  puzzle_judge_name(s.by));
+        if (ok == 0) {
+            g->parse_position(st, text, err, sizeof err);
+            struct puzzle_entry e, back;
+            puzzle_entry_make(g, st, &s, &e);
+            char *json = puzzle_entry_json(&e);
+            CHECK(json &&
+                  strstr(json, "\"judge\":{\"engine\":\"agora egara-guti\",\"by\":\"tables\"}"));
+            CHECK_EQ_INT(json ? puzzle_entry_parse(json, &back, err, sizeof err) : -1, 0);
+            CHECK_EQ_INT(back.by, PUZZLE_BY_TABLES);
+            CHECK_EQ_INT(puzzle_entry_check(&back, 0, NULL, err, sizeof err), 0);
+            egara_tablebase_dir(NULL);
+            CHECK_EQ_INT(puzzle_entry_check(&back, 0, NULL, err, sizeof err), -1);
+            CHECK(strstr(err, "proven by the endgame tables") != NULL);
+            egara_tablebase_dir(dir);
+            free(json);
+        }
         ok++;
     }
     CHECK(ok >= 12 && not_unique >= 5);

@@ -166,7 +166,7 @@ static int generate(int argc, char **argv, struct cli_io *io)
     fprintf(io->err, "puzzles: CPU seconds: self-play %.1f, glance %.1f, find %.1f, prove %.1f\n",
             pg.cpu_play, pg.cpu_glance, pg.cpu_find, pg.cpu_prove);
     fprintf(io->err, "puzzles: rejected");
-    for (int i = 1; i <= PUZZLE_NO_MEMORY; i++)
+    for (int i = 1; i < PUZZLE_REJECT_COUNT; i++)
         fprintf(io->err, " %s %ld", puzzle_reject_name((enum puzzle_reject)i), pg.rejected[i]);
     if (themes)
         fprintf(io->err, " other-themes %ld", pg.rejected[PUZZLE_OK]);

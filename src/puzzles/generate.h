@@ -29,7 +29,7 @@ struct puzzle_gen {
      * puzzles in the file (those read at the start included). */
     long positions, found, proven, total;
     /* At the find budget, by reason; rejected[PUZZLE_OK]: puzzles of themes not asked for. */
-    long rejected[PUZZLE_NO_MEMORY + 1];
+    long rejected[PUZZLE_REJECT_COUNT];
     double cpu_start; /* process CPU seconds at the start */
     /* CPU seconds by stage: the self-play moves, the glance, the find and the prove
      * judgements (the summary line says where the time goes). */

@@ -38,9 +38,15 @@
 const char *puzzle_reject_name(enum puzzle_reject r)
 {
     static const char *const names[] = {
-        "ok", "no-rules", "over", "won-already", "no-win", "not-unique", "unclear", "no-memory",
+        "ok",         "no-rules", "over",      "won-already", "no-win",
+        "not-unique", "unclear",  "no-memory", "no-tables",
     };
     return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "?";
+}
+
+const char *puzzle_judge_name(enum puzzle_judge by)
+{
+    return by == PUZZLE_BY_TABLES ? "tables" : by == PUZZLE_BY_SEARCH ? "search" : "any";
 }
 
 int puzzle_first_rating(int easy, int depth_needed, int tempting, int solver_moves)
@@ -257,6 +263,13 @@ static enum puzzle_reject walk(const struct game *g, struct work *w, struct engi
 enum puzzle_reject puzzle_solve(const struct game *g, const void *st0, uint64_t nodes,
                                 struct engine *e, struct puzzle_solution *out)
 {
+    return puzzle_solve_by(g, st0, nodes, e, PUZZLE_BY_ANY, out);
+}
+
+enum puzzle_reject puzzle_solve_by(const struct game *g, const void *st0, uint64_t nodes,
+                                   struct engine *e, enum puzzle_judge by,
+                                   struct puzzle_solution *out)
+{
     const struct puzzle_rules *rules = engine_profile_of(g)->puzzles;
     memset(out, 0, sizeof *out);
     if (!rules)
@@ -280,8 +293,15 @@ enum puzzle_reject puzzle_solve(const struct game *g, const void *st0, uint64_t 
         goto done;
     }
     /* Inside a game's endgame tables the tables prove it, exactly; else the search. */
-    if (!puzzle_solve_by_tables(g, w.st, w.mv, out, &r))
+    if (by != PUZZLE_BY_SEARCH && puzzle_solve_by_tables(g, w.st, w.mv, out, &r)) {
+        out->by = PUZZLE_BY_TABLES;
+    } else if (by == PUZZLE_BY_TABLES) {
+        r = PUZZLE_NO_TABLES;
+    } else {
+        out->by = PUZZLE_BY_SEARCH;
+        out->nodes = nodes;
         r = walk(g, &w, e, nodes, rules, out);
+    }
     if (r != PUZZLE_OK) {
         out->n = 0;
         out->nalt = 0;

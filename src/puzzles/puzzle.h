@@ -23,7 +23,15 @@ struct engine; /* engines/engine.h */
  * win at once); a position with more is no puzzle. */
 #define PUZZLE_ALT_MAX 3
 
+/* Who proved a puzzle: the search at a node budget, or the game's endgame tables
+ * (exact: no budget).  PUZZLE_BY_ANY asks for the tables where they hold the position,
+ * else the search. */
+enum puzzle_judge { PUZZLE_BY_ANY = 0, PUZZLE_BY_SEARCH, PUZZLE_BY_TABLES };
+const char *puzzle_judge_name(enum puzzle_judge by); /* "search", "tables" */
+
 struct puzzle_solution {
+    enum puzzle_judge by;       /* who proved it (never PUZZLE_BY_ANY once proven) */
+    uint64_t nodes;             /* the search's budget (by the search) */
     int n;                      /* plies, odd: the line ends with the solver's move */
     Move line[PUZZLE_LINE_MAX]; /* the solver's move first */
     int proven;                 /* the line ends the game (mate, formation, elimination) */
@@ -49,6 +57,8 @@ enum puzzle_reject {
     PUZZLE_NOT_UNIQUE,  /* a second move wins too (at some step) */
     PUZZLE_UNCLEAR,     /* a second move is in doubt, or the line does not end clearly */
     PUZZLE_NO_MEMORY,
+    PUZZLE_NO_TABLES, /* the tables were asked for and do not hold the position */
+    PUZZLE_REJECT_COUNT
 };
 const char *puzzle_reject_name(enum puzzle_reject r);
 
@@ -57,6 +67,12 @@ const char *puzzle_reject_name(enum puzzle_reject r);
  * table is cleared before every search); NULL: one of its own for the call. */
 enum puzzle_reject puzzle_solve(const struct game *g, const void *st, uint64_t nodes,
                                 struct engine *e, struct puzzle_solution *out);
+/* The same by one judge only (`check` proves a puzzle again by the judge that proved
+ * it): PUZZLE_BY_SEARCH never asks the tables, PUZZLE_BY_TABLES answers
+ * PUZZLE_NO_TABLES where the tables do not hold the position. */
+enum puzzle_reject puzzle_solve_by(const struct game *g, const void *st, uint64_t nodes,
+                                   struct engine *e, enum puzzle_judge by,
+                                   struct puzzle_solution *out);
 
 /* The first rating of a puzzle (Glicko scale), in two bands that do not meet: the
  * easy track (a win in one or two: mate, formation, elimination) from 500, into

@@ -100,6 +100,14 @@ void puzzle_entry_make(const struct game *g, const void *st0, const struct puzzl
         snprintf(out->themes[i], PUZZLE_THEME_NAME_MAX, "%s", s->themes[i]);
     out->nthemes = s->nthemes;
     out->rating = s->rating;
+    out->by = s->by;
+    out->nodes = s->by == PUZZLE_BY_SEARCH ? s->nodes : 0;
+}
+
+/* "agora GAME": the engine that judges puzzles, named as `agora uci` names itself. */
+static void judge_engine(const struct game *g, char *buf, size_t size)
+{
+    snprintf(buf, size, "agora %s", g->name);
 }
 
 char *puzzle_entry_json(const struct puzzle_entry *e)
@@ -121,6 +129,16 @@ char *puzzle_entry_json(const struct puzzle_entry *e)
         json_array_append_new(th, json_string(e->themes[i]));
     json_object_set_new(o, "themes", th);
     json_object_set_new(o, "rating", json_integer(e->rating));
+    if (e->by != PUZZLE_BY_ANY) {
+        char engine[64];
+        judge_engine(e->g, engine, sizeof engine);
+        json_t *j = json_object();
+        json_object_set_new(j, "engine", json_string(engine));
+        json_object_set_new(j, "by", json_string(puzzle_judge_name(e->by)));
+        if (e->by == PUZZLE_BY_SEARCH)
+            json_object_set_new(j, "nodes", json_integer((json_int_t)e->nodes));
+        json_object_set_new(o, "judge", j);
+    }
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);
     return s;
@@ -209,6 +227,36 @@ static int parse_moves(json_t *o, struct puzzle_entry *out, char *err, size_t er
     return rc;
 }
 
+/* "judge" (optional): {"engine": "agora GAME", "by": "search", "nodes": N > 0} or
+ * {"engine": "agora GAME", "by": "tables"}. */
+static int parse_judge(json_t *o, struct puzzle_entry *out, char *err, size_t err_size)
+{
+    json_t *j = json_object_get(o, "judge");
+    if (!j)
+        return 0;
+    const char *engine = json_string_value(json_object_get(j, "engine"));
+    const char *by = json_string_value(json_object_get(j, "by"));
+    json_t *nodes = json_object_get(j, "nodes");
+    char own[64];
+    judge_engine(out->g, own, sizeof own);
+    if (!json_is_object(j) || !engine || !by)
+        return fail(err, err_size, "\"judge\" must be {\"engine\", \"by\", \"nodes\"}");
+    if (strcmp(engine, own) != 0)
+        return fail(err, err_size, "\"judge\" names the engine \"%s\", not \"%s\"", engine, own);
+    if (!strcmp(by, "tables") && !nodes) {
+        out->by = PUZZLE_BY_TABLES;
+        return 0;
+    }
+    if (strcmp(by, "search") != 0)
+        return fail(err, err_size,
+                    "\"judge\" \"by\" must be \"search\" (with \"nodes\") or \"tables\"");
+    if (!json_is_integer(nodes) || json_integer_value(nodes) < 1)
+        return fail(err, err_size, "\"judge\" by the search needs \"nodes\", a positive integer");
+    out->by = PUZZLE_BY_SEARCH;
+    out->nodes = (uint64_t)json_integer_value(nodes);
+    return 0;
+}
+
 int puzzle_entry_parse(const char *line, struct puzzle_entry *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
@@ -250,6 +298,8 @@ int puzzle_entry_parse(const char *line, struct puzzle_entry *out, char *err, si
         goto done;
     }
     out->rating = (int)json_integer_value(r);
+    if (parse_judge(o, out, err, err_size))
+        goto done;
     rc = 0;
 done:
     json_decref(o);
@@ -261,6 +311,8 @@ int puzzle_entry_check(const struct puzzle_entry *e, uint64_t nodes, struct engi
 {
     const struct game *g = e->g;
     const struct puzzle_rules *rules = engine_profile_of(g)->puzzles;
+    if (!nodes && e->by == PUZZLE_BY_SEARCH)
+        nodes = e->nodes;
     if (!nodes && rules)
         nodes = rules->prove_nodes;
     void *st = game_state_new(g);
@@ -270,7 +322,16 @@ int puzzle_entry_check(const struct puzzle_entry *e, uint64_t nodes, struct engi
     struct puzzle_solution s;
     if (g->parse_position(st, e->position, why, why_size) != 0)
         goto done;
-    enum puzzle_reject r = puzzle_solve(g, st, nodes, eng, &s);
+    /* By the judge that proved it: the search never asks the tables then (they would
+     * prove another line, the longest defence), the tables must hold it. */
+    enum puzzle_reject r = puzzle_solve_by(g, st, nodes, eng, e->by, &s);
+    if (r == PUZZLE_NO_TABLES) {
+        fail(why, why_size,
+             "proven by the endgame tables, which do not hold it here "
+             "(agora tablebase generate %s)",
+             g->name);
+        goto done;
+    }
     if (r != PUZZLE_OK) {
         fail(why, why_size, "no puzzle at %llu nodes: %s", (unsigned long long)nodes,
              puzzle_reject_name(r));
@@ -307,7 +368,8 @@ int puzzle_entry_check(const struct puzzle_entry *e, uint64_t nodes, struct engi
         fail(why, why_size, "the id of this position is %s", again.id);
         goto done;
     }
-    if (rules && nodes == rules->prove_nodes && e->rating != again.rating) {
+    if (rules && (nodes == rules->prove_nodes || e->by == PUZZLE_BY_TABLES) &&
+        e->rating != again.rating) {
         fail(why, why_size, "the first rating is %d, not %d", again.rating, e->rating);
         goto done;
     }

@@ -1,13 +1,15 @@
 /* The puzzle file: one JSON object a line,
  *   {"id", "game", "position", "moves": [...], "alternatives": [...], "themes": [...],
- *    "rating"}
+ *    "rating", "judge": {"engine", "by", "nodes"}}
  * `position` is the game's position text, `moves` the solution in the game's move text
  * (the solver's move first, the replies between), `alternatives` (only where there are
  * some) the other moves accepted as the solver's last move: each ends the game with the
  * solver's win at once, as the solution's last move does; `rating` the first rating.
  * `id` is the game's name and 12 hex digits of a hash of the position itself (the
  * leading fields of its text that the game's puzzle rules name: no counters), so one
- * position is one puzzle. */
+ * position is one puzzle.  `judge` says who proved it: `engine` "agora GAME" (agora's own,
+ * as `agora uci` names itself), `by` "search" (with its `nodes` a search) or "tables"
+ * (the game's endgame tables: exact); optional when read (lines written before it). */
 #pragma once
 
 #include <stddef.h>
@@ -29,6 +31,8 @@ struct puzzle_entry {
     int nthemes;
     char themes[PUZZLE_THEMES_MAX][PUZZLE_THEME_NAME_MAX];
     int rating;
+    enum puzzle_judge by; /* PUZZLE_BY_ANY: the line names no judge */
+    uint64_t nodes;       /* by the search: its budget */
 };
 
 /* One line of a puzzle file: 0, or -1 with err naming the problem (the game, the

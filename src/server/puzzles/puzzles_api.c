@@ -206,6 +206,24 @@ static void rating_out(struct jout *j, const char *key, const struct glicko2 *r,
 }
 
 /* The solution as move texts and as display texts. */
+/* "judge": who proved the puzzle (the file's line says; null for a line that does not). */
+static void judge_out(struct jout *j, const struct puzzle_entry *e)
+{
+    jout_key(j, "judge");
+    if (e->by == PUZZLE_BY_ANY) {
+        jout_null(j);
+        return;
+    }
+    char engine[64];
+    snprintf(engine, sizeof engine, "agora %s", e->g->name);
+    jout_open(j, '{');
+    jout_kstr(j, "engine", engine);
+    jout_kstr(j, "by", puzzle_judge_name(e->by));
+    if (e->by == PUZZLE_BY_SEARCH)
+        jout_kint(j, "nodes", (long long)e->nodes);
+    jout_close(j, '}');
+}
+
 static void solution_out(struct jout *j, const struct puzzle_entry *e)
 {
     const struct game *g = e->g;
@@ -368,6 +386,7 @@ static void handle_next(struct server *srv, const struct api_request *req, struc
         jout_kstr(&j, "solver", g->side_to_move(st) == SIDE_WHITE ? "white" : "black");
     free(st);
     jout_kint(&j, "solver_moves", it->solver_moves);
+    judge_out(&j, e);
     solution_out(&j, e);
     jout_key(&j, "steps");
     jout_open(&j, '[');

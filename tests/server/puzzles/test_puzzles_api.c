@@ -28,7 +28,8 @@ static void write_puzzles(const char *dir)
                "\"rating\":1300}\n"
                "{\"id\":\"chess-fork\",\"game\":\"chess\",\"position\":\"" FORK "\","
                "\"moves\":[\"d5e7\",\"g8f8\",\"e7c8\"],\"themes\":[\"advantage\",\"fork\"],"
-               "\"rating\":1500}\n");
+               "\"rating\":1500,\"judge\":{\"engine\":\"agora chess\",\"by\":\"search\","
+               "\"nodes\":50000}}\n");
     fclose(f);
 }
 
@@ -90,6 +91,11 @@ TEST(server_puzzles_next_and_attempts)
     CHECK_STR(fx_str(p, "id"), "chess-fork");
     CHECK_STR(fx_str(p, "solver"), "white");
     CHECK_EQ_INT(fx_int(p, "solver_moves"), 2);
+    /* Who proved it, as its line says. */
+    json_t *judge = json_object_get(p, "judge");
+    CHECK_STR(fx_str(judge, "engine"), "agora chess");
+    CHECK_STR(fx_str(judge, "by"), "search");
+    CHECK_EQ_INT(fx_int(judge, "nodes"), 50000);
     CHECK_EQ_INT((long long)json_array_size(json_object_get(p, "steps")), 2);
     json_t *step0 = json_array_get(json_object_get(p, "steps"), 0);
     CHECK(json_array_size(json_object_get(step0, "legal_moves")) > 5);
