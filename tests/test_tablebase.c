@@ -444,6 +444,63 @@ TEST(tablebase_command_line)
     free(out);
 }
 
+/* `tablebase scan`: played games against the tables.  A 40-ply draw that passed a
+ * position the tables win is counted and its position written; a draw that never did,
+ * and a decided game, are not among them; a bad record is named by its number. */
+TEST(tablebase_scan_finds_the_draws_the_tables_win)
+{
+    const char *dir = tbf_tables(3);
+    if (!dir)
+        SKIP("could not make the tables");
+    char path[512], positions[512], tmp[256];
+    tbf_temp_dir(tmp, sizeof tmp);
+    CHECK(tmp[0] != 0);
+    snprintf(path, sizeof path, "%s/games.pgn", tmp);
+    snprintf(positions, sizeof positions, "%s/won.txt", tmp);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    /* 1: Black to move is lost (loss 10 at quiet count 30); after a7-b6 White wins: a
+     *    draw by the count that passed a won position at ply 1.
+     * 2: a drawn two against one, the single piece takes (d3xd1): never won.
+     * 3: the same as 1, but decided: not a draw. */
+    fprintf(f, "[Variant \"egara-guti\"]\n[FEN \"B4/3/3/1/3/3/WW3 b 30\"]\n"
+               "[Result \"1/2-1/2\"]\n[Termination \"quiet-limit\"]\n\n1... a7-b6 1/2-1/2\n\n"
+               "[Variant \"egara-guti\"]\n[FEN \"5/3/3/1/1B1/1W1/W4 b 0\"]\n"
+               "[Result \"1/2-1/2\"]\n[Termination \"quiet-limit\"]\n\n1... d3xd1 1/2-1/2\n\n"
+               "[Variant \"egara-guti\"]\n[FEN \"B4/3/3/1/3/3/WW3 b 30\"]\n"
+               "[Result \"1-0\"]\n[Termination \"quiet-limit\"]\n\n1... a7-b6 1-0\n");
+    fclose(f);
+    char *out = NULL;
+    char *scan[] = {"agora", "tablebase", "scan",        "egara-guti", path,
+                    "--dir", (char *)dir, "--positions", positions};
+    CHECK_EQ_INT(cli_run("", &out, 9, scan), 0);
+    CHECK_MSG(out && strstr(out, "game 1: 1/2-1/2 quiet-limit: won for the side to move at ply 1"),
+              "%s", out ? out : "");
+    CHECK_MSG(out && strstr(out, "game 2: 1/2-1/2 quiet-limit: no won position"), "%s",
+              out ? out : "");
+    CHECK_MSG(out && strstr(out, "scan: 3 games, 2 passed a position the tables win; 2 drawn by "
+                                 "the 40-ply count, 1 of them passed a position the tables win"),
+              "%s", out ? out : "");
+    free(out);
+    f = fopen(positions, "r");
+    char line[128] = "";
+    CHECK(f && fgets(line, sizeof line, f));
+    CHECK_STR(line, "5/B2/3/1/3/3/WW3 w 31\n");
+    if (f)
+        fclose(f);
+    /* a record that does not read: its number, status 2 */
+    f = fopen(path, "a");
+    if (f) {
+        fprintf(f, "\n[Variant \"egara-guti\"]\n\n1. a1-z9 *\n");
+        fclose(f);
+    }
+    CHECK_EQ_INT(cli_run("", &out, 9, scan), 2);
+    free(out);
+    tbf_remove_dir(tmp);
+}
+
 /* Level 8 plays by the tables where they hold the position: every move it makes keeps
  * the result the tables give (a win stays a win, the 40-ply count included); without
  * tables nothing changes. */

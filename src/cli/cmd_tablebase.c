@@ -10,10 +10,11 @@
 #define USAGE                                                                                      \
     "usage: agora tablebase generate GAME --pieces N [--dir DIR] [--threads T]\n"                  \
     "       agora tablebase probe GAME POSITION [--dir DIR]\n"                                     \
-    "       agora tablebase verify GAME --pieces N [--dir DIR]"
+    "       agora tablebase verify GAME --pieces N [--dir DIR]\n"                                  \
+    "       agora tablebase scan GAME RECORDS [--dir DIR] [--positions FILE]"
 
 struct tb_args {
-    const char *what, *game, *position, *dir;
+    const char *what, *game, *position, *dir, *positions;
     long pieces, threads;
 };
 
@@ -26,6 +27,8 @@ static int parse_args(int argc, char **argv, struct cli_io *io, struct tb_args *
         int has_value = i + 1 < argc;
         if (!strcmp(argv[i], "--dir") && has_value)
             a->dir = argv[++i];
+        else if (!strcmp(argv[i], "--positions") && has_value)
+            a->positions = argv[++i];
         else if (!strcmp(argv[i], "--pieces") && has_value) {
             if (cli_int(io, "--pieces", argv[++i], 2, 22, &a->pieces))
                 return -1;
@@ -44,6 +47,42 @@ static int parse_args(int argc, char **argv, struct cli_io *io, struct tb_args *
     a->position = plain[2];
     if (!a->what || !a->game)
         return cli_error(io, "%s", USAGE), -1;
+    return 0;
+}
+
+/* agora tablebase scan GAME RECORDS: a line a game, then the totals. */
+static int scan(struct cli_io *io, const struct game *g, const struct tb_args *a)
+{
+    if (!a->position)
+        return cli_error(io, "tablebase scan: a RECORDS file is needed\n%s", USAGE);
+    FILE *f = fopen(a->position, "r");
+    if (!f)
+        return cli_error(io, "tablebase scan: cannot open '%s'", a->position);
+    size_t len;
+    char *text = cli_read_all(f, &len);
+    fclose(f);
+    if (!text)
+        return cli_error(io, "tablebase scan: out of memory");
+    FILE *pos = a->positions ? fopen(a->positions, "w") : NULL;
+    if (a->positions && !pos) {
+        free(text);
+        return cli_error(io, "tablebase scan: cannot write '%s'", a->positions);
+    }
+    struct tb_tables *t = tb_open(a->dir);
+    struct tb_scan_options opt = {.report = io->out, .positions = pos};
+    struct tb_scan_totals tot;
+    char err[1024] = "out of memory";
+    int rc = t ? tb_scan(t, g, text, &opt, &tot, err, sizeof err) : -1;
+    tb_close(t);
+    free(text);
+    if (pos && fclose(pos) != 0 && rc == 0)
+        rc = -1, snprintf(err, sizeof err, "cannot write '%s'", a->positions);
+    if (rc)
+        return cli_error(io, "tablebase scan: %s", err);
+    fprintf(io->out,
+            "scan: %d games, %d passed a position the tables win; %d drawn by the 40-ply "
+            "count, %d of them passed a position the tables win\n",
+            tot.games, tot.won_positions, tot.quiet_draws, tot.quiet_draws_won);
     return 0;
 }
 
@@ -107,6 +146,8 @@ int cmd_tablebase(int argc, char **argv, struct cli_io *io)
             fprintf(io->out, "%s %d\n", ans.outcome == TB_OUTCOME_WIN ? "win" : "loss", ans.plies);
         return 0;
     }
+    if (!strcmp(a.what, "scan"))
+        return scan(io, g, &a);
     return cli_error(io, "tablebase: unknown action '%s'\n%s", a.what, USAGE);
 }
 

@@ -57,6 +57,25 @@ int tb_probe_within(struct tb_tables *t, const struct game *g, const void *st, i
 int tb_probe_sets(struct tb_tables *t, uint32_t own, uint32_t other, int quiet, int exact_plies,
                   struct tb_answer *out, char *err, size_t err_size);
 
+/* Played games against the tables (scan.c): every record of `records` (the game's
+ * record text, e.g. `agora match --out`) replayed along its main line, each position
+ * probed; the first one won for the side to move is the game's.  For the question
+ * "how many draws by the 40-ply count did the tables hold a win in" (issue 29). */
+struct tb_scan_options {
+    FILE *report;    /* a line a game, or NULL */
+    FILE *positions; /* the first won position of each 40-ply draw, a line each, or NULL */
+};
+struct tb_scan_totals {
+    int games;
+    int won_positions;   /* games that passed a position won for the side to move */
+    int quiet_draws;     /* games drawn by the 40-ply count (Termination "quiet-limit") */
+    int quiet_draws_won; /* of them, those that passed a won position */
+};
+/* 0, or -1 with err (a record that does not read, a corrupt table). */
+int tb_scan(struct tb_tables *t, const struct game *g, const char *records,
+            const struct tb_scan_options *opt, struct tb_scan_totals *out, char *err,
+            size_t err_size);
+
 /* Check every position of every table of up to `pieces` pieces in dir against its
  * children (NOTES.md "Proven right").  0 when all agree, else -1 with a message naming
  * the first position that does not; progress as for tb_generate. */
