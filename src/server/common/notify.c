@@ -6,17 +6,25 @@
 #include <time.h>
 
 #include "core/json_out.h"
+#include "server/common/news.h"
 #include "server/common/stream_hub.h"
 #include "server/server_state.h"
 #include "store/store.h"
 
 #define NOTICE_BODY_MAX 4096
 
-_Static_assert(sizeof NOTIFY_KEY_PREFIX - 1 == NOTIFY_KEY_PREFIX_LEN, "the key's prefix length");
+/* The id of a player's notifications in the hub and the outbox: the token's hash's
+ * first 32 digits. */
+static void notice_id(const char *token_hash, char id[33])
+{
+    snprintf(id, 33, "%.32s", token_hash);
+}
 
 void notify_key(const char *token_hash, char *key, size_t size)
 {
-    snprintf(key, size, NOTIFY_KEY_PREFIX "%.32s", token_hash);
+    char id[33];
+    notice_id(token_hash, id);
+    stream_hub_key(HUB_KIND_NOTICE, id, key, size);
 }
 
 static int64_t now_ms(void)
@@ -42,12 +50,9 @@ int notify_player(struct server *srv, const char *token_hash, const char *kind, 
 
 void notify_news(struct server *srv, const char *token_hash)
 {
-    char key[48];
-    notify_key(token_hash, key, sizeof key);
-    if (srv->hub)
-        stream_hub_news(srv->hub, key);
-    if (srv->tell_others) /* the player's pages open on other servers (outbox.c) */
-        srv->tell_others(srv, NOTIFY_EVENT_KIND, key + NOTIFY_KEY_PREFIX_LEN);
+    char id[33];
+    notice_id(token_hash, id);
+    news_everywhere(srv, HUB_KIND_NOTICE, id);
 }
 
 void notify_json(struct jout *j, const struct store_notice *n)

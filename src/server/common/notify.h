@@ -20,14 +20,10 @@ struct store_notice;
 #define NOTICE_CLUB_CHALLENGE "club_challenge" /* a challenge in a club of theirs */
 #define NOTICE_TOURNAMENT "tournament"         /* a tournament of theirs starts */
 
-/* The stream hub's key of a player's notification streams ("notices:" and the first 32
- * digits of the token's hash); key holds at least 48 bytes. */
-#define NOTIFY_KEY_PREFIX "notices:"
-#define NOTIFY_KEY_PREFIX_LEN 8
+/* The stream hub's key of a player's notification streams (stream_hub_key's "notice"
+ * kind: "notices:" and the first 32 digits of the token's hash); key holds at least 48
+ * bytes. */
 void notify_key(const char *token_hash, char *key, size_t size);
-/* The kind of the outbox's event that a player's notifications changed; its id is the
- * key's 32 digits (notify_key(id) gives the key back). */
-#define NOTIFY_EVENT_KIND "notice"
 
 /* The player's notifications changed (a new one, some marked read): their streams on
  * this server are woken, and those on the other servers through the outbox (outbox.c,

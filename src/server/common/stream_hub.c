@@ -213,12 +213,20 @@ bool stream_hub_seated(struct stream_hub *h, const char *id, int side)
     return seated;
 }
 
-void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size)
+int stream_hub_key(const char *kind, const char *id, char *key, size_t size)
 {
-    snprintf(key, size, "challenge:%s", challenge_id);
-}
-
-void stream_hub_tournament_key(const char *tournament_id, char *key, size_t size)
-{
-    snprintf(key, size, "tournament:%s", tournament_id);
+    static const struct {
+        const char *kind, *prefix;
+    } kinds[] = {
+        {HUB_KIND_GAME, ""},
+        {HUB_KIND_CHALLENGE, "challenge:"},
+        {HUB_KIND_TOURNAMENT, "tournament:"},
+        {HUB_KIND_NOTICE, "notices:"},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(kind, kinds[i].kind)) {
+            snprintf(key, size, "%s%s", kinds[i].prefix, id);
+            return 0;
+        }
+    return -1;
 }

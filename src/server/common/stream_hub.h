@@ -62,10 +62,18 @@ int stream_hub_count(struct stream_hub *h);
 int stream_hub_viewers(struct stream_hub *h, const char *id);
 /* A stream of `side`'s player (hub_watch.seat) is open now on game `id`. */
 bool stream_hub_seated(struct stream_hub *h, const char *id, int side);
-/* A challenge's streams wait under the key "challenge:ID" (a game's id has no colon, so
- * the two never meet); news of the challenge is stream_hub_news on that key.  key must
- * hold sizeof ((struct hub_watch *)0)->id bytes. */
-void stream_hub_challenge_key(const char *challenge_id, char *key, size_t size);
-/* A tournament's streams wait under "tournament:ID" (director.c tells them), the same
- * way; key as above. */
-void stream_hub_tournament_key(const char *tournament_id, char *key, size_t size);
+/* What streams wait for, by kind, as the outbox's events name it too (outbox.c): the
+ * one map from a kind and an id to the hub's key, used both by the server that wakes its
+ * own streams and by the others when they read the event.
+ *   "game"        a game's streams:           the game's id itself
+ *   "challenge"   a challenge's streams:      "challenge:ID"
+ *   "tournament"  a tournament's streams:     "tournament:ID" (director.c tells them)
+ *   "notice"      a player's notifications:   "notices:ID", ID the first 32 digits of
+ *                                             the token's hash (notify.h)
+ * (a game's id has no colon, so no two kinds meet).  0 with the key in key (which must
+ * hold sizeof ((struct hub_watch *)0)->id bytes), or -1 for a kind not here. */
+#define HUB_KIND_GAME "game"
+#define HUB_KIND_CHALLENGE "challenge"
+#define HUB_KIND_TOURNAMENT "tournament"
+#define HUB_KIND_NOTICE "notice"
+int stream_hub_key(const char *kind, const char *id, char *key, size_t size);

@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include "core/error.h"
-#include "server/common/notify.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
@@ -55,7 +54,7 @@ void outbox_put(struct server *srv, const char *kind, const char *id)
      * tournament's news) asking would forget the mark that a change just committed
      * leaves for its own put, which then wrote a second event (a correspondence move
      * notifies the player to move before its session_notify). */
-    bool attachable = !strcmp(kind, "game") || !strcmp(kind, "challenge");
+    bool attachable = !strcmp(kind, HUB_KIND_GAME) || !strcmp(kind, HUB_KIND_CHALLENGE);
     if (attachable && store_event_told(id))
         return;
     char body[64], err[256];
@@ -103,22 +102,10 @@ static void deliver(void *ctx, const struct store_event *e)
     srv->ob_last = e->seq;
     if (strstr(e->body, srv->ob_self))
         return; /* this server's own: its streams heard of it already */
-    if (!strcmp(e->kind, NOTIFY_EVENT_KIND)) { /* a player's notifications */
-        char key[48];
-        notify_key(e->game_id, key, sizeof key);
-        stream_hub_news(srv->hub, key);
-        return;
-    }
-    if (!strcmp(e->kind, "tournament")) { /* a join, a pause, a round (director.c) */
-        char key[sizeof((struct hub_watch *)0)->id];
-        stream_hub_tournament_key(e->game_id, key, sizeof key);
-        stream_hub_news(srv->hub, key);
-        return;
-    }
-    if (!strcmp(e->kind, "challenge")) {
-        char key[sizeof((struct hub_watch *)0)->id];
-        stream_hub_challenge_key(e->game_id, key, sizeof key);
-        stream_hub_news(srv->hub, key);
+    char key[sizeof((struct hub_watch *)0)->id];
+    if (strcmp(e->kind, HUB_KIND_GAME) != 0) { /* a challenge, a tournament, notifications */
+        if (stream_hub_key(e->kind, e->game_id, key, sizeof key) == 0)
+            stream_hub_news(srv->hub, key);
         return;
     }
     db_jobs_heard(srv, e->game_id); /* a worker's move answers the waiting request */

@@ -1,6 +1,6 @@
 /* A challenge's event stream over HTTP (http_challenge_streams.h).  The challenge lives
  * in the store, not in memory: the stream keeps only its id and the status it last told.
- * It waits in the stream hub under the challenge's key (stream_hub_challenge_key),
+ * It waits in the stream hub under the challenge's key (stream_hub_key),
  * suspended; an accept or a withdrawal is news on that key (people_api.c), and the
  * stream then reads the challenge from the store.  An open challenge's expiry (which
  * nobody writes) is a due time in the hub: the stream has news then too.  It reads the
@@ -105,7 +105,7 @@ enum MHD_Result http_start_challenge_stream(struct server *srv, struct MHD_Conne
     st->told = TOLD_NOTHING;
     snprintf(st->id, sizeof st->id, "%.*s", STORE_ID_LEN, ar->challenge);
     char key[sizeof st->es.w.id];
-    stream_hub_challenge_key(st->id, key, sizeof key);
+    stream_hub_key(HUB_KIND_CHALLENGE, st->id, key, sizeof key);
     /* Added with news set: its first read tells the status from the store at once. */
     return event_stream_start(&st->es, key, "challenge", client, cstream_read, NULL);
 }

@@ -9,6 +9,7 @@
 #include "core/json_out.h"
 #include "games/registry.h"
 #include "server/common/api_util.h"
+#include "server/common/news.h"
 #include "server/common/notify.h"
 #include "server/common/ratelimit.h"
 #include "server/common/seek_caps.h"
@@ -456,10 +457,7 @@ static void handle_get_challenge(struct server *srv, const char *id, struct api_
  * through the stream hub, as a game's news is (session.c), and read the store again. */
 static void challenge_news(struct server *srv, const char *id)
 {
-    char key[sizeof((struct hub_watch *)0)->id];
-    stream_hub_challenge_key(id, key, sizeof key);
-    stream_hub_news(srv->hub, key);
-    outbox_put(srv, "challenge", id); /* and the other servers' streams */
+    news_everywhere(srv, HUB_KIND_CHALLENGE, id); /* here and on the other servers */
 }
 
 /* GET /api/challenges/{id}/events: 404 for an unknown challenge, else its stream
@@ -510,7 +508,7 @@ static int take_challenge(struct server *srv, const struct store_game *row, void
                           size_t err_size)
 {
     const struct taking *t = ctx;
-    outbox_attach(srv, "challenge", t->challenge_id); /* in the taking's transaction */
+    outbox_attach(srv, HUB_KIND_CHALLENGE, t->challenge_id); /* in the taking's transaction */
     return store_accept_challenge(srv->store, t->challenge_id, t->acceptor_hash, row, t->now, err,
                                   err_size);
 }
@@ -594,7 +592,7 @@ static void handle_cancel(struct server *srv, const struct api_request *req, con
                            "only the challenge's creator may withdraw it");
         return;
     }
-    outbox_attach(srv, "challenge", id);
+    outbox_attach(srv, HUB_KIND_CHALLENGE, id);
     int rc = store_cancel_challenge(srv->store, id, hash, server_now_ms(), err, sizeof err);
     if (rc < 0) {
         api_store_error(r, rc, "%s", err);

@@ -10,6 +10,7 @@
 #include "core/game.h"
 #include "core/json_out.h"
 #include "server/common/log_every.h"
+#include "server/common/news.h"
 #include "server/common/notify.h"
 #include "server/common/stream_hub.h"
 #include "server/common/token.h"
@@ -41,16 +42,12 @@ struct director_news {
 
 void director_stream_key(const char *id, char *key, size_t size)
 {
-    stream_hub_tournament_key(id, key, size);
+    stream_hub_key(HUB_KIND_TOURNAMENT, id, key, size);
 }
 
 void director_news(struct server *srv, const char *id)
 {
-    char key[sizeof((struct hub_watch *)0)->id];
-    director_stream_key(id, key, sizeof key);
-    stream_hub_news(srv->hub, key);
-    if (srv->tell_others) /* and its streams on the other servers (outbox.c) */
-        srv->tell_others(srv, "tournament", id);
+    news_everywhere(srv, HUB_KIND_TOURNAMENT, id);
 }
 
 /* The players to tell of a start, read first and told after: a notification is a
