@@ -39,6 +39,33 @@ static void *cl_send(void *arg)
     return NULL;
 }
 
+/* A 10-minute unrated chess game between people made on `port`, Ann white: 0, as
+ * fx_people_game. */
+#define CL_GAME_BODY                                                                               \
+    "{\"game\":\"chess\",\"clock\":{\"initial\":600,\"increment\":0},\"side\":\"white\","          \
+    "\"rated\":false,\"name\":\"Ann\"}"
+static int cl_game(int port, char *game, char *white, char *black)
+{
+    return fx_people_game(port, CL_GAME_BODY, game, white, black);
+}
+
+/* The integer `key` of the game's state on `port` once it is `want` (a server's copy
+ * hears the other's news a few ms later): asked every 100 ms for 10 s; the last value. */
+static long long cl_wait_int(int port, const char *game, const char *token, const char *key,
+                             long long want)
+{
+    long long v = -1;
+    for (int tries = 0; tries < 100 && v != want; tries++) {
+        json_t *st = fx_state(port, game, token);
+        json_t *x = json_object_get(st, key);
+        v = json_is_boolean(x) ? json_is_true(x) : fx_int(st, key);
+        json_decref(st);
+        if (v != want)
+            fx_sleep_ms(100);
+    }
+    return v;
+}
+
 TEST(server_cluster_moves_reach_the_other_server)
 {
     if (!fx_on_postgres())
@@ -49,12 +76,7 @@ TEST(server_cluster_moves_reach_the_other_server)
         SKIP("no servers");
     int pa = server_port(a), pb = server_port(b);
     char game[40], ta[40], tb[40];
-    CHECK_EQ_INT(fx_people_game(pa,
-                                "{\"game\":\"chess\",\"clock\":{\"initial\":600,\"increment\":0},"
-                                "\"side\":\"white\","
-                                "\"rated\":false,\"name\":\"Ann\"}",
-                                game, ta, tb),
-                 0);
+    CHECK_EQ_INT(cl_game(pa, game, ta, tb), 0);
     /* White streams from A, black from B (B reads the game into its cache now). */
     json_t *sa = fx_state(pa, game, ta), *sb = fx_state(pb, game, tb);
     CHECK(sa && sb);
@@ -141,11 +163,7 @@ TEST(server_cluster_pings_write_no_events)
         SKIP("no servers");
     int pa = server_port(a), pb = server_port(b);
     char game[40], ta[40], tb[40];
-    CHECK_EQ_INT(fx_people_game(pa,
-                                "{\"game\":\"chess\",\"clock\":{\"initial\":600,\"increment\":0},"
-                                "\"side\":\"white\",\"rated\":false,\"name\":\"Ann\"}",
-                                game, ta, tb),
-                 0);
+    CHECK_EQ_INT(cl_game(pa, game, ta, tb), 0);
     char path[200];
     snprintf(path, sizeof path, "/api/games/%s/events", game);
     struct sse_reader ra, rb;
@@ -317,12 +335,7 @@ TEST(server_cluster_moves_alternating_without_waiting_are_all_accepted)
     int refused = 0;
     for (int n = 0; n < GAMES; n++) {
         char game[40], ta[40], tb[40];
-        CHECK_EQ_INT(fx_people_game(pa,
-                                    "{\"game\":\"chess\",\"clock\":{\"initial\":600,"
-                                    "\"increment\":0},\"side\":\"white\","
-                                    "\"rated\":false,\"name\":\"Ann\"}",
-                                    game, ta, tb),
-                     0);
+        CHECK_EQ_INT(cl_game(pa, game, ta, tb), 0);
         /* Both servers hold the game in their caches from the start. */
         json_decref(fx_state(pa, game, ta));
         json_decref(fx_state(pb, game, tb));
@@ -338,17 +351,8 @@ TEST(server_cluster_moves_alternating_without_waiting_are_all_accepted)
             }
         }
         /* (a read is answered from the copy: the last move's news is a few ms away) */
-        for (int k = 0; k < 2; k++) {
-            long long ply = 0;
-            for (int tries = 0; tries < 100 && ply != PLIES; tries++) {
-                json_t *st = fx_state(k ? pb : pa, game, NULL);
-                ply = fx_int(st, "ply");
-                json_decref(st);
-                if (ply != PLIES)
-                    fx_sleep_ms(50);
-            }
-            CHECK_EQ_INT(ply, PLIES);
-        }
+        for (int k = 0; k < 2; k++)
+            CHECK_EQ_INT(cl_wait_int(k ? pb : pa, game, NULL, "ply", PLIES), PLIES);
     }
     CHECK_EQ_INT(refused, 0);
     server_stop(b);
@@ -398,38 +402,20 @@ TEST(server_cluster_viewers_summed_over_servers)
         SKIP("no servers");
     int pa = server_port(a), pb = server_port(b);
     char game[40], ta[40], tb[40], path[200];
-    CHECK_EQ_INT(fx_people_game(pa,
-                                "{\"game\":\"chess\",\"clock\":{\"initial\":600,\"increment\":0},"
-                                "\"side\":\"white\",\"rated\":false,\"name\":\"Ann\"}",
-                                game, ta, tb),
-                 0);
+    CHECK_EQ_INT(cl_game(pa, game, ta, tb), 0);
     json_decref(fx_state(pb, game, NULL));
     snprintf(path, sizeof path, "/api/games/%s/events", game);
     struct sse_reader va, vb;
     CHECK_EQ_INT(sse_get(&va, pa, path, NULL), 200);
     CHECK_EQ_INT(sse_get(&vb, pb, path, NULL), 200);
     for (int k = 0; k < 2; k++) {
-        long long viewers = -1;
-        for (int tries = 0; tries < 100 && viewers != 2; tries++) {
-            json_t *st = fx_state(k ? pb : pa, game, NULL);
-            viewers = fx_int(st, "viewers");
-            json_decref(st);
-            if (viewers != 2)
-                fx_sleep_ms(100);
-        }
+        long long viewers = cl_wait_int(k ? pb : pa, game, NULL, "viewers", 2);
         CHECK_MSG(viewers == 2, "server %c counts %lld viewers", 'A' + k, viewers);
     }
     /* One goes: one viewer on both. */
     sse_close(&vb);
     for (int k = 0; k < 2; k++) {
-        long long viewers = -1;
-        for (int tries = 0; tries < 100 && viewers != 1; tries++) {
-            json_t *st = fx_state(k ? pb : pa, game, NULL);
-            viewers = fx_int(st, "viewers");
-            json_decref(st);
-            if (viewers != 1)
-                fx_sleep_ms(100);
-        }
+        long long viewers = cl_wait_int(k ? pb : pa, game, NULL, "viewers", 1);
         CHECK_MSG(viewers == 1, "server %c counts %lld viewers", 'A' + k, viewers);
     }
     sse_close(&va);
@@ -477,14 +463,7 @@ TEST(server_cluster_presence_on_one_server_counts_on_the_other)
     json_decref(j);
     /* The page goes: B offers the claim a second after (and A's news reaches it). */
     sse_close(&wa);
-    int claim = 0;
-    for (int tries = 0; tries < 100 && claim != 1; tries++) {
-        st = fx_state(pb, game, tb);
-        claim = json_is_true(json_object_get(st, "claim_win"));
-        json_decref(st);
-        if (claim != 1)
-            fx_sleep_ms(100);
-    }
+    long long claim = cl_wait_int(pb, game, tb, "claim_win", 1);
     CHECK_MSG(claim == 1, "B never offered the claim after white's page went");
     j = NULL;
     CHECK_EQ_INT(fx_game_post(pb, game, "claim-win", tb, NULL, &j), 200);
