@@ -303,6 +303,8 @@ struct store_job {
     char id[STORE_JOB_ID_MAX];         /* a move's: "<game id>.<ply>" */
     char kind[STORE_JOB_KIND_MAX];     /* "move" or "review" */
     char game_id[STORE_ID_LEN + 1];    /* the game */
+    char game[STORE_NAME_MAX];         /* its registry name ("" in rows made before
+                                          migration 17: read the payload) */
     int ply;                           /* the moves stored when it was queued */
     char client[STORE_JOB_CLIENT_MAX]; /* the address that asked ("" none): its fair share */
     int priority;                      /* 0 first (games), higher later (analyses) */
