@@ -386,6 +386,10 @@ const struct store_migration store_migrations[] = {
      "ALTER TABLE engine_jobs ADD COLUMN payload TEXT NOT NULL DEFAULT '';"
      "ALTER TABLE engine_jobs ADD COLUMN done BIGINT NOT NULL DEFAULT 0;"
      "ALTER TABLE engine_jobs ADD COLUMN total BIGINT NOT NULL DEFAULT 0;"},
+    /* ---- issue 26's notes, a review job's game in its row (wt-retry26) ---- */
+    {17, "the engine jobs' game (a running review's GET without reading its payload)",
+     "ALTER TABLE engine_jobs ADD COLUMN game TEXT NOT NULL DEFAULT '';",
+     "ALTER TABLE engine_jobs ADD COLUMN game TEXT NOT NULL DEFAULT '';"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

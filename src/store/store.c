@@ -34,6 +34,24 @@ static int away_answer(char *err, size_t err_size)
     return STORE_BUSY;
 }
 
+void store_test_lose_answers(struct store *s, const char *op, int count)
+{
+    s->lose_answer_op = op;
+    atomic_store(&s->lose_answers, count);
+}
+
+/* A test's lost answer (store_test_lose_answers): the call counts as the database away. */
+static bool answer_lost(struct store *s, const char *op, char *err, size_t err_size)
+{
+    if (atomic_load(&s->lose_answers) <= 0 || !s->lose_answer_op || strcmp(s->lose_answer_op, op))
+        return false;
+    if (atomic_fetch_sub(&s->lose_answers, 1) <= 0)
+        return false;
+    fail(err, err_size, "the connection broke at COMMIT (a test's lost answer)");
+    away = true;
+    return true;
+}
+
 /* Every call passes the gate (store_gate.h) on its way to the backend. */
 #define STORE_OP(name, params, args)                                                               \
     int store_##name(struct store *s, STORE_LIST params, char *err, size_t err_size)               \
@@ -44,6 +62,8 @@ static int away_answer(char *err, size_t err_size)
         }                                                                                          \
         away = false;                                                                              \
         int rc = s->ops->name(s, STORE_LIST args, err, err_size);                                  \
+        if (rc == 0 && answer_lost(s, #name, err, err_size))                                       \
+            rc = -1;                                                                               \
         store_gate_leave(s->gate);                                                                 \
         attached.set = false;                                                                      \
         return rc == -1 && away ? away_answer(err, err_size) : rc;                                 \

@@ -12,6 +12,7 @@
  * after store_add_moves returns 0. */
 #pragma once
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -302,6 +303,8 @@ struct store_job {
     char id[STORE_JOB_ID_MAX];         /* a move's: "<game id>.<ply>" */
     char kind[STORE_JOB_KIND_MAX];     /* "move" or "review" */
     char game_id[STORE_ID_LEN + 1];    /* the game */
+    char game[STORE_NAME_MAX];         /* its registry name ("" in rows made before
+                                          migration 17: read the payload) */
     int ply;                           /* the moves stored when it was queued */
     char client[STORE_JOB_CLIENT_MAX]; /* the address that asked ("" none): its fair share */
     int priority;                      /* 0 first (games), higher later (analyses) */
@@ -380,7 +383,16 @@ struct store_ops {
 struct store {
     const struct store_ops *ops;
     struct store_gate *gate; /* NULL: no bound (store_open's max_waiting 0) */
+    /* Tests (store_test_lose_answers): so many more successful calls of the operation
+     * named answer as if the database went away after their COMMIT. */
+    atomic_int lose_answers;
+    const char *lose_answer_op;
 };
+
+/* Tests: the next `count` calls of operation `op` (its name in store_ops.def) that
+ * succeed answer STORE_BUSY with the database-away message, as when the connection
+ * breaks after the COMMIT went through: the change is stored, its answer lost. */
+void store_test_lose_answers(struct store *s, const char *op, int count);
 
 /* The calls: store_<name>(s, <the operation's parameters>, err, err_size) for every
  * operation of store_ops.def, each through the gate, then the backend's function. */

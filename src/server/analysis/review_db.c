@@ -24,7 +24,8 @@ static void job_id(const char *id, char *out, size_t size)
     snprintf(out, size, "review.%s", id);
 }
 
-/* The game the job's payload names (NULL when it cannot be read). */
+/* The game the job's payload names (NULL when it cannot be read): for a row made before
+ * the jobs had their game's column (migration 17). */
 static const struct game *job_game(struct server *srv, const char *jid)
 {
     char err[ERROR_TEXT_MAX], *text = NULL;
@@ -51,8 +52,8 @@ int review_db_running(struct server *srv, const char *id, int *done, int *total,
         return rc;
     *done = job.done;
     *total = job.total > 0 ? job.total : job.ply + 1; /* not claimed yet: its plies + 1 */
-    if (g)
-        *g = job_game(srv, jid);
+    if (g) /* the row's game; a row made before migration 17 names it in its payload */
+        *g = job.game[0] ? game_find(job.game) : job_game(srv, jid);
     return 0;
 }
 
@@ -99,6 +100,7 @@ int review_db_submit(struct server *srv, const struct review_job *j, int *code, 
     job_id(j->id, job.id, sizeof job.id);
     snprintf(job.kind, sizeof job.kind, "review");
     snprintf(job.game_id, sizeof job.game_id, "%s", j->id);
+    snprintf(job.game, sizeof job.game, "%s", j->g->name);
     snprintf(job.client, sizeof job.client, "%s", j->client);
     job.ply = j->n;
     job.priority = STORE_JOB_PRIORITY_REVIEW; /* after every game's moves */

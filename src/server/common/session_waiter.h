@@ -10,4 +10,5 @@ struct session;
  * or could not be stored (error says what failed); then the session forgets it. */
 struct session_waiter {
     void (*answer)(struct session_waiter *w, struct session *s, const char *error);
+    int busy; /* set before answer() with an error: the database was busy or away (a 503) */
 };

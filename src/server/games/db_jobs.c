@@ -44,6 +44,7 @@ void db_jobs_schedule(struct session *s, const char *client)
     snprintf(job.id, sizeof job.id, "%s.%d", s->row.id, s->n_stored);
     snprintf(job.kind, sizeof job.kind, "move");
     snprintf(job.game_id, sizeof job.game_id, "%s", s->row.id);
+    snprintf(job.game, sizeof job.game, "%s", s->g->name);
     snprintf(job.client, sizeof job.client, "%s", client ? client : "");
     job.ply = s->n_stored;
     job.priority = 0; /* games before analyses */

@@ -23,6 +23,7 @@
 #include "server/common/ratelimit.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
+#include "server/games/move_ply.h"
 #include "server/games/people_game_api.h"
 #include "server/games/session.h"
 #include "server/games/state_json.h"
@@ -58,7 +59,8 @@ static void answer_waiter(struct session_waiter *sw, struct session *s, const ch
 {
     struct api_waiter *w = (struct api_waiter *)sw;
     if (error) {
-        w->done(w, 500, api_error_body(500, NULL, "%s", error));
+        int status = sw->busy ? 503 : 500;
+        w->done(w, status, api_error_body(status, NULL, "%s", error));
         return;
     }
     char *text = state_text(s, w->token[0] ? w->token : NULL, NULL);
@@ -308,6 +310,13 @@ static void handle_move(struct server *srv, const struct api_request *req, struc
     }
     const char *text = json_string_value(jm);
     char err[ERROR_TEXT_MAX];
+    /* A retry of a move already made (its "ply") is answered as the move was: the state,
+     * with the computer's reply when it is coming. */
+    enum move_ply retry = move_ply_judge(s, body, s->row.human_side, r);
+    if (retry == MOVE_PLY_MADE)
+        reply_state(srv, req, s, 200, NULL, r);
+    if (retry != MOVE_PLY_NEXT)
+        return;
     if (session_over(s)) {
         api_set_error_code(r, 409, "game_over", "the game is over");
         return;

@@ -10,6 +10,7 @@
 #include "server/common/api_util.h"
 #include "server/common/ratelimit.h"
 #include "server/common/token.h"
+#include "server/games/move_ply.h"
 #include "server/games/people.h"
 #include "server/games/people_rating.h"
 #include "server/games/session.h"
@@ -350,18 +351,32 @@ void people_game_op(struct server *srv, const struct api_request *req, struct se
                                "missing token: send 'Authorization: Bearer <token>'");
         return;
     }
+    bool move = !strcmp(op, "moves");
+    json_t *body = NULL;
+    /* A move's "ply" is judged first: a retry of the move this player just made comes
+     * when the turn is the opponent's, or the game is over by it. */
+    if (move && (body = api_body_object(req, false, r))) {
+        enum move_ply retry = move_ply_judge(s, body, side, r);
+        if (retry == MOVE_PLY_MADE)
+            reply(s, side, NULL, r);
+        if (retry != MOVE_PLY_NEXT) {
+            json_decref(body);
+            return;
+        }
+    }
     /* A move or a claim is the side to move's: the other player's token is refused
-     * like a stranger's (issue 17: "each with the mover's own token"). */
-    if ((!strcmp(op, "moves") || !strcmp(op, "claim")) && !session_over(s) &&
+     * like a stranger's (issue 17: "each with the mover's own token"), whatever its
+     * body says. */
+    if ((move || !strcmp(op, "claim")) && !session_over(s) &&
         (int)s->g->side_to_move(s->st) != side) {
+        free(r->body); /* a malformed body's 400: the turn's refusal comes first */
+        r->body = NULL;
         api_set_error_code(r, 403, "not_your_turn",
                            "not your move: only the side to move may %s, with its own token",
-                           strcmp(op, "moves") ? "claim" : "move");
-        return;
-    }
-    json_t *body = api_body_object(req, strcmp(op, "moves") != 0, r);
-    if (body)
+                           move ? "move" : "claim");
+    } else if (move ? body != NULL : (body = api_body_object(req, true, r)) != NULL) {
         game_op(srv, req, s, side, op, body, now, r);
+    }
     json_decref(body);
 }
 

@@ -131,8 +131,12 @@ static int commit_moves(struct session *s, const struct move_policy *p, char *er
     session_attach_event(s);
     int rc = store_add_moves(s->srv->store, s->row.id, s->n_stored + 1, count, texts, s->row.result,
                              s->row.reason, now, err, err_size);
-    if (rc != 0)
+    if (rc != 0) {
+        /* Perhaps stored after all (the COMMIT's answer lost): the next request reads
+         * the game again, where a retry of the move finds it (API.md "ply"). */
+        atomic_store(&s->stale, true);
         return rc < 0 ? rc : -1;
+    }
     s->n_stored = s->n_moves;
     s->row.plies = s->n_moves;
     s->row.updated_ms = now;
@@ -245,6 +249,27 @@ static void *rebuild(const struct session *s, int n, int *human_last, char *err,
     return st;
 }
 
+bool session_made(const struct session *s, int ply, const char *text, int *side)
+{
+    if (ply < 1 || ply > s->n_moves)
+        return false;
+    char err[ERROR_TEXT_MAX], canon[MOVE_TEXT_MAX];
+    void *st = rebuild(s, ply - 1, NULL, err, sizeof err);
+    if (!st)
+        return false;
+    Move m;
+    /* The text as the client wrote it, read in the position before that ply: the
+     * same move whatever notation the game accepts for it. */
+    bool same = s->g->parse_move(st, text, &m, err, sizeof err) == 0;
+    if (same) {
+        s->g->move_text(st, m, canon, sizeof canon);
+        same = !strcmp(canon, s->moves[ply - 1].text);
+    }
+    *side = (int)s->g->side_to_move(st);
+    free(st);
+    return same;
+}
+
 int session_takeback(struct session *s, char *err, size_t err_size)
 {
     int keep;
@@ -308,13 +333,16 @@ void session_notify(struct session *s)
         s->srv->tell_others(s->srv, "game", s->row.id);
 }
 
-/* Answer the waiting request, if any: what failed, or (NULL) the move is made. */
-static void finish_waiter(struct session *s, const char *error)
+/* Answer the waiting request, if any: what failed, or (NULL) the move is made; `rc`
+ * the store's answer (STORE_BUSY: busy or away). */
+static void finish_waiter(struct session *s, const char *error, int rc)
 {
     struct session_waiter *w = s->waiter;
     s->waiter = NULL;
-    if (w)
+    if (w) {
+        w->busy = rc == STORE_BUSY;
         w->answer(w, s, error);
+    }
 }
 
 void session_think(struct session *s, const atomic_int *stop)
@@ -364,24 +392,24 @@ void session_commit(struct session *s)
     /* The game may have changed meanwhile (a resignation, an accepted draw).  The
      * human's move waiting for this reply is committed with it, or alone when there
      * is no reply to make; if the commit fails, neither move was made. */
-    int unstored = s->n_moves - s->n_stored;
+    int unstored = s->n_moves - s->n_stored, rc = 0;
     if (m && s->n_moves == s->think_ply && session_computer_to_move(s)) {
-        if (session_play(s, m, false, err, sizeof err) != 0) {
+        if ((rc = session_play(s, m, false, err, sizeof err)) != 0) {
             failed = error;
             snprintf(error, sizeof error, "%s could not be stored: %s",
                      unstored ? "your move" : "the computer's move", err);
         }
-    } else if (session_settle(s, err, sizeof err) != 0) {
+    } else if ((rc = session_settle(s, err, sizeof err)) != 0) {
         failed = error;
         snprintf(error, sizeof error, "your move could not be stored: %s", err);
     }
     s->job_pending = false;
-    finish_waiter(s, failed);
+    finish_waiter(s, failed, rc);
     pthread_mutex_unlock(&s->mu);
 }
 
 void session_job_done(struct session *s, const char *error)
 {
     s->job_pending = false;
-    finish_waiter(s, error);
+    finish_waiter(s, error, 0);
 }

@@ -116,6 +116,10 @@ int session_play(struct session *s, Move m, bool defer, char *err, size_t err_si
 /* Commit the move waiting for the computer's reply, if any; -1 (it is taken back)
  * when the store fails. */
 int session_settle(struct session *s, char *err, size_t err_size);
+/* Whether the game's move at `ply` (1 .. the moves made) is the move `text` (any
+ * text the game reads for it, in the position before it); *side: who made it.  A
+ * replay of the moves before it: for a request's retry (API.md "ply"), not for play. */
+bool session_made(const struct session *s, int ply, const char *text, int *side);
 /* Take back the human's last move and what followed it (the computer's reply): the
  * moves go from the store in one transaction (store_ops.take_back), then from memory,
  * and the watchers hear of it.  The caller checks that the game is on, the human to

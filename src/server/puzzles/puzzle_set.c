@@ -113,18 +113,21 @@ int puzzle_set_load(struct puzzle_set *ps, const char *dir, struct store *store,
     return 0;
 }
 
-/* stored_rating while the server answers (under the set's mu, an item at a time). */
-static void stored_rating_locked(void *ctx, const char *id, const struct store_puzzle_rating *r)
+int puzzle_set_reread(struct puzzle_set *ps, struct store *store, struct puzzle_item *it, char *err,
+                      size_t err_size)
 {
-    struct puzzle_set *ps = ctx;
+    struct store_puzzle_rating r;
+    int rc = store_puzzle_rating(store, it->e.id, &r, err, err_size);
+    if (rc == 1)
+        return 0; /* never attempted: the shipped rating stands */
+    if (rc != 0)
+        return rc;
     pthread_mutex_lock(&ps->mu);
-    stored_rating(ps, id, r);
+    it->r = (struct glicko2){r.rating, r.deviation, r.volatility};
+    it->attempts = r.attempts;
+    it->solved = r.solved;
     pthread_mutex_unlock(&ps->mu);
-}
-
-int puzzle_set_reread(struct puzzle_set *ps, struct store *store, char *err, size_t err_size)
-{
-    return store_puzzle_ratings(store, stored_rating_locked, ps, err, err_size);
+    return 0;
 }
 
 void puzzle_set_free(struct puzzle_set *ps)

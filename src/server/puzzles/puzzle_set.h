@@ -39,9 +39,11 @@ struct puzzle_set {
 int puzzle_set_load(struct puzzle_set *ps, const char *dir, struct store *store, char *err,
                     size_t err_size);
 void puzzle_set_free(struct puzzle_set *ps);
-/* The puzzles' ratings read again from the store (another server on the same database
- * changed some): 0, or the store's code with err. */
-int puzzle_set_reread(struct puzzle_set *ps, struct store *store, char *err, size_t err_size);
+/* Puzzle `it`'s rating read again from the store (another server on the same database
+ * counted an attempt of it), under the set's mu: 0, or the store's code with err.  The
+ * other puzzles are not read. */
+int puzzle_set_reread(struct puzzle_set *ps, struct store *store, struct puzzle_item *it, char *err,
+                      size_t err_size);
 
 /* The puzzle with this id, or NULL. */
 struct puzzle_item *puzzle_set_find(struct puzzle_set *ps, const char *id);

@@ -551,7 +551,7 @@ static void handle_attempt(struct server *srv, const struct api_request *req, co
         if (rc != 2)
             break;
         if (tries == PUZZLE_ATTEMPT_TRIES - 1 ||
-            puzzle_set_reread(ps, srv->store, err, sizeof err) != 0) {
+            puzzle_set_reread(ps, srv->store, it, err, sizeof err) != 0) {
             pthread_mutex_unlock(&ps->attempt_mu);
             api_set_error_code(r, 503, "busy",
                                "the puzzle's rating kept changing meanwhile; try again");

@@ -26,18 +26,18 @@
  * its payload the job's id. */
 static const char sql_put[] =
     "WITH j AS (INSERT INTO engine_jobs"
-    " (id, kind, game_id, ply, client, priority, round, created_ms, payload)"
+    " (id, kind, game_id, ply, client, priority, round, created_ms, payload, game)"
     " VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bigint,"
     " GREATEST((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = $5::text),"
-    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint, $8::text)"
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), $7::bigint, $8::text, $9::text)"
     " ON CONFLICT (id) DO NOTHING RETURNING id)"
     " SELECT pg_notify('" PG_JOBS_CHANNEL "', id) FROM j";
 
 int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size_t err_size)
 {
-    PGresult *r = pg_store_query(s, "queue job", err, err_size, sql_put, "tttitiIt", j->id, j->kind,
-                                 j->game_id, j->ply, j->client, j->priority, j->created_ms,
-                                 j->payload ? j->payload : "");
+    PGresult *r = pg_store_query(s, "queue job", err, err_size, sql_put, "tttitiItt", j->id,
+                                 j->kind, j->game_id, j->ply, j->client, j->priority, j->created_ms,
+                                 j->payload ? j->payload : "", j->game);
     if (!r)
         return -1;
     PQclear(r);
@@ -46,7 +46,7 @@ int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size
 
 #define JOB_COLUMNS                                                                                \
     "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries,"  \
-    " done, total"
+    " done, total, game"
 
 static void read_job(PGresult *r, struct store_job *j)
 {
@@ -64,6 +64,7 @@ static void read_job(PGresult *r, struct store_job *j)
     j->tries = pg_col_int(r, 0, 10);
     j->done = pg_col_int(r, 0, 11);
     j->total = pg_col_int(r, 0, 12);
+    pg_col_text(r, 0, 13, j->game, sizeof j->game);
 }
 
 static const char sql_claim[] =

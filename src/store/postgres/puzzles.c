@@ -1,6 +1,8 @@
 /* The PostgreSQL backend's part for puzzles (store.h "Puzzles"): the ratings of players
  * (per token hash and game) and of puzzles, one row per counted attempt (its key
  * refuses a second attempt of one puzzle by one token), the puzzles served. */
+#include <string.h>
+
 #include "store/postgres/private.h"
 
 static void read_rating(const PGresult *r, int i, int col, struct store_puzzle_rating *out)
@@ -46,6 +48,23 @@ int pg_store_puzzle_ratings(struct store *s, store_puzzle_rating_fn fn, void *ct
     }
     PQclear(r);
     return 0;
+}
+
+static const char sql_rating[] = "SELECT rating, deviation, volatility, attempts, solved"
+                                 " FROM puzzle_ratings WHERE puzzle_id = $1";
+
+static void read_one(void *ctx, const PGresult *r)
+{
+    struct store_puzzle_rating *out = ctx;
+    memset(out, 0, sizeof *out);
+    read_rating(r, 0, 0, out);
+}
+
+int pg_store_puzzle_rating(struct store *s, const char *puzzle_id, struct store_puzzle_rating *out,
+                           char *err, size_t err_size)
+{
+    return pg_one(pg_store_query(s, "puzzle rating", err, err_size, sql_rating, "t", puzzle_id),
+                  read_one, out);
 }
 
 static const char sql_attempted[] = "SELECT puzzle_id FROM puzzle_attempts"

@@ -16,16 +16,16 @@
  * earlier than the lowest round waiting (a new address joins at the front). */
 static const char sql_put[] =
     "INSERT OR IGNORE INTO engine_jobs (id, kind, game_id, ply, client, priority, round,"
-    " created_ms, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+    " created_ms, payload, game) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
     " max((SELECT COALESCE(max(round) + 1, 0) FROM engine_jobs WHERE client = ?5),"
-    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), ?7, ?8)";
+    " (SELECT COALESCE(min(round), 0) FROM engine_jobs)), ?7, ?8, ?9)";
 
 static int put(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     const struct store_job *j = ctx;
-    return sq_done(sq_bind(s, sql_put, "tttitiIt", j->id, j->kind, j->game_id, j->ply, j->client,
-                           j->priority, j->created_ms, j->payload ? j->payload : ""));
+    return sq_done(sq_bind(s, sql_put, "tttitiItt", j->id, j->kind, j->game_id, j->ply, j->client,
+                           j->priority, j->created_ms, j->payload ? j->payload : "", j->game));
 }
 
 int sqlite_store_put_job(struct store *s, const struct store_job *job, char *err, size_t err_size)
@@ -98,7 +98,7 @@ int sqlite_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char
 
 #define JOB_COLUMNS                                                                                \
     "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries,"  \
-    " done, total"
+    " done, total, game"
 
 static void read_job(sqlite3_stmt *st, struct store_job *j)
 {
@@ -116,6 +116,7 @@ static void read_job(sqlite3_stmt *st, struct store_job *j)
     j->tries = sqlite3_column_int(st, 10);
     j->done = sqlite3_column_int(st, 11);
     j->total = sqlite3_column_int(st, 12);
+    sq_text(st, 13, j->game, sizeof j->game);
 }
 
 struct claim_ctx {

@@ -2,6 +2,8 @@
  * (per token hash and game) and of puzzles, and one row per counted attempt.  Reads
  * under the connection's mutex (sqlite_store_read), the attempt in the group commit
  * (sqlite_store_write). */
+#include <string.h>
+
 #include "store/sqlite/private.h"
 
 static void read_rating(sqlite3_stmt *st, int col, struct store_puzzle_rating *out)
@@ -14,7 +16,7 @@ static void read_rating(sqlite3_stmt *st, int col, struct store_puzzle_rating *o
 }
 
 struct puzzle_ctx {
-    const char *token_hash, *game;
+    const char *token_hash, *game, *puzzle_id;
     struct store_puzzle_rating *out;
     store_puzzle_rating_fn rating_fn;
     store_puzzle_id_fn id_fn;
@@ -67,6 +69,30 @@ int sqlite_store_puzzle_ratings(struct store *s, store_puzzle_rating_fn fn, void
 {
     struct puzzle_ctx p = {.rating_fn = fn, .ctx = ctx};
     return sqlite_store_read(s, ratings, &p, "puzzle ratings", err, err_size);
+}
+
+static const char sql_rating[] = "SELECT rating, deviation, volatility, attempts, solved"
+                                 " FROM puzzle_ratings WHERE puzzle_id = ?1";
+
+static int one_rating(struct store *s, sqlite3 *db, void *ctx)
+{
+    (void)db;
+    struct puzzle_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_rating, "t", p->puzzle_id);
+    int row = sq_row(st);
+    if (row > 0) {
+        memset(p->out, 0, sizeof *p->out);
+        read_rating(st, 0, p->out);
+    }
+    sq_end(st);
+    return sq_found(row);
+}
+
+int sqlite_store_puzzle_rating(struct store *s, const char *puzzle_id,
+                               struct store_puzzle_rating *out, char *err, size_t err_size)
+{
+    struct puzzle_ctx p = {.puzzle_id = puzzle_id, .out = out};
+    return sqlite_store_read(s, one_rating, &p, "puzzle rating", err, err_size);
 }
 
 static const char sql_attempted[] = "SELECT puzzle_id FROM puzzle_attempts"

@@ -283,9 +283,10 @@ TEST(server_review_jobs_caps_count_the_store)
     server_stop(srv);
 }
 
-/* A review job put straight in the store with `payload`. */
+/* A review job put straight in the store with `payload`, its row naming `game` ("":
+ * none, as the rows made before migration 17). */
 static void put_review_job(struct test_ctx *t__, struct store *s, const char *id,
-                           const char *payload)
+                           const char *payload, const char *game)
 {
     char err[256];
     struct store_job job;
@@ -297,7 +298,48 @@ static void put_review_job(struct test_ctx *t__, struct store *s, const char *id
     job.priority = STORE_JOB_PRIORITY_REVIEW;
     job.created_ms = 1;
     job.payload = payload;
+    snprintf(job.game, sizeof job.game, "%s", game);
     CHECK_EQ_INT(store_put_job(s, &job, err, sizeof err), 0);
+}
+
+/* A running review's GET (polled by its page about once a second) takes its game from
+ * the job's row, not from parsing its payload (every move); a row without it (made
+ * before migration 17) is read from the payload as before. */
+TEST(server_review_jobs_running_game_read_from_the_row)
+{
+    if (!fx_on_postgres())
+        SKIP("review jobs are for PostgreSQL (tests/suites/postgres)");
+    if (!game_find("chess"))
+        SKIP("chess is not registered");
+    const char *url = fx_store_url();
+    struct server *srv = start_on(url, 0, 2); /* no worker: the jobs stay queued */
+    char err[256] = "";
+    struct store *s = store_open(url, NULL, err, sizeof err);
+    CHECK_MSG(srv != NULL && s != NULL, "%s", err);
+    if (!srv || !s) {
+        store_close(s);
+        server_stop(srv);
+        return;
+    }
+    /* The row names the game; the payload is not read (empty here). */
+    put_review_job(TEST_CTX, s, "00000000000000000000000000000011", "", "chess");
+    /* A row as before migration 17: the game in the payload only. */
+    put_review_job(TEST_CTX, s, "00000000000000000000000000000012",
+                   "{\"id\":\"00000000000000000000000000000012\",\"game\":\"chess\","
+                   "\"start\":\"\",\"moves\":[\"e2e4\",\"e7e5\"],\"nodes\":3000}",
+                   "");
+    store_close(s);
+    const char *ids[] = {"00000000000000000000000000000011", "00000000000000000000000000000012"};
+    for (int i = 0; i < 2; i++) {
+        char path[128];
+        json_t *j = NULL;
+        snprintf(path, sizeof path, "/api/reviews/%s", ids[i]);
+        CHECK_EQ_INT(api_call(server_port(srv), "GET", path, NULL, NULL, &j), 200);
+        CHECK_STR(fx_str(j, "status"), "running");
+        CHECK_STR(fx_str(j, "game"), "chess");
+        json_decref(j);
+    }
+    server_stop(srv);
 }
 
 TEST(server_review_jobs_a_bad_payload_is_dropped_and_the_worker_goes_on)
@@ -313,13 +355,15 @@ TEST(server_review_jobs_a_bad_payload_is_dropped_and_the_worker_goes_on)
         server_stop(srv);
         return;
     }
-    put_review_job(TEST_CTX, s, "00000000000000000000000000000001", "{not json");
+    put_review_job(TEST_CTX, s, "00000000000000000000000000000001", "{not json", "");
     put_review_job(TEST_CTX, s, "00000000000000000000000000000002",
                    "{\"id\":\"00000000000000000000000000000002\",\"game\":\"chess\","
-                   "\"start\":\"\",\"moves\":[\"e2e4\",\"e7e4\"],\"nodes\":3000}");
+                   "\"start\":\"\",\"moves\":[\"e2e4\",\"e7e4\"],\"nodes\":3000}",
+                   "");
     put_review_job(TEST_CTX, s, "00000000000000000000000000000003",
                    "{\"id\":\"00000000000000000000000000000003\",\"game\":\"no-such\","
-                   "\"start\":\"\",\"moves\":[],\"nodes\":3000}");
+                   "\"start\":\"\",\"moves\":[],\"nodes\":3000}",
+                   "");
     store_close(s);
     pid_t w = fx_spawn_worker(url, 200, NULL);
     long long left = -1;

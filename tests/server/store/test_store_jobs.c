@@ -206,7 +206,12 @@ TEST(store_jobs_review_payload_progress_and_lease)
     snprintf(j.id, sizeof j.id, "review.00000000000000000000000000000004");
     snprintf(j.kind, sizeof j.kind, "review");
     j.payload = "{\"game\":\"chess\",\"moves\":[\"e2e4\"]}";
+    snprintf(j.game, sizeof j.game, "chess");
     CHECK_EQ_INT(store_put_job(s, &j, err, sizeof err), 0);
+    /* Its game in its row (migration 17), read without the payload; a job put without
+     * one (as every row made before) reads "". */
+    CHECK_EQ_INT(store_get_job(s, j.id, &seen, err, sizeof err), 0);
+    CHECK_STR(seen.game, "chess");
     CHECK_EQ_INT(store_job_payload(s, j.id, &payload, err, sizeof err), 0);
     CHECK(payload && !strcmp(payload, j.payload));
     free(payload);
@@ -228,6 +233,8 @@ TEST(store_jobs_review_payload_progress_and_lease)
     CHECK_EQ_INT(store_job_payload(s, move.id, &payload, err, sizeof err), 0);
     CHECK(payload && !payload[0]);
     free(payload);
+    CHECK_EQ_INT(store_get_job(s, move.id, &seen, err, sizeof err), 0);
+    CHECK_STR(seen.game, "");
     CHECK_EQ_INT(store_claim_job(s, "w1", 1000, 500, STORE_JOB_PRIORITY_ANY, &got, err, sizeof err),
                  0);
     CHECK_STR(got.kind, "move");

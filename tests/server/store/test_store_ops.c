@@ -740,6 +740,10 @@ TEST(store_ops_puzzles)
     CHECK_EQ_INT(store_puzzle_attempt(s, &a, err, sizeof err), 1); /* once */
     CHECK_EQ_INT(store_puzzle_player(s, "p1", "chess", &r, err, sizeof err), 0);
     CHECK(r.rating == 1520.5 && r.attempts == 1 && r.solved == 1 && r.streak == 1);
+    /* One puzzle's rating alone (a conflict's re-read); none for one never attempted. */
+    CHECK_EQ_INT(store_puzzle_rating(s, "z1", &r, err, sizeof err), 0);
+    CHECK(r.rating == 1480.5 && r.deviation == 150 && r.attempts == 1 && r.solved == 1);
+    CHECK_EQ_INT(store_puzzle_rating(s, "z2", &r, err, sizeof err), 1);
     int n = 0;
     CHECK_EQ_INT(store_puzzle_ratings(s, count_puzzle, &n, err, sizeof err), 0);
     CHECK_EQ_INT(n, 1);

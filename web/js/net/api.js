@@ -84,7 +84,7 @@ export async function withBoard(s) {
 }
 
 // A game's operation: its state, with the board.
-const call = async (method, path, body, token) => withBoard(await request(method, path, { body, token }));
+const call = async (method, path, body, token, retry = false) => withBoard(await request(method, path, { body, token, retry }));
 
 // A new game goes with the player's one token (API.md "One identity"); a visitor
 // without one gets it with their first game.
@@ -99,7 +99,9 @@ export async function createGame({ game, level, side, position }) {
 
 // With the game's token when the visitor has one: between people the state is their side's.
 export const getGame = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`, undefined, tokenOf(id));
-export const playMove = (id, move) => call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move }, tokenOf(id));
+// `ply`: the number the move will have once made; with it the move is sent again
+// after a network error or a 503, and the server makes it once (API.md "Guarantees").
+export const playMove = (id, move, ply) => call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply }, tokenOf(id), true);
 export const takeBack = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/takeback`, {}, tokenOf(id));
 export const resign = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, tokenOf(id));
 export const offerDraw = (id) => call('POST', `/api/games/${encodeURIComponent(id)}/draw`, {}, tokenOf(id));

@@ -33,9 +33,31 @@ async function readJson(res) {
   }
 }
 
-/** `method` `path` with `opts.body` (JSON) and `opts.token`: the answer's JSON. */
-export async function request(method, path, { body, token } = {}) {
-  const res = await fetch(path, init(method, body, token));
+// A request safe to send twice (opts.retry: a move with its ply, API.md "Guarantees")
+// goes once more, after this pause, when the first try got no answer (a network error)
+// or a 503: the first may have been made all the same, and the server answers the
+// second as it would have answered the first.
+const RETRY_MS = 400;
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function fetchOnceMore(path, options, retry) {
+  let res;
+  try {
+    res = await fetch(path, options);
+  } catch (err) {
+    if (!retry) throw err;
+    await pause(RETRY_MS);
+    return fetch(path, options);
+  }
+  if (!retry || res.status !== 503) return res;
+  await pause(RETRY_MS);
+  return fetch(path, options);
+}
+
+/** `method` `path` with `opts.body` (JSON) and `opts.token`: the answer's JSON.
+ *  `opts.retry`: the request may be sent twice (see fetchOnceMore). */
+export async function request(method, path, { body, token, retry = false } = {}) {
+  const res = await fetchOnceMore(path, init(method, body, token), retry);
   const data = await readJson(res);
   if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`, (data && data.code) || null);
   return data;

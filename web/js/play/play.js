@@ -381,7 +381,7 @@ function actions(ctx) {
   function send(text) {
     g.pending = ctx.legal().find((m) => m.move === text) || null;
     g.sel = null;
-    act(() => api.playMove(g.S.id, text));
+    act(() => api.playMove(g.S.id, text, g.S.moves.length + 1));
   }
 
   async function rematch() {
