@@ -40,6 +40,9 @@ static const char *game = "chess";
 static double t_end, t_warm;
 static int errors, lost, games_started, n_samples, moves_total;
 static double samples[MAX_SAMPLES];
+/* With LOADTEST_VERBOSE, on stderr: the move requests' own time (sent to reply read). */
+static int n_sends;
+static double sends[MAX_SAMPLES];
 
 /* One error; the first ten are told on stderr with what failed when LOADTEST_VERBOSE is
  * set (to find what a run's errors were). */
@@ -78,7 +81,7 @@ struct game {
     char id[40], move[64], next[64];
     int ply, mover;
     bool live, over, has_slot;
-    double acked, heard_by; /* the mover's reply; the stream's silence limit */
+    double sent, acked, heard_by; /* the move's request and reply; the stream's limit */
     unsigned seed, timer_gen;
 };
 
@@ -188,6 +191,7 @@ static void send_move(struct game *g)
     snprintf(body, sizeof body, "{\"move\":\"%s\"}", g->move);
     snprintf(path, sizeof path, "/api/games/%s/moves", g->id);
     g->step = STEP_MOVE;
+    g->sent = net_now();
     g->mover = g->ply % 2;
     net_request(&g->p[g->mover].c, "POST", path, g->p[g->mover].token, body);
 }
@@ -346,6 +350,8 @@ static void on_reply(struct game *g, struct conn *c)
         return;
     case STEP_MOVE: {
         g->acked = net_now();
+        if (g->sent > t_warm && n_sends < MAX_SAMPLES)
+            sends[n_sends++] = g->acked - g->sent;
         if (st != 200)
             return fail(g, st > 0 ? out : "a move", st, false);
         g->ply++;
@@ -470,5 +476,11 @@ int main(int argc, char **argv)
            "max %.2f ms (%d samples)\n",
            moves_total, moves_total / elapsed, p50, p99, mx, n);
     printf("errors %d, lost moves %d\n", errors, lost);
+    if (getenv("LOADTEST_VERBOSE") && n_sends) {
+        qsort(sends, (size_t)n_sends, sizeof sends[0], cmp);
+        fprintf(stderr, "move requests (sent -> reply): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+                sends[n_sends / 2] * 1e3, sends[(int)(n_sends * 0.99)] * 1e3,
+                sends[n_sends - 1] * 1e3);
+    }
     return errors || lost ? 1 : 0;
 }
