@@ -32,7 +32,7 @@
 #include <sys/resource.h>
 
 #define MAX_SAMPLES 1000000
-#define SETUP_MAX 64 /* games making their challenge at once (connects in batches) */
+#define SETUP_MAX 256 /* games making their challenge at once (connects in batches) */
 #define SILENT_S 10.0
 
 static int ports[2], n_ports, seconds, pause_ms;
