@@ -114,10 +114,10 @@ build/loadtest: tools/loadtest.c
 	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
 
 # tools/loadtest-people: games between people under load (each player waits for the
-# opponent's move event, then answers).
-build/loadtest-people: tools/loadtest_people.c
+# opponent's move event, then answers); all the players on one thread and one epoll.
+build/loadtest-people: tools/loadtest_people.c tools/loadtest_people_net.c tools/loadtest_people_net.h
 	@mkdir -p build
-	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -pthread -o $@ $<
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -o $@ $(filter %.c,$^)
 
 # tools/soak runs it: an hour of mixed load, the server's memory, no lost moves.
 build/soak: tools/soak.c

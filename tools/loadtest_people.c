@@ -16,182 +16,58 @@
  * every move is acknowledged by one server and heard from the other's stream, so the
  * time measured is the trip through the database's outbox (issue 26, item 7).
  * PAUSE_MS > 0 makes each player think a uniform random 0..2*PAUSE_MS before its move.
- * The games are on a 30+0 clock, so every move also moves the clock's deadline. */
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
+ * The games are on a 30+0 clock, so every move also moves the clock's deadline.
+ *
+ * All the players run on one thread (so that at thousands of games the client's own
+ * scheduling is not what is measured): non-blocking sockets on one epoll, each game a
+ * small state machine (enum step) moved on by its replies, its streams' events and its
+ * timer (the sockets: loadtest_people_net.c).  A stream's events are read as they
+ * come, so a move event that arrives before the mover's reply is kept (its time then
+ * counts as 0). */
+#include "loadtest_people_net.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
+#include <sys/resource.h>
 
 #define MAX_SAMPLES 1000000
-#define SSE_BUF 32768
+#define SETUP_MAX 256 /* games making their challenge at once (connects in batches) */
+#define SILENT_S 10.0
 
 static int ports[2], n_ports, seconds, pause_ms;
 static const char *game = "chess";
 static double t_end, t_warm;
-static atomic_int errors, lost, games_started, n_samples, moves_total;
+static int errors, lost, games_started, n_samples, moves_total;
 static double samples[MAX_SAMPLES];
+/* With LOADTEST_VERBOSE, on stderr: the move requests' own time (sent to reply read). */
+static int n_sends;
+static double sends[MAX_SAMPLES];
 
 /* One error; the first ten are told on stderr with what failed when LOADTEST_VERBOSE is
  * set (to find what a run's errors were). */
 static void error(const char *what, int status)
 {
-    int n = atomic_fetch_add(&errors, 1);
-    if (n < 10 && getenv("LOADTEST_VERBOSE"))
+    if (errors++ < 10 && getenv("LOADTEST_VERBOSE"))
         fprintf(stderr, "error: %s (%d)\n", what, status);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+/* ---- A game: two players, one step at a time. */
 
-static int dial(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* The string value of the first "key" at or after `from`, or "". */
-static void field(const char *from, const char *key, char *out, size_t size)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":\"", key);
-    const char *p = from ? strstr(from, pat) : NULL;
-    size_t n = 0;
-    if (p) {
-        p += strlen(pat);
-        while (p[n] && p[n] != '"' && n + 1 < size)
-            n++;
-        memcpy(out, p, n);
-    }
-    out[n] = 0;
-}
-
-static long int_field(const char *from, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = from ? strstr(from, pat) : NULL;
-    return p ? strtol(p + strlen(pat), NULL, 10) : -1;
-}
-
-struct conn {
-    int fd, port;
-    char *buf;
-    size_t cap;
+enum step {
+    STEP_QUEUED,    /* waiting for a setup slot */
+    STEP_CHALLENGE, /* player 0's challenge */
+    STEP_ACCEPT,    /* player 1's accept */
+    STEP_SEAT,      /* player 0 reads the game for its seat key */
+    STEP_FIRST,     /* the first mover reads the game's first legal move */
+    STEP_THINK,     /* the mover thinks (its timer) */
+    STEP_MOVE,      /* the mover's move is out */
+    STEP_HEAR,      /* waiting for the opponent's stream to tell the move */
+    STEP_CHECK,     /* the game is over: its state must hold every move */
+    STEP_FINAL,     /* the run is over: the same */
+    STEP_RETRY,     /* a failed setup waits 200 ms */
+    STEP_DONE,
 };
-
-/* One request on the keep-alive connection; the status, the body in c->buf (from *body). */
-static int request(struct conn *c, const char *method, const char *path, const char *token,
-                   const char *body, char **out)
-{
-    char head[1024];
-    size_t blen = body ? strlen(body) : 0;
-    int n = snprintf(head, sizeof head,
-                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     "%s%s%sContent-Length: %zu\r\n\r\n%s",
-                     method, path, token ? "Authorization: Bearer " : "", token ? token : "",
-                     token ? "\r\n" : "", blen, body ? body : "");
-    if (c->fd < 0 && (c->fd = dial(c->port)) < 0)
-        return -1;
-    if (send(c->fd, head, (size_t)n, MSG_NOSIGNAL) != n)
-        return -1;
-    size_t len = 0;
-    char *sep = NULL;
-    long clen = -1;
-    for (;;) {
-        ssize_t r = recv(c->fd, c->buf + len, c->cap - len - 1, 0);
-        if (r <= 0)
-            return -1;
-        len += (size_t)r;
-        c->buf[len] = 0;
-        if (!sep && (sep = strstr(c->buf, "\r\n\r\n"))) {
-            char *cl = strcasestr(c->buf, "Content-Length:");
-            clen = cl && cl < sep ? strtol(cl + 15, NULL, 10) : 0;
-        }
-        if (sep && (long)(len - (size_t)(sep + 4 - c->buf)) >= clen)
-            break;
-        if (len + 1 >= c->cap)
-            return -1;
-    }
-    int status = 0;
-    sscanf(c->buf, "HTTP/1.%*d %d", &status);
-    sep[4 + clen] = 0;
-    *out = sep + 4;
-    return status;
-}
-
-/* An event stream (HTTP/1.0: unchunked until the server closes it). */
-struct stream {
-    int fd, port;
-    char buf[SSE_BUF];
-    size_t len;
-};
-
-static int stream_open(struct stream *s, const char *id, const char *seat)
-{
-    s->len = 0;
-    if ((s->fd = dial(s->port)) < 0)
-        return -1;
-    char head[256];
-    int n =
-        snprintf(head, sizeof head,
-                 "GET /api/games/%s/events?seat=%s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", id, seat);
-    return send(s->fd, head, (size_t)n, MSG_NOSIGNAL) == n ? 0 : -1;
-}
-
-/* Wait for the move event of ply k (earlier events are passed over); 0, or -1. */
-static int stream_wait(struct stream *s, int k, char *move, size_t move_size)
-{
-    char want[48];
-    snprintf(want, sizeof want, "id: %d\nevent: move\ndata: ", k);
-    for (;;) {
-        char *hit = strstr(s->buf, want);
-        char *end = hit ? strstr(hit, "\n\n") : NULL;
-        if (end) {
-            field(hit, "move", move, move_size);
-            size_t used = (size_t)(end + 2 - s->buf);
-            memmove(s->buf, end + 2, s->len - used + 1);
-            s->len -= used;
-            return 0;
-        }
-        /* Keep only the tail that may start the event we want. */
-        if (s->len > SSE_BUF / 2) {
-            size_t keep = 256;
-            memmove(s->buf, s->buf + s->len - keep, keep);
-            s->len = keep;
-            s->buf[keep] = 0;
-        }
-        struct pollfd p = {s->fd, POLLIN, 0};
-        if (poll(&p, 1, 10000) <= 0)
-            return -1;
-        ssize_t r = recv(s->fd, s->buf + s->len, SSE_BUF - s->len - 1, 0);
-        if (r <= 0)
-            return -1;
-        s->len += (size_t)r;
-        s->buf[s->len] = 0;
-    }
-}
 
 struct player {
     char token[40], seat[24];
@@ -199,156 +75,339 @@ struct player {
     struct stream s;
 };
 
-static void sleep_ms(int ms)
+struct game {
+    enum step step;
+    struct player p[2];
+    char id[40], move[64], next[64];
+    int ply, mover;
+    bool live, over, has_slot;
+    double sent, acked, heard_by; /* the move's request and reply; the stream's limit */
+    unsigned seed, timer_gen;
+};
+
+static struct game *games;
+static int n_games, n_done, setup_used, *setup_queue, queue_head, queue_tail;
+
+/* ---- Timers: a min-heap of (time, game, generation); a game's newer timer makes its
+ * older entries stale (their generation no longer matches). */
+
+struct timer {
+    double at;
+    int game;
+    unsigned gen;
+};
+
+static struct timer *heap;
+static size_t heap_len, heap_cap;
+
+static void heap_swap(size_t a, size_t b)
 {
-    nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000L}, NULL);
+    struct timer t = heap[a];
+    heap[a] = heap[b];
+    heap[b] = t;
 }
 
-static int new_game(struct player *p, char *id)
+static void timer_set(struct game *g, double at)
 {
-    char body[256], path[128], cid[40];
-    char *out;
+    if (heap_len == heap_cap) {
+        heap_cap = heap_cap ? 2 * heap_cap : 4096;
+        heap = realloc(heap, heap_cap * sizeof *heap);
+        if (!heap)
+            abort();
+    }
+    size_t i = heap_len++;
+    heap[i] = (struct timer){at, (int)(g - games), ++g->timer_gen};
+    while (i && heap[(i - 1) / 2].at > heap[i].at) {
+        heap_swap(i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static struct timer timer_pop(void)
+{
+    struct timer top = heap[0];
+    heap[0] = heap[--heap_len];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < heap_len && heap[l].at < heap[m].at)
+            m = l;
+        if (r < heap_len && heap[r].at < heap[m].at)
+            m = r;
+        if (m == i)
+            break;
+        heap_swap(i, m);
+        i = m;
+    }
+    return top;
+}
+
+/* ---- The game's steps (the old thread-per-game client's loop, one step at a time) */
+
+static void loop_top(struct game *g);
+static void on_heard(struct game *g);
+static void on_reply(struct game *g, struct conn *c);
+
+static void reply_came(struct conn *c)
+{
+    on_reply(c->e.owner, c);
+}
+
+/* A stream read or broke: the game waiting for its move hears it. */
+static void stream_news(struct stream *s)
+{
+    struct game *g = s->e.owner;
+    if (g->step == STEP_HEAR && s == &g->p[1 - g->mover].s)
+        on_heard(g);
+}
+
+static void setup_release(struct game *g)
+{
+    if (!g->has_slot)
+        return;
+    g->has_slot = false;
+    setup_used--;
+    while (queue_head != queue_tail && setup_used < SETUP_MAX)
+        loop_top(&games[setup_queue[queue_head++ % n_games]]);
+}
+
+/* A game that failed: a setup waits 200 ms before it tries again, a game in play starts
+ * a new one at once (as the old client did). */
+static void fail(struct game *g, const char *what, int status, bool wait)
+{
+    error(what, status);
+    g->live = false;
+    setup_release(g);
+    if (wait) {
+        g->step = STEP_RETRY;
+        timer_set(g, net_now() + 0.2);
+    } else {
+        loop_top(g);
+    }
+}
+
+static void send_move(struct game *g)
+{
+    char body[96], path[128];
+    snprintf(body, sizeof body, "{\"move\":\"%s\"}", g->move);
+    snprintf(path, sizeof path, "/api/games/%s/moves", g->id);
+    g->step = STEP_MOVE;
+    g->sent = net_now();
+    g->mover = g->ply % 2;
+    net_request(&g->p[g->mover].c, "POST", path, g->p[g->mover].token, body);
+}
+
+static void think(struct game *g)
+{
+    if (pause_ms <= 0) {
+        send_move(g);
+        return;
+    }
+    g->step = STEP_THINK;
+    int ms = (int)(rand_r(&g->seed) % (unsigned)(2 * pause_ms + 1));
+    timer_set(g, net_now() + ms * 1e-3);
+}
+
+static void read_state(struct game *g, enum step step, struct player *p)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%s", g->id);
+    g->step = step;
+    net_request(&p->c, "GET", path, p->token, NULL);
+}
+
+static void play_turn(struct game *g)
+{
+    if (!g->move[0]) /* the game's first move: from the state */
+        read_state(g, STEP_FIRST, &g->p[g->ply % 2]);
+    else
+        think(g);
+}
+
+/* The top of the old client's loop: the run's end, a new game, or the next move. */
+static void loop_top(struct game *g)
+{
+    if (net_now() >= t_end) {
+        setup_release(g);
+        if (g->live) {
+            read_state(g, STEP_FINAL, &g->p[0]);
+        } else {
+            g->step = STEP_DONE;
+            n_done++;
+        }
+        return;
+    }
+    if (g->live) {
+        play_turn(g);
+        return;
+    }
+    if (!g->has_slot && setup_used >= SETUP_MAX) {
+        g->step = STEP_QUEUED;
+        setup_queue[queue_tail++ % n_games] = (int)(g - games);
+        return;
+    }
+    if (!g->has_slot)
+        setup_used++;
+    g->has_slot = true;
+    char body[256];
     snprintf(body, sizeof body,
              "{\"game\":\"%s\",\"clock\":{\"initial\":1800,\"increment\":0},\"side\":\"white\","
              "\"name\":\"Load A\"}",
              game);
-    int st =
-        request(&p[0].c, "POST", "/api/challenges", p[0].token[0] ? p[0].token : NULL, body, &out);
-    if (st != 201) {
-        error(st > 0 ? out : "a challenge", st);
-        return -1;
-    }
-    field(out, "id", cid, sizeof cid);
-    field(out, "token", p[0].token, sizeof p[0].token);
-    snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
-    st = request(&p[1].c, "POST", path, p[1].token[0] ? p[1].token : NULL, "{\"name\":\"Load B\"}",
-                 &out);
-    if (st != 200) {
-        error(st > 0 ? out : "an accept", st);
-        return -1;
-    }
-    field(out, "id", id, 40);
-    field(out, "token", p[1].token, sizeof p[1].token);
-    field(out, "seat", p[1].seat, sizeof p[1].seat);
-    snprintf(path, sizeof path, "/api/games/%s", id);
-    st = request(&p[0].c, "GET", path, p[0].token, NULL, &out);
-    if (st != 200) {
-        error(st > 0 ? out : "the new game's state", st);
-        return -1;
-    }
-    field(out, "seat", p[0].seat, sizeof p[0].seat);
-    for (int i = 0; i < 2; i++) {
-        if (p[i].s.fd >= 0)
-            close(p[i].s.fd);
-        if (stream_open(&p[i].s, id, p[i].seat) != 0) {
-            error("a stream's request", 0);
-            return -1;
+    g->step = STEP_CHALLENGE;
+    net_request(&g->p[0].c, "POST", "/api/challenges", g->p[0].token[0] ? g->p[0].token : NULL,
+                body);
+}
+
+/* The move was heard on the opponent's stream (or the stream broke or went silent). */
+static void on_heard(struct game *g)
+{
+    struct stream *s = &g->p[1 - g->mover].s;
+    double now = net_now();
+    if (s->heard_ply < g->ply) {
+        if (s->broken) {
+            fail(g, "the stream broke or was silent", g->ply, false);
+        } else if (g->heard_by <= now) {
+            if (s->last_rx + SILENT_S > now) {
+                g->heard_by = s->last_rx + SILENT_S;
+                timer_set(g, g->heard_by);
+            } else {
+                fail(g, "the stream broke or was silent", g->ply, false);
+            }
         }
+        return;
     }
-    atomic_fetch_add(&games_started, 1);
-    return 0;
+    if (s->heard_ply != g->ply || strcmp(s->heard_move, g->move) != 0) {
+        fail(g, "the stream told another move", g->ply, false);
+        return;
+    }
+    g->timer_gen++; /* the silence timer is off */
+    double t = s->heard_at > g->acked ? s->heard_at - g->acked : 0;
+    if (g->acked > t_warm && n_samples < MAX_SAMPLES)
+        samples[n_samples++] = t;
+    if (g->over || !g->next[0]) {
+        read_state(g, STEP_CHECK, &g->p[g->mover]);
+        return;
+    }
+    snprintf(g->move, sizeof g->move, "%s", g->next);
+    loop_top(g);
 }
 
 /* At the end of a game (or of the run): every acknowledged move is in its state. */
-static void check_moves(struct player *p, const char *id, int acked)
+static void check_moves(struct conn *c, int acked)
 {
-    char path[128], *out;
-    snprintf(path, sizeof path, "/api/games/%s", id);
-    int st = request(&p->c, "GET", path, p->token, NULL, &out);
-    if (st != 200) {
-        error("the final state", st);
+    if (c->status != 200) {
+        error("the final state", c->status);
         return;
     }
-    long ply = int_field(out, "ply");
+    long ply = net_int_field(c->body, "ply");
     if (ply != acked)
-        atomic_fetch_add(&lost, acked > ply ? (int)(acked - ply) : 1);
+        lost += acked > ply ? (int)(acked - ply) : 1;
 }
 
-static void *play(void *arg)
+static void on_reply(struct game *g, struct conn *c)
 {
-    unsigned seed = (unsigned)(uintptr_t)arg * 2654435761u;
-    struct player p[2];
-    memset(p, 0, sizeof p);
-    for (int i = 0; i < 2; i++) {
-        p[i].c.fd = p[i].s.fd = -1;
-        p[i].c.port = p[i].s.port = ports[i % n_ports];
-        p[i].c.cap = 1 << 17;
-        p[i].c.buf = malloc(p[i].c.cap);
-    }
-    char id[40] = "", move[64] = "";
-    int ply = 0;
-    bool live = false;
-    while (now_s() < t_end) {
-        if (!live) {
-            if (new_game(p, id) != 0) { /* its error counted */
-                sleep_ms(200);
-                continue;
-            }
-            live = true;
-            ply = 0;
-            move[0] = 0;
-        }
-        struct player *me = &p[ply % 2], *them = &p[1 - ply % 2];
-        if (!move[0]) { /* the game's first move: from the state */
-            char path[128], *out;
-            snprintf(path, sizeof path, "/api/games/%s", id);
-            int st = request(&me->c, "GET", path, me->token, NULL, &out);
-            if (st != 200) {
-                error("the first state", st);
-                live = false;
-                continue;
-            }
-            field(strstr(out, "\"legal_moves\":["), "move", move, sizeof move);
-        }
-        if (pause_ms > 0)
-            sleep_ms((int)(rand_r(&seed) % (unsigned)(2 * pause_ms + 1)));
-        char body[96], path[128], *out;
-        snprintf(body, sizeof body, "{\"move\":\"%s\"}", move);
-        snprintf(path, sizeof path, "/api/games/%s/moves", id);
-        int st = request(&me->c, "POST", path, me->token, body, &out);
-        double acked = now_s();
-        if (st != 200) {
-            error(st > 0 ? out : "a move", st);
-            live = false;
-            continue;
-        }
-        ply++;
-        atomic_fetch_add(&moves_total, 1);
-        bool over = strstr(strstr(out, "\"status\":{") ? strstr(out, "\"status\":{") : out,
-                           "\"over\":true") != NULL;
+    int st = c->status;
+    const char *out = c->body;
+    char cid[40], path[128];
+    switch (g->step) {
+    case STEP_CHALLENGE:
+        if (st != 201)
+            return fail(g, st > 0 ? out : "a challenge", st, true);
+        net_field(out, "id", cid, sizeof cid);
+        net_field(out, "token", g->p[0].token, sizeof g->p[0].token);
+        g->step = STEP_ACCEPT;
+        snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
+        net_request(&g->p[1].c, "POST", path, g->p[1].token[0] ? g->p[1].token : NULL,
+                    "{\"name\":\"Load B\"}");
+        return;
+    case STEP_ACCEPT:
+        if (st != 200)
+            return fail(g, st > 0 ? out : "an accept", st, true);
+        net_field(out, "id", g->id, sizeof g->id);
+        net_field(out, "token", g->p[1].token, sizeof g->p[1].token);
+        net_field(out, "seat", g->p[1].seat, sizeof g->p[1].seat);
+        read_state(g, STEP_SEAT, &g->p[0]);
+        return;
+    case STEP_SEAT:
+        if (st != 200)
+            return fail(g, st > 0 ? out : "the new game's state", st, true);
+        net_field(out, "seat", g->p[0].seat, sizeof g->p[0].seat);
+        for (int i = 0; i < 2; i++)
+            if (net_stream_open(&g->p[i].s, g->id, g->p[i].seat) != 0)
+                return fail(g, "a stream's request", 0, true);
+        games_started++;
+        setup_release(g);
+        g->live = true;
+        g->ply = 0;
+        g->move[0] = 0;
+        play_turn(g);
+        return;
+    case STEP_FIRST:
+        if (st != 200)
+            return fail(g, "the first state", st, false);
+        net_field(strstr(out, "\"legal_moves\":["), "move", g->move, sizeof g->move);
+        think(g);
+        return;
+    case STEP_MOVE: {
+        g->acked = net_now();
+        if (g->sent > t_warm && n_sends < MAX_SAMPLES)
+            sends[n_sends++] = g->acked - g->sent;
+        if (st != 200)
+            return fail(g, st > 0 ? out : "a move", st, false);
+        g->ply++;
+        moves_total++;
+        const char *status = strstr(out, "\"status\":{");
+        g->over = strstr(status ? status : out, "\"over\":true") != NULL;
         /* The opponent's next move: the first legal move of the state after this one. */
-        char next[64];
-        field(strstr(out, "\"legal_moves\":["), "move", next, sizeof next);
-        char heard[64] = "";
-        if (stream_wait(&them->s, ply, heard, sizeof heard) != 0 || strcmp(heard, move) != 0) {
-            error(heard[0] ? "the stream told another move" : "the stream broke or was silent",
-                  ply);
-            live = false;
-            continue;
-        }
-        double t = now_s() - acked;
-        if (acked > t_warm) {
-            int k = atomic_fetch_add(&n_samples, 1);
-            if (k < MAX_SAMPLES)
-                samples[k] = t;
-        }
-        if (over || !next[0]) {
-            check_moves(me, id, ply);
-            live = false;
-            continue;
-        }
-        snprintf(move, sizeof move, "%s", next);
+        net_field(strstr(out, "\"legal_moves\":["), "move", g->next, sizeof g->next);
+        g->step = STEP_HEAR;
+        g->heard_by = g->acked + SILENT_S;
+        timer_set(g, g->heard_by);
+        on_heard(g);
+        return;
     }
-    if (live)
-        check_moves(&p[0], id, ply);
-    for (int i = 0; i < 2; i++) {
-        if (p[i].c.fd >= 0)
-            close(p[i].c.fd);
-        if (p[i].s.fd >= 0)
-            close(p[i].s.fd);
-        free(p[i].c.buf);
+    case STEP_CHECK:
+        check_moves(c, g->ply);
+        g->live = false;
+        loop_top(g);
+        return;
+    case STEP_FINAL:
+        check_moves(c, g->ply);
+        g->step = STEP_DONE;
+        n_done++;
+        return;
+    default: return;
     }
-    return NULL;
+}
+
+static void on_timer(struct game *g)
+{
+    switch (g->step) {
+    case STEP_THINK: send_move(g); return;
+    case STEP_RETRY: loop_top(g); return;
+    case STEP_HEAR: on_heard(g); return;
+    default: return;
+    }
+}
+
+/* ---- The run */
+
+static void run(void)
+{
+    while (n_done < n_games) {
+        double now = net_now();
+        while (heap_len && heap[0].at <= now) {
+            struct timer t = timer_pop();
+            if (games[t.game].timer_gen == t.gen)
+                on_timer(&games[t.game]);
+        }
+        int wait_ms = 100;
+        if (heap_len) {
+            double d = (heap[0].at - net_now()) * 1e3;
+            wait_ms = d <= 0 ? 0 : d >= 100 ? 100 : (int)d + 1;
+        }
+        net_wait(wait_ms);
+    }
 }
 
 static int cmp(const void *a, const void *b)
@@ -368,34 +427,60 @@ int main(int argc, char **argv)
     ports[n_ports++] = (int)strtol(argv[1], &next, 10);
     if (*next == ',')
         ports[n_ports++] = atoi(next + 1);
-    int games = argc > 2 ? atoi(argv[2]) : 500;
+    n_games = argc > 2 ? atoi(argv[2]) : 500;
     seconds = argc > 3 ? atoi(argv[3]) : 20;
     if (argc > 4)
         game = argv[4];
     pause_ms = argc > 5 ? atoi(argv[5]) : 0;
-    double t0 = now_s();
+    if (n_games < 1) {
+        fprintf(stderr, "loadtest-people: GAMES must be at least 1\n");
+        return 2;
+    }
+    /* Four sockets a game: as many descriptors as this process may have. */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    games = calloc((size_t)n_games, sizeof *games);
+    setup_queue = calloc((size_t)n_games, sizeof *setup_queue);
+    if (net_init(4 * n_games) != 0 || !games || !setup_queue) {
+        fprintf(stderr, "loadtest-people: out of memory or descriptors\n");
+        return 2;
+    }
+    for (int i = 0; i < n_games; i++) {
+        struct game *g = &games[i];
+        g->seed = (unsigned)(i + 1) * 2654435761u;
+        for (int k = 0; k < 2; k++) {
+            struct player *p = &g->p[k];
+            int port = ports[k % n_ports];
+            net_stream_init(&p->s, port, g, stream_news);
+            if (net_conn_init(&p->c, port, g, reply_came) != 0)
+                return 2;
+        }
+    }
+    double t0 = net_now();
     t_warm = t0 + 1.0;
     t_end = t0 + seconds;
-    pthread_t *th = calloc((size_t)games, sizeof *th);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 256 * 1024);
-    for (int i = 0; i < games; i++)
-        pthread_create(&th[i], &attr, play, (void *)(uintptr_t)(i + 1));
-    for (int i = 0; i < games; i++)
-        pthread_join(th[i], NULL);
-    double elapsed = now_s() - t0;
-    int n = atomic_load(&n_samples);
-    if (n > MAX_SAMPLES)
-        n = MAX_SAMPLES;
+    for (int i = 0; i < n_games; i++)
+        loop_top(&games[i]);
+    run();
+    double elapsed = net_now() - t0;
+    int n = n_samples;
     qsort(samples, (size_t)n, sizeof samples[0], cmp);
     double p50 = n ? samples[n / 2] * 1e3 : 0, p99 = n ? samples[(int)(n * 0.99)] * 1e3 : 0;
     double mx = n ? samples[n - 1] * 1e3 : 0;
-    printf("people games at once %d (%s, 30+0)%s, %d games started, %.1f s\n", games, game,
-           n_ports > 1 ? " across 2 servers" : "", atomic_load(&games_started), elapsed);
+    printf("people games at once %d (%s, 30+0)%s, %d games started, %.1f s\n", n_games, game,
+           n_ports > 1 ? " across 2 servers" : "", games_started, elapsed);
     printf("moves %d (%.0f/s); acknowledged move -> opponent's event: p50 %.2f ms, p99 %.2f ms, "
            "max %.2f ms (%d samples)\n",
-           atomic_load(&moves_total), atomic_load(&moves_total) / elapsed, p50, p99, mx, n);
-    printf("errors %d, lost moves %d\n", atomic_load(&errors), atomic_load(&lost));
-    return atomic_load(&errors) || atomic_load(&lost) ? 1 : 0;
+           moves_total, moves_total / elapsed, p50, p99, mx, n);
+    printf("errors %d, lost moves %d\n", errors, lost);
+    if (getenv("LOADTEST_VERBOSE") && n_sends) {
+        qsort(sends, (size_t)n_sends, sizeof sends[0], cmp);
+        fprintf(stderr, "move requests (sent -> reply): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+                sends[n_sends / 2] * 1e3, sends[(int)(n_sends * 0.99)] * 1e3,
+                sends[n_sends - 1] * 1e3);
+    }
+    return errors || lost ? 1 : 0;
 }
