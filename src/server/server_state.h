@@ -102,6 +102,12 @@ struct server {
     /* With engine workers on PostgreSQL: the shared queue, which idle engine threads
      * take moves from (worker_run_one, src/worker/). */
     struct worker *shared_jobs;
+    /* workers_shared.c: its idle threads' watcher (under jobs_mu). */
+    pthread_t shared_watcher;
+    bool shared_watching;
+    pthread_cond_t shared_cv; /* the watcher's: a thread went idle */
+    uint64_t shared_wakes;    /* the watcher's wake-ups so far */
+    int shared_idle;          /* threads asleep since the last wake-up */
 
     /* analysis_jobs.c: the analyses' queue, the live ones (queued or running) and the
      * threads; an_mu is a leaf, like jobs_mu (a job's own mu is taken after it). */

@@ -19,7 +19,7 @@ struct worker {
     int max_priority;              /* the jobs it claims (a server's threads: moves only) */
     bool own_store;                /* worker_start's: closed by worker_stop */
     atomic_bool stopping;
-    atomic_long moves, stale, reviews;
+    atomic_long moves, stale, reviews, claims;
     pthread_t *threads;
     int n_threads;
     /* The idle threads: one at a time waits on the database (`watching`), the others

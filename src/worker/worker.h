@@ -55,3 +55,5 @@ int worker_run_one(struct worker *w);
 long worker_moves(const struct worker *w);
 long worker_reviews(const struct worker *w);
 long worker_stale(const struct worker *w);
+/* The claims asked of the store so far, found or not (tests: an idle worker asks none). */
+long worker_claims(const struct worker *w);

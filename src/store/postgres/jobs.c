@@ -98,9 +98,12 @@ static int64_t mono_ms(void)
 
 /* The queue on the listener: 1 with *first the lowest lease end (0: a job waits
  * unclaimed), 0 when it is empty, -1 when the read failed. */
-static int first_lease(PGconn *db, int64_t *first)
+static int first_lease(PGconn *db, int max_priority, int64_t *first)
 {
-    PGresult *r = PQexec(db, "SELECT min(lease_until_ms) FROM engine_jobs");
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT min(lease_until_ms) FROM engine_jobs WHERE priority <= %d",
+             max_priority);
+    PGresult *r = PQexec(db, sql);
     int rc = PQresultStatus(r) != PGRES_TUPLES_OK ? -1 : PQgetisnull(r, 0, 0) ? 0 : 1;
     if (rc == 1)
         *first = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -125,7 +128,8 @@ static void drain(PGconn *db)
         PQfreemem(n);
 }
 
-int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *err, size_t err_size)
+int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, int max_priority, char *err,
+                       size_t err_size)
 {
     int64_t start = mono_ms(), deadline = start + (timeout_ms > 0 ? timeout_ms : 0);
     int rc = 1;
@@ -141,7 +145,7 @@ int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *er
         PQconsumeInput(db);
         drain(db);
         int64_t first = 0, clock = now_ms + (mono_ms() - start);
-        int queued = first_lease(db, &first);
+        int queued = first_lease(db, max_priority, &first);
         if (queued < 0 && PQstatus(db) == CONNECTION_OK)
             return listener_failed(s, db, NULL, err, err_size);
         if (queued < 0)
@@ -149,6 +153,13 @@ int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *er
         if (queued && first < clock) {
             rc = 0; /* one waits, or its lease ran out */
             break;
+        }
+        PGnotify *late = PQnotifies(db);
+        if (late) {
+            /* Read by libpq with the queue's answer (a job committed while it was read):
+             * the socket says nothing more of it, so read the queue again. */
+            PQfreemem(late);
+            continue;
         }
         int64_t left = deadline - mono_ms();
         if (left <= 0)

@@ -51,18 +51,19 @@ static struct timespec mono_at(int64_t ms)
 }
 
 struct first_ctx {
-    int queued; /* 0: the queue is empty */
+    int max_priority; /* the jobs looked at */
+    int queued;       /* 0: the queue is empty */
     int64_t first;
 };
 
-static const char sql_first[] = "SELECT min(lease_until_ms) FROM engine_jobs";
+static const char sql_first[] = "SELECT min(lease_until_ms) FROM engine_jobs WHERE priority <= ?1";
 
 /* The lowest lease end (0: a job waits unclaimed), when a job is queued. */
 static int first_lease(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct first_ctx *f = ctx;
-    sqlite3_stmt *st = sq_bind(s, sql_first, "");
+    sqlite3_stmt *st = sq_bind(s, sql_first, "i", f->max_priority);
     int row = sq_row(st);
     if (row > 0 && sqlite3_column_type(st, 0) != SQLITE_NULL) {
         f->queued = 1;
@@ -72,14 +73,14 @@ static int first_lease(struct store *s, sqlite3 *db, void *ctx)
     return row > 0 ? 0 : -1;
 }
 
-int sqlite_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *err,
-                           size_t err_size)
+int sqlite_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, int max_priority,
+                           char *err, size_t err_size)
 {
     int64_t start = mono_ms(), deadline = start + (timeout_ms > 0 ? timeout_ms : 0);
     for (;;) {
         /* The count first: a job queued after it wakes the wait below. */
         uint64_t generation = sqlite_jobs_generation(s);
-        struct first_ctx f = {0, 0};
+        struct first_ctx f = {max_priority, 0, 0};
         if (sqlite_store_read(s, first_lease, &f, "jobs", err, err_size) != 0)
             return -1;
         int64_t mono = mono_ms(), clock = now_ms + (mono - start);
