@@ -44,6 +44,52 @@ int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size
     return 0;
 }
 
+/* put_job under caps: every capped put of one kind waits for the others' COMMIT, then
+ * counts what they queued. */
+static const char sql_cap_lock[] =
+    "SELECT pg_advisory_xact_lock(hashtext('agora.engine_jobs.' || $1::text))";
+static const char sql_cap_count[] = "SELECT count(*) FILTER (WHERE client = $2::text), count(*)"
+                                    " FROM engine_jobs WHERE kind = $1::text";
+
+struct capped_ctx {
+    const struct store_job *job;
+    int client_max, kind_max, full;
+};
+
+static int put_capped(struct pg_conn *c, void *ctx)
+{
+    struct capped_ctx *p = ctx;
+    const struct store_job *j = p->job;
+    PGresult *r = pg_exec(c, sql_cap_lock, "t", j->kind);
+    if (!r)
+        return -1;
+    PQclear(r);
+    if (!(r = pg_exec(c, sql_cap_count, "tt", j->kind, j->client)))
+        return -1;
+    int mine = pg_col_int(r, 0, 0), all = pg_col_int(r, 0, 1);
+    PQclear(r);
+    p->full = p->client_max > 0 && mine >= p->client_max ? 1
+              : p->kind_max > 0 && all >= p->kind_max    ? 2
+                                                         : 0;
+    if (p->full)
+        return 1; /* nothing written */
+    r = pg_exec(c, sql_put, "tttitiIt", j->id, j->kind, j->game_id, j->ply, j->client, j->priority,
+                j->created_ms, j->payload ? j->payload : "");
+    if (!r)
+        return -1;
+    PQclear(r);
+    return 0;
+}
+
+int pg_store_put_job_capped(struct store *s, const struct store_job *j, int client_max,
+                            int kind_max, int *full, char *err, size_t err_size)
+{
+    struct capped_ctx p = {j, client_max, kind_max, 0};
+    int rc = pg_store_write(s, put_capped, &p, "queue job", err, err_size);
+    *full = p.full;
+    return rc < 0 ? -1 : 0;
+}
+
 #define JOB_COLUMNS                                                                                \
     "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries,"  \
     " done, total"

@@ -36,6 +36,43 @@ int sqlite_store_put_job(struct store *s, const struct store_job *job, char *err
     return rc;
 }
 
+/* put_job under caps: in the one writer's transaction, so the count sees every job
+ * queued before and none is queued between the count and the insert. */
+static const char sql_cap_count[] =
+    "SELECT count(*) FILTER (WHERE client = ?2), count(*) FROM engine_jobs WHERE kind = ?1";
+
+struct capped_ctx {
+    const struct store_job *job;
+    int client_max, kind_max, full;
+};
+
+static int put_capped(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct capped_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_cap_count, "tt", p->job->kind, p->job->client);
+    int row = sq_row(st);
+    int mine = row > 0 ? sqlite3_column_int(st, 0) : 0,
+        all = row > 0 ? sqlite3_column_int(st, 1) : 0;
+    sq_end(st);
+    if (row <= 0)
+        return -1;
+    p->full = p->client_max > 0 && mine >= p->client_max ? 1
+              : p->kind_max > 0 && all >= p->kind_max    ? 2
+                                                         : 0;
+    return p->full ? 1 : put(s, db, (void *)p->job);
+}
+
+int sqlite_store_put_job_capped(struct store *s, const struct store_job *job, int client_max,
+                                int kind_max, int *full, char *err, size_t err_size)
+{
+    struct capped_ctx p = {job, client_max, kind_max, 0};
+    int rc = sqlite_store_write(s, put_capped, &p, "queue job", err, err_size);
+    *full = p.full;
+    if (rc == 0)
+        sqlite_jobs_queued(s);
+    return rc < 0 ? -1 : 0;
+}
+
 /* ---- waiting for a job ---- */
 
 static int64_t mono_ms(void)
