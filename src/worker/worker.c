@@ -315,6 +315,16 @@ struct worker *worker_start(const struct worker_config *cfg, char *err, size_t e
         free(w);
         return NULL;
     }
+    struct engine_pools_config ec = {
+        .path = cfg->analysis_engine,
+        .processes = cfg->analysis_engines > 0 ? cfg->analysis_engines : cfg->threads,
+        .nice = -1, /* the worker's own */
+        .timeout_ms = cfg->analysis_engine_ms,
+        .say = cfg->log,
+        .who = "agora worker",
+        .what = "reviews",
+    };
+    engine_pools_start(&w->engines, &ec);
     if (!(w->threads = calloc((size_t)cfg->threads, sizeof *w->threads))) {
         fail(err, err_size, "out of memory");
         worker_stop(w);
@@ -340,6 +350,7 @@ void worker_stop(struct worker *w)
     for (int i = 0; i < w->n_threads; i++)
         pthread_join(w->threads[i], NULL);
     free(w->threads);
+    engine_pools_stop(&w->engines); /* none asks them any more */
     if (w->own_store)
         store_close(w->store);
     pthread_mutex_destroy(&w->idle_mu);
