@@ -14,6 +14,12 @@
  * (unset: not counted).  Not pg_stat_database's transactions: a LISTENing session
  * commits more of them than it runs statements (its notification reads).
  *
+ * JOB_LATENCY_SERVE=1: the same of WORKERS `./agora serve --db URL --workers THREADS
+ * --shared-jobs --port 0` servers instead, whose idle engine threads take the shared
+ * queue's moves (src/server/games/workers_shared.h).  A server says nothing a move, so a
+ * job's start is read from the database: the tool asks every millisecond whether the
+ * job is claimed (or gone), which makes its waits up to a millisecond longer.
+ *
  * Then it queues JOBS computer moves one at a time (a new egara game at level 1 where the computer
  * opens, its job put with store_put_job), each after a random pause of 50 to 150 ms, so the workers
  * are idle when it comes.  A worker's line "game G ply 1: MOVE in T ms" comes T ms after it claimed
@@ -24,6 +30,7 @@
 #include <libpq-fe.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +66,14 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-/* `agora worker --db url --threads n`, its stdout a pipe to us. */
+static bool serve_mode(void)
+{
+    const char *v = getenv("JOB_LATENCY_SERVE");
+    return v && !strcmp(v, "1");
+}
+
+/* `agora worker --db url --threads n` (or serve_mode's server), its stdout (and a
+ * server's stderr, where it says it serves) a pipe to us. */
 static int spawn(struct worker_proc *w, const char *url, int threads)
 {
     const char *bin = getenv("AGORA_BIN") ? getenv("AGORA_BIN") : "./agora";
@@ -73,10 +87,16 @@ static int spawn(struct worker_proc *w, const char *url, int threads)
         return -1;
     if (pid == 0) {
         dup2(p[1], 1);
+        if (serve_mode())
+            dup2(p[1], 2);
         close(p[0]);
         close(p[1]);
-        execl(bin, "agora", "worker", "--db", url, "--threads", n, "--move-ms", "100",
-              (char *)NULL);
+        if (serve_mode())
+            execl(bin, "agora", "serve", "--db", url, "--workers", n, "--shared-jobs", "--port",
+                  "0", "--move-ms", "100", (char *)NULL);
+        else
+            execl(bin, "agora", "worker", "--db", url, "--threads", n, "--move-ms", "100",
+                  (char *)NULL);
         _exit(127);
     }
     close(p[1]);
@@ -176,6 +196,30 @@ static int wait_of(struct worker_proc *ws, int n, int i, double put_at, double *
             return 0;
         }
     }
+}
+
+/* serve_mode's wait of job i: the first time the database says it is claimed (or
+ * done), less put_at: 0, or -1 when it never is. */
+static int claimed_of(PGconn *db, int i, double put_at, double *wait)
+{
+    char id[64];
+    snprintf(id, sizeof id, "b%031d.0", i);
+    const char *params[1] = {id};
+    for (double until = wall_ms() + WAIT_FOR_LINE_MS; wall_ms() < until; sleep_ms(1)) {
+        PGresult *r =
+            PQexecParams(db, "SELECT count(*) FROM engine_jobs WHERE id = $1 AND worker = ''", 1,
+                         NULL, params, NULL, NULL, 0);
+        int waiting = PQresultStatus(r) == PGRES_TUPLES_OK ? atoi(PQgetvalue(r, 0, 0)) : -1;
+        PQclear(r);
+        if (waiting == 0) {
+            *wait = wall_ms() - put_at;
+            return 0;
+        }
+        if (waiting < 0)
+            break;
+    }
+    fprintf(stderr, "job-latency: job %d: not claimed: %s", i, PQerrorMessage(db));
+    return -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -295,32 +339,41 @@ int main(int argc, char **argv)
     char line[LINE_MAX_LEN];
     double at;
     for (int i = 0; i < n; i++) /* each worker's first line: it is started */
-        if (next_line(ws, n, WAIT_FOR_LINE_MS, line, &at) != 1)
-            goto out;
+        do {
+            if (next_line(ws, n, WAIT_FOR_LINE_MS, line, &at) != 1)
+                goto out;
+        } while (serve_mode() && !strstr(line, "serving on"));
     sleep_ms(2000); /* settled */
     const char *log = getenv("JOB_LATENCY_PG_LOG");
     double rate = log ? idle_rate(url, log, idle) : -1;
     if (log && rate < 0)
         goto out;
     if (log)
-        printf("job-latency: %d worker%s of %d thread%s idle over %d s: %.1f statements/s to the"
-               " database, %.1f per worker process\n",
-               n, n == 1 ? "" : "s", threads, threads == 1 ? "" : "s", idle, rate, rate / n);
+        printf("job-latency: %d %s%s of %d thread%s idle over %d s: %.1f statements/s to the"
+               " database, %.1f per process\n",
+               n, serve_mode() ? "server" : "worker", n == 1 ? "" : "s", threads,
+               threads == 1 ? "" : "s", idle, rate, rate / n);
     else
         printf("job-latency: no JOB_LATENCY_PG_LOG: the idle statements are not counted\n");
     fflush(stdout);
+    PGconn *watch = serve_mode() ? PQconnectdb(url) : NULL;
     srand(1);
     for (int i = 0; i < jobs; i++) {
         sleep_ms(50 + rand() % 101);
         double put_at;
-        if (queue_one(s, i, &put_at) != 0 || wait_of(ws, n, i, put_at, &waits[i]) != 0)
+        if (queue_one(s, i, &put_at) != 0 || (watch ? claimed_of(watch, i, put_at, &waits[i])
+                                                    : wait_of(ws, n, i, put_at, &waits[i])) != 0) {
+            PQfinish(watch);
             goto out;
+        }
     }
+    PQfinish(watch);
     qsort(waits, (size_t)jobs, sizeof *waits, cmp_double);
-    printf("job-latency: %d jobs, %d worker%s of %d thread%s: put_job to the worker's start"
+    printf("job-latency: %d jobs, %d %s%s of %d thread%s: put_job to the %s"
            " p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms\n",
-           jobs, n, n == 1 ? "" : "s", threads, threads == 1 ? "" : "s", pct(waits, jobs, 0.5),
-           pct(waits, jobs, 0.9), pct(waits, jobs, 0.99), waits[jobs - 1]);
+           jobs, n, serve_mode() ? "server" : "worker", n == 1 ? "" : "s", threads,
+           threads == 1 ? "" : "s", serve_mode() ? "claim" : "worker's start",
+           pct(waits, jobs, 0.5), pct(waits, jobs, 0.9), pct(waits, jobs, 0.99), waits[jobs - 1]);
     fflush(stdout);
     rc = 0;
 out:

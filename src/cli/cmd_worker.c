@@ -1,9 +1,11 @@
 /* agora worker --db postgresql://... [--threads N] [--move-ms N] [--lease-ms N]
- *              [--max-plies N] [--book PATH|none]
+ *              [--max-plies N] [--book PATH|none] [--analysis-engine PATH|none]
+ *              [--analysis-engines N] [--analysis-engine-ms N]
  * Makes the computer's moves that servers on that database queue (src/worker/), until
  * SIGINT or SIGTERM: then it claims no more, finishes the moves it is thinking and
  * commits them. */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -22,6 +24,12 @@ static const char worker_usage[] =
     "                  (default 30000; longer than --move-ms)\n"
     "  --max-plies N   a game this long is a draw, as the servers' cap (default 1000)\n"
     "  --book PATH|none  the levels' opening book, as the servers'\n"
+    "  --analysis-engine PATH|none  the reviews' external engine, as the servers'\n"
+    "                  (default: each game's profile's, /usr/games/stockfish for chess,\n"
+    "                  when installed; $AGORA_ANALYSIS_ENGINE); agora's own judges\n"
+    "                  without one, and when it is missing or fails\n"
+    "  --analysis-engines N  its processes at most per game (default: one a thread)\n"
+    "  --analysis-engine-ms N  its longest silence before it is killed (default 10000)\n"
     "  --quiet         no line a move or a review\n";
 
 int cmd_worker(int argc, char **argv, struct cli_io *io)
@@ -30,6 +38,9 @@ int cmd_worker(int argc, char **argv, struct cli_io *io)
     worker_config_default(&cfg);
     cfg.log = io->out;
     const char *book_path = NULL;
+    const char *engine_env = getenv("AGORA_ANALYSIS_ENGINE");
+    if (engine_env && engine_env[0])
+        cfg.analysis_engine = engine_env;
     for (int i = 0; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
@@ -48,6 +59,16 @@ int cmd_worker(int argc, char **argv, struct cli_io *io)
             cfg.db_url = val;
         } else if (!strcmp(opt, "--book")) {
             book_path = val;
+        } else if (!strcmp(opt, "--analysis-engine")) {
+            cfg.analysis_engine = val;
+        } else if (!strcmp(opt, "--analysis-engines")) {
+            if (cli_int(io, "analysis-engines", val, 1, 64, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_engines = (int)v;
+        } else if (!strcmp(opt, "--analysis-engine-ms")) {
+            if (cli_int(io, "analysis-engine-ms", val, 10, 600000, &v) != 0)
+                return CLI_BAD_INPUT;
+            cfg.analysis_engine_ms = v;
         } else if (!strcmp(opt, "--threads")) {
             if (cli_int(io, "threads", val, 1, 64, &v) != 0)
                 return CLI_BAD_INPUT;
@@ -108,6 +129,7 @@ int cmd_worker(int argc, char **argv, struct cli_io *io)
     fprintf(io->out,
             "agora worker: stopped after %ld moves and %ld reviews (%ld jobs found stale)\n", moves,
             reviews, stale);
+    fflush(io->out); /* said before a second stop signal, pending, ends the process */
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     engine_book_close(book);
     return 0;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/engine_pools.h"
 #include "core/types.h"
 #include "server/server_config.h"
 
@@ -30,9 +31,8 @@ struct swiss_pairer;
 struct review_job;
 struct uci_pool;
 
-#define SERVER_ANALYSIS_ENGINES 8 /* games with an external analysis engine at most */
-#define SERVER_ORPHANS_MAX 32     /* cache.c: games named to read again, kept at most */
-#define SERVER_GAME_ID_MAX 33     /* a game id and its NUL (STORE_ID_LEN + 1) */
+#define SERVER_ORPHANS_MAX 32 /* cache.c: games named to read again, kept at most */
+#define SERVER_GAME_ID_MAX 33 /* a game id and its NUL (STORE_ID_LEN + 1) */
 struct ratelimit;
 struct seek_caps;
 struct puzzle_set;
@@ -102,6 +102,12 @@ struct server {
     /* With engine workers on PostgreSQL: the shared queue, which idle engine threads
      * take moves from (worker_run_one, src/worker/). */
     struct worker *shared_jobs;
+    /* workers_shared.c: its idle threads' watcher (under jobs_mu). */
+    pthread_t shared_watcher;
+    bool shared_watching;
+    pthread_cond_t shared_cv; /* the watcher's: a thread went idle */
+    uint64_t shared_wakes;    /* the watcher's wake-ups so far */
+    int shared_idle;          /* threads asleep since the last wake-up */
 
     /* analysis_jobs.c: the analyses' queue, the live ones (queued or running) and the
      * threads; an_mu is a leaf, like jobs_mu (a job's own mu is taken after it). */
@@ -145,12 +151,7 @@ struct server {
     /* analysis_engines.c: the external analysis engines, one pool per game whose
      * profile names one; made before the analysis and review threads start, freed
      * after they stop (read without a lock between). */
-    struct server_analysis_engine {
-        const struct game *g;
-        struct uci_pool *pool;    /* NULL: agora's own engine judges g */
-        char why[ERROR_TEXT_MAX]; /* why pool is NULL ("" when none was wanted) */
-    } an_engines[SERVER_ANALYSIS_ENGINES];
-    int n_an_engines;
+    struct engine_pools an_engines;
 
     /* tournaments/director.c: the thread that starts, pairs and ends tournaments, woken
      * every tick or at once (td_kicked: someone joined); td_mu a leaf.  td_news: the

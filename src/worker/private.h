@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/engine_pools.h"
 #include "store/store.h"
 #include "worker/worker.h"
 
@@ -18,8 +19,9 @@ struct worker {
     char body[96];                 /* the events' body: whose move it was */
     int max_priority;              /* the jobs it claims (a server's threads: moves only) */
     bool own_store;                /* worker_start's: closed by worker_stop */
+    struct engine_pools engines;   /* the reviews' external engines (worker_start's) */
     atomic_bool stopping;
-    atomic_long moves, stale, reviews;
+    atomic_long moves, stale, reviews, claims;
     pthread_t *threads;
     int n_threads;
     /* The idle threads: one at a time waits on the database (`watching`), the others

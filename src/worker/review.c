@@ -1,7 +1,8 @@
 /* A review made by the engine worker (private.h: worker_review): the job's payload
  * (analysis/review_payload.h) read and its game replayed with the game's own parser,
- * every position judged by agora's own engine at the server's node budget
- * (analysis_review), the progress and the lease renewed about once a second, and the
+ * every position judged at the server's node budget (analysis_review) by the game's
+ * external engine when the worker has one (worker_start: Stockfish for chess, as the
+ * servers'), else by agora's own, the progress and the lease renewed about once a second, and the
  * finished review stored with the text the server would write (analysis_json.h)
  * before the job is dropped.  A worker killed midway loses the review: its lease runs
  * out and another worker does it again from the start (storing it twice replaces
@@ -98,10 +99,12 @@ static int load(struct worker *w, const struct store_job *job, struct review_pay
 static void store_it(struct worker *w, const struct store_job *job, const struct game *g,
                      const struct review_payload *p, const struct analysis_ply *plies,
                      const struct analysis_summary *sum, const struct analysis_engine_report *rep,
-                     int64_t start_ms)
+                     const char *engine_why, int64_t start_ms)
 {
     char err[ERROR_TEXT_MAX];
-    char *body = review_done_text(p->id, g, p->start, plies, p->n, sum, rep->name, rep->error);
+    /* As the servers': the engine that failed midway, else the one missing at start. */
+    const char *why = rep->error[0] ? rep->error : engine_why;
+    char *body = review_done_text(p->id, g, p->start, plies, p->n, sum, rep->name, why);
     if (!body) {
         worker_say(w, "review %s: out of memory", job->id);
         return;
@@ -135,13 +138,14 @@ void worker_review(struct worker *w, const struct store_job *job)
     struct analysis_summary sum;
     struct analysis_engine_report rep;
     memset(&rep, 0, sizeof rep);
+    const char *engine_why = ""; /* why not the external engine, when it is missing */
     struct analysis_review_request rq = {
         .nodes = p.nodes,
         .movetime_ms = 0, /* the node budget bounds each position, as the server's */
         .stop = &run.stop,
         .on_progress = on_progress,
         .ctx = &run,
-        .external = NULL, /* agora's own engine: workers have no Stockfish yet */
+        .external = engine_pools_of(&w->engines, g, &engine_why),
         .report = &rep,
     };
     char err[ERROR_TEXT_MAX] = "out of memory";
@@ -153,7 +157,7 @@ void worker_review(struct worker *w, const struct store_job *job)
     else if (n < 0)
         give_up(w, job, err);
     else if (n == p.n && !atomic_load(&run.stop))
-        store_it(w, job, g, &p, plies, &sum, &rep, start_ms);
+        store_it(w, job, g, &p, plies, &sum, &rep, engine_why, start_ms);
     free(plies);
     free(start);
     free(moves);

@@ -148,6 +148,7 @@ static void unknown_kind(struct worker *w, const struct store_job *job)
 static int claim_and_run(struct worker *w, char *err, size_t err_size)
 {
     struct store_job job;
+    atomic_fetch_add(&w->claims, 1);
     int rc = store_claim_job(w->store, w->id, worker_wall_ms(), w->cfg.lease_ms, w->max_priority,
                              &job, err, err_size);
     if (rc == 0 && !strcmp(job.kind, "review"))
@@ -174,7 +175,8 @@ int worker_run_one(struct worker *w)
 static int watch(struct worker *w)
 {
     char err[ERROR_TEXT_MAX];
-    int rc = store_wait_jobs(w->store, worker_wall_ms(), w->cfg.wait_ms, err, sizeof err);
+    int rc = store_wait_jobs(w->store, worker_wall_ms(), w->cfg.wait_ms, w->max_priority, err,
+                             sizeof err);
     if (rc == 0 || rc == 1) {
         w->wait_failing = false;
         return rc;
@@ -313,6 +315,16 @@ struct worker *worker_start(const struct worker_config *cfg, char *err, size_t e
         free(w);
         return NULL;
     }
+    struct engine_pools_config ec = {
+        .path = cfg->analysis_engine,
+        .processes = cfg->analysis_engines > 0 ? cfg->analysis_engines : cfg->threads,
+        .nice = -1, /* the worker's own */
+        .timeout_ms = cfg->analysis_engine_ms,
+        .say = cfg->log,
+        .who = "agora worker",
+        .what = "reviews",
+    };
+    engine_pools_start(&w->engines, &ec);
     if (!(w->threads = calloc((size_t)cfg->threads, sizeof *w->threads))) {
         fail(err, err_size, "out of memory");
         worker_stop(w);
@@ -338,6 +350,7 @@ void worker_stop(struct worker *w)
     for (int i = 0; i < w->n_threads; i++)
         pthread_join(w->threads[i], NULL);
     free(w->threads);
+    engine_pools_stop(&w->engines); /* none asks them any more */
     if (w->own_store)
         store_close(w->store);
     pthread_mutex_destroy(&w->idle_mu);
@@ -353,6 +366,11 @@ long worker_moves(const struct worker *w)
 long worker_reviews(const struct worker *w)
 {
     return atomic_load(&w->reviews);
+}
+
+long worker_claims(const struct worker *w)
+{
+    return atomic_load(&w->claims);
 }
 
 long worker_stale(const struct worker *w)

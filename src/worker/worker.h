@@ -9,8 +9,9 @@
  * ends), the others for it; no poll.  A worker killed mid-move loses nothing: its job
  * is claimed again once the lease runs out, and the store refuses a second commit of
  * one ply.  Reviews are jobs too (kind "review", after the moves; review.c): the
- * worker reviews the game its payload carries with agora's own engine and stores the
- * review.
+ * worker reviews the game its payload carries, with the game's external engine
+ * (Stockfish for chess) when it has one, as the servers do, else agora's own, and
+ * stores the review.
  *
  * Knows the store, the games and the engine; no server (a server may use it: its own
  * engine threads take jobs too when idle, workers.c). */
@@ -33,7 +34,15 @@ struct worker_config {
     int test_think_ms;    /* tests: each move, and each position of a review, takes at least
                            * this long */
     const struct engine_book *book;
-    FILE *log; /* a line a move (NULL: none) */
+    /* The reviews' external engine, as the servers' (analysis/engine_pools.h): a path
+     * for every game whose profile names one, "none" for none, NULL for each
+     * profile's own (Stockfish for chess, when installed); agora's own engine judges
+     * a game without one, or whose engine is missing or fails (the review's "engine"
+     * says which judged, "engine_error" why not the external one). */
+    const char *analysis_engine;
+    int analysis_engines;       /* its processes at most per game (0: one a thread) */
+    int64_t analysis_engine_ms; /* its longest silence before it is killed (0: 10000) */
+    FILE *log;                  /* a line a move (NULL: none) */
 };
 
 void worker_config_default(struct worker_config *cfg);
@@ -55,3 +64,5 @@ int worker_run_one(struct worker *w);
 long worker_moves(const struct worker *w);
 long worker_reviews(const struct worker *w);
 long worker_stale(const struct worker *w);
+/* The claims asked of the store so far, found or not (tests: an idle worker asks none). */
+long worker_claims(const struct worker *w);

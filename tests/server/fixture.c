@@ -313,13 +313,16 @@ pid_t fx_spawn_worker(const char *url, int move_ms, const char *const *extra)
 {
     char ms[16];
     snprintf(ms, sizeof ms, "%d", move_ms);
-    char *argv[24] = {"agora", "worker", "--db", (char *)url, "--quiet"};
-    int argc = 5;
+    /* agora's own engine judges the reviews, as fx_config's servers (extra may name
+     * another: the last --analysis-engine counts). */
+    char *argv[26] = {"agora", "worker", "--db", (char *)url, "--quiet", "--analysis-engine",
+                      "none"};
+    int argc = 7;
     if (move_ms > 0) {
         argv[argc++] = "--move-ms";
         argv[argc++] = ms;
     }
-    for (int i = 0; extra && extra[i] && argc < 22; i++)
+    for (int i = 0; extra && extra[i] && argc < 24; i++)
         argv[argc++] = (char *)extra[i];
     argv[argc] = NULL;
     pid_t pid = fork();

@@ -47,8 +47,8 @@ struct server *fx_start(const struct server_config *cfg);
  * as long as the servers run).  0 with both; -1 with neither left running. */
 int fx_start_pair(struct server_config *cfg, char *url, size_t url_size, struct server **a,
                   struct server **b);
-/* `./agora worker --db url --quiet` (with `--move-ms move_ms` when > 0) and `extra`
- * (NULL-ended), started from the repository root: its pid. */
+/* `./agora worker --db url --quiet --analysis-engine none` (with `--move-ms move_ms`
+ * when > 0) and `extra` (NULL-ended), started from the repository root: its pid. */
 pid_t fx_spawn_worker(const char *url, int move_ms, const char *const *extra);
 /* The exit status of a worker told to stop (SIGTERM); -1 when it did not exit. */
 int fx_stop_worker(pid_t pid);

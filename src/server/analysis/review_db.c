@@ -57,37 +57,23 @@ int review_db_running(struct server *srv, const char *id, int *done, int *total,
     return 0;
 }
 
-/* The caps, counted in the store: 0, or -1 with *code and err. */
-static int admit(struct server *srv, const char *client, int *code, char *err, size_t err_size)
+/* A refusal by the caps (store_put_job_capped's *full): -1 with *code and err. */
+static int refused(int full, int total, int *code, char *err, size_t err_size)
 {
-    int mine = 0, all = 0;
-    int total = srv->cfg.review_max > 0 ? srv->cfg.review_max : 2;
-    int rc = store_count_jobs(srv->store, "review", client, &mine, err, err_size);
-    if (rc == 0)
-        rc = store_count_jobs(srv->store, "review", NULL, &all, err, err_size);
-    if (rc != 0) {
-        *code = 0;
-        return rc;
-    }
-    if (mine >= REVIEW_PER_CLIENT) {
+    if (full == 1) {
         *code = 429;
         return fail(err, err_size, "too many reviews from this address at once (at most %d)",
                     REVIEW_PER_CLIENT);
     }
-    if (all >= total) {
-        *code = 503;
-        return fail(err, err_size,
-                    "the server is reviewing all it can (%d at once); try again soon", total);
-    }
-    return 0;
+    *code = 503;
+    return fail(err, err_size, "the server is reviewing all it can (%d at once); try again soon",
+                total);
 }
 
 int review_db_submit(struct server *srv, const struct review_job *j, int *code, char *err,
                      size_t err_size)
 {
-    int rc = admit(srv, j->client, code, err, err_size);
-    if (rc != 0)
-        return rc;
+    int total = srv->cfg.review_max > 0 ? srv->cfg.review_max : 2;
     uint64_t nodes = srv->cfg.review_nodes > 0 ? (uint64_t)srv->cfg.review_nodes : 0;
     char *payload =
         review_payload_text(j->id, j->g, j->start, j->start_text, j->moves, j->n, nodes);
@@ -106,8 +92,13 @@ int review_db_submit(struct server *srv, const struct review_job *j, int *code, 
     job.priority = STORE_JOB_PRIORITY_REVIEW; /* after every game's moves */
     job.created_ms = server_now_ms();
     job.payload = payload;
-    rc = store_put_job(srv->store, &job, err, err_size);
+    /* The caps counted and the job queued in one step: two servers asked at once never
+     * pass a cap together. */
+    int full = 0;
+    int rc = store_put_job_capped(srv->store, &job, REVIEW_PER_CLIENT, total, &full, err, err_size);
     free(payload);
     *code = 0;
+    if (rc == 0 && full)
+        return refused(full, total, code, err, err_size);
     return rc;
 }

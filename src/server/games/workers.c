@@ -28,15 +28,13 @@
 #include "server/games/db_jobs.h"
 #include "server/games/fair_queue.h"
 #include "server/games/session.h"
+#include "server/games/workers_shared.h"
 #include "server/server_state.h"
 #include "worker/worker.h"
 
 #define PING_MS_DEFAULT 15000
 #define WATCH_MS 20
 #define WATCHDOG_GRACE_MS 50
-/* How long an idle engine thread of a server on PostgreSQL waits for a move of its own
- * before it looks at the shared queue of engine jobs. */
-#define SHARED_POLL_MS 50
 
 /* What the watchdog knows of a worker: when its move must be over (0: idle) and the
  * flag it raises then. */
@@ -101,25 +99,6 @@ static struct session *pop(struct server *srv, bool wait)
     return s;
 }
 
-/* pop for the engine threads of a server on PostgreSQL: at most `ms` waiting for a
- * move of its own, then NULL (they look at the shared queue: worker_run_one). */
-static struct session *pop_for(struct server *srv, int ms)
-{
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += ms * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&srv->jobs_mu);
-    if (fair_queue_empty(srv->jobs) && !atomic_load(&srv->stopping))
-        pthread_cond_timedwait(&srv->jobs_cv, &srv->jobs_mu, &until);
-    struct session *s = fair_queue_pop(srv->jobs);
-    pthread_mutex_unlock(&srv->jobs_mu);
-    return s;
-}
-
 static void push_commit(struct server *srv, struct session *s)
 {
     pthread_mutex_lock(&srv->jobs_mu);
@@ -176,14 +155,11 @@ static void *worker_main(void *arg)
     /* On stop, the queue is still drained: every waiting request gets its answer
      * (the engine stops early: the watchdog raises every flag). */
     for (;;) {
-        s = srv->shared_jobs ? pop_for(srv, SHARED_POLL_MS) : pop(srv, true);
-        if (!s) {
-            if (!srv->shared_jobs || atomic_load(&srv->stopping))
-                break;
-            /* Idle: a move of the shared queue (a --workers 0 server's, issue 26). */
-            worker_run_one(srv->shared_jobs);
-            continue;
-        }
+        /* Idle with --shared-jobs: the moves of the shared queue (a --workers 0
+         * server's, issue 26), between its own. */
+        s = srv->shared_jobs ? workers_shared_next(srv) : pop(srv, true);
+        if (!s)
+            break;
         atomic_store(&slot->stop, atomic_load(&srv->stopping));
         atomic_store(&slot->deadline_ms,
                      server_now_ms() + srv->cfg.move_time_ms + WATCHDOG_GRACE_MS);
@@ -288,6 +264,8 @@ int workers_start(struct server *srv, char *err, size_t err_size)
         wc.book = srv->cfg.book;
         if (!(srv->shared_jobs = worker_attach(srv->store, &wc)))
             return fail(err, err_size, "out of memory");
+        if (workers_shared_start(srv, err, err_size) != 0)
+            return -1;
     }
     srv->workers = calloc((size_t)n + 1, sizeof *srv->workers);
     srv->slots = calloc((size_t)n + 1, sizeof *srv->slots);
@@ -337,6 +315,7 @@ void workers_stop(struct server *srv)
         pthread_join(srv->committers[i], NULL);
     if (srv->ticker_running)
         pthread_join(srv->ticker, NULL);
+    workers_shared_stop(srv);
     workers_run_inline(srv);
     worker_stop(srv->shared_jobs); /* no thread of its own: the store stays */
     srv->shared_jobs = NULL;

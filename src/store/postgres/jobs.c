@@ -44,6 +44,52 @@ int pg_store_put_job(struct store *s, const struct store_job *j, char *err, size
     return 0;
 }
 
+/* put_job under caps: every capped put of one kind waits for the others' COMMIT, then
+ * counts what they queued. */
+static const char sql_cap_lock[] =
+    "SELECT pg_advisory_xact_lock(hashtext('agora.engine_jobs.' || $1::text))";
+static const char sql_cap_count[] = "SELECT count(*) FILTER (WHERE client = $2::text), count(*)"
+                                    " FROM engine_jobs WHERE kind = $1::text";
+
+struct capped_ctx {
+    const struct store_job *job;
+    int client_max, kind_max, full;
+};
+
+static int put_capped(struct pg_conn *c, void *ctx)
+{
+    struct capped_ctx *p = ctx;
+    const struct store_job *j = p->job;
+    PGresult *r = pg_exec(c, sql_cap_lock, "t", j->kind);
+    if (!r)
+        return -1;
+    PQclear(r);
+    if (!(r = pg_exec(c, sql_cap_count, "tt", j->kind, j->client)))
+        return -1;
+    int mine = pg_col_int(r, 0, 0), all = pg_col_int(r, 0, 1);
+    PQclear(r);
+    p->full = p->client_max > 0 && mine >= p->client_max ? 1
+              : p->kind_max > 0 && all >= p->kind_max    ? 2
+                                                         : 0;
+    if (p->full)
+        return 1; /* nothing written */
+    r = pg_exec(c, sql_put, "tttitiIt", j->id, j->kind, j->game_id, j->ply, j->client, j->priority,
+                j->created_ms, j->payload ? j->payload : "");
+    if (!r)
+        return -1;
+    PQclear(r);
+    return 0;
+}
+
+int pg_store_put_job_capped(struct store *s, const struct store_job *j, int client_max,
+                            int kind_max, int *full, char *err, size_t err_size)
+{
+    struct capped_ctx p = {j, client_max, kind_max, 0};
+    int rc = pg_store_write(s, put_capped, &p, "queue job", err, err_size);
+    *full = p.full;
+    return rc < 0 ? -1 : 0;
+}
+
 #define JOB_COLUMNS                                                                                \
     "id, kind, game_id, ply, client, priority, round, created_ms, lease_until_ms, worker, tries,"  \
     " done, total, game"
@@ -99,9 +145,12 @@ static int64_t mono_ms(void)
 
 /* The queue on the listener: 1 with *first the lowest lease end (0: a job waits
  * unclaimed), 0 when it is empty, -1 when the read failed. */
-static int first_lease(PGconn *db, int64_t *first)
+static int first_lease(PGconn *db, int max_priority, int64_t *first)
 {
-    PGresult *r = PQexec(db, "SELECT min(lease_until_ms) FROM engine_jobs");
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT min(lease_until_ms) FROM engine_jobs WHERE priority <= %d",
+             max_priority);
+    PGresult *r = PQexec(db, sql);
     int rc = PQresultStatus(r) != PGRES_TUPLES_OK ? -1 : PQgetisnull(r, 0, 0) ? 0 : 1;
     if (rc == 1)
         *first = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -126,7 +175,8 @@ static void drain(PGconn *db)
         PQfreemem(n);
 }
 
-int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *err, size_t err_size)
+int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, int max_priority, char *err,
+                       size_t err_size)
 {
     int64_t start = mono_ms(), deadline = start + (timeout_ms > 0 ? timeout_ms : 0);
     int rc = 1;
@@ -142,7 +192,7 @@ int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *er
         PQconsumeInput(db);
         drain(db);
         int64_t first = 0, clock = now_ms + (mono_ms() - start);
-        int queued = first_lease(db, &first);
+        int queued = first_lease(db, max_priority, &first);
         if (queued < 0 && PQstatus(db) == CONNECTION_OK)
             return listener_failed(s, db, NULL, err, err_size);
         if (queued < 0)
@@ -150,6 +200,13 @@ int pg_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *er
         if (queued && first < clock) {
             rc = 0; /* one waits, or its lease ran out */
             break;
+        }
+        PGnotify *late = PQnotifies(db);
+        if (late) {
+            /* Read by libpq with the queue's answer (a job committed while it was read):
+             * the socket says nothing more of it, so read the queue again. */
+            PQfreemem(late);
+            continue;
         }
         int64_t left = deadline - mono_ms();
         if (left <= 0)

@@ -36,6 +36,43 @@ int sqlite_store_put_job(struct store *s, const struct store_job *job, char *err
     return rc;
 }
 
+/* put_job under caps: in the one writer's transaction, so the count sees every job
+ * queued before and none is queued between the count and the insert. */
+static const char sql_cap_count[] =
+    "SELECT count(*) FILTER (WHERE client = ?2), count(*) FROM engine_jobs WHERE kind = ?1";
+
+struct capped_ctx {
+    const struct store_job *job;
+    int client_max, kind_max, full;
+};
+
+static int put_capped(struct store *s, sqlite3 *db, void *ctx)
+{
+    struct capped_ctx *p = ctx;
+    sqlite3_stmt *st = sq_bind(s, sql_cap_count, "tt", p->job->kind, p->job->client);
+    int row = sq_row(st);
+    int mine = row > 0 ? sqlite3_column_int(st, 0) : 0,
+        all = row > 0 ? sqlite3_column_int(st, 1) : 0;
+    sq_end(st);
+    if (row <= 0)
+        return -1;
+    p->full = p->client_max > 0 && mine >= p->client_max ? 1
+              : p->kind_max > 0 && all >= p->kind_max    ? 2
+                                                         : 0;
+    return p->full ? 1 : put(s, db, (void *)p->job);
+}
+
+int sqlite_store_put_job_capped(struct store *s, const struct store_job *job, int client_max,
+                                int kind_max, int *full, char *err, size_t err_size)
+{
+    struct capped_ctx p = {job, client_max, kind_max, 0};
+    int rc = sqlite_store_write(s, put_capped, &p, "queue job", err, err_size);
+    *full = p.full;
+    if (rc == 0)
+        sqlite_jobs_queued(s);
+    return rc < 0 ? -1 : 0;
+}
+
 /* ---- waiting for a job ---- */
 
 static int64_t mono_ms(void)
@@ -51,18 +88,19 @@ static struct timespec mono_at(int64_t ms)
 }
 
 struct first_ctx {
-    int queued; /* 0: the queue is empty */
+    int max_priority; /* the jobs looked at */
+    int queued;       /* 0: the queue is empty */
     int64_t first;
 };
 
-static const char sql_first[] = "SELECT min(lease_until_ms) FROM engine_jobs";
+static const char sql_first[] = "SELECT min(lease_until_ms) FROM engine_jobs WHERE priority <= ?1";
 
 /* The lowest lease end (0: a job waits unclaimed), when a job is queued. */
 static int first_lease(struct store *s, sqlite3 *db, void *ctx)
 {
     (void)db;
     struct first_ctx *f = ctx;
-    sqlite3_stmt *st = sq_bind(s, sql_first, "");
+    sqlite3_stmt *st = sq_bind(s, sql_first, "i", f->max_priority);
     int row = sq_row(st);
     if (row > 0 && sqlite3_column_type(st, 0) != SQLITE_NULL) {
         f->queued = 1;
@@ -72,14 +110,14 @@ static int first_lease(struct store *s, sqlite3 *db, void *ctx)
     return row > 0 ? 0 : -1;
 }
 
-int sqlite_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, char *err,
-                           size_t err_size)
+int sqlite_store_wait_jobs(struct store *s, int64_t now_ms, int timeout_ms, int max_priority,
+                           char *err, size_t err_size)
 {
     int64_t start = mono_ms(), deadline = start + (timeout_ms > 0 ? timeout_ms : 0);
     for (;;) {
         /* The count first: a job queued after it wakes the wait below. */
         uint64_t generation = sqlite_jobs_generation(s);
-        struct first_ctx f = {0, 0};
+        struct first_ctx f = {max_priority, 0, 0};
         if (sqlite_store_read(s, first_lease, &f, "jobs", err, err_size) != 0)
             return -1;
         int64_t mono = mono_ms(), clock = now_ms + (mono - start);

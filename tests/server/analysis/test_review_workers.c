@@ -385,3 +385,61 @@ TEST(server_review_jobs_a_bad_payload_is_dropped_and_the_worker_goes_on)
     CHECK_EQ_INT(fx_stop_worker(w), 0);
     server_stop(srv);
 }
+
+/* The review of short_record made by a worker started with `extra`: its body, or NULL. */
+static json_t *reviewed_by_worker(struct test_ctx *t__, const char *const *extra)
+{
+    const char *url = fx_store_url();
+    struct server *srv = start_on(url, 0, 2);
+    CHECK(srv != NULL);
+    if (!srv)
+        return NULL;
+    pid_t w = fx_spawn_worker(url, 0, extra);
+    json_t *j = NULL, *rv = NULL;
+    CHECK_EQ_INT(import_from(server_port(srv), "10.0.0.1", short_record, &j), 202);
+    char path[128];
+    snprintf(path, sizeof path, "/api/reviews/%s", fx_str(j, "id"));
+    json_decref(j);
+    rv = wait_done(server_port(srv), path, 60000);
+    CHECK(rv != NULL);
+    if (w > 0)
+        CHECK_EQ_INT(fx_stop_worker(w), 0);
+    server_stop(srv);
+    return rv;
+}
+
+#define STOCKFISH "/usr/games/stockfish"
+
+TEST(server_review_jobs_a_worker_judges_chess_with_stockfish)
+{
+    NEEDS_POSTGRES_AND_AGORA();
+    if (access(STOCKFISH, X_OK) != 0)
+        SKIP(STOCKFISH " is not installed (Debian's stockfish)");
+    /* --analysis-engine as the servers' (the fixture's "none" overridden). */
+    const char *extra[] = {"--analysis-engine", STOCKFISH, NULL};
+    json_t *rv = reviewed_by_worker(TEST_CTX, extra);
+    CHECK_MSG(rv && !strncmp(fx_str(rv, "engine"), "Stockfish", 9), "engine: '%s'",
+              rv ? fx_str(rv, "engine") : "");
+    CHECK_STR(rv ? fx_str(rv, "engine_error") : "", "");
+    CHECK(rv && classes_known(rv));
+    json_decref(rv);
+}
+
+TEST(server_review_jobs_a_worker_without_its_engine_judges_with_agoras)
+{
+    NEEDS_POSTGRES_AND_AGORA();
+    /* Missing: agora's own judges, and the review says why not the external one. */
+    const char *missing[] = {"--analysis-engine", "/nonexistent/stockfish", NULL};
+    json_t *rv = reviewed_by_worker(TEST_CTX, missing);
+    CHECK_STR(rv ? fx_str(rv, "engine") : "", "agora chess");
+    CHECK_MSG(rv && strstr(fx_str(rv, "engine_error"), "/nonexistent/stockfish"),
+              "engine_error: '%s'", rv ? fx_str(rv, "engine_error") : "");
+    CHECK(rv && classes_known(rv));
+    json_decref(rv);
+    /* Not wanted (none): agora's own, with nothing to say. */
+    const char *none[] = {"--analysis-engine", "none", NULL};
+    rv = reviewed_by_worker(TEST_CTX, none);
+    CHECK_STR(rv ? fx_str(rv, "engine") : "", "agora chess");
+    CHECK_STR(rv ? fx_str(rv, "engine_error") : "", "");
+    json_decref(rv);
+}
