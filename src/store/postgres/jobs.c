@@ -73,8 +73,8 @@ static int put_capped(struct pg_conn *c, void *ctx)
                                                          : 0;
     if (p->full)
         return 1; /* nothing written */
-    r = pg_exec(c, sql_put, "tttitiIt", j->id, j->kind, j->game_id, j->ply, j->client, j->priority,
-                j->created_ms, j->payload ? j->payload : "");
+    r = pg_exec(c, sql_put, "tttitiItt", j->id, j->kind, j->game_id, j->ply, j->client, j->priority,
+                j->created_ms, j->payload ? j->payload : "", j->game);
     if (!r)
         return -1;
     PQclear(r);

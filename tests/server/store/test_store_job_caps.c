@@ -30,6 +30,7 @@ static void *race(void *arg)
     snprintf(j.id, sizeof j.id, "review.cap%d", r->n);
     snprintf(j.kind, sizeof j.kind, "review");
     snprintf(j.game_id, sizeof j.game_id, "cap%d", r->n);
+    snprintf(j.game, sizeof j.game, "chess");
     if (r->client)
         snprintf(j.client, sizeof j.client, "%s", r->client);
     else
@@ -74,6 +75,13 @@ static int run_race(struct test_ctx *t__, const char *client, int client_max, in
         pthread_join(th[i], NULL);
         CHECK_MSG(r[i].rc == 0, "put_job_capped: %s", r[i].err);
         refused[r[i].full >= 0 && r[i].full <= 2 ? r[i].full : 0]++;
+        if (r[i].rc == 0 && r[i].full == 0) { /* queued whole: its game in its row too */
+            char id[64];
+            struct store_job got;
+            snprintf(id, sizeof id, "review.cap%d", i);
+            CHECK_EQ_INT(store_get_job(s[0], id, &got, err, sizeof err), 0);
+            CHECK_STR(got.game, "chess");
+        }
     }
     pthread_barrier_destroy(&go);
     int queued = -1;
