@@ -232,13 +232,13 @@ static Score negamax(struct ab *s, int depth, Score alpha, Score beta, int ply, 
     /* Step 2. Transposition table: a deep enough bound ends the node (not on the
      * principal variation, whose exact line we want to keep searching). */
     Key key = s->g->key(s->st);
-    const struct tt_entry *e = tt_probe(s->tt, key);
+    struct tt_hit e;
     Move tt_move = 0;
-    if (e) {
-        tt_move = e->move;
-        Score ts = tt_score_from(e->score, ply);
-        int bound = TT_BOUND(e);
-        if (!pv && e->depth >= depth &&
+    if (tt_probe(s->tt, key, &e)) {
+        tt_move = e.move;
+        Score ts = tt_score_from(e.score, ply);
+        int bound = e.bound;
+        if (!pv && e.depth >= depth &&
             (bound == TT_EXACT || (bound == TT_LOWER && ts >= beta) ||
              (bound == TT_UPPER && ts <= alpha)))
             return ts;
@@ -334,8 +334,8 @@ void search_pv_text(const struct game *g, void *st, const struct tt *tt, Move fi
         used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", text);
         g->make_move(st, m);
         line[len++] = m;
-        const struct tt_entry *e = tt_probe(tt, g->key(st));
-        m = e ? e->move : 0;
+        struct tt_hit e;
+        m = tt_probe(tt, g->key(st), &e) ? e.move : 0;
     }
     while (len > 0)
         g->unmake_move(st, line[--len]);
@@ -430,9 +430,10 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
     tt_new_search(tt);
 
     /* The root's first order: the table move, noisy moves by their static score. */
-    const struct tt_entry *e = tt_probe(tt, g->key(st));
+    struct tt_hit e;
+    Move tt_move = tt_probe(tt, g->key(st), &e) ? e.move : 0;
     memcpy(moves_at(s, 0), root, sizeof(Move) * (size_t)n);
-    order_moves(s, 0, n, e ? e->move : 0, 1);
+    order_moves(s, 0, n, tt_move, 1);
     for (int i = 0; i < n; i++)
         root[i] = pick_move(s, 0, i, n);
     for (int i = 0; i < n; i++)

@@ -66,37 +66,70 @@ void tt_new_search(struct tt *tt)
     tt->age = (uint8_t)((tt->age + 1) & 63);
 }
 
-const struct tt_entry *tt_probe(const struct tt *tt, Key key)
+#define INFO_SCORE(i) ((Score)(int16_t)((i)&0xFFFF))
+#define INFO_DEPTH(i) ((int)(int8_t)(((i) >> 16) & 0xFF))
+#define INFO_BOUND(i) ((enum tt_bound)(((i) >> 24) & 3))
+#define INFO_AGE(i) ((unsigned)(((i) >> 26) & 63))
+
+/* An entry's words, read once each; its key, or 0 with the others when it is empty
+ * or torn (check fails: read as another position's). */
+struct entry_words {
+    uint64_t key, move, info;
+};
+
+static struct entry_words words_of(const struct tt_entry *e)
+{
+    struct entry_words w;
+    uint64_t check = atomic_load_explicit(&e->check, memory_order_relaxed);
+    w.move = atomic_load_explicit(&e->move, memory_order_relaxed);
+    w.info = atomic_load_explicit(&e->info, memory_order_relaxed);
+    w.key = check ^ w.move ^ w.info;
+    return w;
+}
+
+int tt_probe(const struct tt *tt, Key key, struct tt_hit *out)
 {
     const struct tt_entry *b = &tt->entries[(key & tt->mask) * 2];
-    if (b[0].key == key && TT_BOUND(&b[0]) != TT_NONE)
-        return &b[0];
-    if (b[1].key == key && TT_BOUND(&b[1]) != TT_NONE)
-        return &b[1];
-    return NULL;
+    for (int i = 0; i < 2; i++) {
+        struct entry_words w = words_of(&b[i]);
+        if (w.key != key || INFO_BOUND(w.info) == TT_NONE)
+            continue;
+        out->move = w.move;
+        out->score = INFO_SCORE(w.info);
+        out->depth = INFO_DEPTH(w.info);
+        out->bound = INFO_BOUND(w.info);
+        return 1;
+    }
+    return 0;
 }
 
 void tt_store(struct tt *tt, Key key, Move move, Score score, int depth, enum tt_bound bound)
 {
     struct tt_entry *b = &tt->entries[(key & tt->mask) * 2];
+    struct entry_words w0 = words_of(&b[0]), w1 = words_of(&b[1]), old;
     struct tt_entry *e;
-    if (b[0].key == key)
+    if (w0.key == key) {
         e = &b[0];
-    else if (b[1].key == key)
+        old = w0;
+    } else if (w1.key == key) {
         e = &b[1];
-    else {
+        old = w1;
+    } else {
         /* Replace the entry worth less: an old search's, else the shallower. */
-        int v0 = b[0].depth - (TT_AGE(&b[0]) != tt->age ? 64 : 0);
-        int v1 = b[1].depth - (TT_AGE(&b[1]) != tt->age ? 64 : 0);
+        int v0 = INFO_DEPTH(w0.info) - (INFO_AGE(w0.info) != tt->age ? 64 : 0);
+        int v1 = INFO_DEPTH(w1.info) - (INFO_AGE(w1.info) != tt->age ? 64 : 0);
         e = v0 <= v1 ? &b[0] : &b[1];
+        old = v0 <= v1 ? w0 : w1;
     }
     /* Keep the old move when this search found none for the same position. */
-    if (move || e->key != key)
-        e->move = move;
-    e->key = key;
-    e->score = (int16_t)score;
-    e->depth = (int8_t)(depth > 127 ? 127 : depth < -128 ? -128 : depth);
-    e->meta = (uint8_t)(bound | (tt->age << 2));
+    if (!move && old.key == key)
+        move = old.move;
+    int d = depth > 127 ? 127 : depth < -128 ? -128 : depth;
+    uint64_t info = (uint64_t)(uint16_t)(int16_t)score | (uint64_t)(uint8_t)(int8_t)d << 16 |
+                    (uint64_t)(bound | (tt->age << 2)) << 24;
+    atomic_store_explicit(&e->move, move, memory_order_relaxed);
+    atomic_store_explicit(&e->info, info, memory_order_relaxed);
+    atomic_store_explicit(&e->check, key ^ move ^ info, memory_order_relaxed);
 }
 
 Score tt_score_to(Score s, int ply)
