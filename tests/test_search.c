@@ -90,7 +90,7 @@ static const struct {
     {"BB1B1/BBB/3/B/3/W2/1W3 b 5", 5},
 };
 
-static void check_finds_wins(struct test_ctx *t__, enum engine_algo algo)
+static void check_finds_wins(struct test_ctx *t__, enum engine_algo algo, int threads)
 {
     const struct game *g = game_find("egara-guti");
     for (size_t i = 0; i < sizeof egara_wins / sizeof egara_wins[0]; i++) {
@@ -102,7 +102,7 @@ static void check_finds_wins(struct test_ctx *t__, enum engine_algo algo)
         CHECK_MSG(brute_wins(g, st, plies), "judge: no win in %d at %s", plies, egara_wins[i].text);
         CHECK_MSG(plies < 3 || !brute_wins(g, st, plies - 2), "judge: a shorter win at %s",
                   egara_wins[i].text);
-        struct engine_limits lim = {.algo = algo};
+        struct engine_limits lim = {.algo = algo, .threads = threads};
         if (algo == ENGINE_ALGO_MCTS)
             lim.nodes = 20000;
         else
@@ -128,12 +128,20 @@ static void check_finds_wins(struct test_ctx *t__, enum engine_algo algo)
 
 TEST(search_alphabeta_finds_egara_wins)
 {
-    check_finds_wins(TEST_CTX, ENGINE_ALGO_ALPHABETA);
+    check_finds_wins(TEST_CTX, ENGINE_ALGO_ALPHABETA, 1);
+}
+
+/* Lazy SMP (alphabeta.c): helper threads share the table with the main search, which
+ * alone decides: the same exact win, the soonest, with 2 and with 4 threads. */
+TEST(search_alphabeta_threads_find_the_same_wins)
+{
+    check_finds_wins(TEST_CTX, ENGINE_ALGO_ALPHABETA, 2);
+    check_finds_wins(TEST_CTX, ENGINE_ALGO_ALPHABETA, 4);
 }
 
 TEST(search_mcts_solver_finds_egara_wins)
 {
-    check_finds_wins(TEST_CTX, ENGINE_ALGO_MCTS);
+    check_finds_wins(TEST_CTX, ENGINE_ALGO_MCTS, 1);
 }
 
 /* The same points 38 quiet plies on are another state: White wins in 3 from quiet 0

@@ -2,7 +2,13 @@
  * deepening, a transposition table, move ordering (table move, noisy moves by the
  * evaluation after them, killers, history), late move reductions, quiescence on
  * noisy moves, win-distance scores, and the game's own status at every node (so
- * repetitions and move-count rules are seen exactly as the rules define them). */
+ * repetitions and move-count rules are seen exactly as the rules define them).
+ * With search_params.threads > 1, Lazy SMP: helper threads search the same root on
+ * their own copies of the state, odd ones a ply deeper, sharing only the table
+ * (tt.h: entries safe for several threads); the calling thread's search alone
+ * decides, reports and stops them. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -396,6 +402,122 @@ Move search_noisy_choice(const Move *mv, const Score *sc, int n, int noise, uint
     return mv[best];
 }
 
+/* ---- Lazy SMP ------------------------------------------------------------------ */
+
+/* Helper threads at most (search_params.threads - 1 of them). */
+#define AB_HELPERS_MAX 63
+
+/* The moves and ordering lists of a search of g; 0, or -1 without memory. */
+static int ab_alloc(struct ab *s, const struct game *g)
+{
+    size_t lists = (size_t)(ENGINE_MAX_PLY + 1) * (size_t)g->max_moves;
+    s->moves = malloc(sizeof(Move) * lists);
+    s->order = malloc(sizeof(int32_t) * lists);
+    return s->moves && s->order ? 0 : -1;
+}
+
+struct ab_helper {
+    pthread_t thread;
+    struct ab s;
+    struct search_ctl ctl; /* its own nodes; stopped through `halt` */
+    void *st;              /* its own copy of the root's state */
+    Move *root;
+    int n, id, max_depth, started;
+};
+
+/* A helper's iterative deepening: every root move with the full window for the first
+ * and a null window for the rest, as the main search does, until halted.  Its results
+ * reach the main search only through the table. */
+static void *ab_helper_main(void *arg)
+{
+    struct ab_helper *h = arg;
+    struct ab *s = &h->s;
+    for (int depth = 1 + (h->id & 1); depth <= h->max_depth && !h->ctl.stopped; depth++) {
+        Score alpha = -SCORE_INFINITE;
+        for (int i = 0; i < h->n && !h->ctl.stopped; i++) {
+            Move m = h->root[(i + (i > 0 ? h->id : 0)) % h->n];
+            s->played[0] = m;
+            s->g->make_move(h->st, m);
+            Score score;
+            if (i == 0) {
+                score = -negamax(s, depth - 1, -SCORE_INFINITE, -alpha, 1, 1);
+            } else {
+                score = -negamax(s, depth - 1, -alpha - 1, -alpha, 1, 0);
+                if (score > alpha && !h->ctl.stopped)
+                    score = -negamax(s, depth - 1, -SCORE_INFINITE, -alpha, 1, 1);
+            }
+            s->g->unmake_move(h->st, m);
+            if (!h->ctl.stopped && score > alpha)
+                alpha = score;
+        }
+    }
+    return NULL;
+}
+
+/* Start up to threads - 1 helpers on the root moves root[0..n) of st (in the main
+ * search's first order); those that could not start are left out.  `halt` stops them. */
+static int ab_helpers_start(struct ab_helper *hs, int threads, const struct ab *main_s,
+                            const struct search_ctl *ctl, const Move *root, int n, int max_depth,
+                            atomic_int *halt)
+{
+    const struct game *g = main_s->g;
+    int count = 0;
+    for (int i = 0; i < threads - 1 && i < AB_HELPERS_MAX; i++) {
+        struct ab_helper *h = &hs[count];
+        memset(h, 0, sizeof *h);
+        h->s = *main_s;
+        h->s.moves = NULL;
+        h->s.order = NULL;
+        h->st = malloc(g->state_size);
+        h->root = malloc(sizeof(Move) * (size_t)n);
+        if (ab_alloc(&h->s, g) != 0 || !h->st || !h->root) {
+            free(h->s.moves);
+            free(h->s.order);
+            free(h->st);
+            free(h->root);
+            break;
+        }
+        memcpy(h->st, main_s->st, g->state_size); /* states are flat blocks (game.h) */
+        memcpy(h->root, root, sizeof(Move) * (size_t)n);
+        h->s.st = h->st;
+        h->ctl = *ctl;
+        h->ctl.nodes = 0;
+        h->ctl.node_limit = 0;
+        h->ctl.hard_ms = TIMEMAN_NONE;
+        h->ctl.ponder = NULL;
+        h->ctl.stop = halt;
+        h->ctl.stopped = 0;
+        h->s.ctl = &h->ctl;
+        h->n = n;
+        h->id = i + 1;
+        h->max_depth = max_depth;
+        if (pthread_create(&h->thread, NULL, ab_helper_main, h) != 0) {
+            free(h->s.moves);
+            free(h->s.order);
+            free(h->st);
+            free(h->root);
+            break;
+        }
+        count++;
+    }
+    return count;
+}
+
+/* Halt and join the helpers; their nodes are added to ctl's. */
+static void ab_helpers_stop(struct ab_helper *hs, int count, struct search_ctl *ctl,
+                            atomic_int *halt)
+{
+    atomic_store(halt, 1);
+    for (int i = 0; i < count; i++) {
+        pthread_join(hs[i].thread, NULL);
+        ctl->nodes += hs[i].ctl.nodes;
+        free(hs[i].s.moves);
+        free(hs[i].s.order);
+        free(hs[i].st);
+        free(hs[i].root);
+    }
+}
+
 Move ab_search(const struct game *g, void *st, const struct search_params *p,
                struct search_ctl *ctl, struct tt *tt, struct engine_result *out)
 {
@@ -443,6 +565,15 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
     int finished = 0, max_depth = p->depth > 0 ? p->depth : ENGINE_MAX_PLY - 1;
     if (max_depth > ENGINE_MAX_PLY - 1)
         max_depth = ENGINE_MAX_PLY - 1;
+    /* Lazy SMP: helpers only where one answer is searched for the whole root (no noise,
+     * no proof, no restricted root) and there is more than one move. */
+    struct ab_helper *helpers = NULL;
+    int nhelpers = 0;
+    atomic_int halt = 0;
+    if (p->threads > 1 && p->noise == 0 && !p->prove && !p->nsearchmoves && n > 1 &&
+        (helpers = calloc(p->threads - 1 < AB_HELPERS_MAX ? (size_t)p->threads - 1 : AB_HELPERS_MAX,
+                          sizeof *helpers)))
+        nhelpers = ab_helpers_start(helpers, p->threads, s, ctl, root, n, max_depth, &halt);
     for (int depth = 1; depth <= max_depth; depth++) {
         /* SEARCH_ASPIRATION: a window around the last score, widened on failure; a
          * proof: every root move with the null window at the threshold. */
@@ -540,6 +671,8 @@ Move ab_search(const struct game *g, void *st, const struct search_params *p,
         if (!p->infinite && timeman_past_soft(ctl, 1, 2))
             break; /* the next iteration would not finish in time */
     }
+    ab_helpers_stop(helpers, nhelpers, ctl, &halt);
+    free(helpers);
     if (p->noise > 0 && finished > 0)
         best = search_noisy_choice(root, root_score, n, p->noise, p->seed ^ g->key(st));
     out->score = best_score;
