@@ -364,14 +364,6 @@ static void handle_position(struct server *srv, const struct api_request *req,
     body_position_free(&p);
 }
 
-static char *format_lines(const struct analysis_job *j, const struct analysis_line *lines, int n,
-                          bool done)
-{
-    const char *why = j->report.error[0] ? j->report.error : j->engine_why;
-    return analysis_event_text(lines, n, done, j->report.name, why,
-                               j->in_tables ? &j->tablebase : NULL, j->proven ? &j->proof : NULL);
-}
-
 static void handle_analysis(struct server *srv, const struct api_request *req,
                             struct api_response *r)
 {
@@ -409,7 +401,6 @@ static void handle_analysis(struct server *srv, const struct api_request *req,
     j->multipv = (int)multipv;
     j->nodes = nodes > 0 ? ((uint64_t)nodes < cap ? (uint64_t)nodes : cap) : def;
     j->time_ms = srv->cfg.analysis_ms > 0 ? srv->cfg.analysis_ms : ANALYSIS_MS_DEFAULT;
-    j->format = format_lines;
     snprintf(j->client, sizeof j->client, "%s", req->client ? req->client : "?");
     char err[ERROR_TEXT_MAX];
     int code = analysis_submit(j, err, sizeof err);
