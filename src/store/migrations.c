@@ -386,6 +386,14 @@ const struct store_migration store_migrations[] = {
      "ALTER TABLE engine_jobs ADD COLUMN payload TEXT NOT NULL DEFAULT '';"
      "ALTER TABLE engine_jobs ADD COLUMN done BIGINT NOT NULL DEFAULT 0;"
      "ALTER TABLE engine_jobs ADD COLUMN total BIGINT NOT NULL DEFAULT 0;"},
+    /* (17: another branch's, merged beside this one; a no-op stands in for it here so
+     * that the versions stay the list's places.  At the merge that branch's 17 takes
+     * this place.) */
+    {17, "(a no-op standing in for another branch's migration)", "SELECT 1;", "SELECT 1;"},
+    /* ---- issue 26, analyses as engine jobs (wt-anajobs) ---- */
+    {18, "the engine jobs' output (the analysis board's events written by workers)",
+     "ALTER TABLE engine_jobs ADD COLUMN output TEXT NOT NULL DEFAULT '';",
+     "ALTER TABLE engine_jobs ADD COLUMN output TEXT NOT NULL DEFAULT '';"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);
