@@ -114,8 +114,7 @@ int analysis_submit(struct analysis_job *j, char *err, size_t err_size)
     return code;
 }
 
-/* Queue an event's text for the reader and wake it. */
-static void emit(struct analysis_job *j, char *text, bool last)
+void analysis_job_emit(struct analysis_job *j, char *text, bool last)
 {
     pthread_mutex_lock(&j->mu);
     size_t n = text ? strlen(text) : 0;
@@ -146,7 +145,7 @@ static void emit(struct analysis_job *j, char *text, bool last)
 
 static void emit_event(void *ctx, char *text, bool last)
 {
-    emit(ctx, text, last);
+    analysis_job_emit(ctx, text, last);
 }
 
 static void run(struct analysis_job *j)

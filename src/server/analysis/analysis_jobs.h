@@ -45,6 +45,10 @@ struct analysis_job {
     bool suspended; /* the reader waits for text: wake() when some comes */
     void (*wake)(struct analysis_job *j);
     void *reader;
+    /* Followed in the store (analysis_db.c): the HTTP layer watches the client's
+     * hang-up (`watch`, its own), since no line may come to show it. */
+    bool followed;
+    void *watch;
 };
 
 int analysis_jobs_start(struct server *srv, char *err, size_t err_size);
@@ -61,6 +65,9 @@ struct analysis_job *analysis_job_new(struct server *srv, const struct game *g, 
  * many from this client), 503 (too many in all, or the server stops) with a message;
  * the job is then the caller's alone. */
 int analysis_submit(struct analysis_job *j, char *err, size_t err_size);
+/* Queue an event's text (malloc'ed, taken over; NULL: none) for the reader and wake
+ * it; `last`: the stream ends after it. */
+void analysis_job_emit(struct analysis_job *j, char *text, bool last);
 /* Give back a reference; the last frees the job. */
 void analysis_job_put(struct analysis_job *j);
 /* Analyses queued or running now (tests, the measurement). */
