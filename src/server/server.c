@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "games/registry.h"
+#include "server/analysis/analysis_db.h"
 #include "server/analysis/analysis_engines.h"
 #include "server/analysis/analysis_jobs.h"
 #include "server/analysis/review_jobs.h"
@@ -92,6 +93,7 @@ void server_stop(struct server *srv)
         /* Answer every waiting request (the workers drain the queue), end every stream,
          * then stop the daemon, which must hold no suspended connection. */
         workers_stop(srv);
+        analysis_db_stop(srv);   /* every analysis followed in the store ends */
         analysis_jobs_stop(srv); /* every analysis ends and wakes its stream */
         review_jobs_stop(srv);
         analysis_engines_stop(srv); /* no analysis or review asks them any more */

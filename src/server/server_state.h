@@ -21,6 +21,7 @@
 
 struct MHD_Daemon;
 struct analysis_job;
+struct analysis_db;
 struct book_names;
 struct conn_limits;
 struct director_news;
@@ -120,6 +121,7 @@ struct server {
     pthread_t an_watch; /* the watchdog of their time cap */
     pthread_cond_t an_watch_cv;
     bool an_inited, an_closed, an_watching;
+    struct analysis_db *an_db; /* analysis_db.c: the analyses followed in the store */
 
     /* clock.c: the timer that ends games whose flag fell, woken at the earliest
      * deadline the store knows (ck_mu a leaf). */

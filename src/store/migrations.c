@@ -390,6 +390,10 @@ const struct store_migration store_migrations[] = {
     {17, "the engine jobs' game (a running review's GET without reading its payload)",
      "ALTER TABLE engine_jobs ADD COLUMN game TEXT NOT NULL DEFAULT '';",
      "ALTER TABLE engine_jobs ADD COLUMN game TEXT NOT NULL DEFAULT '';"},
+    /* ---- issue 26, analyses as engine jobs (wt-anajobs) ---- */
+    {18, "the engine jobs' output (the analysis board's events written by workers)",
+     "ALTER TABLE engine_jobs ADD COLUMN output TEXT NOT NULL DEFAULT '';",
+     "ALTER TABLE engine_jobs ADD COLUMN output TEXT NOT NULL DEFAULT '';"},
 };
 
 const int store_migrations_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);

@@ -293,6 +293,7 @@ typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
  * when its lease runs out goes back to the queue. */
 /* A job's priority: the games' moves first, the reviews after them. */
 #define STORE_JOB_PRIORITY_MOVE 0
+#define STORE_JOB_PRIORITY_ANALYSIS 1 /* the analysis board's: after the games' moves */
 #define STORE_JOB_PRIORITY_REVIEW 2
 #define STORE_JOB_PRIORITY_ANY 1000000 /* claim_job's max_priority: every job */
 #define STORE_JOB_ID_MAX 48
@@ -301,7 +302,7 @@ typedef void (*store_event_fn)(void *ctx, const struct store_event *e);
 #define STORE_JOB_WORKER_MAX 40
 struct store_job {
     char id[STORE_JOB_ID_MAX];         /* a move's: "<game id>.<ply>" */
-    char kind[STORE_JOB_KIND_MAX];     /* "move" or "review" */
+    char kind[STORE_JOB_KIND_MAX];     /* "move", "review" or "analysis" */
     char game_id[STORE_ID_LEN + 1];    /* the game */
     char game[STORE_NAME_MAX];         /* its registry name ("" in rows made before
                                           migration 17: read the payload) */
@@ -313,7 +314,8 @@ struct store_job {
     int64_t lease_until_ms; /* 0: waiting; else claimed until then */
     char worker[STORE_JOB_WORKER_MAX];
     int tries;           /* claims so far */
-    int done, total;     /* a review's progress (job_progress): positions searched, of total */
+    int done, total;     /* a review's progress (job_progress): positions searched, of total;
+                          * an analysis's: events written, 1 once the last is (job_output_add) */
     const char *payload; /* put_job's: what the job needs (a review's JSON); NULL: "" */
 };
 

@@ -41,3 +41,8 @@ void worker_say(struct worker *w, const char *fmt, ...) __attribute__((format(pr
  * job, or drop a job that cannot be done (said), or leave it to its lease (the store
  * failed, the lease was lost, the worker stops). */
 void worker_review(struct worker *w, const struct store_job *job);
+/* Run the claimed job of kind "analysis" (analysis.c): its events written into the
+ * job's output, the last left for the server holding the stream; or drop a job that
+ * cannot be done or that nobody follows any more (said); stop when the job is dropped
+ * or claimed again. */
+void worker_analysis(struct worker *w, const struct store_job *job);

@@ -153,6 +153,8 @@ static int claim_and_run(struct worker *w, char *err, size_t err_size)
                              &job, err, err_size);
     if (rc == 0 && !strcmp(job.kind, "review"))
         worker_review(w, &job);
+    else if (rc == 0 && !strcmp(job.kind, "analysis"))
+        worker_analysis(w, &job);
     else if (rc == 0 && !strcmp(job.kind, "move"))
         run_job(w, &job);
     else if (rc == 0)

@@ -12,12 +12,14 @@
 #include "core/json_out.h"
 #include "core/record.h"
 #include "games/registry.h"
+#include "server/analysis/analysis_db.h"
 #include "server/analysis/analysis_jobs.h"
 #include "server/analysis/review_db.h"
 #include "server/analysis/review_jobs.h"
 #include "server/common/api_util.h"
 #include "server/common/token.h"
 #include "server/games/cache.h"
+#include "server/games/db_jobs.h"
 #include "server/games/session.h"
 #include "server/games/state_json.h"
 #include "server/openings/openings_api.h"
@@ -364,14 +366,6 @@ static void handle_position(struct server *srv, const struct api_request *req,
     body_position_free(&p);
 }
 
-static char *format_lines(const struct analysis_job *j, const struct analysis_line *lines, int n,
-                          bool done)
-{
-    const char *why = j->report.error[0] ? j->report.error : j->engine_why;
-    return analysis_event_text(lines, n, done, j->report.name, why,
-                               j->in_tables ? &j->tablebase : NULL, j->proven ? &j->proof : NULL);
-}
-
 static void handle_analysis(struct server *srv, const struct api_request *req,
                             struct api_response *r)
 {
@@ -400,19 +394,27 @@ static void handle_analysis(struct server *srv, const struct api_request *req,
         return;
     uint64_t def, cap;
     analysis_budget(srv, p.g, (int)multipv, &def, &cap);
-    free(p.moves);
     struct analysis_job *j = analysis_job_new(srv, p.g, p.st); /* takes the state */
     if (!j) {
+        free(p.moves);
         api_set_error(r, 500, "out of memory");
         return;
     }
     j->multipv = (int)multipv;
     j->nodes = nodes > 0 ? ((uint64_t)nodes < cap ? (uint64_t)nodes : cap) : def;
     j->time_ms = srv->cfg.analysis_ms > 0 ? srv->cfg.analysis_ms : ANALYSIS_MS_DEFAULT;
-    j->format = format_lines;
     snprintf(j->client, sizeof j->client, "%s", req->client ? req->client : "?");
     char err[ERROR_TEXT_MAX];
-    int code = analysis_submit(j, err, sizeof err);
+    int store_rc = 0;
+    int code = db_jobs_on(srv)
+                   ? analysis_db_submit(j, p.start, p.moves, p.n_moves, &store_rc, err, sizeof err)
+                   : analysis_submit(j, err, sizeof err);
+    free(p.moves);
+    if (code < 0) {
+        analysis_job_put(j);
+        api_store_error(r, store_rc, "%s", err);
+        return;
+    }
     if (code) {
         analysis_job_put(j);
         if (code == 429)

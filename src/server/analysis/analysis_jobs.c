@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/live.h"
 #include "core/error.h"
 #include "engines/profile.h"
 #include "server/analysis/analysis_engines.h"
@@ -113,8 +114,7 @@ int analysis_submit(struct analysis_job *j, char *err, size_t err_size)
     return code;
 }
 
-/* Queue an event's text for the reader and wake it. */
-static void emit(struct analysis_job *j, char *text, bool last)
+void analysis_job_emit(struct analysis_job *j, char *text, bool last)
 {
     pthread_mutex_lock(&j->mu);
     size_t n = text ? strlen(text) : 0;
@@ -143,38 +143,30 @@ static void emit(struct analysis_job *j, char *text, bool last)
     free(text);
 }
 
-/* After every finished iteration: the current lines go out. */
-static void on_lines(void *ctx, const struct analysis_line *lines, int n)
+static void emit_event(void *ctx, char *text, bool last)
 {
-    struct analysis_job *j = ctx;
-    if (j->format && !atomic_load(&j->stop))
-        emit(j, j->format(j, lines, n, false), false);
+    analysis_job_emit(ctx, text, last);
 }
 
 static void run(struct analysis_job *j)
 {
-    int n = 0;
-    if (!atomic_load(&j->stop)) {
-        /* The time cap is the watchdog's stop, not the search's movetime: a line
-         * searched with a time limit may end at a shallow depth. */
+    /* The time cap is the watchdog's stop, not the search's movetime: a line searched
+     * with a time limit may end at a shallow depth. */
+    if (!atomic_load(&j->stop))
         atomic_store(&j->deadline_ms, server_now_ms() + j->time_ms);
-        j->in_tables = analysis_tablebase(j->g, j->st, &j->tablebase);
-        j->proven = analysis_proof(j->g, j->st, &j->proof);
-        struct analysis_request rq = {
-            .multipv = j->multipv,
-            .nodes = j->nodes,
-            .stop = &j->stop,
-            .on_lines = on_lines,
-            .ctx = j,
-            .external = analysis_engine_of(j->srv, j->g, &j->engine_why),
-            .report = &j->report,
-        };
-        n = analysis_position(j->g, j->st, &rq, NULL, j->lines);
-        if (n < 0)
-            n = 0; /* out of memory: a done event without lines */
-        atomic_store(&j->deadline_ms, 0);
-    }
-    emit(j, j->format ? j->format(j, j->lines, n, true) : NULL, true);
+    struct analysis_live rq = {
+        .g = j->g,
+        .st = j->st,
+        .multipv = j->multipv,
+        .nodes = j->nodes,
+        .stop = &j->stop,
+        .emit = emit_event,
+        .ctx = j,
+    };
+    if (!atomic_load(&j->stop))
+        rq.external = analysis_engine_of(j->srv, j->g, &rq.engine_why);
+    analysis_live_run(&rq);
+    atomic_store(&j->deadline_ms, 0);
 }
 
 static void *analysis_main(void *arg)

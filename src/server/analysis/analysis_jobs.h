@@ -1,8 +1,8 @@
 /* Analyses off the HTTP threads and behind the games (analysis_jobs.c): a bounded
  * queue and pool of analysis threads of their own, each analysis bounded in nodes and
  * time, at most a few at once per client address and in total.  Beside the workers:
- * it knows no JSON and no HTTP; the layer above formats the lines (the `format` hook)
- * and the HTTP layer reads the text and registers `wake`.
+ * it knows no HTTP; the events' text is analysis/live.h's, and the HTTP layer reads
+ * the text and registers `wake`.
  *
  * Games come first: the analysis threads run at the lowest scheduling priority (nice
  * 19) and are never the engine workers, so a game's move never waits in a queue
@@ -24,11 +24,6 @@
 struct server;
 struct analysis_job;
 
-/* The text of one event: the lines of an iteration (`done`: the final ones).
- * Malloc'ed; NULL without memory. */
-typedef char *(*analysis_format_fn)(const struct analysis_job *j, const struct analysis_line *lines,
-                                    int n, bool done);
-
 struct analysis_job {
     struct server *srv;
     const struct game *g;
@@ -40,7 +35,6 @@ struct analysis_job {
     atomic_int stop; /* raised: the reader went away, the time is up, the server stops */
     _Atomic int64_t deadline_ms; /* while running: when the watchdog raises stop */
     atomic_int refs; /* the analysis thread's (while queued or running) and the reader's */
-    analysis_format_fn format;
     struct analysis_job *next, *live_next; /* the queue's, the live list's (an_mu) */
 
     /* The stream's text and its reader, under mu. */
@@ -51,18 +45,10 @@ struct analysis_job {
     bool suspended; /* the reader waits for text: wake() when some comes */
     void (*wake)(struct analysis_job *j);
     void *reader;
-
-    /* The analysis thread's own: the lines (analysis_position's) and who judged them
-     * (engine_why: why not the game's external engine, when it is missing). */
-    struct analysis_line lines[ANALYSIS_MAX_LINES];
-    struct analysis_engine_report report;
-    const char *engine_why;
-    /* The endgame tables' verdict (analysis_tablebase), where in_tables. */
-    struct analysis_tablebase tablebase;
-    bool in_tables;
-    /* The proof search's forced win (analysis_proof), where proven. */
-    struct analysis_proof proof;
-    bool proven;
+    /* Followed in the store (analysis_db.c): the HTTP layer watches the client's
+     * hang-up (`watch`, its own), since no line may come to show it. */
+    bool followed;
+    void *watch;
 };
 
 int analysis_jobs_start(struct server *srv, char *err, size_t err_size);
@@ -79,6 +65,9 @@ struct analysis_job *analysis_job_new(struct server *srv, const struct game *g, 
  * many from this client), 503 (too many in all, or the server stops) with a message;
  * the job is then the caller's alone. */
 int analysis_submit(struct analysis_job *j, char *err, size_t err_size);
+/* Queue an event's text (malloc'ed, taken over; NULL: none) for the reader and wake
+ * it; `last`: the stream ends after it. */
+void analysis_job_emit(struct analysis_job *j, char *text, bool last);
 /* Give back a reference; the last frees the job. */
 void analysis_job_put(struct analysis_job *j);
 /* Analyses queued or running now (tests, the measurement). */

@@ -87,10 +87,22 @@ static void analysis_wake(struct analysis_job *j)
     MHD_resume_connection(j->reader);
 }
 
+/* The client of a followed analysis hung up (under the guard's mutex). */
+static void analysis_gone(void *arg)
+{
+    struct analysis_job *j = arg;
+    atomic_store(&j->stop, 1);
+}
+
 /* The response is gone (sent, or the client went away): stop the search. */
 static void analysis_free(void *cls)
 {
     struct analysis_job *j = cls;
+    if (j->watch) {
+        conn_limits_unwatch(j->srv->limits, j->watch);
+        free(j->watch);
+        j->watch = NULL;
+    }
     pthread_mutex_lock(&j->mu);
     j->wake = NULL;
     j->suspended = false;
@@ -105,6 +117,8 @@ static enum MHD_Result start_analysis(struct conn *c, struct analysis_job *j)
     j->reader = c->mc;
     j->wake = analysis_wake;
     pthread_mutex_unlock(&j->mu);
+    if (j->followed && j->srv->limits && (j->watch = malloc(sizeof(struct conn_stream_ticket))))
+        conn_limits_watch(j->srv->limits, j->watch, c->mc, analysis_gone, j);
     struct MHD_Response *r =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, analysis_read, j, analysis_free);
     if (!r) {

@@ -184,6 +184,29 @@ void conn_limits_stream_close(struct conn_limits *cl, struct conn_stream_ticket 
     pthread_mutex_unlock(&cl->mu);
 }
 
+void conn_limits_watch(struct conn_limits *cl, struct conn_stream_ticket *t,
+                       struct MHD_Connection *mc, void (*gone)(void *arg), void *arg)
+{
+    memset(t, 0, sizeof *t);
+    t->gone = gone;
+    t->arg = arg;
+    t->fd = fd_of(mc);
+    pthread_mutex_lock(&cl->mu);
+    struct epoll_event ev = {.events = EPOLLRDHUP | EPOLLONESHOT, .data.ptr = t};
+    if (t->fd >= 0)
+        t->watched = epoll_ctl(cl->ep, EPOLL_CTL_ADD, t->fd, &ev) == 0;
+    pthread_mutex_unlock(&cl->mu);
+}
+
+void conn_limits_unwatch(struct conn_limits *cl, struct conn_stream_ticket *t)
+{
+    pthread_mutex_lock(&cl->mu);
+    if (t->watched)
+        epoll_ctl(cl->ep, EPOLL_CTL_DEL, t->fd, NULL);
+    t->watched = false;
+    pthread_mutex_unlock(&cl->mu);
+}
+
 int conn_limits_streams(struct conn_limits *cl)
 {
     pthread_mutex_lock(&cl->mu);

@@ -68,5 +68,11 @@ bool conn_limits_stream_open(struct conn_limits *cl, struct conn_stream_ticket *
                              void *arg);
 /* The stream ended (call it without holding a session's mutex); idempotent. */
 void conn_limits_stream_close(struct conn_limits *cl, struct conn_stream_ticket *t);
+/* Watch connection mc's socket for its client's hang-up only, not counted among the
+ * streams (an analysis's stream followed in the store): gone(arg) once, under the
+ * guard's mutex, when the client goes.  Unwatch before t goes; idempotent. */
+void conn_limits_watch(struct conn_limits *cl, struct conn_stream_ticket *t,
+                       struct MHD_Connection *mc, void (*gone)(void *arg), void *arg);
+void conn_limits_unwatch(struct conn_limits *cl, struct conn_stream_ticket *t);
 /* Streams open now (tests and the measuring tool). */
 int conn_limits_streams(struct conn_limits *cl);

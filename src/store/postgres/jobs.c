@@ -115,7 +115,8 @@ static void read_job(PGresult *r, struct store_job *j)
 
 static const char sql_claim[] =
     "UPDATE engine_jobs SET lease_until_ms = $2::bigint + $3::bigint, worker = $1::text,"
-    " tries = tries + 1 WHERE id = (SELECT id FROM engine_jobs WHERE lease_until_ms < $2::bigint"
+    " tries = tries + 1, output = '' WHERE id = (SELECT id FROM engine_jobs WHERE lease_until_ms < "
+    "$2::bigint"
     " AND priority <= $4::bigint ORDER BY priority, round, created_ms LIMIT 1 FOR UPDATE SKIP "
     "LOCKED)"
     " RETURNING " JOB_COLUMNS;

@@ -166,8 +166,8 @@ struct claim_ctx {
 
 static const char sql_next[] = "SELECT " JOB_COLUMNS " FROM engine_jobs WHERE lease_until_ms < ?1"
                                " AND priority <= ?2 ORDER BY priority, round, created_ms LIMIT 1";
-static const char sql_take[] =
-    "UPDATE engine_jobs SET lease_until_ms = ?2, worker = ?3, tries = tries + 1 WHERE id = ?1";
+static const char sql_take[] = "UPDATE engine_jobs SET lease_until_ms = ?2, worker = ?3, tries = "
+                               "tries + 1, output = '' WHERE id = ?1";
 
 static int claim(struct store *s, sqlite3 *db, void *ctx)
 {
