@@ -36,29 +36,29 @@ struct analysis_db {
     bool closing;
 };
 
-/* The caps, counted in the store: 0, or 429 / 503 with err, or -1 (store). */
-static int admit(struct server *srv, const char *client, int *store_rc, char *err, size_t err_size)
+/* The caps: per address and in all, counted in the store with the insert in one step
+ * (store_put_job_capped), so servers asked at the same moment never pass them together. */
+static int cap_per_client(const struct server *srv)
 {
-    int per_client = srv->cfg.analysis_per_client > 0 ? srv->cfg.analysis_per_client : 2;
-    int total = srv->cfg.analysis_max > 0 ? srv->cfg.analysis_max : 4;
-    int mine = 0, all = 0;
-    int rc = store_count_jobs(srv->store, "analysis", client, &mine, err, err_size);
-    if (rc == 0)
-        rc = store_count_jobs(srv->store, "analysis", NULL, &all, err, err_size);
-    if (rc != 0) {
-        *store_rc = rc;
-        return -1;
-    }
-    if (mine >= per_client) {
-        fail(err, err_size, "too many analyses from this address at once (at most %d)", per_client);
+    return srv->cfg.analysis_per_client > 0 ? srv->cfg.analysis_per_client : 2;
+}
+
+static int cap_total(const struct server *srv)
+{
+    return srv->cfg.analysis_max > 0 ? srv->cfg.analysis_max : 4;
+}
+
+/* A refusal by the caps (store_put_job_capped's *full): 429 or 503 with err. */
+static int refused(const struct server *srv, int full, char *err, size_t err_size)
+{
+    if (full == 1) {
+        fail(err, err_size, "too many analyses from this address at once (at most %d)",
+             cap_per_client(srv));
         return 429;
     }
-    if (all >= total) {
-        fail(err, err_size, "the server is analysing all it can (%d at once); try again soon",
-             total);
-        return 503;
-    }
-    return 0;
+    fail(err, err_size, "the server is analysing all it can (%d at once); try again soon",
+         cap_total(srv));
+    return 503;
 }
 
 /* The stream's end without a done from a worker: a done event without lines saying
@@ -185,9 +185,6 @@ int analysis_db_submit(struct analysis_job *j, const char *start, const struct m
         fail(err, err_size, "analysis is not available on this server now");
         return 503;
     }
-    int code = admit(srv, j->client, store_rc, err, err_size);
-    if (code)
-        return code;
     struct analysis_payload p = {
         .n = n, .multipv = j->multipv, .nodes = j->nodes, .time_ms = j->time_ms};
     snprintf(p.game, sizeof p.game, "%s", j->g->name);
@@ -213,15 +210,22 @@ int analysis_db_submit(struct analysis_job *j, const char *start, const struct m
     snprintf(job.id, sizeof job.id, "analysis.%s", hex);
     snprintf(job.kind, sizeof job.kind, "analysis");
     snprintf(job.client, sizeof job.client, "%s", j->client);
+    snprintf(job.game, sizeof job.game, "%s", j->g->name);
     job.priority = STORE_JOB_PRIORITY_ANALYSIS; /* after every game's moves */
     job.created_ms = server_now_ms();
     job.payload = payload;
-    int rc = store_put_job(srv->store, &job, err, err_size);
+    int full = 0;
+    int rc = store_put_job_capped(srv->store, &job, cap_per_client(srv), cap_total(srv), &full, err,
+                                  err_size);
     free(payload);
     if (rc != 0) {
         free(f);
         *store_rc = rc;
         return -1;
+    }
+    if (full) {
+        free(f);
+        return refused(srv, full, err, err_size);
     }
     snprintf(f->id, sizeof f->id, "%s", job.id);
     f->expires_ms = analysis_payload_expires_ms(job.created_ms, j->time_ms);
