@@ -220,12 +220,21 @@ TEST(server_cluster_notices_reach_the_other_server)
     char path[128];
     snprintf(path, sizeof path, "/api/challenges/%s/accept", cid);
     json_t *j = NULL;
-    CHECK_EQ_INT(api_call(pb, "POST", path, NULL, "{\"name\":\"Bob\"}", &j), 200);
+    /* The accepter's name as written (Assamese), on both servers' streams. */
+    CHECK_EQ_INT(api_call(pb, "POST", path, NULL,
+                          "{\"name\":\"\u0985\u09b8\u09ae\u09c0\u09af\u09bc\u09be "
+                          "\u0996\u09c7\u09b2\u09c1\u09f1\u09c8\"}",
+                          &j),
+                 200);
     json_decref(j);
     for (int k = 0; k < 2; k++) {
         json_t *e = fx_event(rs[k], "notice", 5000);
         CHECK_MSG(e != NULL, "server %c's stream missed the notice", 'A' + k);
         CHECK_STR(fx_str(e, "kind"), "accepted");
+        CHECK_STR(fx_str(json_object_get(e, "data"), "name"),
+                  "\xe0\xa6\x85\xe0\xa6\xb8\xe0\xa6\xae\xe0\xa7\x80\xe0\xa6\xaf\xe0\xa6\xbc"
+                  "\xe0\xa6\xbe \xe0\xa6\x96\xe0\xa7\x87\xe0\xa6\xb2\xe0\xa7\x81\xe0\xa7\xb1"
+                  "\xe0\xa7\x88");
         json_decref(e);
         e = fx_event(rs[k], "unread", 5000);
         CHECK_EQ_INT(fx_int(e, "unread"), 1);
