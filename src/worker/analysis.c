@@ -1,7 +1,8 @@
 /* An analysis run by the engine worker (private.h: worker_analysis): the job's payload
  * (analysis/analysis_payload.h) read and its position played with the game's own
- * parser, then the server's own live analysis (analysis/live.h) with agora's own
- * engine, each event appended to the job's output as it comes (job_output_add, which
+ * parser, then the server's own live analysis (analysis/live.h) with the worker's
+ * external engine for the game where it has one (Stockfish for chess), else agora's
+ * own, each event appended to the job's output as it comes (job_output_add, which
  * renews the lease), the last one, `done`, left there for the server holding the
  * stream (it drops the job once read), with a lease to the time that server stops
  * waiting, so nobody runs it again.  The time cap is a timer of the worker's, as the
@@ -121,13 +122,16 @@ void worker_analysis(struct worker *w, const struct store_job *job)
     bool timed = pthread_create(&timer, NULL, timer_main, &run) == 0;
     if (!timed)
         atomic_store(&run.stop, 1); /* no time cap: a done event at once */
+    const char *engine_why = ""; /* why not the game's external engine, when it is missing */
     struct analysis_live rq = {
         .g = g,
         .st = st,
         .multipv = p.multipv,
         .nodes = p.nodes,
         .stop = &run.stop,
-        .external = NULL, /* agora's own engine: workers have no Stockfish yet */
+        /* the worker's external engine (Stockfish for chess), as a server's analysis */
+        .external = engine_pools_of(&w->engines, g, &engine_why),
+        .engine_why = engine_why,
         .emit = emit,
         .ctx = &run,
     };

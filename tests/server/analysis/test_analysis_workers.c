@@ -283,3 +283,51 @@ TEST(server_analysis_jobs_caps_hold_across_servers)
     server_stop(a);
     server_stop(b);
 }
+
+/* A worker with the game's external engine (Stockfish for chess) analyses with it, as a
+ * server's analysis threads do: the done names it; with its engine missing, agora's
+ * own analyses and engine_error says why. */
+TEST(server_analysis_jobs_a_worker_analyses_chess_with_its_engine)
+{
+    NEEDS_POSTGRES_AND_AGORA();
+    const char *url = fx_store_url();
+    struct server *srv = start_on(url, 0, 10000);
+    CHECK(srv != NULL);
+    if (!srv)
+        return;
+    static const char body[] =
+        "{\"game\":\"chess\",\"position\":\"" MATE_IN_ONE "\",\"multipv\":2,\"nodes\":20000}";
+    static const char *const stockfish[] = {"--analysis-engine", "/usr/games/stockfish", NULL};
+    static const char *const missing[] = {"--analysis-engine", "/nonexistent/stockfish", NULL};
+    const char *const *extra[2] = {stockfish, missing};
+    for (int k = access("/usr/games/stockfish", X_OK) == 0 ? 0 : 1; k < 2; k++) {
+        struct sse_reader r;
+        CHECK_EQ_INT(sse_post(&r, server_port(srv), "/api/analysis", body, NULL), 200);
+        CHECK_EQ_INT(
+            wait_number(url, "SELECT count(*) FROM engine_jobs WHERE kind = 'analysis'", 1, 3000),
+            1);
+        pid_t w = fx_spawn_worker(url, 200, extra[k]);
+        char event[32];
+        json_t *done = NULL;
+        for (char *data; (data = sse_next(&r, event, sizeof event, 60000)); free(data))
+            if (!strcmp(event, "done") && !done)
+                done = json_loads(data, 0, NULL);
+        sse_close(&r);
+        CHECK(done != NULL);
+        const char *engine = done ? fx_str(done, "engine") : "";
+        if (k == 0) {
+            CHECK_MSG(!strncmp(engine, "Stockfish", 9), "engine: '%s'", engine);
+        } else {
+            CHECK_STR(engine, "agora chess");
+            CHECK_MSG(done && strstr(fx_str(done, "engine_error"), "/nonexistent/stockfish"),
+                      "engine_error: '%s'", done ? fx_str(done, "engine_error") : "");
+        }
+        json_t *best = json_array_get(json_object_get(done, "lines"), 0);
+        CHECK_STR(json_string_value(json_array_get(json_object_get(best, "pv"), 0)), "a1a8");
+        json_decref(done);
+        if (w > 0)
+            CHECK_EQ_INT(fx_stop_worker(w), 0);
+        CHECK_EQ_INT(wait_number(url, "SELECT count(*) FROM engine_jobs", 0, 3000), 0);
+    }
+    server_stop(srv);
+}
