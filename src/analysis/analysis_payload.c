@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/payload_fields.h"
 #include "core/error.h"
 #include "core/json_out.h"
 
@@ -32,18 +33,6 @@ char *analysis_payload_text(const struct analysis_payload *p)
     return jout_finish(&j);
 }
 
-static int text_field(json_t *o, const char *key, char *out, size_t size, char *err,
-                      size_t err_size)
-{
-    const char *v = json_string_value(json_object_get(o, key));
-    if (!v)
-        return fail(err, err_size, "the analysis's payload has no \"%s\"", key);
-    if (strlen(v) >= size)
-        return fail(err, err_size, "the analysis's payload's \"%s\" is too long", key);
-    snprintf(out, size, "%s", v);
-    return 0;
-}
-
 /* The whole number `key` of `o`, within lo..hi: 0, or -1 with err. */
 static int int_field(json_t *o, const char *key, long long lo, long long hi, long long *out,
                      char *err, size_t err_size)
@@ -56,25 +45,6 @@ static int int_field(json_t *o, const char *key, long long lo, long long hi, lon
     return 0;
 }
 
-static int moves_field(json_t *o, struct analysis_payload *p, char *err, size_t err_size)
-{
-    json_t *a = json_object_get(o, "moves");
-    if (!json_is_array(a))
-        return fail(err, err_size, "the analysis's payload has no \"moves\"");
-    size_t n = json_array_size(a);
-    p->moves = malloc(sizeof *p->moves * (n ? n : 1));
-    if (!p->moves)
-        return fail(err, err_size, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        const char *m = json_string_value(json_array_get(a, i));
-        if (!m || strlen(m) >= MOVE_TEXT_MAX)
-            return fail(err, err_size, "the analysis's payload's move %zu is not a move", i + 1);
-        snprintf(p->moves[i], MOVE_TEXT_MAX, "%s", m);
-    }
-    p->n = (int)n;
-    return 0;
-}
-
 int analysis_payload_read(const char *text, struct analysis_payload *p, char *err, size_t err_size)
 {
     memset(p, 0, sizeof *p);
@@ -84,9 +54,9 @@ int analysis_payload_read(const char *text, struct analysis_payload *p, char *er
     int rc = 0;
     if (!json_is_object(o))
         rc = fail(err, err_size, "the analysis's payload is not a JSON object (%s)", jerr.text);
-    else if (text_field(o, "game", p->game, sizeof p->game, err, err_size) != 0 ||
-             text_field(o, "start", p->start, sizeof p->start, err, err_size) != 0 ||
-             moves_field(o, p, err, err_size) != 0 ||
+    else if (payload_text(o, "analysis", "game", p->game, sizeof p->game, err, err_size) != 0 ||
+             payload_text(o, "analysis", "start", p->start, sizeof p->start, err, err_size) != 0 ||
+             payload_moves(o, "analysis", &p->moves, &p->n, err, err_size) != 0 ||
              int_field(o, "multipv", 1, ANALYSIS_MAX_LINES, &multipv, err, err_size) != 0 ||
              int_field(o, "nodes", 1, INT64_MAX, &nodes, err, err_size) != 0 ||
              int_field(o, "time_ms", 1, 24LL * 3600 * 1000, &time_ms, err, err_size) != 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/payload_fields.h"
 #include "core/error.h"
 #include "core/json_out.h"
 
@@ -37,38 +38,6 @@ char *review_payload_text(const char *id, const struct game *g, const void *star
     return jout_finish(&j);
 }
 
-/* The string field `key` of `o` into out: 0, or -1 with err. */
-static int text_field(json_t *o, const char *key, char *out, size_t size, char *err,
-                      size_t err_size)
-{
-    const char *v = json_string_value(json_object_get(o, key));
-    if (!v)
-        return fail(err, err_size, "the review's payload has no \"%s\"", key);
-    if (strlen(v) >= size)
-        return fail(err, err_size, "the review's payload's \"%s\" is too long", key);
-    snprintf(out, size, "%s", v);
-    return 0;
-}
-
-static int moves_field(json_t *o, struct review_payload *p, char *err, size_t err_size)
-{
-    json_t *a = json_object_get(o, "moves");
-    if (!json_is_array(a))
-        return fail(err, err_size, "the review's payload has no \"moves\"");
-    size_t n = json_array_size(a);
-    p->moves = malloc(sizeof *p->moves * (n ? n : 1));
-    if (!p->moves)
-        return fail(err, err_size, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        const char *m = json_string_value(json_array_get(a, i));
-        if (!m || strlen(m) >= MOVE_TEXT_MAX)
-            return fail(err, err_size, "the review's payload's move %zu is not a move", i + 1);
-        snprintf(p->moves[i], MOVE_TEXT_MAX, "%s", m);
-    }
-    p->n = (int)n;
-    return 0;
-}
-
 int review_payload_read(const char *text, struct review_payload *p, char *err, size_t err_size)
 {
     memset(p, 0, sizeof *p);
@@ -77,10 +46,10 @@ int review_payload_read(const char *text, struct review_payload *p, char *err, s
     int rc = 0;
     if (!json_is_object(o))
         rc = fail(err, err_size, "the review's payload is not a JSON object (%s)", jerr.text);
-    else if (text_field(o, "id", p->id, sizeof p->id, err, err_size) != 0 ||
-             text_field(o, "game", p->game, sizeof p->game, err, err_size) != 0 ||
-             text_field(o, "start", p->start, sizeof p->start, err, err_size) != 0 ||
-             moves_field(o, p, err, err_size) != 0)
+    else if (payload_text(o, "review", "id", p->id, sizeof p->id, err, err_size) != 0 ||
+             payload_text(o, "review", "game", p->game, sizeof p->game, err, err_size) != 0 ||
+             payload_text(o, "review", "start", p->start, sizeof p->start, err, err_size) != 0 ||
+             payload_moves(o, "review", &p->moves, &p->n, err, err_size) != 0)
         rc = -1;
     else if (!json_is_integer(json_object_get(o, "nodes")) ||
              json_integer_value(json_object_get(o, "nodes")) < 0)

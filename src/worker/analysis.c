@@ -122,7 +122,7 @@ void worker_analysis(struct worker *w, const struct store_job *job)
     bool timed = pthread_create(&timer, NULL, timer_main, &run) == 0;
     if (!timed)
         atomic_store(&run.stop, 1); /* no time cap: a done event at once */
-    const char *engine_why = ""; /* why not the game's external engine, when it is missing */
+    const char *engine_why = "";    /* why not the game's external engine, when it is missing */
     struct analysis_live rq = {
         .g = g,
         .st = st,
