@@ -78,5 +78,18 @@ char *cli_read_all(FILE *f, size_t *len);
  * the problem.  A game without books gets none. */
 struct engine_book;
 int cli_book(struct cli_io *io, const struct game *g, const char *path, struct engine_book **out);
+/* The external analysis engine's options, as `serve` and `worker` take them alike
+ * (--analysis-engine PATH|none, --analysis-engines N, --analysis-engine-ms N; the path's
+ * default from $AGORA_ANALYSIS_ENGINE). */
+struct cli_engine_options {
+    const char *path;   /* NULL: each game's profile's */
+    int count;          /* its processes at most per game (0: the command's default) */
+    int64_t silence_ms; /* its longest silence before it is killed (0: the default) */
+};
+void cli_engine_options_default(struct cli_engine_options *e);
+/* `opt` with its value `val`: 1 when it was one of them (read into e), 0 when not, -1
+ * after a message on a bad value. */
+int cli_engine_option(struct cli_io *io, const char *opt, const char *val,
+                      struct cli_engine_options *e);
 /* Sort move texts with strcmp (for `moves` and tests). */
 void cli_sort_texts(char (*texts)[MOVE_TEXT_MAX], int n);

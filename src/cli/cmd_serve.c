@@ -91,9 +91,8 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
 {
     struct server_config cfg;
     server_config_default(&cfg);
-    const char *engine_env = getenv("AGORA_ANALYSIS_ENGINE");
-    if (engine_env && engine_env[0])
-        cfg.analysis_engine = engine_env;
+    struct cli_engine_options engine;
+    cli_engine_options_default(&engine);
     cfg.puzzles_dir = "data/puzzles";
     const char *book_path = NULL;
     for (int i = 0; i < argc; i++) {
@@ -114,6 +113,11 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "serve: option '%s' needs a value (or is unknown)", opt);
         const char *val = argv[++i];
         long v;
+        int engine_opt = cli_engine_option(io, opt, val, &engine);
+        if (engine_opt < 0)
+            return CLI_BAD_INPUT;
+        if (engine_opt > 0)
+            continue;
         if (!strcmp(opt, "--port")) {
             if (cli_int(io, "port", val, 0, 65535, &v) != 0)
                 return CLI_BAD_INPUT;
@@ -170,20 +174,10 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             if (cli_int(io, "analyses-per-address", val, 1, 10000, &v) != 0)
                 return CLI_BAD_INPUT;
             cfg.analysis_per_client = (int)v;
-        } else if (!strcmp(opt, "--analysis-engine")) {
-            cfg.analysis_engine = val;
         } else if (!strcmp(opt, "--tablebases")) {
             for (const struct engine_profile *const *pp = engine_profiles; *pp; pp++)
                 if ((*pp)->tablebase_dir)
                     (*pp)->tablebase_dir(val);
-        } else if (!strcmp(opt, "--analysis-engines")) {
-            if (cli_int(io, "analysis-engines", val, 1, 64, &v) != 0)
-                return CLI_BAD_INPUT;
-            cfg.analysis_engines = (int)v;
-        } else if (!strcmp(opt, "--analysis-engine-ms")) {
-            if (cli_int(io, "analysis-engine-ms", val, 10, 600000, &v) != 0)
-                return CLI_BAD_INPUT;
-            cfg.analysis_engine_ms = v;
         } else if (!strcmp(opt, "--analysis-ms")) {
             if (cli_int(io, "analysis-ms", val, 10, 600000, &v) != 0)
                 return CLI_BAD_INPUT;
@@ -276,6 +270,12 @@ int cmd_serve(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "serve: unknown option '%s'", opt);
         }
     }
+    if (engine.path)
+        cfg.analysis_engine = engine.path;
+    if (engine.count > 0)
+        cfg.analysis_engines = engine.count;
+    if (engine.silence_ms > 0)
+        cfg.analysis_engine_ms = engine.silence_ms;
     const char *db = cfg.db_path ? cfg.db_path : "";
     if (cfg.engine_workers == 0 && strncmp(db, "postgresql://", 13) &&
         strncmp(db, "postgres://", 11))

@@ -38,9 +38,8 @@ int cmd_worker(int argc, char **argv, struct cli_io *io)
     worker_config_default(&cfg);
     cfg.log = io->out;
     const char *book_path = NULL;
-    const char *engine_env = getenv("AGORA_ANALYSIS_ENGINE");
-    if (engine_env && engine_env[0])
-        cfg.analysis_engine = engine_env;
+    struct cli_engine_options engine;
+    cli_engine_options_default(&engine);
     for (int i = 0; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
@@ -55,20 +54,15 @@ int cmd_worker(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "worker: option '%s' needs a value (or is unknown)", opt);
         const char *val = argv[++i];
         long v;
+        int engine_opt = cli_engine_option(io, opt, val, &engine);
+        if (engine_opt < 0)
+            return CLI_BAD_INPUT;
+        if (engine_opt > 0)
+            continue;
         if (!strcmp(opt, "--db")) {
             cfg.db_url = val;
         } else if (!strcmp(opt, "--book")) {
             book_path = val;
-        } else if (!strcmp(opt, "--analysis-engine")) {
-            cfg.analysis_engine = val;
-        } else if (!strcmp(opt, "--analysis-engines")) {
-            if (cli_int(io, "analysis-engines", val, 1, 64, &v) != 0)
-                return CLI_BAD_INPUT;
-            cfg.analysis_engines = (int)v;
-        } else if (!strcmp(opt, "--analysis-engine-ms")) {
-            if (cli_int(io, "analysis-engine-ms", val, 10, 600000, &v) != 0)
-                return CLI_BAD_INPUT;
-            cfg.analysis_engine_ms = v;
         } else if (!strcmp(opt, "--threads")) {
             if (cli_int(io, "threads", val, 1, 64, &v) != 0)
                 return CLI_BAD_INPUT;
@@ -93,6 +87,12 @@ int cmd_worker(int argc, char **argv, struct cli_io *io)
             return cli_error(io, "worker: unknown option '%s'", opt);
         }
     }
+    if (engine.path)
+        cfg.analysis_engine = engine.path;
+    if (engine.count > 0)
+        cfg.analysis_engines = engine.count;
+    if (engine.silence_ms > 0)
+        cfg.analysis_engine_ms = engine.silence_ms;
     if (!cfg.db_url ||
         (strncmp(cfg.db_url, "postgresql://", 13) && strncmp(cfg.db_url, "postgres://", 11)))
         return cli_error(io, "worker: needs --db postgresql://... (the servers' PostgreSQL; on "

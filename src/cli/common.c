@@ -139,3 +139,29 @@ void cli_sort_texts(char (*texts)[MOVE_TEXT_MAX], int n)
 {
     qsort(texts, (size_t)n, MOVE_TEXT_MAX, compare_texts);
 }
+
+void cli_engine_options_default(struct cli_engine_options *e)
+{
+    const char *env = getenv("AGORA_ANALYSIS_ENGINE");
+    *e = (struct cli_engine_options){.path = env && env[0] ? env : NULL};
+}
+
+int cli_engine_option(struct cli_io *io, const char *opt, const char *val,
+                      struct cli_engine_options *e)
+{
+    long v;
+    if (!strcmp(opt, "--analysis-engine")) {
+        e->path = val;
+    } else if (!strcmp(opt, "--analysis-engines")) {
+        if (cli_int(io, "analysis-engines", val, 1, 64, &v) != 0)
+            return -1;
+        e->count = (int)v;
+    } else if (!strcmp(opt, "--analysis-engine-ms")) {
+        if (cli_int(io, "analysis-engine-ms", val, 10, 600000, &v) != 0)
+            return -1;
+        e->silence_ms = v;
+    } else {
+        return 0;
+    }
+    return 1;
+}
