@@ -107,6 +107,8 @@ extern const char pg_select_game_sql[];
 extern const char pg_club_games_sql[];
 /* The games of tournament $1, by creation. */
 extern const char pg_tournament_games_sql[];
+/* A tournament's entrants ($1) with their players' public ids, by arrival. */
+extern const char pg_entrants_sql[];
 /* Insert a people game's row (a challenge's or a tournament's) inside a write: 0, -1. */
 int pg_insert_people_game(struct pg_conn *c, const struct store_game *g);
 /* The open challenges of club $1 at $2 (people.c). */

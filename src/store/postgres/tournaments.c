@@ -167,16 +167,19 @@ int pg_store_set_entrant_state(struct store *s, const char *id, const char *toke
     return pg_store_write(s, set_state, &q, "entrant state", err, err_size);
 }
 
-static const char sql_entrants[] =
+/* The entrants' token_hash is in "C" (their order the same as SQLite's), the players'
+ * in the default: the join compares in the players' collation, so that their key's
+ * index serves it (tests/server/store/test_store_pg_plans.c). */
+const char pg_entrants_sql[] =
     "SELECT e.token_hash, e.name, COALESCE(CASE WHEN p.hidden = 0 THEN p.id END, ''), e.rating,"
     " e.state, e.joined_ms, e.active_ms FROM tournament_entrants e LEFT JOIN players p"
-    " ON p.token_hash = e.token_hash WHERE e.tournament_id = $1 ORDER BY e.joined_ms,"
-    " e.token_hash";
+    " ON p.token_hash = e.token_hash COLLATE \"default\" WHERE e.tournament_id = $1"
+    " ORDER BY e.joined_ms, e.token_hash";
 
 int pg_store_list_entrants(struct store *s, const char *id, store_entrant_fn fn, void *ctx,
                            char *err, size_t err_size)
 {
-    PGresult *r = pg_store_query(s, "entrants", err, err_size, sql_entrants, "t", id);
+    PGresult *r = pg_store_query(s, "entrants", err, err_size, pg_entrants_sql, "t", id);
     if (!r)
         return -1;
     struct store_entrant e;
