@@ -55,6 +55,7 @@ struct pg_store {
     struct pg_listen {
         pthread_mutex_t mu;
         PGconn *db;
+        int64_t mark; /* the waiter's own note, -1 on each new connection */
     } listen[PG_CHANNELS];
 };
 
@@ -447,6 +448,7 @@ PGconn *pg_listener(struct store *base, enum pg_channel channel)
     if (l->db && PQstatus(l->db) == CONNECTION_OK)
         return l->db;
     PQfinish(l->db);
+    l->mark = -1;
     l->db = PQconnectdb(((struct pg_store *)base)->url);
     if (l->db && PQstatus(l->db) == CONNECTION_OK) {
         PQsetNoticeProcessor(l->db, quiet, NULL);
@@ -462,6 +464,11 @@ PGconn *pg_listener(struct store *base, enum pg_channel channel)
             return l->db;
     }
     return l->db; /* not CONNECTION_OK: the caller says why, then gives it back */
+}
+
+int64_t *pg_listener_mark(struct store *base, enum pg_channel channel)
+{
+    return &((struct pg_store *)base)->listen[channel].mark;
 }
 
 void pg_listener_done(struct store *base, enum pg_channel channel)

@@ -4,7 +4,8 @@
  * gaps (a reader that has seen up to n and reads after n never skips one still to
  * commit with a lower number); its NOTIFY is sent by that COMMIT.  A waiter LISTENs on
  * a connection of its own; one that lost it connects again and reads the newest
- * number, so nothing committed meanwhile is missed (events_since replays it).
+ * number, so nothing committed meanwhile is missed (events_since replays it); after
+ * that it learns of each new event from its NOTIFY's payload, its number, with no query.
  *
  * The lock makes one event commit at a time on the whole database, so what matters is
  * how long it is held.  The change is made first, without it; then the lock, the
@@ -130,12 +131,16 @@ static int64_t newest(PGconn *db)
     return v;
 }
 
-/* Drop the notifications received (the newest number is read after them). */
-static void drain(PGconn *db)
+/* The notifications received, each an event's number: the largest into *heard. */
+static void hear(PGconn *db, int64_t *heard)
 {
     PGnotify *n;
-    while ((n = PQnotifies(db)))
+    while ((n = PQnotifies(db))) {
+        int64_t v = strtoll(n->extra, NULL, 10);
+        if (v > *heard)
+            *heard = v;
         PQfreemem(n);
+    }
 }
 
 int pg_store_wait_events(struct store *s, int64_t after_seq, int timeout_ms, int64_t *last,
@@ -159,19 +164,26 @@ int pg_store_wait_events(struct store *s, int64_t after_seq, int timeout_ms, int
                 return fail(err, err_size, "database: wait for events: %s", why);
             }
         }
+        /* What is heard: the newest number read once a connection (the events before
+         * its LISTEN), then each event's NOTIFY.  The notifications that came with an
+         * answer wait in libpq's queue, not on the socket: taken before each poll. */
+        int64_t *heard = pg_listener_mark(s, PG_CHANNEL_EVENTS);
         PQconsumeInput(db);
-        drain(db);
-        int64_t v = newest(db);
-        if (v < 0 && PQstatus(db) == CONNECTION_OK) {
-            char why[ERROR_TEXT_MAX];
-            snprintf(why, sizeof why, "%s", PQerrorMessage(db));
-            pg_listener_done(s, PG_CHANNEL_EVENTS);
-            return fail(err, err_size, "database: wait for events: %s", why);
+        if (*heard < 0) {
+            int64_t v = newest(db);
+            if (v < 0 && PQstatus(db) == CONNECTION_OK) {
+                char why[ERROR_TEXT_MAX];
+                snprintf(why, sizeof why, "%s", PQerrorMessage(db));
+                pg_listener_done(s, PG_CHANNEL_EVENTS);
+                return fail(err, err_size, "database: wait for events: %s", why);
+            }
+            if (v < 0)
+                continue; /* the connection broke: again, connected anew */
+            *heard = v;
         }
-        if (v < 0)
-            continue; /* the connection broke: again, connected anew */
-        if (v > after_seq) {
-            *last = v;
+        hear(db, heard);
+        if (*heard > after_seq) {
+            *last = *heard;
             rc = 0;
             break;
         }

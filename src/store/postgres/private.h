@@ -98,6 +98,9 @@ enum pg_channel { PG_CHANNEL_EVENTS, PG_CHANNEL_JOBS, PG_CHANNELS };
  * the database does not answer. */
 PGconn *pg_listener(struct store *s, enum pg_channel channel);
 void pg_listener_done(struct store *s, enum pg_channel channel);
+/* A number the channel's waiter keeps with its connection while it holds it (events.c:
+ * the newest event heard of), -1 whenever the connection is new. */
+int64_t *pg_listener_mark(struct store *s, enum pg_channel channel);
 
 /* A row of "SELECT <the game columns>" (games.c). */
 void pg_read_game(const PGresult *r, int row, struct store_game *g);
