@@ -200,57 +200,60 @@ int pg_store_take_back(struct store *s, const char *id, int keep_plies, int64_t 
 
 /* ---- reads ---- */
 
-struct load_ctx {
-    const char *id;
-    struct store_game *row;
-    char (*moves)[MOVE_TEXT_MAX];
-    int n;
-};
+/* The row and its moves in one statement (one snapshot, one round trip: a game is
+ * read again on every server after each move made on another): the moves as lines
+ * "ply move" (a move's text has no line break: it is the game's own print of it). */
+static const char sql_load_game[] =
+    "SELECT " GAME_COLUMNS ", (SELECT string_agg(ply || ' ' || move, E'\\n' ORDER BY ply)"
+    " FROM moves WHERE game_id = games.id) FROM games WHERE id = $1";
 
-static const char sql_select_moves[] =
-    "SELECT ply, move FROM moves WHERE game_id = $1 ORDER BY ply";
-
-/* The row and the moves in one snapshot. */
-static int load_game(struct pg_conn *c, void *ctx)
+/* The moves of a row of sql_load_game into moves[0 .. plies - 1]: their count, or -1
+ * when a ply is missing or out of order. */
+static int read_moves(const char *lines, char (*moves)[MOVE_TEXT_MAX], int plies)
 {
-    struct load_ctx *l = ctx;
-    PGresult *r = pg_exec(c, pg_select_game_sql, "t", l->id);
-    if (!r)
-        return -1;
-    int found = PQntuples(r);
-    if (found)
-        pg_read_game(r, 0, l->row);
-    PQclear(r);
-    if (!found)
-        return 1;
-    if (!(l->moves = malloc(MOVE_TEXT_MAX * (size_t)(l->row->plies + 1))))
-        return pg_why(c, "out of memory");
-    if (!(r = pg_exec(c, sql_select_moves, "t", l->id)))
-        return -1;
-    for (int i = 0; i < PQntuples(r) && l->n < l->row->plies; i++) {
-        if (pg_col_int(r, i, 0) != l->n + 1)
-            break;
-        pg_col_text(r, i, 1, l->moves[l->n++], MOVE_TEXT_MAX);
+    int n = 0;
+    for (const char *p = lines; *p && n < plies;) {
+        char *end;
+        long ply = strtol(p, &end, 10);
+        if (ply != n + 1 || *end != ' ')
+            return -1;
+        const char *text = end + 1;
+        size_t len = strcspn(text, "\n");
+        if (len == 0 || len >= MOVE_TEXT_MAX)
+            return -1;
+        memcpy(moves[n], text, len);
+        moves[n++][len] = 0;
+        p = text + len + (text[len] == '\n');
     }
-    PQclear(r);
-    if (l->n != l->row->plies)
-        return pg_why(c, "game %s has %d of its %d moves", l->id, l->n, l->row->plies);
-    return 0;
+    return n;
 }
 
 int pg_store_load_game(struct store *s, const char *id, struct store_game *row,
                        char (**moves)[MOVE_TEXT_MAX], int *count, char *err, size_t err_size)
 {
-    struct load_ctx l = {.id = id, .row = row};
-    int rc = pg_store_read(s, load_game, &l, "load game", err, err_size);
-    if (rc != 0) {
-        free(l.moves);
-        l.moves = NULL;
-        l.n = 0;
+    *moves = NULL;
+    *count = 0;
+    PGresult *r = pg_store_query(s, "load game", err, err_size, sql_load_game, "t", id);
+    if (!r)
+        return -1;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return 1;
     }
-    *moves = l.moves;
-    *count = l.n;
-    return rc;
+    pg_read_game(r, 0, row);
+    char(*m)[MOVE_TEXT_MAX] = malloc(MOVE_TEXT_MAX * (size_t)(row->plies + 1));
+    int n = m ? read_moves(PQgetvalue(r, 0, PQnfields(r) - 1), m, row->plies) : 0;
+    PQclear(r);
+    if (!m)
+        return fail(err, err_size, "load game: out of memory");
+    if (n != row->plies) {
+        free(m);
+        return fail(err, err_size, "load game: game %s has %d of its %d moves", id, n < 0 ? 0 : n,
+                    row->plies);
+    }
+    *moves = m;
+    *count = n;
+    return 0;
 }
 
 static const char sql_select_by_token[] =
