@@ -168,8 +168,16 @@ int cache_create(struct server *srv, const struct game *g, const struct store_ga
     return 0;
 }
 
-static struct session *load(struct server *srv, const char *id, int *code, char *err,
-                            size_t err_size)
+/* The players' public ids of a game read again after another server changed it (its
+ * copy here dropped as stale): kept from that copy, not asked of the store again (two
+ * reads a move between servers).  Like every copy's, they are those of its first read. */
+struct known_ids {
+    bool known;
+    char id[2][STORE_PLAYER_ID_LEN + 1];
+};
+
+static struct session *load(struct server *srv, const char *id, const struct known_ids *ids,
+                            int *code, char *err, size_t err_size)
 {
     struct store_game row;
     char(*moves)[MOVE_TEXT_MAX] = NULL;
@@ -193,7 +201,9 @@ static struct session *load(struct server *srv, const char *id, int *code, char 
         s = NULL;
     }
     free(moves);
-    if (s && row.people)
+    if (s && row.people && ids->known)
+        memcpy(s->player_id, ids->id, sizeof s->player_id);
+    else if (s && row.people)
         people_read_ids(s);
     if (!s)
         *code = rc == STORE_BUSY ? 503 : 500;
@@ -208,7 +218,12 @@ int cache_get(struct server *srv, const char *id, struct session **out, char *er
     pthread_mutex_lock(&srv->cache_mu);
     drop_orphans_changed(srv);
     struct session *s = find(srv, id);
+    struct known_ids ids = {.known = false};
     if (s && atomic_load(&s->stale)) {
+        /* Both shown (a hidden player's, or one the store failed to give, is asked again). */
+        memcpy(ids.id, s->player_id, sizeof ids.id);
+        ids.id[0][STORE_PLAYER_ID_LEN] = ids.id[1][STORE_PLAYER_ID_LEN] = 0;
+        ids.known = ids.id[0][0] && ids.id[1][0];
         unlink_changed(srv, s); /* another server changed it: load it again */
         s = NULL;
     }
@@ -225,7 +240,7 @@ int cache_get(struct server *srv, const char *id, struct session **out, char *er
     }
     /* Load outside the cache lock; if another request loaded it meanwhile, use theirs. */
     int code = 0;
-    struct session *fresh = load(srv, id, &code, err, err_size);
+    struct session *fresh = load(srv, id, &ids, &code, err, err_size);
     if (!fresh)
         return code;
     pthread_mutex_lock(&srv->cache_mu);
