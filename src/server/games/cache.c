@@ -300,14 +300,13 @@ static void unlink_changed(struct server *srv, struct session *s)
     cache_put(s);
 }
 
-/* cache_drop under cache_mu. */
+/* cache_drop under cache_mu: the copy stays, marked, until its next cache_get reads the
+ * game again (keeping its players' public ids) or the LRU evicts it. */
 static void drop_locked(struct server *srv, const char *id)
 {
     srv->cache_drops++;
     struct session *s = find(srv, id);
-    if (s && atomic_load(&s->refs) == 0)
-        unlink_changed(srv, s);
-    else if (s)
+    if (s)
         atomic_store(&s->stale, true);
 }
 

@@ -38,9 +38,9 @@ void cache_retoken(struct server *srv, const char *old_hash, const char *new_has
 /* Every cached game's player hash `old_hash` (either kind of game, either side) becomes
  * `new_hash`, as the store's rekey_player made it (API.md "Devices"). */
 void cache_rekey(struct server *srv, const char *old_hash, const char *new_hash);
-/* Another server changed game `id` (outbox.c): an unused cached copy is dropped; one
- * in use is marked stale, and the next cache_get loads the game again (the old copy
- * is freed by its last cache_put). */
+/* Another server changed game `id` (outbox.c): its cached copy is marked stale, and
+ * the next cache_get loads the game again, keeping the copy's players' public ids (the
+ * old copy is freed by its last cache_put); an unused stale copy may also be evicted. */
 void cache_drop(struct server *srv, const char *id);
 /* Call fn on every cached session (under cache_mu; fn may lock the session). */
 void cache_each(struct server *srv, void (*fn)(struct session *s));

@@ -137,6 +137,77 @@ TEST(server_cluster_moves_reach_the_other_server)
     server_stop(a);
 }
 
+/* A player of the game's state on `port` (side "white" or "black"): its name and its
+ * public id ("" when none) into name and id. */
+static void cl_player(int port, const char *game, const char *side, char *name, char *id,
+                      size_t size)
+{
+    json_t *st = fx_state(port, game, NULL);
+    json_t *p = json_object_get(json_object_get(st, "players"), side);
+    snprintf(name, size, "%s", fx_str(p, "name"));
+    snprintf(id, size, "%s", fx_str(p, "id"));
+    json_decref(st);
+}
+
+TEST(server_cluster_names_as_written_after_the_other_server_moved)
+{
+    /* A game read again on B after a move through A (its one-statement read, the players'
+     * ids kept from the stale copy) tells the Bengali and the Finnish name byte for byte,
+     * and both players' public ids, as before the move. */
+    if (!fx_on_postgres())
+        SKIP("SQLite: one server a database (the outbox of events is on with PostgreSQL)");
+    char url[1024];
+    struct server *a, *b;
+    if (cl_pair(url, sizeof url, 100, &a, &b) != 0)
+        SKIP("no servers");
+    int pa = server_port(a), pb = server_port(b);
+    const char *bengali =
+        "\u09ac\u09be\u0982\u09b2\u09be \u0996\u09c7\u09b2\u09cb\u09af\u09bc\u09be\u09a1\u09bc";
+    const char *finnish = "P\u00e4ivi \u00d6hman";
+    char body[400], cid[40], white[40], path[128];
+    snprintf(body, sizeof body,
+             "{\"game\":\"chess\",\"clock\":{\"initial\":600,\"increment\":0},"
+             "\"side\":\"white\",\"rated\":false,\"name\":\"%s\"}",
+             bengali);
+    CHECK_EQ_INT(fx_create(pa, "/api/challenges", body, cid, white), 201);
+    snprintf(path, sizeof path, "/api/challenges/%.40s/accept", cid);
+    snprintf(body, sizeof body, "{\"name\":\"%s\"}", finnish);
+    json_t *j = NULL;
+    CHECK_EQ_INT(api_call(pb, "POST", path, NULL, body, &j), 200);
+    char game[40], black[40];
+    snprintf(game, sizeof game, "%s", fx_str(j, "id"));
+    snprintf(black, sizeof black, "%s", fx_str(j, "token"));
+    json_decref(j);
+    const char *want[2] = {bengali, finnish};
+    const char *sides[2] = {"white", "black"};
+    char name[200], id[2][200];
+    for (int k = 0; k < 2; k++) {
+        cl_player(pb, game, sides[k], name, id[k], sizeof name);
+        CHECK_STR(name, want[k]);
+        CHECK(id[k][0] != 0);
+    }
+    /* Black's stream holds the game on B; a move through A makes B's copy stale. */
+    json_t *sb = fx_state(pb, game, black);
+    char pathb[200];
+    snprintf(pathb, sizeof pathb, "/api/games/%s/events?seat=%s", game, fx_str(sb, "seat"));
+    json_decref(sb);
+    struct sse_reader rb;
+    CHECK_EQ_INT(sse_get(&rb, pb, pathb, NULL), 200);
+    CHECK_EQ_INT(fx_move(pa, game, white, "e2e4"), 200);
+    json_t *ev = fx_event(&rb, "move", 5000);
+    CHECK(ev != NULL);
+    json_decref(ev);
+    for (int k = 0; k < 2; k++) {
+        char again[200];
+        cl_player(pb, game, sides[k], name, again, sizeof name);
+        CHECK_STR(name, want[k]);
+        CHECK_STR(again, id[k]);
+    }
+    sse_close(&rb);
+    server_stop(b);
+    server_stop(a);
+}
+
 /* The newest event's number in the outbox of the database at url (0: none). */
 static int64_t cl_newest_event(const char *url)
 {
