@@ -169,7 +169,7 @@ int cache_create(struct server *srv, const struct game *g, const struct store_ga
 }
 
 /* The players' public ids of a game read again after another server changed it (its
- * copy here dropped as stale): kept from that copy, not asked of the store again (two
+ * copy here marked stale): kept from that copy, not asked of the store again (two
  * reads a move between servers).  Like every copy's, they are those of its first read. */
 struct known_ids {
     bool known;
